@@ -1,0 +1,42 @@
+/**
+ * Per-request plumbing: the trace id (`X-Request-Id`, kept when the client sends a well-formed
+ * one), a child logger that carries it, and one log line per request when it finishes.
+ */
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+
+const WELL_FORMED_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+declare global {
+  namespace Express {
+    interface Request {
+      id: string;
+      log: Logger;
+    }
+  }
+}
+
+export function requestContext(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.get('x-request-id');
+    req.id = incoming && WELL_FORMED_ID.test(incoming) ? incoming : randomUUID();
+    req.log = logger.child({ traceId: req.id });
+    res.setHeader('X-Request-Id', req.id);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const level = res.statusCode >= 500 ? 'error' : 'info';
+      req.log[level](
+        {
+          method: req.method,
+          path: req.originalUrl.split('?')[0],
+          status: res.statusCode,
+          durationMs: Math.round(durationMs * 10) / 10,
+        },
+        'request',
+      );
+    });
+    next();
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Mounting the one router twice: tRPC at `/trpc`, and trpc-to-openapi's REST handler for the
+ * SPEC's paths. The REST adapter writes its own error body (`{ message, code, issues }`), so this
+ * module owns that step: it remembers the error the adapter reported and writes our contract
+ * instead, with the status from the contract's table.
+ */
+
+import type { IncomingMessage } from 'node:http';
+import { appRouter, type Context, createContextInner, type Deps, procedureMetas, statusOf, toErrorBody } from '@sandbank/core';
+import type { TRPCError } from '@trpc/server';
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+export function createContextFactory(deps: Deps) {
+  // Both adapters hand over the Express request that `requestContext` decorated.
+  return ({ req }: { req: IncomingMessage }): Context => {
+    const request = req as Request;
+    return createContextInner({
+      deps,
+      requestId: request.id,
+      authorization: request.headers.authorization,
+      ip: request.ip ?? '',
+      log: request.log,
+    });
+  };
+}
+
+interface ResponseMetaArgs {
+  ctx?: Context | undefined;
+  paths?: readonly string[] | undefined;
+  errors: readonly TRPCError[];
+}
+
+function responseMetaFactory() {
+  const successStatus = new Map([...procedureMetas()].map(([path, meta]) => [path, meta.successStatus ?? 200]));
+  return ({ ctx, paths, errors }: ResponseMetaArgs) => {
+    const headers = ctx?.response.headers ?? {};
+    if (errors.length > 0) {
+      const [first] = errors;
+      return { status: statusOf(toErrorBody(first, ctx?.requestId ?? '')), headers };
+    }
+    const path = paths?.length === 1 ? paths[0] : undefined;
+    const status = ctx?.response.status ?? (path ? successStatus.get(path) : undefined) ?? 200;
+    return { status, headers };
+  };
+}
+
+function logInternal(error: TRPCError, req: Request): void {
+  if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error.cause ?? error }, 'procedure failed');
+}
+
+export function trpcHandler(deps: Deps): RequestHandler {
+  return createExpressMiddleware({
+    router: appRouter,
+    createContext: createContextFactory(deps),
+    responseMeta: responseMetaFactory(),
+    maxBodySize: MAX_BODY_BYTES,
+    onError: ({ error, req }) => logInternal(error, req as Request),
+  });
+}
+
+export function restHandler(deps: Deps): RequestHandler {
+  const failures = new WeakMap<Request, TRPCError>();
+  const handler = createOpenApiNodeHttpHandler({
+    router: appRouter,
+    createContext: createContextFactory(deps),
+    responseMeta: responseMetaFactory(),
+    maxBodySize: MAX_BODY_BYTES,
+    onError: ({ error, req }) => {
+      failures.set(req as Request, error);
+      logInternal(error, req as Request);
+    },
+  });
+  return (req: Request, res: Response, next: NextFunction) => {
+    const end = res.end.bind(res) as (chunk?: unknown) => Response;
+    res.end = ((chunk?: unknown) => {
+      const failure = failures.get(req);
+      if (!failure) return end(chunk);
+      return end(JSON.stringify(toErrorBody(failure, req.id)));
+    }) as Response['end'];
+    handler(req, res, () => {
+      res.end = end as Response['end'];
+      next();
+    }).catch(next);
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Runs the real app on an ephemeral port against a fresh database, and offers the small
+ * helpers every test file needs: HTTP calls and ready-made users.
+ */
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { createLogger, loadConfig, resolveSecrets } from '@sandbank/config';
+import { type Deps, issueSession } from '@sandbank/core';
+import { createOrm, User } from '@sandbank/db';
+import { createTestDatabase } from '@sandbank/testing';
+import argon2 from 'argon2';
+import { v7 as uuidv7 } from 'uuid';
+import { buildApp } from '../src/app.ts';
+
+export const TEST_PASSWORD = 'correct-horse-battery';
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  accessToken: string;
+  refreshToken: string;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
+
+let passwordHash: Promise<string> | undefined;
+
+export async function startTestApp(env: Record<string, string> = {}) {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: database.url,
+    JWT_SECRET: 'test-secret-that-is-at-least-32-characters-long',
+    WEBHOOK_ENCRYPTION_KEYS: `test1:${Buffer.alloc(32, 7).toString('base64')}`,
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    ...env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const orm = await createOrm({ url: database.url, poolSize: config.database.poolSize });
+  const deps: Deps = { config, secrets: resolveSecrets(config), orm, logger: createLogger(config, 'api', sink) };
+  const server = buildApp(deps).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<CallResult<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.body !== undefined) headers['content-type'] ??= 'application/json';
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const response = await fetch(url + path, {
+      method,
+      headers,
+      body:
+        options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  }
+
+  /** A user inserted directly (skips the slow password hash of registration) with a live session. */
+  async function createUser(email = `user-${uuidv7()}@example.com`): Promise<TestUser> {
+    passwordHash ??= argon2.hash(TEST_PASSWORD, { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2 });
+    const em = orm.em.fork();
+    const user = em.create(User, { id: uuidv7(), email, passwordHash: await passwordHash });
+    await em.flush();
+    const session = await issueSession(em, deps, { userId: user.id });
+    return { id: user.id, email, password: TEST_PASSWORD, ...session };
+  }
+
+  async function close(): Promise<void> {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await orm.close();
+    await database.drop();
+  }
+
+  /** Takes the database away under the running app (its connections are killed). */
+  const dropDatabase = () => database.drop();
+
+  return { url, deps, orm, logs, call, createUser, close, dropDatabase, databaseUrl: database.url };
+}

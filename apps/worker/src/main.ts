@@ -1,0 +1,33 @@
+/** The worker process: delivers webhooks. Stops gracefully on SIGTERM/SIGINT (running jobs finish or are released). */
+import { createLogger, loadConfig } from '@sandbank/config';
+import { createOrm, migrateDatabase, resolveDatabase } from '@sandbank/db';
+import { startWorker } from './worker.ts';
+
+const config = loadConfig();
+const logger = createLogger(config, 'worker');
+
+async function main(): Promise<void> {
+  const database = await resolveDatabase(config, (message) => logger.warn({ message }, 'embedded postgres'));
+  const orm = await createOrm({ url: database.url, poolSize: 2 });
+  await migrateDatabase(orm, database.url);
+  await orm.close();
+  const worker = await startWorker({ config, databaseUrl: database.url, logger });
+  logger.info({ concurrency: config.worker.concurrency }, 'worker started');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'worker stopping');
+    await worker.stop();
+    await database.stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  logger.fatal({ err: error }, 'worker failed to start');
+  process.exit(1);
+});

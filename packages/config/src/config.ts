@@ -1,0 +1,134 @@
+/**
+ * The one place that reads `process.env`. Every setting is parsed with zod, has a documented
+ * default (see `.env.example` and the README), and a bad value stops start-up with a message
+ * that names the variable.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = (fallback: boolean) => z.stringbool().default(fallback);
+const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+const list = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0),
+  );
+const seconds = z
+  .string()
+  .regex(/^\d+(,\d+)*$/, 'a comma-separated list of whole seconds')
+  .transform((value) => value.split(',').map(Number));
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_PRETTY: z.stringbool().optional(),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: int(3000, 0, 65535),
+  PUBLIC_URL: z.url().optional(),
+
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  DATABASE_POOL_SIZE: int(20, 1, 500),
+  DATA_DIR: z.string().min(1).default('.data'),
+  EMBEDDED_PG_PORT: int(54329, 1, 65535),
+
+  JWT_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  JWT_ISSUER: z.string().min(1).default('sandbank'),
+  JWT_AUDIENCE: z.string().min(1).default('sandbank-api'),
+  ACCESS_TOKEN_TTL_SECONDS: int(900, 1),
+  REFRESH_TOKEN_TTL_SECONDS: int(30 * 24 * 3600, 1),
+
+  WEBHOOK_ENCRYPTION_KEYS: z.string().optional(),
+  WEBHOOK_ALLOW_PRIVATE_URLS: bool(false),
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: seconds.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
+  WEBHOOK_TIMEOUT_MS: int(10_000, 1),
+  WORKER_CONCURRENCY: int(8, 1, 200),
+  WORKER_RELAY_POLL_MS: int(50, 1),
+  WORKER_HEARTBEAT_SECONDS: int(10, 1),
+  WORKER_STALE_AFTER_SECONDS: int(45, 2),
+
+  PARTNER_API_KEYS: list,
+
+  CORS_ORIGINS: list,
+  TRUST_PROXY: z.string().default('false'),
+  HSTS: bool(false),
+});
+
+export type Env = z.input<typeof EnvSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment once; throws a `ConfigError` naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env) {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.WEBHOOK_RETRY_SCHEDULE_SECONDS.length === 0) {
+    throw new ConfigError('Invalid configuration:\n  WEBHOOK_RETRY_SCHEDULE_SECONDS: empty');
+  }
+  const production = e.NODE_ENV === 'production';
+  if (production && !e.JWT_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  JWT_SECRET: required in production');
+  }
+  if (production && !e.WEBHOOK_ENCRYPTION_KEYS) {
+    throw new ConfigError('Invalid configuration:\n  WEBHOOK_ENCRYPTION_KEYS: required in production');
+  }
+  return {
+    env: e.NODE_ENV,
+    production,
+    log: { level: e.LOG_LEVEL, pretty: e.LOG_PRETTY ?? !production },
+    http: {
+      host: e.HOST,
+      port: e.PORT,
+      publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+      corsOrigins: e.CORS_ORIGINS,
+      trustProxy: parseTrustProxy(e.TRUST_PROXY),
+      hsts: e.HSTS,
+    },
+    database: {
+      url: e.DATABASE_URL,
+      poolSize: e.DATABASE_POOL_SIZE,
+      embeddedPort: e.EMBEDDED_PG_PORT,
+    },
+    dataDir: path.resolve(e.DATA_DIR),
+    auth: {
+      jwtSecret: e.JWT_SECRET,
+      issuer: e.JWT_ISSUER,
+      audience: e.JWT_AUDIENCE,
+      accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTtlSeconds: e.REFRESH_TOKEN_TTL_SECONDS,
+    },
+    webhooks: {
+      encryptionKeys: e.WEBHOOK_ENCRYPTION_KEYS,
+      allowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS,
+      retryScheduleSeconds: e.WEBHOOK_RETRY_SCHEDULE_SECONDS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    },
+    worker: {
+      concurrency: e.WORKER_CONCURRENCY,
+      relayPollMs: e.WORKER_RELAY_POLL_MS,
+      heartbeatSeconds: e.WORKER_HEARTBEAT_SECONDS,
+      staleAfterSeconds: e.WORKER_STALE_AFTER_SECONDS,
+    },
+    integrations: { partnerApiKeys: e.PARTNER_API_KEYS },
+  };
+}
+
+export type Config = ReturnType<typeof loadConfig>;
+
+/** `false` (default: the socket address is the client), `true`, a hop count, or a list of subnets. */
+function parseTrustProxy(value: string): boolean | number | string[] {
+  if (value === 'false' || value === '') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((item) => item.trim());
+}

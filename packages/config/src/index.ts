@@ -1,0 +1,3 @@
+export { type Config, ConfigError, loadConfig } from './config.ts';
+export { createLogger, REDACTED_PATHS } from './logger.ts';
+export { resolveSecrets, type Secrets } from './secrets.ts';

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/index.ts';
+
+describe('loadConfig', () => {
+  it('has a documented default for every setting', () => {
+    const config = loadConfig({});
+    expect(config.http).toMatchObject({ port: 3000, host: '127.0.0.1', corsOrigins: [], trustProxy: false });
+    expect(config.database.url).toBeUndefined();
+    expect(config.webhooks.retryScheduleSeconds).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
+  });
+
+  it('stops with a message naming each bad variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty', WEBHOOK_ALLOW_PRIVATE_URLS: 'maybe' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: 'eighty', WEBHOOK_ALLOW_PRIVATE_URLS: 'maybe' });
+    } catch (error) {
+      expect(String(error)).toContain('PORT');
+      expect(String(error)).toContain('WEBHOOK_ALLOW_PRIVATE_URLS');
+    }
+  });
+
+  it('requires real secrets in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET/);
+  });
+
+  it('parses lists and the trust-proxy setting', () => {
+    const config = loadConfig({ CORS_ORIGINS: 'https://a.example, https://b.example', TRUST_PROXY: '1', WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,2' });
+    expect(config.http.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
+    expect(config.http.trustProxy).toBe(1);
+    expect(config.webhooks.retryScheduleSeconds).toEqual([1, 2]);
+  });
+});

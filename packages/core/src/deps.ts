@@ -1,0 +1,11 @@
+/** What the router and the domain functions need from the process that hosts them. */
+import type { Config, Secrets } from '@sandbank/config';
+import type { Orm } from '@sandbank/db';
+import type { Logger } from 'pino';
+
+export interface Deps {
+  config: Config;
+  secrets: Secrets;
+  orm: Orm;
+  logger: Logger;
+}

@@ -1,0 +1,82 @@
+/**
+ * Sessions: an access token plus a refresh token that belongs to a family. Refresh rotates the
+ * token; presenting a token twice revokes its whole family (reuse detection), so a stolen token
+ * dies as soon as its owner refreshes.
+ */
+import { type EntityManager, RefreshToken, User } from '@sandbank/db';
+import { v7 as uuidv7 } from 'uuid';
+import type { Deps } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import { generateOpaqueToken, sha256, signAccessToken } from './tokens.ts';
+
+export interface Session {
+  accessToken: string;
+  refreshToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+}
+
+/** Starts a session (new family) or continues one (rotation) for a user. */
+export async function issueSession(
+  em: EntityManager,
+  deps: Pick<Deps, 'config' | 'secrets'>,
+  { userId, familyId = uuidv7() }: { userId: string; familyId?: string },
+): Promise<Session> {
+  const refreshToken = generateOpaqueToken();
+  em.create(RefreshToken, {
+    id: uuidv7(),
+    familyId,
+    user: em.getReference(User, userId),
+    tokenHash: sha256(refreshToken),
+    expiresAt: new Date(Date.now() + deps.config.auth.refreshTokenTtlSeconds * 1000),
+  });
+  await em.flush();
+  return {
+    accessToken: await signAccessToken(deps, userId, familyId),
+    refreshToken,
+    tokenType: 'Bearer',
+    expiresIn: deps.config.auth.accessTokenTtlSeconds,
+  };
+}
+
+type RotateOutcome = { ok: true; userId: string; familyId: string } | { ok: false; reused: boolean };
+
+/** Exchanges a refresh token for a new pair. Each token works once. */
+export async function refreshSession(
+  em: EntityManager,
+  deps: Pick<Deps, 'config' | 'secrets'>,
+  refreshToken: string,
+): Promise<Session> {
+  const tokenHash = sha256(refreshToken);
+  const outcome = await em.transactional(async (tx): Promise<RotateOutcome> => {
+    // Marking the token used and checking it is one statement, so two racing refreshes
+    // cannot both succeed.
+    const [claimed] = await tx.execute<{ user_id: string; family_id: string }[]>(
+      `update refresh_tokens set used_at = now()
+        where token_hash = ? and used_at is null and revoked_at is null and expires_at > now()
+        returning user_id, family_id`,
+      [tokenHash],
+    );
+    if (claimed) return { ok: true, userId: claimed.user_id, familyId: claimed.family_id };
+    const [known] = await tx.execute<{ family_id: string; used_at: Date | null }[]>(
+      'select family_id, used_at from refresh_tokens where token_hash = ?',
+      [tokenHash],
+    );
+    if (known?.used_at) {
+      await revokeFamily(tx, known.family_id);
+      return { ok: false, reused: true };
+    }
+    return { ok: false, reused: false };
+  });
+  if (!outcome.ok) {
+    throw new AppError(
+      'UNAUTHENTICATED',
+      outcome.reused ? 'The refresh token was already used; the session is revoked' : 'The refresh token is not valid',
+    );
+  }
+  return issueSession(em, deps, { userId: outcome.userId, familyId: outcome.familyId });
+}
+
+export async function revokeFamily(em: EntityManager, familyId: string): Promise<void> {
+  await em.execute('update refresh_tokens set revoked_at = now() where family_id = ? and revoked_at is null', [familyId], 'run');
+}

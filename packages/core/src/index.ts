@@ -1,0 +1,8 @@
+export { type Context, createContextInner, type ResponseMeta } from './context.ts';
+export type { Deps } from './deps.ts';
+export { issueSession } from './domain/auth/sessions.ts';
+export { signAccessToken } from './domain/auth/tokens.ts';
+export { AppError, statusOf, toErrorBody } from './errors.ts';
+export { buildOpenApiDocument } from './openapi.ts';
+export { type AppRouter, appRouter, procedureMetas } from './router.ts';
+export { bearerToken, createCallerFactory, type Meta } from './trpc.ts';

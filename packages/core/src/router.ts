@@ -1,0 +1,19 @@
+/** The one router: every endpoint of Sandbank, by area. trpc-to-openapi serves it as REST. */
+import { authRouter } from './routers/auth/router.ts';
+import { type Meta, router } from './trpc.ts';
+
+export const appRouter = router({
+  auth: authRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+/** Each procedure's path (e.g. `auth.register`) and its meta, read once from the router. */
+export function procedureMetas(): Map<string, Meta> {
+  const metas = new Map<string, Meta>();
+  for (const [path, procedure] of Object.entries(appRouter._def.procedures)) {
+    const meta = (procedure as unknown as { _def: { meta?: Meta } })._def.meta;
+    if (meta) metas.set(path, meta);
+  }
+  return metas;
+}

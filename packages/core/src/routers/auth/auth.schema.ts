@@ -1,0 +1,23 @@
+import { dataOf, UserSchema } from '@sandbank/schemas';
+import { z } from 'zod';
+
+export const EmailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .pipe(z.email('Not a valid e-mail address'))
+  .meta({ example: 'jan.kowalski@example.com' });
+
+export const PasswordSchema = z.string().min(8).max(128).meta({ example: 'correct-horse-battery' });
+
+export const CredentialsInput = z.strictObject({ email: EmailSchema, password: PasswordSchema });
+
+export const SessionSchema = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  tokenType: z.literal('Bearer'),
+  expiresIn: z.int().meta({ description: 'Access token lifetime in seconds' }),
+});
+
+export const AuthOutput = dataOf(SessionSchema.extend({ user: UserSchema })).meta({ id: 'AuthResult' });

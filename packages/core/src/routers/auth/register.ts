@@ -1,0 +1,25 @@
+import { registerUser } from '../../domain/auth/users.ts';
+import { toUser } from '../../mappers/user.ts';
+import { publicProcedure } from '../../trpc.ts';
+import { AuthOutput, CredentialsInput } from './auth.schema.ts';
+
+export const register = publicProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/v1/auth/register',
+      tags: ['auth'],
+      summary: 'Register a user',
+      description:
+        'Creates a user and starts a session. The e-mail is trimmed and lower-cased; a taken e-mail is 409 EMAIL_TAKEN.',
+      protect: false,
+      successDescription: 'The new user and a session',
+    },
+    successStatus: 201,
+  })
+  .input(CredentialsInput)
+  .output(AuthOutput)
+  .mutation(async ({ ctx, input }) => {
+    const { user, session } = await registerUser(ctx.em, ctx.deps, input);
+    return { data: { user: toUser(user), ...session } };
+  });

@@ -1,0 +1,52 @@
+/**
+ * The tRPC instance: base procedures and the one auth middleware. Every endpoint is a procedure
+ * built from these; trpc-to-openapi serves the same procedures as REST.
+ */
+import { initTRPC } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { Context } from './context.ts';
+import { verifyAccessToken } from './domain/auth/tokens.ts';
+import { AppError, toErrorBody } from './errors.ts';
+
+export interface Meta extends OpenApiMeta {
+  /** HTTP status of a successful REST call (default 200). */
+  successStatus?: number;
+}
+
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    // tRPC clients see the same contract code and traceId as REST clients, and never a stack.
+    errorFormatter({ shape, error, ctx }) {
+      const body = toErrorBody(error, ctx?.requestId ?? 'unknown');
+      return {
+        message: body.message,
+        code: shape.code,
+        data: {
+          code: body.code,
+          httpStatus: shape.data.httpStatus,
+          path: shape.data.path,
+          traceId: body.traceId,
+          details: body.details,
+        },
+      };
+    },
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure;
+
+/** Resolves the user from `Authorization: Bearer <accessToken>`; 401 UNAUTHENTICATED otherwise. */
+export const protectedProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const token = bearerToken(ctx.authorization);
+  if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
+  const user = await verifyAccessToken(ctx.deps, token);
+  return next({ ctx: { ...ctx, user } });
+});
+
+export function bearerToken(header: string | undefined): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1] ?? null;
+}

@@ -1,0 +1,34 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { User } from './user.ts';
+
+export const ApiKeySchema = defineEntity({
+  name: 'ApiKey',
+  tableName: 'api_keys',
+  properties: {
+    id: p.uuid().primary(),
+    user: () => p.manyToOne(User),
+    name: p.text(),
+    /** The first characters of the key, shown in listings so users can tell keys apart. */
+    prefix: p.text(),
+    /** SHA-256 of the whole key (hex); keys have ≥ 256 bits of entropy, so no slow hash is needed. */
+    keyHash: p.text().hidden(),
+    createdAt: p.datetime(3).onCreate(() => new Date()),
+    lastUsedAt: p.datetime(3).nullable(),
+    expiresAt: p.datetime(3).nullable(),
+    revokedAt: p.datetime(3).nullable(),
+  },
+});
+export class ApiKey extends ApiKeySchema.class {}
+ApiKeySchema.setClass(ApiKey);
+
+/** Liveness of worker processes, so live workers can release the jobs of dead ones. */
+export const WorkerHeartbeatSchema = defineEntity({
+  name: 'WorkerHeartbeat',
+  tableName: 'worker_heartbeats',
+  properties: {
+    workerId: p.text().primary(),
+    lastSeenAt: p.datetime(3),
+  },
+});
+export class WorkerHeartbeat extends WorkerHeartbeatSchema.class {}
+WorkerHeartbeatSchema.setClass(WorkerHeartbeat);

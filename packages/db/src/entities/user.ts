@@ -1,0 +1,37 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const UserSchema = defineEntity({
+  name: 'User',
+  tableName: 'users',
+  properties: {
+    id: p.uuid().primary(),
+    /** Stored trimmed and lower-cased; unique. */
+    email: p.text(),
+    passwordHash: p.text().hidden(),
+    createdAt: p.datetime(3).onCreate(() => new Date()),
+    updatedAt: p
+      .datetime(3)
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+  },
+});
+export class User extends UserSchema.class {}
+UserSchema.setClass(User);
+
+/** One refresh token of a session family; each token works once (rotation). */
+export const RefreshTokenSchema = defineEntity({
+  name: 'RefreshToken',
+  tableName: 'refresh_tokens',
+  properties: {
+    id: p.uuid().primary(),
+    familyId: p.uuid(),
+    user: () => p.manyToOne(User),
+    tokenHash: p.text().hidden(),
+    expiresAt: p.datetime(3),
+    usedAt: p.datetime(3).nullable(),
+    revokedAt: p.datetime(3).nullable(),
+    createdAt: p.datetime(3).onCreate(() => new Date()),
+  },
+});
+export class RefreshToken extends RefreshTokenSchema.class {}
+RefreshTokenSchema.setClass(RefreshToken);

@@ -1,0 +1,68 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Event } from './ledger.ts';
+import { User } from './user.ts';
+
+export const WebhookSchema = defineEntity({
+  name: 'Webhook',
+  tableName: 'webhooks',
+  properties: {
+    id: p.uuid().primary(),
+    user: () => p.manyToOne(User),
+    clientId: p.text(),
+    url: p.text(),
+    events: p.array(),
+    /** AES-256-GCM: base64(iv ‖ tag ‖ ciphertext), with the id of the key that sealed it. */
+    secretCiphertext: p.text().hidden(),
+    secretKeyId: p.text().hidden(),
+    status: p.enum(['active', 'disabled'] as const).default('active'),
+    disabledReason: p.text().nullable(),
+    createdAt: p.datetime(3).onCreate(() => new Date()),
+    updatedAt: p
+      .datetime(3)
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+    deletedAt: p.datetime(3).nullable(),
+  },
+});
+export class Webhook extends WebhookSchema.class {}
+WebhookSchema.setClass(Webhook);
+
+/** One event sent to one webhook (unique per pair, so relaying twice cannot send twice). */
+export const DeliverySchema = defineEntity({
+  name: 'Delivery',
+  tableName: 'webhook_deliveries',
+  properties: {
+    id: p.uuid().primary(),
+    webhook: () => p.manyToOne(Webhook),
+    event: () => p.manyToOne(Event),
+    status: p.enum(['pending', 'succeeded', 'failed'] as const).default('pending'),
+    attemptCount: p.integer().default(0),
+    nextAttemptAt: p.datetime(3).nullable(),
+    lastStatusCode: p.integer().nullable(),
+    createdAt: p.datetime(3).onCreate(() => new Date()),
+    updatedAt: p
+      .datetime(3)
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+    completedAt: p.datetime(3).nullable(),
+  },
+});
+export class Delivery extends DeliverySchema.class {}
+DeliverySchema.setClass(Delivery);
+
+export const DeliveryAttemptSchema = defineEntity({
+  name: 'DeliveryAttempt',
+  tableName: 'webhook_delivery_attempts',
+  properties: {
+    id: p.uuid().primary(),
+    delivery: () => p.manyToOne(Delivery),
+    attempt: p.integer(),
+    startedAt: p.datetime(3),
+    durationMs: p.integer(),
+    statusCode: p.integer().nullable(),
+    error: p.text().nullable(),
+    nextAttemptAt: p.datetime(3).nullable(),
+  },
+});
+export class DeliveryAttempt extends DeliveryAttemptSchema.class {}
+DeliveryAttemptSchema.setClass(DeliveryAttempt);

@@ -1,0 +1,5 @@
+export { UniqueConstraintViolationException } from '@mikro-orm/core';
+export { checkReadiness, type DatabaseServer, migrateDatabase, type Readiness, resolveDatabase } from './database.ts';
+export { createDatabaseIfMissing, startEmbeddedPostgres } from './embedded.ts';
+export * from './entities/index.ts';
+export { createOrm, type EntityManager, MIGRATION_NAMES, nativePool, type Orm } from './orm.ts';

@@ -1,0 +1,20 @@
+/**
+ * Sandbank's shared vocabulary: the unified JSON format of every response, the error codes, and
+ * the resource shapes that the API, the worker and the typed client all agree on.
+ *
+ * Glossary
+ * - user: a person who registers with e-mail and password and owns accounts, webhooks, API keys.
+ * - account: a named PLN balance of a user; `open` or `closed`; the balance never goes below 0.
+ * - transaction: one signed amount (credit > 0, debit < 0) booked on an account; immutable.
+ * - event: the durable record that something happened (`transaction.created`), written in the
+ *   same database transaction as the change it describes (the outbox).
+ * - webhook: a user's subscription of a URL to event kinds, signed with a shared secret.
+ * - delivery: one event sent to one webhook; it succeeds, or fails after its retries.
+ * - attempt: one HTTP request of a delivery, with its status code, duration and error.
+ * - owner: the user whose transactions the pull endpoint reads (by id, e-mail or local part).
+ * - API key: a user's key (`sbk_…`) that reads that user's transactions without a user token.
+ * - partner key: an operator-configured key that reads every owner.
+ */
+export * from './errors.ts';
+export * from './format.ts';
+export * from './resources.ts';

@@ -1,0 +1,48 @@
+/**
+ * Vitest global setup: start (or reuse) the test PostgreSQL, create a template database with
+ * every migration applied, and hand its URL to the test files.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '@sandbank/config';
+import { createOrm, migrateDatabase, startEmbeddedPostgres } from '@sandbank/db';
+import type { TestProject } from 'vitest/node';
+import { withClient, withDatabase } from './index.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export default async function setup(project: TestProject) {
+  let stopServer = async () => {};
+  let serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const embedded = await startEmbeddedPostgres({
+      dataDir: path.join(repoRoot, '.data/test'),
+      port: Number(process.env.TEST_PG_PORT ?? 54339),
+      database: 'postgres',
+    });
+    serverUrl = embedded.url;
+    stopServer = embedded.stop;
+  }
+  const template = `sandbank_template_${randomBytes(4).toString('hex')}`;
+  const adminUrl = withDatabase(serverUrl, 'postgres');
+  await withClient(adminUrl, (client) => client.query(`create database "${template}"`));
+  const templateUrl = withDatabase(serverUrl, template);
+  const orm = await createOrm({ url: templateUrl, poolSize: 2 });
+  await migrateDatabase(orm, templateUrl);
+  await orm.close();
+  // Loading config here fails the run early if the test environment is misconfigured.
+  loadConfig({ NODE_ENV: 'test' });
+  project.provide('sandbankTemplateUrl', templateUrl);
+
+  return async () => {
+    await withClient(adminUrl, async (client) => {
+      const { rows } = await client.query<{ datname: string }>(
+        `select datname from pg_database where datname like $1 or datname = $2`,
+        [`${template.replace('_template_', '_test_')}_%`, template],
+      );
+      for (const row of rows) await client.query(`drop database if exists "${row.datname}" with (force)`);
+    });
+    await stopServer();
+  };
+}

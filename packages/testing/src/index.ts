@@ -1,0 +1,50 @@
+/**
+ * Test databases: a real PostgreSQL (embedded by default, or TEST_DATABASE_URL), one database
+ * per test file, cloned from a template that the global setup migrated once.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    sandbankTemplateUrl: string;
+  }
+}
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database for one test file. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const templateUrl = new URL(inject('sandbankTemplateUrl'));
+  const template = templateUrl.pathname.slice(1);
+  // Named after the template, so the global teardown drops only this run's databases.
+  const name = `${template.replace('_template_', '_test_')}_${randomBytes(4).toString('hex')}`;
+  const adminUrl = withDatabase(templateUrl, 'postgres');
+  await withClient(adminUrl, (client) => client.query(`create database "${name}" template "${template}"`));
+  return {
+    url: withDatabase(templateUrl, name),
+    name,
+    drop: () => withClient(adminUrl, (client) => client.query(`drop database if exists "${name}" with (force)`)).then(() => {}),
+  };
+}
+
+export function withDatabase(url: URL | string, database: string): string {
+  const copy = new URL(url);
+  copy.pathname = `/${database}`;
+  return copy.toString();
+}
+
+export async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
