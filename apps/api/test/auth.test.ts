@@ -1,5 +1,5 @@
-import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import type { AppRouter } from '@sandbank/core';
+import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers.ts';
@@ -44,7 +44,9 @@ describe('register', () => {
   });
 
   it('refuses unknown keys', async () => {
-    const res = await app.call('POST', '/v1/auth/register', { body: { email: 'k@example.com', password: 'password-123', role: 'admin' } });
+    const res = await app.call('POST', '/v1/auth/register', {
+      body: { email: 'k@example.com', password: 'password-123', role: 'admin' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.details).toContainEqual({ path: 'role', message: 'Unknown field' });
   });
@@ -60,7 +62,9 @@ describe('login', () => {
 
   it('answers a wrong password and an unknown e-mail the same way', async () => {
     const wrong = await app.call('POST', '/v1/auth/login', { body: { email: 'login@example.com', password: 'wrong-password' } });
-    const unknown = await app.call('POST', '/v1/auth/login', { body: { email: 'ghost@example.com', password: 'wrong-password' } });
+    const unknown = await app.call('POST', '/v1/auth/login', {
+      body: { email: 'ghost@example.com', password: 'wrong-password' },
+    });
     for (const res of [wrong, unknown]) {
       expect(res.status).toBe(401);
       expect(res.body.code).toBe('INVALID_CREDENTIALS');

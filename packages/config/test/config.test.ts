@@ -24,7 +24,11 @@ describe('loadConfig', () => {
   });
 
   it('parses lists and the trust-proxy setting', () => {
-    const config = loadConfig({ CORS_ORIGINS: 'https://a.example, https://b.example', TRUST_PROXY: '1', WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,2' });
+    const config = loadConfig({
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+      TRUST_PROXY: '1',
+      WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,2',
+    });
     expect(config.http.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
     expect(config.http.trustProxy).toBe(1);
     expect(config.webhooks.retryScheduleSeconds).toEqual([1, 2]);

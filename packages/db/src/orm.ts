@@ -18,7 +18,13 @@ export async function createOrm({ url, poolSize = 10 }: OrmOptions): Promise<Mik
     clientUrl: url,
     entities,
     extensions: [Migrator],
-    migrations: { migrationsList: migrations, tableName: 'mikro_orm_migrations', transactional: true, silent: true, snapshot: false },
+    migrations: {
+      migrationsList: migrations,
+      tableName: 'mikro_orm_migrations',
+      transactional: true,
+      silent: true,
+      snapshot: false,
+    },
     pool: { min: 0, max: poolSize },
     // Raw rows keep timestamps as Date (we map them ourselves), ints stay numbers.
     forceUtcTimezone: true,

@@ -1,0 +1,28 @@
+/**
+ * Transaction history, newest first (date, then id), paginated. Used by the account history and
+ * the partner pull endpoint, which differ only in which accounts they read.
+ */
+import { type EntityManager, Transaction } from '@sandbank/db';
+import type { DateRange } from '../../lib/date-range.ts';
+
+export interface ListTransactionsInput {
+  /** Either one account or every account of a user. */
+  scope: { accountId: string } | { userId: string };
+  range: DateRange;
+  page: number;
+  limit: number;
+}
+
+export async function listTransactions(em: EntityManager, { scope, range, page, limit }: ListTransactionsInput) {
+  const date = {
+    ...(range.from ? { $gte: range.from } : {}),
+    ...(range.before ? { $lt: range.before } : {}),
+  };
+  const account = 'accountId' in scope ? scope.accountId : { user: scope.userId };
+  const [items, total] = await em.findAndCount(
+    Transaction,
+    { account, ...(Object.keys(date).length > 0 ? { date } : {}) },
+    { orderBy: { date: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit },
+  );
+  return { items, total };
+}
