@@ -48,3 +48,49 @@ export const WebhookEventSchema = z.object({
   data: z.object({ transaction: TransactionSchema }),
 });
 export type WebhookEvent = z.infer<typeof WebhookEventSchema>;
+
+export const WebhookStatusSchema = z.enum(['active', 'disabled']);
+export const WebhookSchema = z
+  .object({
+    id: IdSchema,
+    url: z.url(),
+    events: z.array(EventTypeSchema),
+    clientId: z.string(),
+    status: WebhookStatusSchema,
+    disabledReason: z.string().nullable().meta({ description: 'Why the webhook was disabled (e.g. the receiver answered 410)' }),
+    createdAt: TimestampSchema,
+  })
+  .meta({ id: 'Webhook', description: 'A subscription of a URL to event kinds. The secret is never returned.' });
+export type Webhook = z.infer<typeof WebhookSchema>;
+
+export const DeliveryAttemptSchema = z
+  .object({
+    attempt: z
+      .int()
+      .meta({ description: '1 for the first request of the delivery, counting on across retries and redeliveries' }),
+    at: TimestampSchema.meta({ description: 'When the request started' }),
+    statusCode: z.int().nullable().meta({ description: 'The HTTP status of the answer; null when none came' }),
+    durationMs: z.int(),
+    error: z.string().nullable().meta({ description: 'Why the attempt failed (timeout, network error, status), or null' }),
+    nextAttemptAt: TimestampSchema.nullable().meta({ description: 'When the next try was scheduled after this one, if any' }),
+  })
+  .meta({ id: 'DeliveryAttempt' });
+export type DeliveryAttempt = z.infer<typeof DeliveryAttemptSchema>;
+
+export const DeliveryStatusSchema = z.enum(['pending', 'succeeded', 'failed']);
+export const DeliverySchema = z
+  .object({
+    id: IdSchema,
+    webhookId: IdSchema,
+    eventId: IdSchema.meta({ description: 'Also the X-Sandbank-Idempotency-Key of every request of this delivery' }),
+    eventType: EventTypeSchema,
+    status: DeliveryStatusSchema,
+    attemptCount: z.int(),
+    lastStatusCode: z.int().nullable(),
+    nextAttemptAt: TimestampSchema.nullable(),
+    createdAt: TimestampSchema,
+    completedAt: TimestampSchema.nullable(),
+    attempts: z.array(DeliveryAttemptSchema).meta({ description: 'Every request made, oldest first' }),
+  })
+  .meta({ id: 'Delivery', description: 'One event sent to one webhook, with every attempt.' });
+export type Delivery = z.infer<typeof DeliverySchema>;

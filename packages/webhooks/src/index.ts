@@ -1,2 +1,19 @@
+export {
+  assertPublicHost,
+  checkWebhookUrl,
+  guardedLookup,
+  isPublicAddress,
+  UnsafeAddressError,
+  type UrlCheck,
+  type UrlPolicy,
+} from './address-policy.ts';
+export {
+  DELIVER_WEBHOOK_TASK,
+  type DeliveryJobPayload,
+  DeliveryJobPayloadSchema,
+  deliveryJobKey,
+  JOB_MAX_ATTEMPTS,
+  retryDelaySeconds,
+} from './jobs.ts';
 export { openSecret, type SealedSecret, sealSecret } from './secret-box.ts';
 export { SIGNATURE_HEADERS, signatureHeaders, signPayload, verifySignature, type WebhookHeaders } from './signing.ts';

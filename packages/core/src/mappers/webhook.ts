@@ -1,0 +1,37 @@
+/** Webhooks and deliveries in the API's shapes. The secret never leaves the database. */
+import type { DeliveryAttempt as AttemptEntity, Delivery as DeliveryEntity, Webhook as WebhookEntity } from '@sandbank/db';
+import type { Delivery, DeliveryAttempt, EventType, Webhook } from '@sandbank/schemas';
+
+export const toWebhook = (webhook: WebhookEntity): Webhook => ({
+  id: webhook.id,
+  url: webhook.url,
+  events: webhook.events as EventType[],
+  clientId: webhook.clientId,
+  status: webhook.status,
+  disabledReason: webhook.disabledReason ?? null,
+  createdAt: webhook.createdAt.toISOString(),
+});
+
+export const toDeliveryAttempt = (attempt: AttemptEntity): DeliveryAttempt => ({
+  attempt: attempt.attempt,
+  at: attempt.startedAt.toISOString(),
+  statusCode: attempt.statusCode ?? null,
+  durationMs: attempt.durationMs,
+  error: attempt.error ?? null,
+  nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null,
+});
+
+/** `delivery.event` must be loaded (its type is part of the shape). */
+export const toDelivery = (delivery: DeliveryEntity, attempts: readonly AttemptEntity[]): Delivery => ({
+  id: delivery.id,
+  webhookId: delivery.webhook.id,
+  eventId: delivery.event.id,
+  eventType: delivery.event.type as EventType,
+  status: delivery.status,
+  attemptCount: delivery.attemptCount,
+  lastStatusCode: delivery.lastStatusCode ?? null,
+  nextAttemptAt: delivery.nextAttemptAt?.toISOString() ?? null,
+  createdAt: delivery.createdAt.toISOString(),
+  completedAt: delivery.completedAt?.toISOString() ?? null,
+  attempts: attempts.map(toDeliveryAttempt),
+});

@@ -1,0 +1,32 @@
+import { DeliverySchema, IdSchema, listMeta, listOf } from '@sandbank/schemas';
+import { z } from 'zod';
+import { listDeliveries as listWebhookDeliveries } from '../../domain/webhooks/deliveries.ts';
+import { toDelivery } from '../../mappers/webhook.ts';
+import { protectedProcedure } from '../../trpc.ts';
+import { PageInput } from './webhooks.schema.ts';
+
+export const listDeliveries = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/v1/webhooks/{id}/deliveries',
+      tags: ['webhooks'],
+      summary: "List a webhook's deliveries",
+      description:
+        'Deliveries newest first, each with every attempt: when it started, the status code, the duration, the error and the next scheduled try.',
+    },
+  })
+  .input(z.strictObject({ id: IdSchema, ...PageInput }))
+  .output(listOf(DeliverySchema))
+  .query(async ({ ctx, input }) => {
+    const { items, total } = await listWebhookDeliveries(ctx.em, {
+      userId: ctx.user.id,
+      webhookId: input.id,
+      page: input.page,
+      limit: input.limit,
+    });
+    return {
+      data: items.map(({ delivery, attempts }) => toDelivery(delivery, attempts)),
+      meta: listMeta(input.page, input.limit, total),
+    };
+  });

@@ -1,0 +1,23 @@
+import { listMeta, listOf, WebhookSchema } from '@sandbank/schemas';
+import { z } from 'zod';
+import { listWebhooks as listUserWebhooks } from '../../domain/webhooks/webhooks.ts';
+import { toWebhook } from '../../mappers/webhook.ts';
+import { protectedProcedure } from '../../trpc.ts';
+import { ClientIdSchema, PageInput } from './webhooks.schema.ts';
+
+export const listWebhooks = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/v1/webhooks',
+      tags: ['webhooks'],
+      summary: 'List webhooks',
+      description: 'Your webhooks, newest first; `clientId` narrows them to one client app.',
+    },
+  })
+  .input(z.strictObject({ clientId: ClientIdSchema.optional(), ...PageInput }))
+  .output(listOf(WebhookSchema))
+  .query(async ({ ctx, input }) => {
+    const { items, total } = await listUserWebhooks(ctx.em, { userId: ctx.user.id, ...input });
+    return { data: items.map(toWebhook), meta: listMeta(input.page, input.limit, total) };
+  });
