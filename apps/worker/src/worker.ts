@@ -1,44 +1,91 @@
 /**
- * The worker: a graphile-worker runner with Sandbank's task list. Built apart from `main.ts` so
- * tests can start a real worker in-process against their own database.
+ * The worker: a graphile-worker runner with Sandbank's task list, the outbox relay and the
+ * heartbeat that recovers dead workers' jobs. Built apart from `main.ts` so tests can start
+ * real workers in-process against their own database.
  */
-import type { Config } from '@sandbank/config';
-import { type Runner, run, type TaskList } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { type Config, resolveSecrets, type Secrets } from '@sandbank/config';
+import { DELIVER_WEBHOOK_TASK } from '@sandbank/webhooks';
+import { makeWorkerUtils, type Runner, run, type TaskList, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import type { Agent } from 'undici';
+import { createDeliveryAgent } from './delivery/http-client.ts';
+import { type Heartbeat, startHeartbeat } from './heartbeat.ts';
 import { graphileLogger } from './logging.ts';
+import { startRelay } from './relay.ts';
+import { deliverWebhookTask } from './tasks/deliver-webhook.ts';
 
 export interface WorkerDeps {
   config: Config;
   databaseUrl: string;
   logger: Logger;
+  /** Defaults to `resolveSecrets(config)`. */
+  secrets?: Secrets;
 }
 
 export interface Worker {
   runner: Runner;
+  /** The graphile-worker pool id: `locked_by` of the jobs this worker runs. */
+  workerId: string;
+  heartbeat: Heartbeat;
+  /** Stops relaying, lets running deliveries finish (or releases them), then closes connections. */
   stop(): Promise<void>;
 }
 
-export function buildTaskList(_deps: WorkerDeps): TaskList {
-  return {};
+export function buildTaskList(deps: { config: Config; secrets: Secrets; pool: pg.Pool; agent: Agent; logger: Logger }): TaskList {
+  return { [DELIVER_WEBHOOK_TASK]: deliverWebhookTask(deps) };
 }
 
 export async function startWorker(deps: WorkerDeps): Promise<Worker> {
-  // graphile-worker keeps one client for LISTEN; it gets a pool of its own.
-  const pgPool = new pg.Pool({ connectionString: deps.databaseUrl, max: deps.config.worker.concurrency + 2 });
+  const { config, logger } = deps;
+  const secrets = deps.secrets ?? resolveSecrets(config);
+  // One pool for graphile-worker (it keeps one client for LISTEN), the tasks, the relay and the heartbeat.
+  const pool = new pg.Pool({ connectionString: deps.databaseUrl, max: config.worker.concurrency + 4 });
+  pool.on('error', (error) => logger.error({ err: error }, 'idle database client failed'));
+  pool.on('connect', (client) => client.on('error', (error) => logger.error({ err: error }, 'database client failed')));
+  const agent = createDeliveryAgent({ allowPrivate: config.webhooks.allowPrivateUrls }, config.worker.concurrency);
+  const events: WorkerEvents = new EventEmitter();
+  let workerId: string | undefined;
+  events.on('pool:create', ({ workerPool }) => {
+    workerId = workerPool.id;
+  });
   const runner = await run({
-    pgPool,
-    concurrency: deps.config.worker.concurrency,
+    pgPool: pool,
+    concurrency: config.worker.concurrency,
     noHandleSignals: true,
     pollInterval: 1000,
-    taskList: buildTaskList(deps),
-    logger: graphileLogger(deps.logger),
+    events,
+    taskList: buildTaskList({ config, secrets, pool, agent, logger }),
+    logger: graphileLogger(logger),
   });
+  if (!workerId) throw new Error('graphile-worker did not report its pool id');
+  const utils = await makeWorkerUtils({ pgPool: pool, logger: graphileLogger(logger) });
+  const heartbeat = await startHeartbeat({
+    pool,
+    utils,
+    workerId,
+    intervalSeconds: config.worker.heartbeatSeconds,
+    staleAfterSeconds: config.worker.staleAfterSeconds,
+    logger,
+  });
+  const relay = startRelay({ pool, pollMs: config.worker.relayPollMs, logger });
+
+  let stopped: Promise<void> | undefined;
   return {
     runner,
-    async stop() {
-      await runner.stop();
-      await pgPool.end();
+    workerId,
+    heartbeat,
+    stop() {
+      stopped ??= (async () => {
+        await relay.stop();
+        await runner.stop();
+        await heartbeat.stop();
+        await utils.release();
+        await agent.close();
+        await pool.end();
+      })();
+      return stopped;
     },
   };
 }

@@ -1,0 +1,113 @@
+/**
+ * The delivery task's reads and writes, as hand-written statements on the worker's pool: one
+ * read before the request, one transaction after it (the attempt, the delivery's new state, a
+ * 410's disabling of the webhook and the next try's job commit together).
+ */
+import { DELIVER_WEBHOOK_TASK, deliveryJobKey, JOB_MAX_ATTEMPTS } from '@sandbank/webhooks';
+import type pg from 'pg';
+import { v7 as uuidv7 } from 'uuid';
+
+export interface DeliveryTarget {
+  deliveryId: string;
+  webhookId: string;
+  url: string;
+  /** False when the webhook was disabled or deleted since the delivery was created. */
+  active: boolean;
+  secretCiphertext: string;
+  secretKeyId: string;
+  eventId: string;
+  eventType: string;
+  eventCreatedAt: Date;
+  eventPayload: unknown;
+}
+
+export async function loadDeliveryTarget(pool: pg.Pool, deliveryId: string): Promise<DeliveryTarget | null> {
+  const { rows } = await pool.query<DeliveryTarget>(
+    `select d.id as "deliveryId", w.id as "webhookId", w.url,
+            (w.status = 'active' and w.deleted_at is null) as active,
+            w.secret_ciphertext as "secretCiphertext", w.secret_key_id as "secretKeyId",
+            e.id as "eventId", e.type as "eventType", e.created_at as "eventCreatedAt", e.payload as "eventPayload"
+       from webhook_deliveries d
+       join webhooks w on w.id = d.webhook_id
+       join events e on e.id = d.event_id
+      where d.id = $1`,
+    [deliveryId],
+  );
+  return rows[0] ?? null;
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  webhookId: string;
+  startedAt: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  /** `pending` when another try follows (at `nextAttemptAt`, with `nextJobAttempt` in its payload). */
+  outcome: 'succeeded' | 'failed' | 'pending';
+  nextAttemptAt: Date | null;
+  nextJobAttempt: number | null;
+  /** Set when the receiver asked to stop (410 Gone). */
+  disableReason: string | null;
+}
+
+export async function recordAttempt(pool: pg.Pool, record: AttemptRecord): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query(
+      `with attempt as (
+         insert into webhook_delivery_attempts (id, delivery_id, attempt, started_at, duration_ms, status_code, error, next_attempt_at)
+         select $1, d.id, d.attempt_count + 1, $3, $4, $5, $6, $7 from webhook_deliveries d where d.id = $2
+       ), webhook as (
+         update webhooks set status = 'disabled', disabled_reason = $10, updated_at = now()
+          where id = $9 and $10::text is not null and status = 'active'
+       )
+       update webhook_deliveries
+          set attempt_count = attempt_count + 1, status = $8, last_status_code = $5, next_attempt_at = $7,
+              completed_at = case when $8 = 'pending' then null else now() end, updated_at = now()
+        where id = $2`,
+      [
+        uuidv7(),
+        record.deliveryId,
+        record.startedAt,
+        record.durationMs,
+        record.statusCode,
+        record.error,
+        record.nextAttemptAt,
+        record.outcome,
+        record.webhookId,
+        record.disableReason,
+      ],
+    );
+    if (record.outcome === 'pending' && record.nextAttemptAt && record.nextJobAttempt) {
+      await client.query(
+        `select graphile_worker.add_job($1, json_build_object('deliveryId', $2::uuid, 'attempt', $3::int),
+                run_at => $4, job_key => $5, max_attempts => $6)`,
+        [
+          DELIVER_WEBHOOK_TASK,
+          record.deliveryId,
+          record.nextJobAttempt,
+          record.nextAttemptAt,
+          deliveryJobKey(record.deliveryId),
+          JOB_MAX_ATTEMPTS,
+        ],
+      );
+    }
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** A delivery whose webhook went away before its turn: closed without a request. */
+export async function abandonDelivery(pool: pg.Pool, deliveryId: string): Promise<void> {
+  await pool.query(
+    `update webhook_deliveries set status = 'failed', next_attempt_at = null, completed_at = now(), updated_at = now()
+      where id = $1 and status = 'pending'`,
+    [deliveryId],
+  );
+}

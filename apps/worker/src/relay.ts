@@ -1,0 +1,110 @@
+/**
+ * The outbox relay. The simulation commits an `events` row with its transaction and enqueues
+ * nothing (graphile-worker's `add_job` always NOTIFYs, and Postgres serialises the commits of
+ * notifying transactions, which halves simulation throughput). This loop turns events into
+ * delivery jobs instead: in one database transaction it claims a batch of unrelayed events
+ * (`FOR UPDATE SKIP LOCKED`, so several workers relay at once without waiting on each other),
+ * creates one delivery per subscribed active webhook of the event's owner (`ON CONFLICT DO
+ * NOTHING` on (webhook, event)), enqueues their jobs with one `add_jobs` call (one NOTIFY per
+ * batch) and marks the events relayed. A crash anywhere before the commit leaves the events
+ * unrelayed for the next pass; after it, everything is done: each event is relayed exactly once.
+ */
+import { DELIVER_WEBHOOK_TASK, deliveryJobKey, JOB_MAX_ATTEMPTS } from '@sandbank/webhooks';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { v7 as uuidv7 } from 'uuid';
+
+export const RELAY_BATCH_SIZE = 200;
+
+export interface RelayResult {
+  events: number;
+  deliveries: number;
+}
+
+export async function relayBatch(pool: pg.Pool, batchSize = RELAY_BATCH_SIZE): Promise<RelayResult> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const { rows } = await client.query<{ event_id: string; webhook_id: string | null }>(
+      `select e.id as event_id, w.id as webhook_id
+         from (select id, type, user_id from events
+                where relayed_at is null
+                order by created_at, id
+                limit $1
+                for update skip locked) e
+         left join webhooks w
+           on w.user_id = e.user_id and w.status = 'active' and w.deleted_at is null and e.type = any (w.events)`,
+      [batchSize],
+    );
+    const eventIds = [...new Set(rows.map((row) => row.event_id))];
+    if (eventIds.length === 0) {
+      await client.query('commit');
+      return { events: 0, deliveries: 0 };
+    }
+    const pairs = rows.filter((row): row is { event_id: string; webhook_id: string } => row.webhook_id !== null);
+    const { rows: created } = await client.query<{ id: string }>(
+      `with marked as (update events set relayed_at = now() where id = any ($4::uuid[]))
+       insert into webhook_deliveries (id, webhook_id, event_id, next_attempt_at)
+       select id, webhook_id, event_id, now() from unnest($1::uuid[], $2::uuid[], $3::uuid[]) as t (id, webhook_id, event_id)
+       on conflict (webhook_id, event_id) do nothing
+       returning id`,
+      [pairs.map(() => uuidv7()), pairs.map((row) => row.webhook_id), pairs.map((row) => row.event_id), eventIds],
+    );
+    if (created.length > 0) {
+      await client.query(
+        `select count(*) from graphile_worker.add_jobs(
+           array(select row($1, json_build_object('deliveryId', id), null, null, $2, $3 || id, null, null)::graphile_worker.job_spec
+                   from unnest($4::uuid[]) as id))`,
+        [DELIVER_WEBHOOK_TASK, JOB_MAX_ATTEMPTS, deliveryJobKey(''), created.map((row) => row.id)],
+      );
+    }
+    await client.query('commit');
+    return { events: eventIds.length, deliveries: created.length };
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export interface RelayLoop {
+  stop(): Promise<void>;
+}
+
+/** Relays until stopped: again at once while batches come back full, else after `pollMs`. */
+export function startRelay({ pool, pollMs, logger }: { pool: pg.Pool; pollMs: number; logger: Logger }): RelayLoop {
+  const controller = new AbortController();
+  const loop = (async () => {
+    while (!controller.signal.aborted) {
+      let full = false;
+      try {
+        const result = await relayBatch(pool);
+        full = result.events === RELAY_BATCH_SIZE;
+        if (result.events > 0) logger.debug(result, 'relayed events');
+      } catch (error) {
+        logger.error({ err: error }, 'relay failed; retrying');
+        await sleep(Math.max(pollMs, 1000), controller.signal);
+      }
+      if (!full) await sleep(pollMs, controller.signal);
+    }
+  })();
+  return {
+    async stop() {
+      controller.abort();
+      await loop;
+    },
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * `deliver-webhook`: one HTTP attempt of one delivery. Builds the body from the event, signs it
+ * (Standard Webhooks scheme, the event id as idempotency key), POSTs it, and records the attempt.
+ * A failure schedules the next try from the retry schedule as a new job (the job itself
+ * succeeds), so graphile-worker's own retries only cover crashes and unexpected errors; after the
+ * last try the delivery fails. 410 Gone disables the webhook.
+ */
+import type { Config, Secrets } from '@sandbank/config';
+import { WebhookEventSchema } from '@sandbank/schemas';
+import { DeliveryJobPayloadSchema, openSecret, retryDelaySeconds, signatureHeaders } from '@sandbank/webhooks';
+import type { Task } from 'graphile-worker';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { Agent } from 'undici';
+import { type AttemptOutcome, postWebhook } from '../delivery/http-client.ts';
+import { type AttemptRecord, abandonDelivery, loadDeliveryTarget, recordAttempt } from '../delivery/store.ts';
+
+export const USER_AGENT = 'Sandbank-Webhooks/1.0 (+https://github.com/sandbank)';
+
+export interface DeliverWebhookDeps {
+  config: Config;
+  secrets: Secrets;
+  pool: pg.Pool;
+  agent: Agent;
+  logger: Logger;
+}
+
+export function deliverWebhookTask({ config, secrets, pool, agent, logger }: DeliverWebhookDeps): Task {
+  const policy = { allowPrivate: config.webhooks.allowPrivateUrls };
+  return async (rawPayload, helpers) => {
+    const { deliveryId, attempt } = DeliveryJobPayloadSchema.parse(rawPayload);
+    const log = logger.child({ deliveryId, attempt, jobId: helpers.job.id });
+    const target = await loadDeliveryTarget(pool, deliveryId);
+    if (!target) return log.warn('delivery no longer exists; nothing to send');
+    if (!target.active) {
+      await abandonDelivery(pool, deliveryId);
+      return log.info('webhook disabled or deleted; delivery closed without a request');
+    }
+    const parsed = WebhookEventSchema.safeParse({
+      id: target.eventId,
+      type: target.eventType,
+      createdAt: target.eventCreatedAt.toISOString(),
+      data: target.eventPayload,
+    });
+    if (!parsed.success) {
+      // A malformed event would fail the same way on every retry: close the delivery and say why.
+      await abandonDelivery(pool, deliveryId);
+      return log.error({ issues: parsed.error.issues }, 'event does not match the webhook body schema; delivery closed');
+    }
+    const event = parsed.data;
+    const body = JSON.stringify(event);
+    const secret = openSecret({ keyId: target.secretKeyId, ciphertext: target.secretCiphertext }, secrets.encryptionKeys);
+    const headers = {
+      ...signatureHeaders(secret, event.id, body),
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+    };
+    const startedAt = new Date();
+    const outcome = await postWebhook(agent, {
+      url: target.url,
+      headers,
+      body,
+      timeoutMs: config.webhooks.timeoutMs,
+      policy,
+      shutdown: helpers.abortSignal,
+    });
+    const record = decide(outcome, attempt, config.webhooks.retryScheduleSeconds);
+    await recordAttempt(pool, { deliveryId, webhookId: target.webhookId, startedAt, ...outcome, ...record });
+    log.info(
+      { statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error, outcome: record.outcome },
+      'webhook attempt',
+    );
+  };
+}
+
+type Decision = Pick<AttemptRecord, 'outcome' | 'nextAttemptAt' | 'nextJobAttempt' | 'disableReason'>;
+
+/** What follows an attempt: success, the next try on the schedule, or the end. */
+export function decide(outcome: AttemptOutcome, attempt: number, scheduleSeconds: readonly number[], now = Date.now()): Decision {
+  if (outcome.error === null) return { outcome: 'succeeded', nextAttemptAt: null, nextJobAttempt: null, disableReason: null };
+  if (outcome.statusCode === 410) {
+    return { outcome: 'failed', nextAttemptAt: null, nextJobAttempt: null, disableReason: 'The receiver answered 410 Gone' };
+  }
+  const delay = retryDelaySeconds(attempt, scheduleSeconds);
+  if (delay === null) return { outcome: 'failed', nextAttemptAt: null, nextJobAttempt: null, disableReason: null };
+  return { outcome: 'pending', nextAttemptAt: new Date(now + delay * 1000), nextJobAttempt: attempt + 1, disableReason: null };
+}
