@@ -1,9 +1,11 @@
 /** The one router: every endpoint of Sandbank, by area. trpc-to-openapi serves it as REST. */
+import { accountsRouter } from './routers/accounts/router.ts';
 import { authRouter } from './routers/auth/router.ts';
 import { type Meta, router } from './trpc.ts';
 
 export const appRouter = router({
   auth: authRouter,
+  accounts: accountsRouter,
 });
 
 export type AppRouter = typeof appRouter;
