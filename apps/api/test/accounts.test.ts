@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
 import { itEnforcesAuth } from './security.ts';
 
 let app: TestApp;
@@ -211,6 +212,32 @@ describe('POST /v1/accounts/:id/close', () => {
     const credit = await simulate(user, account.id, 100);
     expect(credit.status).toBe(409);
     expect(credit.body.code).toBe('ACCOUNT_CLOSED');
+  });
+
+  it('never closes an account that a concurrent credit has funded', async () => {
+    const user = await app.createUser();
+    // Staggered credits: early rounds let credits win, later ones let the close win (both were seen).
+    for (let round = 0; round < 8; round++) {
+      const account = await openAccount(user, `Race ${round}`);
+      const closing = close(user, account.id, { name: `Race ${round}`, password: user.password });
+      const credits = Array.from({ length: 4 }, async (_, i) => {
+        await new Promise((resolve) => setTimeout(resolve, round * 10 + i * 5));
+        return simulate(user, account.id, 100);
+      });
+      const [closed, ...credited] = await Promise.all([closing, ...credits]);
+      const booked = credited.filter((res) => res.status === 201).length;
+      // Either the close won (every credit then finds it closed) or a credit won (the close sees money).
+      if (closed.status === 200) {
+        expect(booked).toBe(0);
+        expect(credited.every((res) => res.body.code === 'ACCOUNT_CLOSED')).toBe(true);
+      } else {
+        expect(closed.body.code).toBe('BALANCE_NOT_ZERO');
+        expect(booked).toBeGreaterThan(0);
+      }
+      const ledger = await ledgerOf(app, account.id);
+      expectConsistent(ledger);
+      expect(ledger.status).toBe(closed.status === 200 ? 'closed' : 'open');
+    }
   });
 
   it('requires name and password', async () => {
