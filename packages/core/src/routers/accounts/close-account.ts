@@ -14,6 +14,7 @@ export const closeAccount = protectedProcedure
       description:
         "Confirm with the account's name (422 CONFIRMATION_MISMATCH) and your password (403 INVALID_PASSWORD). The balance must be 0 (409 BALANCE_NOT_ZERO). A closed account takes no transactions; its history stays readable.",
     },
+    errorCodes: ['INVALID_PASSWORD', 'NOT_FOUND', 'ACCOUNT_CLOSED', 'BALANCE_NOT_ZERO', 'CONFIRMATION_MISMATCH'],
   })
   .input(CloseAccountInput)
   .output(dataOf(AccountSchema))

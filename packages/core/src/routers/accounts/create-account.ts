@@ -16,6 +16,7 @@ export const createAccount = protectedProcedure
       successDescription: 'The new account',
     },
     successStatus: 201,
+    errorCodes: ['ACCOUNT_NAME_TAKEN'],
   })
   .input(CreateAccountInput)
   .output(dataOf(AccountSchema))

@@ -13,6 +13,7 @@ export const getAccount = protectedProcedure
       summary: 'Get an account',
       description: "One of your accounts with its current balance. Another user's account is 404.",
     },
+    errorCodes: ['NOT_FOUND'],
   })
   .input(AccountIdInput)
   .output(dataOf(AccountSchema))

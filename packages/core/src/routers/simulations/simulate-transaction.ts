@@ -14,6 +14,7 @@ export const simulateTransaction = protectedProcedure
       successDescription: 'The new transaction and the balance after it (200 for an idempotent replay)',
     },
     successStatus: 201,
+    errorCodes: ['NOT_FOUND', 'ACCOUNT_CLOSED', 'IDEMPOTENCY_CONFLICT', 'INSUFFICIENT_FUNDS', 'BALANCE_LIMIT_EXCEEDED'],
   })
   .input(SimulateTransactionInput)
   .output(SimulationOutput)

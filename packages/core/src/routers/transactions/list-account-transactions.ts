@@ -16,6 +16,7 @@ export const listAccountTransactions = protectedProcedure
       description:
         'Newest first (date, then id). `from`/`to` take YYYY-MM-DD (the whole UTC day, inclusive) or an ISO timestamp (inclusive); `from` after `to` is 400. Closed accounts stay readable.',
     },
+    errorCodes: ['NOT_FOUND'],
   })
   .input(
     z.strictObject({
