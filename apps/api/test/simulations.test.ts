@@ -1,3 +1,5 @@
+import type { AppRouter } from '@sandbank/core';
+import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
 import { expectConsistent, ledgerOf, openAccount, simulate } from './ledger-helpers.ts';
@@ -226,5 +228,31 @@ describe('idempotency on (accountId, externalTxnId)', () => {
     const ledger = await ledgerOf(app, accountId);
     expect(ledger.balance).toBe(created[0]?.body.data.transaction.amount);
     expectConsistent(ledger);
+  });
+});
+
+describe('over tRPC', () => {
+  it('serves the same procedures with end-to-end types, replay and error codes included', async () => {
+    const user = await app.createUser();
+    const client = createTRPCClient<AppRouter>({
+      links: [httpLink({ url: `${app.url}/trpc`, headers: () => ({ authorization: `Bearer ${user.accessToken}` }) })],
+    });
+    const account = await client.accounts.create.mutate({ name: 'Typed' });
+    const body = { accountId: account.data.id, amount: 4200, externalTxnId: 'typed-1' };
+    const first = await client.simulations.transaction.mutate(body);
+    expect(first.data.balance).toBe(4200);
+    const again = await client.simulations.transaction.mutate(body);
+    expect(again.data.transaction).toEqual(first.data.transaction);
+    const listed = await client.accounts.list.query();
+    expect(listed.data.map((a) => a.balance)).toEqual([4200]);
+    const history = await client.transactions.listByAccount.query({ id: account.data.id });
+    expect(history.data).toEqual([first.data.transaction]);
+    const failure = await client.simulations.transaction
+      .mutate({ ...body, amount: -5000, externalTxnId: 'typed-2' })
+      .catch((e) => e);
+    expect(failure).toBeInstanceOf(TRPCClientError);
+    expect(failure.data.code).toBe('INSUFFICIENT_FUNDS');
+    const coerced = await client.simulations.transaction.mutate({ ...body, amount: '5' as never }).catch((e) => e);
+    expect(coerced.data.code).toBe('VALIDATION_ERROR');
   });
 });

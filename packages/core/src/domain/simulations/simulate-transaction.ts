@@ -11,6 +11,8 @@ import { rowToTransaction, type TransactionRow } from '../../mappers/transaction
 import { accountClosed } from '../accounts/accounts.ts';
 import { MAX_BALANCE, probeSimulation, runSimulationStatement } from './simulation-statement.ts';
 
+/** The largest |amount| of one transaction, in minor units. */
+export const MAX_AMOUNT = 1_000_000_000_000;
 /** How far in the future a `date` may lie, to forgive the caller's clock. */
 export const CLOCK_SKEW_MS = 60_000;
 /** Attempts when a refused statement cannot be explained because the account changed meanwhile. */
@@ -38,9 +40,15 @@ export interface SimulationResult {
 }
 
 export async function simulateTransaction(em: EntityManager, input: SimulateTransactionInput): Promise<SimulationResult> {
+  // The HTTP schema checks these too; domain callers without HTTP (scripts, tests) get the same rules.
+  if (!Number.isSafeInteger(input.amount) || input.amount === 0 || Math.abs(input.amount) > MAX_AMOUNT) {
+    throw new AppError('VALIDATION_ERROR', 'The amount must be a non-zero integer within ±10^12', {
+      details: [{ path: 'amount', message: 'Must be a non-zero integer within ±10^12' }],
+    });
+  }
   const date = input.date ?? new Date();
-  if (date.getTime() > Date.now() + CLOCK_SKEW_MS) {
-    throw new AppError('VALIDATION_ERROR', 'The date must not lie in the future', {
+  if (Number.isNaN(date.getTime()) || date.getTime() > Date.now() + CLOCK_SKEW_MS) {
+    throw new AppError('VALIDATION_ERROR', 'The date must be a valid instant, not in the future', {
       details: [{ path: 'date', message: 'Must not be in the future' }],
     });
   }

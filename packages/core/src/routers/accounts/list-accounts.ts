@@ -14,7 +14,7 @@ export const listAccounts = protectedProcedure
       description: 'Your accounts, open and closed, oldest first.',
     },
   })
-  .input(z.strictObject(PageQuerySchema))
+  .input(z.strictObject(PageQuerySchema).prefault({}))
   .output(listOf(AccountSchema))
   .query(async ({ ctx, input }) => {
     const { items, total } = await list(ctx.em, { userId: ctx.user.id, page: input.page, limit: input.limit });

@@ -1,9 +1,9 @@
 import { CurrencySchema, dataOf, IdSchema, MinorUnitsSchema, TransactionSchema } from '@sandbank/schemas';
 import { z } from 'zod';
+import { MAX_AMOUNT } from '../../domain/simulations/simulate-transaction.ts';
 import { exactJson } from '../../lib/exact-json.ts';
 import { textSchema } from '../../lib/text.ts';
 
-export const MAX_AMOUNT = 1_000_000_000_000;
 const EARLIEST_DATE = Date.UTC(1970, 0, 1);
 
 export const SimulateTransactionInput = z.strictObject({
