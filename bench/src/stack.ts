@@ -61,7 +61,9 @@ export interface Proc {
 }
 
 export function spawnApp(entry: string, env: Record<string, string>): Proc {
-  const child = spawn(path.join(root, 'node_modules/.bin/node'), [path.join(root, entry)], {
+  // The real binary, not node_modules/.bin/node: that is a shell wrapper that does not pass
+  // SIGTERM on, so stop() would orphan the process.
+  const child = spawn(process.execPath, [path.join(root, entry)], {
     cwd: root,
     env: { ...process.env, ...BENCH_ENV, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
