@@ -13,6 +13,7 @@ export const deleteWebhook = protectedProcedure
       summary: 'Delete a webhook',
       description: 'Stops all deliveries to the webhook, including retries that are waiting.',
     },
+    errorCodes: ['NOT_FOUND'],
   })
   .input(WebhookIdInput)
   .output(dataOf(z.object({ id: IdSchema, deleted: z.literal(true) })))

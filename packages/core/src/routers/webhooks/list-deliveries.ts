@@ -15,6 +15,7 @@ export const listDeliveries = protectedProcedure
       description:
         'Deliveries newest first, each with every attempt: when it started, the status code, the duration, the error and the next scheduled try.',
     },
+    errorCodes: ['NOT_FOUND'],
   })
   .input(z.strictObject({ id: IdSchema, ...PageInput }))
   .output(listOf(DeliverySchema))

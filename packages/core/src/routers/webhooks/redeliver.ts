@@ -16,6 +16,7 @@ export const redeliver = protectedProcedure
       successDescription: 'The delivery, queued',
     },
     successStatus: 202,
+    errorCodes: ['NOT_FOUND', 'CONFLICT'],
   })
   .input(z.strictObject({ id: IdSchema, deliveryId: IdSchema }))
   .output(dataOf(DeliverySchema))
