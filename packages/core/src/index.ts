@@ -4,5 +4,14 @@ export { issueSession } from './domain/auth/sessions.ts';
 export { signAccessToken } from './domain/auth/tokens.ts';
 export { AppError, statusOf, toErrorBody } from './errors.ts';
 export { buildOpenApiDocument } from './openapi.ts';
+export { byBearerToken, byIp, rateLimit } from './protection/rate-limit.ts';
+export {
+  consumePoint,
+  createRateLimits,
+  RATE_LIMIT_TABLE,
+  type RateLimitBucket,
+  type RateLimitOutcome,
+  type RateLimits,
+} from './protection/rate-limits.ts';
 export { type AppRouter, appRouter, procedureMetas } from './router.ts';
 export { bearerToken, createCallerFactory, type Meta } from './trpc.ts';

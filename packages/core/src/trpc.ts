@@ -37,6 +37,7 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure;
+export const middleware = t.middleware;
 
 /** Resolves the user from `Authorization: Bearer <accessToken>`; 401 UNAUTHENTICATED otherwise. */
 export const protectedProcedure = t.procedure.use(async ({ ctx, next }) => {
