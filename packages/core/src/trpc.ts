@@ -2,6 +2,8 @@
  * The tRPC instance: base procedures and the one auth middleware. Every endpoint is a procedure
  * built from these; trpc-to-openapi serves the same procedures as REST.
  */
+
+import type { ErrorCode } from '@sandbank/schemas';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Context } from './context.ts';
@@ -11,6 +13,12 @@ import { AppError, toErrorBody } from './errors.ts';
 export interface Meta extends OpenApiMeta {
   /** HTTP status of a successful REST call (default 200). */
   successStatus?: number;
+  /**
+   * Contract codes this procedure answers beyond the generic ones (VALIDATION_ERROR,
+   * UNAUTHENTICATED when protected, NOT_FOUND with a path id, RATE_LIMITED, INTERNAL…):
+   * each becomes a documented error response in the OpenAPI document.
+   */
+  errorCodes?: ErrorCode[];
 }
 
 const t = initTRPC

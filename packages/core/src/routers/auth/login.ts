@@ -19,6 +19,7 @@ export const login = publicProcedure
         'or LOGIN_MAX_FAILS_PER_IP_PER_DAY failures from one IP, it answers 429 RATE_LIMITED until Retry-After.',
       protect: false,
     },
+    errorCodes: ['INVALID_CREDENTIALS'],
   })
   .input(CredentialsInput)
   .output(AuthOutput)

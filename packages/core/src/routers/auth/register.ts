@@ -19,6 +19,7 @@ export const register = publicProcedure
       successDescription: 'The new user and a session',
     },
     successStatus: 201,
+    errorCodes: ['EMAIL_TAKEN'],
   })
   .input(CredentialsInput)
   .output(AuthOutput)
