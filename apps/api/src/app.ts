@@ -21,7 +21,7 @@ export type { Deps } from '@sandbank/core';
 
 export function buildApp(baseDeps: Deps): Express {
   const { config } = baseDeps;
-  const rateLimits = baseDeps.rateLimits ?? createRateLimits(config, baseDeps.orm);
+  const rateLimits = config.rateLimits.enabled ? (baseDeps.rateLimits ?? createRateLimits(config, baseDeps.orm)) : undefined;
   const deps: Deps = { ...baseDeps, rateLimits };
   const metrics = createMetrics(deps);
   const app = express();
@@ -37,7 +37,7 @@ export function buildApp(baseDeps: Deps): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ data: { status: 'ok' } });
   });
-  app.use(limitPerIp(rateLimits.ip));
+  if (rateLimits) app.use(limitPerIp(rateLimits.ip));
   app.get('/readyz', async (req, res) => {
     const readiness = await checkReadiness(deps.orm);
     if (readiness.ready) {

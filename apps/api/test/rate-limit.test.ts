@@ -57,6 +57,16 @@ describe('per-IP limit on every route', () => {
       expect(res.headers.get('ratelimit-remaining')).toBe('2');
     }
   });
+
+  it('can be turned off for benchmarks (RATE_LIMIT_ENABLED=false)', async () => {
+    const app = await start({ RATE_LIMIT_ENABLED: 'false', RATE_LIMIT_IP: '1/60', RATE_LIMIT_AUTH: '1/60' });
+    for (let i = 0; i < 3; i++) {
+      const res = await app.call('GET', '/openapi.json');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-limit')).toBeNull();
+      expect((await login(app, 'nobody@example.com', 'wrong-password')).status).toBe(401);
+    }
+  });
 });
 
 describe('register and login limits', () => {

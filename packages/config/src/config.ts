@@ -54,7 +54,8 @@ const EnvSchema = z.object({
   REFRESH_TOKEN_TTL_SECONDS: int(30 * 24 * 3600, 1),
 
   WEBHOOK_ENCRYPTION_KEYS: z.string().optional(),
-  WEBHOOK_ALLOW_PRIVATE_URLS: bool(false),
+  // Default: allowed in development (local receivers), refused in production and test.
+  WEBHOOK_ALLOW_PRIVATE_URLS: z.stringbool().optional(),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: seconds.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
   WEBHOOK_TIMEOUT_MS: int(10_000, 1),
   WORKER_CONCURRENCY: int(8, 1, 200),
@@ -68,6 +69,7 @@ const EnvSchema = z.object({
   TRUST_PROXY: z.string().default('false'),
   HSTS: bool(false),
 
+  RATE_LIMIT_ENABLED: bool(true),
   RATE_LIMIT_STORE: z.enum(['memory', 'postgres']).default('memory'),
   RATE_LIMIT_IP: rate('600/60'),
   RATE_LIMIT_AUTH: rate('10/60'),
@@ -128,7 +130,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     webhooks: {
       encryptionKeys: e.WEBHOOK_ENCRYPTION_KEYS,
-      allowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS,
+      allowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS ?? e.NODE_ENV === 'development',
       retryScheduleSeconds: e.WEBHOOK_RETRY_SCHEDULE_SECONDS,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
     },
@@ -140,6 +142,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     integrations: { partnerApiKeys: e.PARTNER_API_KEYS },
     rateLimits: {
+      enabled: e.RATE_LIMIT_ENABLED,
       store: e.RATE_LIMIT_STORE,
       ip: e.RATE_LIMIT_IP,
       auth: e.RATE_LIMIT_AUTH,
