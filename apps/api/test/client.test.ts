@@ -41,6 +41,18 @@ describe('@sandbank/client', () => {
     expect(me.response.status).toBe(200);
     expect(me.data?.data.id).toBe(registered.data.user.id);
 
+    // The ledger through both clients: an account over tRPC, a simulation and the history over REST.
+    const account = await trpc.accounts.create.mutate({ name: 'Everyday' });
+    const simulated = await rest.POST('/v1/simulations/transaction', {
+      body: { accountId: account.data.id, amount: 850_000, description: 'Salary' },
+    });
+    expect(simulated.response.status).toBe(201);
+    expect(simulated.data?.data.balance).toBe(850_000);
+    const history = await rest.GET('/v1/accounts/{id}/transactions', { params: { path: { id: account.data.id } } });
+    expect(history.data?.data.map((transaction) => transaction.description)).toEqual(['Salary']);
+    const notMine = await rest.GET('/v1/accounts/{id}', { params: { path: { id: '0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d' } } });
+    expect(notMine.error?.code).toBe('NOT_FOUND');
+
     // The access token expires: the next call refreshes once and goes through.
     await expire();
     const before = session.tokens();

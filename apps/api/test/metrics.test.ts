@@ -36,7 +36,27 @@ describe('/metrics', () => {
     const text = await scrape();
     expect(text).toContain('process_cpu_user_seconds_total');
     expect(text).toContain('nodejs_eventloop_lag_seconds');
-    expect(text).toContain('sandbank_simulations_total 0');
+    expect(text).toMatch(/^sandbank_simulations_total \d+$/m);
+  });
+
+  it('counts simulations answered 201 (not replays), over REST and tRPC, and labels ids by pattern', async () => {
+    const user = await app.createUser();
+    const account = await app.call('POST', '/v1/accounts', { token: user.accessToken, body: { name: 'Metrics' } });
+    const accountId = account.body.data.id as string;
+    const body = { accountId, amount: 10_000, externalTxnId: 'metrics-1' };
+    expect((await app.call('POST', '/v1/simulations/transaction', { token: user.accessToken, body })).status).toBe(201);
+    expect((await app.call('POST', '/v1/simulations/transaction', { token: user.accessToken, body })).status).toBe(200);
+    const trpc = await app.call('POST', '/trpc/simulations.transaction', {
+      token: user.accessToken,
+      body: { accountId, amount: -500 },
+    });
+    expect(trpc.status).toBe(201);
+    await app.call('GET', `/v1/accounts/${accountId}`, { token: user.accessToken });
+    const text = await scrape();
+    expect(text).toContain('sandbank_simulations_total 2');
+    expect(text).toContain('http_requests_total{method="POST",route="/v1/simulations/transaction",status="201"} 1');
+    expect(text).toContain('http_requests_total{method="GET",route="/v1/accounts/{id}",status="200"} 1');
+    expect(text).not.toContain(accountId);
   });
 
   it('reads webhook deliveries by status and the job queue by state at scrape time', async () => {

@@ -2,7 +2,6 @@
  * The tRPC instance: base procedures and the one auth middleware. Every endpoint is a procedure
  * built from these; trpc-to-openapi serves the same procedures as REST.
  */
-
 import type { ErrorCode } from '@sandbank/schemas';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
