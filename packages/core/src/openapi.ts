@@ -26,6 +26,16 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   500: 'INTERNAL: an unexpected error (no internals are revealed)',
 };
 
+const USER_TOKEN_SCHEME = { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A user access token' } as const;
+
+const API_KEY_SCHEME = {
+  type: 'http',
+  scheme: 'bearer',
+  bearerFormat: 'API key',
+  description:
+    'An API key as `Authorization: Bearer <API_KEY>`: a user’s key (`sbk_…`, from `POST /v1/api-keys`) reads that user; a partner key configured by the operator reads every owner. User access tokens are not accepted.',
+} as const;
+
 type Operation = { responses?: Record<string, unknown>; security?: unknown; operationId?: string };
 
 export function buildOpenApiDocument({ serverUrl, version = '1.0.0' }: OpenApiOptions): OpenAPIObject {
@@ -37,14 +47,14 @@ export function buildOpenApiDocument({ serverUrl, version = '1.0.0' }: OpenApiOp
     openApiVersion: '3.1.0',
     baseUrl: serverUrl,
     tags: ['auth', 'accounts', 'transactions', 'simulations', 'webhooks', 'integrations', 'system'],
-    securitySchemes: {
-      Authorization: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A user access token' },
-    },
+    securitySchemes: { Authorization: USER_TOKEN_SCHEME },
     defs: { Error: ErrorBodySchema },
   });
   const errorSchema = z.toJSONSchema(ErrorBodySchema, { target: 'openapi-3.0' });
   document.components ??= {};
   document.components.schemas = { ...document.components.schemas, Error: errorSchema as never };
+  // Added after generation: trpc-to-openapi would list every scheme on every protected operation.
+  document.components.securitySchemes = { ...document.components.securitySchemes, ApiKey: API_KEY_SCHEME };
 
   for (const [name, meta] of procedureMetas()) {
     const openapi = meta.openapi;
@@ -53,6 +63,7 @@ export function buildOpenApiDocument({ serverUrl, version = '1.0.0' }: OpenApiOp
     const operation = document.paths?.[path]?.[openapi.method.toLowerCase() as 'get'] as Operation | undefined;
     if (!operation) continue;
     operation.operationId = name;
+    if (meta.auth === 'apiKey') operation.security = [{ ApiKey: [] }];
     operation.responses ??= {};
     const responses = operation.responses;
     const success = meta.successStatus ?? 200;
@@ -61,7 +72,7 @@ export function buildOpenApiDocument({ serverUrl, version = '1.0.0' }: OpenApiOp
       delete responses['200'];
     }
     for (const key of Object.keys(responses)) if (Number(key) >= 400) delete responses[key];
-    for (const status of errorStatusesOf(openapi.protect !== false, openapi.method)) {
+    for (const status of errorStatusesOf(openapi.protect !== false, openapi.method, meta.errorStatuses)) {
       responses[String(status)] = {
         description: ERROR_DESCRIPTIONS[status] ?? 'Error',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
@@ -71,8 +82,8 @@ export function buildOpenApiDocument({ serverUrl, version = '1.0.0' }: OpenApiOp
   return document;
 }
 
-function errorStatusesOf(authenticated: boolean, method: string): number[] {
-  const statuses = new Set<number>([400, 429, 500]);
+function errorStatusesOf(authenticated: boolean, method: string, extra: number[] = []): number[] {
+  const statuses = new Set<number>([400, 429, 500, ...extra]);
   if (authenticated) statuses.add(401);
   if (method !== 'GET') {
     statuses.add(413);

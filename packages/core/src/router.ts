@@ -1,9 +1,11 @@
 /** The one router: every endpoint of Sandbank, by area. trpc-to-openapi serves it as REST. */
 import { authRouter } from './routers/auth/router.ts';
+import { integrationsRouter } from './routers/integrations/router.ts';
 import { type Meta, router } from './trpc.ts';
 
 export const appRouter = router({
   auth: authRouter,
+  integrations: integrationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,41 @@
+import { listMeta, listOf, PageQuerySchema, TransactionSchema } from '@sandbank/schemas';
+import { z } from 'zod';
+import { pullRange } from '../../domain/integrations/pull-range.ts';
+import { resolveOwner } from '../../domain/integrations/resolve-owner.ts';
+import { listTransactions } from '../../domain/transactions/list-transactions.ts';
+import { DaySchema } from '../../lib/date-range.ts';
+import { toTransaction } from '../../mappers/transaction.ts';
+import { apiKeyProcedure } from '../../trpc.ts';
+
+export const PullTransactionsInput = z.strictObject({
+  owner: z.string().min(1).max(512).meta({
+    description:
+      'The user id, the full e-mail (case-insensitive) or its local part (`jan.kowalski+budget`); URL-encode `@` and `+` as you like',
+    example: 'jan.kowalski+budget',
+  }),
+  from: DaySchema.optional().meta({ description: 'First day, YYYY-MM-DD (UTC, inclusive); default: 89 days before `to`' }),
+  to: DaySchema.optional().meta({ description: 'Last day, YYYY-MM-DD (UTC, inclusive); default: today' }),
+  ...PageQuerySchema,
+});
+
+export const pullTransactions = apiKeyProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/api/owner/{owner}/transactions',
+      tags: ['integrations'],
+      summary: 'Pull an owner’s transactions',
+      description:
+        'For external systems, with `Authorization: Bearer <API_KEY>` (a user’s `sbk_` key or a partner key; user access tokens are refused). Every account of the owner, closed ones included, newest first. A user key reads only its own user (anything else is 404); a local part shared by several users is 409 CONFLICT for partner keys.',
+    },
+    errorStatuses: [404, 409],
+  })
+  .input(PullTransactionsInput)
+  .output(listOf(TransactionSchema))
+  .query(async ({ ctx, input }) => {
+    const userId = await resolveOwner(ctx.em, ctx.apiKey, input.owner);
+    const range = pullRange(input.from, input.to);
+    const { page, limit } = input;
+    const { items, total } = await listTransactions(ctx.em, { scope: { userId }, range, page, limit });
+    return { data: items.map(toTransaction), meta: listMeta(page, limit, total) };
+  });
