@@ -2,7 +2,7 @@
  * Builds the HTTP app from its dependencies without listening, so tests run the real app on an
  * ephemeral port. `main.ts` is the process that listens.
  */
-import { buildOpenApiDocument, type Deps } from '@sandbank/core';
+import { buildOpenApiDocument, type Deps, partnerKeys } from '@sandbank/core';
 import { checkReadiness } from '@sandbank/db';
 import cors from 'cors';
 import express, { type Express } from 'express';
@@ -15,6 +15,7 @@ export type { Deps } from '@sandbank/core';
 
 export function buildApp(deps: Deps): Express {
   const { config } = deps;
+  partnerKeys(config); // hashes the partner keys once, before the first request
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.http.trustProxy);

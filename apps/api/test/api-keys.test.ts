@@ -38,7 +38,7 @@ describe('POST /v1/api-keys', () => {
     const user = await app.createUser();
     const { key, id } = (await createKey(user)).body.data;
     const [row] = await app.orm.em.fork().execute('select * from api_keys where id = ?', [id]);
-    expect(row.key_hash).toBe(sha256(key));
+    expect(row?.key_hash).toBe(sha256(key));
     expect(JSON.stringify(row)).not.toContain(key);
   });
 

@@ -33,4 +33,14 @@ describe('loadConfig', () => {
     expect(config.http.trustProxy).toBe(1);
     expect(config.webhooks.retryScheduleSeconds).toEqual([1, 2]);
   });
+
+  it('takes partner keys of at least 32 characters and never echoes a bad one', () => {
+    const strong = 'p'.repeat(32);
+    expect(loadConfig({ PARTNER_API_KEYS: ` ${strong} ,${strong}x` }).integrations.partnerApiKeys).toEqual([
+      strong,
+      `${strong}x`,
+    ]);
+    expect(() => loadConfig({ PARTNER_API_KEYS: `${strong},short-key` })).toThrow(/PARTNER_API_KEYS/);
+    expect(() => loadConfig({ PARTNER_API_KEYS: 'short-key' })).not.toThrow(/short-key/);
+  });
 });
