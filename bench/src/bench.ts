@@ -1,0 +1,137 @@
+/**
+ * `pnpm bench`: starts Sandbank (production mode, separate API and worker processes), seeds it,
+ * drives it with autocannon from this process, measures webhook delivery and cold start, runs
+ * pgbench on the same server as the hardware baseline, prints a table and writes
+ * bench/results/<date>.json. See bench/README.md for the method.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { type LoadResult, load } from './load.ts';
+import { runPgbench } from './pgbench.ts';
+import { startReceiver } from './receiver.ts';
+import { createApiKey, seedHistory, seedUsers } from './seed.ts';
+import { freshDatabase, root, spawnApp, startPostgres, waitFor200 } from './stack.ts';
+import { measureColdStart, measureWebhookLatency } from './webhooks.ts';
+
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const PORT = Number(process.env.BENCH_PORT ?? 3900);
+const baseUrl = `http://127.0.0.1:${PORT}`;
+
+const server = await startPostgres();
+const databaseUrl = await freshDatabase(server, 'sandbank_bench');
+const env = { DATABASE_URL: databaseUrl, PORT: String(PORT), HOST: '127.0.0.1' };
+const coldStart = await measureColdStart(env, baseUrl);
+
+const api = spawnApp('apps/api/src/main.ts', env);
+const worker = spawnApp('apps/worker/src/main.ts', env);
+await waitFor200(`${baseUrl}/readyz`, performance.now());
+const receiver = await startReceiver();
+const users = await seedUsers(baseUrl, { users: 8, accountsPerUser: 8, webhookUrl: receiver.url });
+const accounts = users.flatMap((user) => user.accountIds.map((accountId) => ({ accountId, token: user.token })));
+console.log(`seeded ${users.length} users, ${accounts.length} accounts`);
+
+// 1. Simulations: random account, mostly credits, some debits; every one enqueues a delivery.
+const deliveredBefore = receiver.received();
+const loadStarted = performance.now();
+let n = 0;
+const simulations = await load({
+  url: `${baseUrl}/v1/simulations/transaction`,
+  method: 'POST',
+  connections: CLIENTS,
+  durationSeconds: SECONDS,
+  headers: { 'content-type': 'application/json' },
+  request: () => {
+    n += 1;
+    const account = accounts[n % accounts.length];
+    return {
+      body: JSON.stringify({ accountId: account?.accountId, amount: n % 4 === 0 ? -500 : 1250, description: 'bench' }),
+      headers: { authorization: `Bearer ${account?.token}` },
+    };
+  },
+});
+const expected = simulations.total - simulations.non2xx - simulations.errors;
+const drainDeadline = performance.now() + 120_000;
+while (receiver.received() - deliveredBefore < expected && performance.now() < drainDeadline) {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
+const deliveredSeconds = (performance.now() - loadStarted) / 1000;
+const deliveriesPerSecond = Math.round((receiver.received() - deliveredBefore) / deliveredSeconds);
+const webhookLatency = await measureWebhookLatency(baseUrl, accounts, receiver);
+
+// 2. History: one account with 100,000 transactions.
+const historyUser = users[0];
+const historyAccount = historyUser?.accountIds[0] ?? '';
+await seedHistory(databaseUrl, historyAccount, 100_000);
+const auth = { authorization: `Bearer ${historyUser?.token}` };
+const historyFirst = await load({
+  url: `${baseUrl}/v1/accounts/${historyAccount}/transactions`,
+  connections: CLIENTS,
+  durationSeconds: 10,
+  headers: auth,
+});
+const historyDeep = await load({
+  url: `${baseUrl}/v1/accounts/${historyAccount}/transactions?page=100`,
+  connections: CLIENTS,
+  durationSeconds: 10,
+  headers: auth,
+});
+
+// 3. Pull endpoint with an API key.
+const apiKey = await createApiKey(baseUrl, historyUser?.token ?? '');
+const pull = await load({
+  url: `${baseUrl}/api/owner/${encodeURIComponent(historyUser?.email ?? '')}/transactions`,
+  connections: CLIENTS,
+  durationSeconds: 10,
+  headers: { authorization: `Bearer ${apiKey}` },
+});
+
+const rss = { apiPeakMiB: api.peakRssMiB(), workerPeakMiB: worker.peakRssMiB() };
+await Promise.all([api.stop(), worker.stop(), receiver.close()]);
+
+// Baseline: pgbench TPC-B on the same server, same clients.
+const pgbenchUrl = await freshDatabase(server, 'pgbench_bench', false);
+const pgbenchTps = runPgbench(pgbenchUrl, CLIENTS, SECONDS);
+await server.stop();
+
+const results = {
+  date: new Date().toISOString(),
+  machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
+  clients: CLIENTS,
+  seconds: SECONDS,
+  simulations,
+  pgbenchTps,
+  ratioToPgbench: Number((simulations.requestsPerSecond / pgbenchTps).toFixed(2)),
+  historyFirstPage: historyFirst,
+  historyPage100: historyDeep,
+  pull,
+  webhooks: { deliveriesPerSecond, ...webhookLatency },
+  coldStart,
+  rss,
+};
+printTable(results);
+const file = path.join(root, 'bench/results', `${results.date.slice(0, 10)}.json`);
+fs.mkdirSync(path.dirname(file), { recursive: true });
+fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`written ${path.relative(root, file)}`);
+
+function printTable(r: typeof results): void {
+  const row = (name: string, l: LoadResult) =>
+    `| ${name} | ${l.requestsPerSecond} | ${l.p50} | ${l.p95} | ${l.p99} | ${l.non2xx + l.errors} |`;
+  console.log(
+    [
+      `\n${r.clients} clients, ${r.seconds} s, ${r.machine.cpus} cores, Node ${r.machine.node}\n`,
+      '| scenario | req/s | p50 ms | p95 ms | p99 ms | non-2xx |',
+      '|---|---|---|---|---|---|',
+      row('POST /v1/simulations/transaction', r.simulations),
+      row('GET history, first page (100k rows)', r.historyFirstPage),
+      row('GET history, page 100', r.historyPage100),
+      row('GET /api/owner/:owner/transactions', r.pull),
+      '',
+      `pgbench TPC-B: ${r.pgbenchTps} TPS → simulations ÷ pgbench = ${r.ratioToPgbench}`,
+      `webhooks: ${r.webhooks.deliveriesPerSecond} deliveries/s (1 worker); end-to-end p50 ${r.webhooks.p50} ms, p95 ${r.webhooks.p95} ms over ${r.webhooks.samples} events`,
+      `cold start: /healthz ${r.coldStart.healthzMs} ms, /readyz ${r.coldStart.readyzMs} ms (median of ${r.coldStart.runs})`,
+      `peak RSS: API ${r.rss.apiPeakMiB} MiB, worker ${r.rss.workerPeakMiB} MiB`,
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,52 @@
+/** autocannon runs, summarised as requests/s and latency percentiles. */
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  total: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  connections: number;
+  durationSeconds: number;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  /** A fresh body and headers per request (e.g. a random account, its owner's token). */
+  request?: () => { body?: string; headers?: Record<string, string> };
+}
+
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.durationSeconds,
+    method: options.method ?? 'GET',
+    headers: options.headers ?? {},
+    requests: options.request
+      ? [
+          {
+            setupRequest: (request) => {
+              const next = options.request?.() ?? {};
+              return { ...request, ...(next.body ? { body: next.body } : {}), headers: { ...request.headers, ...next.headers } };
+            },
+          },
+        ]
+      : undefined,
+  });
+  const latency = result.latency as unknown as Record<string, number>;
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: latency.p50 ?? 0,
+    p95: latency.p95 ?? latency.p97_5 ?? 0,
+    p99: latency.p99 ?? 0,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    total: result.requests.total,
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * The system under test: a PostgreSQL (embedded, or BENCH_DATABASE_URL's server), a fresh
+ * migrated database, and the API and worker as separate production processes.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createOrm, migrateDatabase, startEmbeddedPostgres } from '@sandbank/db';
+import { withClient, withDatabase } from '@sandbank/testing';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface Server {
+  /** URL of the server's `postgres` database. */
+  adminUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startPostgres(): Promise<Server> {
+  const given = process.env.BENCH_DATABASE_URL;
+  if (given) return { adminUrl: withDatabase(given, 'postgres'), stop: async () => {} };
+  const embedded = await startEmbeddedPostgres({
+    dataDir: path.join(root, '.data/bench'),
+    port: Number(process.env.BENCH_PG_PORT ?? 54359),
+    database: 'postgres',
+  });
+  return { adminUrl: embedded.url, stop: embedded.stop };
+}
+
+/** Drops and recreates `name`, then applies every migration. */
+export async function freshDatabase(server: Server, name: string, migrate = true): Promise<string> {
+  await withClient(server.adminUrl, async (client) => {
+    await client.query(`drop database if exists "${name}" with (force)`);
+    await client.query(`create database "${name}"`);
+  });
+  const url = withDatabase(server.adminUrl, name);
+  if (migrate) {
+    const orm = await createOrm({ url, poolSize: 2 });
+    await migrateDatabase(orm, url);
+    await orm.close();
+  }
+  return url;
+}
+
+export const BENCH_ENV = {
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  LOG_PRETTY: 'false',
+  JWT_SECRET: 'bench-secret-bench-secret-bench-secret-42',
+  WEBHOOK_ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 9).toString('base64')}`,
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  RATE_LIMIT_ENABLED: 'false',
+};
+
+export interface Proc {
+  child: ChildProcess;
+  /** Peak resident set size so far, in MiB (VmHWM). */
+  peakRssMiB(): number;
+  stop(): Promise<void>;
+}
+
+export function spawnApp(entry: string, env: Record<string, string>): Proc {
+  const child = spawn(path.join(root, 'node_modules/.bin/node'), [path.join(root, entry)], {
+    cwd: root,
+    env: { ...process.env, ...BENCH_ENV, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return {
+    child,
+    peakRssMiB() {
+      try {
+        const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+        const kib = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+        return Math.round(kib / 1024);
+      } catch {
+        return 0;
+      }
+    },
+    stop() {
+      if (child.exitCode !== null) return Promise.resolve();
+      return new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      });
+    },
+  };
+}
+
+/** Polls `url` until it answers 200; returns the milliseconds since `since`. */
+export async function waitFor200(url: string, since: number, timeoutMs = 60_000): Promise<number> {
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.status === 200) return performance.now() - since;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - since > timeoutMs) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
