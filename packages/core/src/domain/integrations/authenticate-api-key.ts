@@ -14,7 +14,7 @@ import { matchPartnerKey } from './partner-keys.ts';
 export type ApiKeyIdentity = { kind: 'user'; keyId: string; userId: string } | { kind: 'partner'; keyId: string };
 
 /** `lastUsedAt` is written at most once per this interval per key, so reads stay reads. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 

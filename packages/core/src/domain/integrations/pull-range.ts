@@ -1,7 +1,7 @@
 /** The pull endpoint's days: `from`/`to` are whole UTC days, inclusive; by default the last 90 days. */
 import { type DateRange, toDateRange } from '../../lib/date-range.ts';
 
-export const DEFAULT_PULL_DAYS = 90;
+const DEFAULT_PULL_DAYS = 90;
 const DAY_MS = 86_400_000;
 
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);

@@ -12,7 +12,7 @@ import type { ApiKeyIdentity } from './authenticate-api-key.ts';
 const isUuid = (value: string) => z.uuid().safeParse(value).success;
 
 /** trpc-to-openapi hands path params over undecoded: `%40` and `%2B` are decoded here, a literal `+` stays `+`. */
-export function decodeOwner(raw: string): string {
+function decodeOwner(raw: string): string {
   try {
     return decodeURIComponent(raw);
   } catch {

@@ -7,7 +7,7 @@ import { DaySchema } from '../../lib/date-range.ts';
 import { toTransaction } from '../../mappers/transaction.ts';
 import { apiKeyProcedure } from '../../trpc.ts';
 
-export const PullTransactionsInput = z.strictObject({
+const PullTransactionsInput = z.strictObject({
   owner: z.string().min(1).max(512).meta({
     description:
       'The user id, the full e-mail (case-insensitive) or its local part (`jan.kowalski+budget`); URL-encode `@` and `+` as you like',
