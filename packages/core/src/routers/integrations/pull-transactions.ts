@@ -13,8 +13,8 @@ const PullTransactionsInput = z.strictObject({
       'The user id, the full e-mail (case-insensitive) or its local part (`jan.kowalski+budget`); URL-encode `@` and `+` as you like',
     example: 'jan.kowalski+budget',
   }),
-  from: DaySchema.optional().meta({ description: 'First day, YYYY-MM-DD (UTC, inclusive); default: 89 days before `to`' }),
-  to: DaySchema.optional().meta({ description: 'Last day, YYYY-MM-DD (UTC, inclusive); default: today' }),
+  from: DaySchema.optional(),
+  to: DaySchema.optional(),
   ...PageQuerySchema,
 });
 
@@ -26,7 +26,7 @@ export const pullTransactions = apiKeyProcedure
       tags: ['integrations'],
       summary: 'Pull an owner’s transactions',
       description:
-        'For external systems, with `Authorization: Bearer <API_KEY>` (a user’s `sbk_` key or a partner key; user access tokens are refused). Every account of the owner, closed ones included, newest first. A user key reads only its own user (anything else is 404); a local part shared by several users is 409 CONFLICT for partner keys.',
+        'For external systems, with `Authorization: Bearer <API_KEY>` (a user’s `sbk_` key or a partner key; user access tokens are refused). Every account of the owner, closed ones included, newest first. `from`/`to` are whole UTC days (YYYY-MM-DD, inclusive); without `from` the range is the 90 days ending at `to` (default: today), without `to` it has no upper bound. A user key reads only its own user (anything else is 404); a local part shared by several users is 409 CONFLICT for partner keys.',
     },
     errorStatuses: [404, 409],
   })
