@@ -43,7 +43,8 @@ const EnvSchema = z.object({
   REFRESH_TOKEN_TTL_SECONDS: int(30 * 24 * 3600, 1),
 
   WEBHOOK_ENCRYPTION_KEYS: z.string().optional(),
-  WEBHOOK_ALLOW_PRIVATE_URLS: bool(false),
+  // Default: allowed in development (local receivers), refused in production and test.
+  WEBHOOK_ALLOW_PRIVATE_URLS: z.stringbool().optional(),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: seconds.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
   WEBHOOK_TIMEOUT_MS: int(10_000, 1),
   WORKER_CONCURRENCY: int(8, 1, 200),
@@ -110,7 +111,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     webhooks: {
       encryptionKeys: e.WEBHOOK_ENCRYPTION_KEYS,
-      allowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS,
+      allowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS ?? e.NODE_ENV === 'development',
       retryScheduleSeconds: e.WEBHOOK_RETRY_SCHEDULE_SECONDS,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
     },

@@ -2,6 +2,7 @@
  * The tRPC instance: base procedures and the one auth middleware. Every endpoint is a procedure
  * built from these; trpc-to-openapi serves the same procedures as REST.
  */
+import type { ErrorCode } from '@sandbank/schemas';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Context } from './context.ts';
@@ -12,10 +13,10 @@ import { AppError, toErrorBody } from './errors.ts';
 export interface Meta extends OpenApiMeta {
   /** HTTP status of a successful REST call (default 200). */
   successStatus?: number;
+  /** The business error codes the procedure may answer, listed in the OpenAPI document. */
+  errorCodes?: ErrorCode[];
   /** How the procedure authenticates, for the OpenAPI document: set by `apiKeyProcedure`. */
   auth?: 'apiKey';
-  /** Error statuses the operation documents beside the common ones (400, 401, 429, 500, …). */
-  errorStatuses?: number[];
 }
 
 const t = initTRPC

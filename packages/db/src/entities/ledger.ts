@@ -8,7 +8,7 @@ export const AccountSchema = defineEntity({
     id: p.uuid().primary(),
     user: () => p.manyToOne(User),
     name: p.text(),
-    /** Minor units; `CHECK (balance >= 0)` in the database. Changed only by one SQL statement. */
+    /** Minor units, 0 ≤ balance ≤ 10^15 (CHECKs in the database). Changed only by the simulation statement. */
     balance: p.bigint('number').default(0),
     currency: p.text().default('PLN'),
     status: p.enum(['open', 'closed'] as const).default('open'),

@@ -1,5 +1,9 @@
 /** Every migration, in order. Listed explicitly (no folder scanning) so bundlers and Node's type stripping both work. */
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000Initial } from './20261122000000-initial.ts';
+import { Migration20261122010000LedgerLimits } from './20261122010000-ledger-limits.ts';
 
-export const migrations: MigrationObject[] = [{ name: '20261122000000-initial', class: Migration20261122000000Initial }];
+export const migrations: MigrationObject[] = [
+  { name: '20261122000000-initial', class: Migration20261122000000Initial },
+  { name: '20261122010000-ledger-limits', class: Migration20261122010000LedgerLimits },
+];

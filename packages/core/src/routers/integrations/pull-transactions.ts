@@ -28,7 +28,7 @@ export const pullTransactions = apiKeyProcedure
       description:
         'For external systems, with `Authorization: Bearer <API_KEY>` (a user’s `sbk_` key or a partner key; user access tokens are refused). Every account of the owner, closed ones included, newest first. `from`/`to` are whole UTC days (YYYY-MM-DD, inclusive); without `from` the range is the 90 days ending at `to` (default: today), without `to` it has no upper bound. A user key reads only its own user (anything else is 404); a local part shared by several users is 409 CONFLICT for partner keys.',
     },
-    errorStatuses: [404, 409],
+    errorCodes: ['NOT_FOUND', 'CONFLICT'],
   })
   .input(PullTransactionsInput)
   .output(listOf(TransactionSchema))

@@ -13,7 +13,7 @@ export const revokeApiKey = protectedProcedure
       description:
         'The key stops working at once (401 on its next use) and leaves the list. Another user’s key, or one already revoked, is 404.',
     },
-    errorStatuses: [404],
+    errorCodes: ['NOT_FOUND'],
   })
   .input(RevokeApiKeyInput)
   .output(RevokeApiKeyOutput)

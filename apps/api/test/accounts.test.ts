@@ -1,0 +1,257 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
+import { itEnforcesAuth } from './security.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+async function openAccount(user: TestUser, name = `Account ${Math.random()}`) {
+  const res = await app.call('POST', '/v1/accounts', { token: user.accessToken, body: { name } });
+  expect(res.status).toBe(201);
+  return res.body.data as { id: string; name: string };
+}
+
+const simulate = (user: TestUser, accountId: string, amount: number) =>
+  app.call('POST', '/v1/simulations/transaction', { token: user.accessToken, body: { accountId, amount } });
+
+describe('POST /v1/accounts', () => {
+  it('opens a PLN account with a zero balance and a trimmed name', async () => {
+    const user = await app.createUser();
+    const res = await app.call('POST', '/v1/accounts', { token: user.accessToken, body: { name: '  Daily  ' } });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toEqual({
+      id: expect.any(String),
+      name: 'Daily',
+      balance: 0,
+      currency: 'PLN',
+      status: 'open',
+      createdAt: expect.stringMatching(ISO_MS),
+      closedAt: null,
+    });
+  });
+
+  it('accepts currency PLN and refuses any other currency', async () => {
+    const user = await app.createUser();
+    const ok = await app.call('POST', '/v1/accounts', { token: user.accessToken, body: { name: 'A', currency: 'PLN' } });
+    expect(ok.status).toBe(201);
+    const eur = await app.call('POST', '/v1/accounts', { token: user.accessToken, body: { name: 'B', currency: 'EUR' } });
+    expect(eur.status).toBe(400);
+    expect(eur.body.details).toContainEqual({ path: 'currency', message: expect.any(String) });
+  });
+
+  it.each([
+    ['empty', ''],
+    ['only spaces', '   '],
+    ['over 100 characters', 'x'.repeat(101)],
+    ['a control character', 'a\u0000b'],
+    ['not a string', 42],
+  ])('refuses a name that is %s', async (_, name) => {
+    const user = await app.createUser();
+    const res = await app.call('POST', '/v1/accounts', { token: user.accessToken, body: { name } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'name' }] });
+  });
+
+  it('accepts a name of exactly 100 characters', async () => {
+    const user = await app.createUser();
+    const res = await app.call('POST', '/v1/accounts', { token: user.accessToken, body: { name: 'x'.repeat(100) } });
+    expect(res.status).toBe(201);
+  });
+
+  it('refuses unknown keys such as balance', async () => {
+    const user = await app.createUser();
+    const res = await app.call('POST', '/v1/accounts', { token: user.accessToken, body: { name: 'Rich', balance: 10 } });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toContainEqual({ path: 'balance', message: 'Unknown field' });
+  });
+
+  it('keeps names unique among open accounts, ignoring case, per user', async () => {
+    const user = await app.createUser();
+    const other = await app.createUser();
+    await openAccount(user, 'Savings');
+    const taken = await app.call('POST', '/v1/accounts', { token: user.accessToken, body: { name: ' SAVINGS ' } });
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe('ACCOUNT_NAME_TAKEN');
+    await openAccount(other, 'Savings');
+  });
+
+  it('frees the name once the account is closed', async () => {
+    const user = await app.createUser();
+    const account = await openAccount(user, 'Holiday');
+    const closed = await app.call('POST', `/v1/accounts/${account.id}/close`, {
+      token: user.accessToken,
+      body: { name: 'Holiday', password: user.password },
+    });
+    expect(closed.status).toBe(200);
+    await openAccount(user, 'holiday');
+  });
+
+  it('gives exactly one of many concurrent requests for the same name', async () => {
+    const user = await app.createUser();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => app.call('POST', '/v1/accounts', { token: user.accessToken, body: { name: 'Race' } })),
+    );
+    expect(results.filter((res) => res.status === 201)).toHaveLength(1);
+    expect(results.filter((res) => res.body.code === 'ACCOUNT_NAME_TAKEN')).toHaveLength(9);
+  });
+
+  itEnforcesAuth(() => app, { method: 'POST', path: () => '/v1/accounts', body: { name: 'X' } });
+});
+
+describe('GET /v1/accounts', () => {
+  it("lists only the caller's accounts, oldest first, in the list envelope", async () => {
+    const user = await app.createUser();
+    const other = await app.createUser();
+    const first = await openAccount(user, 'First');
+    const second = await openAccount(user, 'Second');
+    await openAccount(other, 'Foreign');
+    const res = await app.call('GET', '/v1/accounts', { token: user.accessToken });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((a: { id: string }) => a.id)).toEqual([first.id, second.id]);
+    expect(res.body.meta).toEqual({ page: 1, limit: 50, total: 2, hasMore: false });
+  });
+
+  it('paginates', async () => {
+    const user = await app.createUser();
+    for (const name of ['a', 'b', 'c']) await openAccount(user, name);
+    const res = await app.call('GET', '/v1/accounts?page=2&limit=2', { token: user.accessToken });
+    expect(res.body.data.map((a: { name: string }) => a.name)).toEqual(['c']);
+    expect(res.body.meta).toEqual({ page: 2, limit: 2, total: 3, hasMore: false });
+    const bad = await app.call('GET', '/v1/accounts?limit=201', { token: user.accessToken });
+    expect(bad.status).toBe(400);
+  });
+
+  itEnforcesAuth(() => app, { method: 'GET', path: () => '/v1/accounts' });
+});
+
+describe('GET /v1/accounts/:id', () => {
+  it('returns the account with its current balance', async () => {
+    const user = await app.createUser();
+    const account = await openAccount(user, 'Main');
+    expect((await simulate(user, account.id, 1234)).status).toBe(201);
+    const res = await app.call('GET', `/v1/accounts/${account.id}`, { token: user.accessToken });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: account.id, name: 'Main', balance: 1234, status: 'open' });
+  });
+
+  it('answers 404 for an unknown id and 400 for a malformed one', async () => {
+    const user = await app.createUser();
+    const missing = await app.call('GET', '/v1/accounts/0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d', { token: user.accessToken });
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('NOT_FOUND');
+    const malformed = await app.call('GET', '/v1/accounts/not-an-id', { token: user.accessToken });
+    expect(malformed.status).toBe(400);
+  });
+
+  itEnforcesAuth(() => app, {
+    method: 'GET',
+    path: async (owner) => `/v1/accounts/${(await openAccount(owner)).id}`,
+    ownsResource: true,
+  });
+});
+
+describe('POST /v1/accounts/:id/close', () => {
+  const close = (user: TestUser, id: string, body: Record<string, unknown>) =>
+    app.call('POST', `/v1/accounts/${id}/close`, { token: user.accessToken, body });
+
+  it('closes an account with a zero balance', async () => {
+    const user = await app.createUser();
+    const account = await openAccount(user, 'To close');
+    const res = await close(user, account.id, { name: 'To close', password: user.password });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      id: account.id,
+      status: 'closed',
+      balance: 0,
+      closedAt: expect.stringMatching(ISO_MS),
+    });
+    const again = await app.call('GET', `/v1/accounts/${account.id}`, { token: user.accessToken });
+    expect(again.body.data.status).toBe('closed');
+  });
+
+  it('refuses a name that does not match with 422 CONFIRMATION_MISMATCH', async () => {
+    const user = await app.createUser();
+    const account = await openAccount(user, 'Exact');
+    const res = await close(user, account.id, { name: 'exact', password: user.password });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('CONFIRMATION_MISMATCH');
+  });
+
+  it('refuses a wrong password with 403 INVALID_PASSWORD', async () => {
+    const user = await app.createUser();
+    const account = await openAccount(user, 'Guarded');
+    const res = await close(user, account.id, { name: 'Guarded', password: 'wrong-password' });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('INVALID_PASSWORD');
+  });
+
+  it('refuses a non-zero balance with 409 BALANCE_NOT_ZERO, and closes once it is zero again', async () => {
+    const user = await app.createUser();
+    const account = await openAccount(user, 'Funded');
+    await simulate(user, account.id, 500);
+    const res = await close(user, account.id, { name: 'Funded', password: user.password });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('BALANCE_NOT_ZERO');
+    await simulate(user, account.id, -500);
+    expect((await close(user, account.id, { name: 'Funded', password: user.password })).status).toBe(200);
+  });
+
+  it('refuses to close a closed account with 409 ACCOUNT_CLOSED; the account takes no transactions', async () => {
+    const user = await app.createUser();
+    const account = await openAccount(user, 'Once');
+    await close(user, account.id, { name: 'Once', password: user.password });
+    const again = await close(user, account.id, { name: 'Once', password: user.password });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('ACCOUNT_CLOSED');
+    const credit = await simulate(user, account.id, 100);
+    expect(credit.status).toBe(409);
+    expect(credit.body.code).toBe('ACCOUNT_CLOSED');
+  });
+
+  it('never closes an account that a concurrent credit has funded', async () => {
+    const user = await app.createUser();
+    // Staggered credits: early rounds let credits win, later ones let the close win (both were seen).
+    for (let round = 0; round < 8; round++) {
+      const account = await openAccount(user, `Race ${round}`);
+      const closing = close(user, account.id, { name: `Race ${round}`, password: user.password });
+      const credits = Array.from({ length: 4 }, async (_, i) => {
+        await new Promise((resolve) => setTimeout(resolve, round * 10 + i * 5));
+        return simulate(user, account.id, 100);
+      });
+      const [closed, ...credited] = await Promise.all([closing, ...credits]);
+      const booked = credited.filter((res) => res.status === 201).length;
+      // Either the close won (every credit then finds it closed) or a credit won (the close sees money).
+      if (closed.status === 200) {
+        expect(booked).toBe(0);
+        expect(credited.every((res) => res.body.code === 'ACCOUNT_CLOSED')).toBe(true);
+      } else {
+        expect(closed.body.code).toBe('BALANCE_NOT_ZERO');
+        expect(booked).toBeGreaterThan(0);
+      }
+      const ledger = await ledgerOf(app, account.id);
+      expectConsistent(ledger);
+      expect(ledger.status).toBe(closed.status === 200 ? 'closed' : 'open');
+    }
+  });
+
+  it('requires name and password', async () => {
+    const user = await app.createUser();
+    const account = await openAccount(user);
+    const res = await close(user, account.id, {});
+    expect(res.status).toBe(400);
+    expect(res.body.details.map((d: { path: string }) => d.path).sort()).toEqual(['name', 'password']);
+  });
+
+  itEnforcesAuth(() => app, {
+    method: 'POST',
+    path: async (owner) => `/v1/accounts/${(await openAccount(owner, 'Secured')).id}/close`,
+    body: { name: 'Secured', password: 'correct-horse-battery' },
+    ownsResource: true,
+  });
+});

@@ -1,0 +1,13 @@
+/** The one Account mapper: entity → the SPEC's Account shape. */
+import type { Account as AccountEntity } from '@sandbank/db';
+import type { Account, Currency } from '@sandbank/schemas';
+
+export const toAccount = (account: AccountEntity): Account => ({
+  id: account.id,
+  name: account.name,
+  balance: account.balance,
+  currency: account.currency as Currency,
+  status: account.status,
+  createdAt: account.createdAt.toISOString(),
+  closedAt: account.closedAt ? account.closedAt.toISOString() : null,
+});

@@ -1,0 +1,25 @@
+import { AccountSchema, dataOf } from '@sandbank/schemas';
+import { createAccount as create } from '../../domain/accounts/accounts.ts';
+import { toAccount } from '../../mappers/account.ts';
+import { protectedProcedure } from '../../trpc.ts';
+import { CreateAccountInput } from './accounts.schema.ts';
+
+export const createAccount = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/v1/accounts',
+      tags: ['accounts'],
+      summary: 'Open an account',
+      description:
+        'Opens a PLN account with a zero balance. Names are unique among your open accounts, ignoring case (409 ACCOUNT_NAME_TAKEN).',
+      successDescription: 'The new account',
+    },
+    successStatus: 201,
+    errorCodes: ['ACCOUNT_NAME_TAKEN'],
+  })
+  .input(CreateAccountInput)
+  .output(dataOf(AccountSchema))
+  .mutation(async ({ ctx, input }) => ({
+    data: toAccount(await create(ctx.em, { userId: ctx.user.id, name: input.name, currency: input.currency })),
+  }));

@@ -1,0 +1,42 @@
+import { CurrencySchema, dataOf, IdSchema, MinorUnitsSchema, TransactionSchema } from '@sandbank/schemas';
+import { z } from 'zod';
+import { MAX_AMOUNT } from '../../domain/simulations/simulate-transaction.ts';
+import { exactJson } from '../../lib/exact-json.ts';
+import { textSchema } from '../../lib/text.ts';
+
+const EARLIEST_DATE = Date.UTC(1970, 0, 1);
+
+export const SimulateTransactionInput = z.strictObject({
+  accountId: IdSchema,
+  amount: exactJson(
+    z
+      .int()
+      .min(-MAX_AMOUNT)
+      .max(MAX_AMOUNT)
+      .refine((amount) => amount !== 0, 'Must not be zero')
+      .meta({ description: 'Minor units: positive for a credit, negative for a debit; 0 < |amount| ≤ 10^12', example: 12_50 }),
+  ),
+  description: textSchema(500).optional().meta({ description: "Up to 500 characters; default ''", example: 'Coffee' }),
+  externalTxnId: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,128}$/, 'Expected 1–128 visible ASCII characters')
+    .optional()
+    .meta({
+      description: 'Idempotency key per account; generated (sim_…) when omitted. The same key again returns the original.',
+      example: 'bank-ref-2026-0001',
+    }),
+  date: z.iso
+    .datetime({ offset: true })
+    .transform((value) => new Date(value))
+    .refine((date) => date.getTime() >= EARLIEST_DATE, 'Must not be before 1970-01-01')
+    .optional()
+    .meta({ description: 'When it happened; defaults to now. May lie in the past, not in the future.' }),
+  currency: CurrencySchema.optional().meta({ description: "The account's currency (PLN)" }),
+});
+
+export const SimulationOutput = dataOf(
+  z.object({
+    transaction: TransactionSchema,
+    balance: MinorUnitsSchema.meta({ description: "The account's balance after the transaction" }),
+  }),
+).meta({ id: 'SimulationResult' });

@@ -1,0 +1,40 @@
+import { IdSchema, listMeta, listOf, PageQuerySchema, TransactionSchema } from '@sandbank/schemas';
+import { z } from 'zod';
+import { getOwnedAccount } from '../../domain/accounts/accounts.ts';
+import { listTransactions } from '../../domain/transactions/list-transactions.ts';
+import { DayOrInstantSchema, toDateRange } from '../../lib/date-range.ts';
+import { toTransaction } from '../../mappers/transaction.ts';
+import { protectedProcedure } from '../../trpc.ts';
+
+export const listAccountTransactions = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/v1/accounts/{id}/transactions',
+      tags: ['transactions'],
+      summary: "An account's transactions",
+      description:
+        'Newest first (date, then id). `from`/`to` take YYYY-MM-DD (the whole UTC day, inclusive) or an ISO timestamp (inclusive); `from` after `to` is 400. Closed accounts stay readable.',
+    },
+    errorCodes: ['NOT_FOUND'],
+  })
+  .input(
+    z.strictObject({
+      id: IdSchema,
+      from: DayOrInstantSchema.optional(),
+      to: DayOrInstantSchema.optional(),
+      ...PageQuerySchema,
+    }),
+  )
+  .output(listOf(TransactionSchema))
+  .query(async ({ ctx, input }) => {
+    const range = toDateRange(input.from, input.to);
+    await getOwnedAccount(ctx.em, { userId: ctx.user.id, accountId: input.id });
+    const { items, total } = await listTransactions(ctx.em, {
+      scope: { accountId: input.id },
+      range,
+      page: input.page,
+      limit: input.limit,
+    });
+    return { data: items.map(toTransaction), meta: listMeta(input.page, input.limit, total) };
+  });

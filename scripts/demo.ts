@@ -1,0 +1,132 @@
+/**
+ * `pnpm demo`: the newcomer's tour, against a running Sandbank (BASE_URL, default
+ * http://localhost:3000). It registers a user, opens two accounts, books a month of realistic
+ * PLN transactions, receives signed webhooks on a local receiver, issues an API key and pulls
+ * the history like a budgeting app would. Exits non-zero if any step fails (CI runs it).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifySignature } from '@sandbank/webhooks';
+
+const baseUrl = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/$/, '');
+const pln = (minor: number) => `${(minor / 100).toFixed(2)} PLN`;
+const step = (message: string) => console.log(`\n▶ ${message}`);
+
+async function call<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
+  const response = await fetch(baseUrl + path, {
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = (await response.json()) as T & { code?: string; message?: string };
+  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${json.code}: ${json.message}`);
+  return json;
+}
+
+const day = (daysAgo: number, hour = 12) => {
+  const date = new Date(Date.now() - daysAgo * 86_400_000);
+  date.setUTCHours(hour, 0, 0, 0);
+  return date.toISOString();
+};
+
+// A month in the life of a Warsaw household: [days ago, account, amount in grosze, description].
+const MONTH: [number, 'main' | 'savings', number, string][] = [
+  [30, 'main', 850_000, 'Salary — ACME Sp. z o.o.'],
+  [29, 'main', -320_000, 'Rent — November'],
+  [29, 'main', -100_000, 'Transfer to savings'],
+  [29, 'savings', 100_000, 'Transfer from main'],
+  [28, 'main', -18_734, 'Biedronka'],
+  [27, 'main', -1_450, 'Coffee — Costa'],
+  [26, 'main', -12_999, 'PGE electricity'],
+  [25, 'main', -4_999, 'Netflix'],
+  [23, 'main', -24_310, 'Lidl'],
+  [21, 'main', -6_000, 'ZTM monthly ticket'],
+  [19, 'main', -8_900, 'Orlen fuel'],
+  [17, 'main', -31_245, 'Carrefour'],
+  [15, 'main', 12_000, 'BLIK from Kasia — dinner'],
+  [14, 'main', -15_500, 'Restaurant — Pierogarnia'],
+  [12, 'main', -7_999, 'Play mobile'],
+  [10, 'main', -22_140, 'Żabka & Biedronka'],
+  [8, 'main', -3_600, 'Pharmacy'],
+  [6, 'main', -45_000, 'IKEA'],
+  [4, 'main', -19_870, 'Lidl'],
+  [2, 'main', -1_250, 'Coffee — Starbucks'],
+];
+
+step(`Sandbank at ${baseUrl}`);
+const health = await call<{ data: { status: string } }>('GET', '/healthz');
+console.log(`  healthz: ${health.data.status}`);
+
+const email = `demo.user+${Date.now()}@example.com`;
+step(`Register ${email}`);
+const auth = await call<{ data: { user: { id: string }; accessToken: string } }>('POST', '/v1/auth/register', {
+  email,
+  password: 'demo-password-123',
+});
+const token = auth.data.accessToken;
+console.log(`  user ${auth.data.user.id}`);
+
+step('Open two accounts');
+const main = (await call<{ data: { id: string } }>('POST', '/v1/accounts', { name: 'Everyday' }, token)).data;
+const savings = (await call<{ data: { id: string } }>('POST', '/v1/accounts', { name: 'Savings' }, token)).data;
+console.log(`  Everyday ${main.id}\n  Savings  ${savings.id}`);
+
+step('Start a webhook receiver and register it');
+const received: { type: string; amount: number; verified: boolean }[] = [];
+const secret = `whsec_demo_${Date.now()}`;
+const receiver = http.createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const event = JSON.parse(raw) as { type: string; data: { transaction: { amount: number } } };
+    received.push({
+      type: event.type,
+      amount: event.data.transaction.amount,
+      verified: verifySignature(req.headers, raw, secret),
+    });
+    res.writeHead(204).end();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/sandbank`;
+await call('POST', '/v1/webhooks', { url: hookUrl, secret, events: ['transaction.created'], clientId: 'demo-budget-app' }, token);
+console.log(`  receiving at ${hookUrl}`);
+
+step(`Simulate a month: ${MONTH.length} transactions`);
+let balance = 0;
+for (const [daysAgo, account, amount, description] of MONTH) {
+  const accountId = account === 'main' ? main.id : savings.id;
+  const result = await call<{ data: { balance: number } }>(
+    'POST',
+    '/v1/simulations/transaction',
+    { accountId, amount, description, date: day(daysAgo) },
+    token,
+  );
+  if (account === 'main') balance = result.data.balance;
+  console.log(`  ${day(daysAgo).slice(0, 10)}  ${description.padEnd(28)} ${pln(amount).padStart(14)}`);
+}
+console.log(`  Everyday balance: ${pln(balance)}`);
+
+step('Wait for the signed webhooks');
+const deadline = Date.now() + 30_000;
+while (received.length < MONTH.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+const verified = received.filter((event) => event.verified).length;
+console.log(`  ${received.length}/${MONTH.length} deliveries, ${verified} with a valid signature`);
+
+step('Issue an API key and pull like a budgeting app');
+const key = await call<{ data: { key: string } }>('POST', '/v1/api-keys', { name: 'demo budget app' }, token);
+const owner = encodeURIComponent(email.split('@')[0] ?? '');
+const pullResponse = await fetch(`${baseUrl}/api/owner/${owner}/transactions?limit=5`, {
+  headers: { authorization: `Bearer ${key.data.key}` },
+});
+const pulled = (await pullResponse.json()) as { data: { description: string; amount: number }[]; meta: { total: number } };
+console.log(
+  `  GET /api/owner/${decodeURIComponent(owner)}/transactions → ${pullResponse.status}, ${pulled.meta?.total} transactions; newest:`,
+);
+for (const txn of pulled.data ?? []) console.log(`    ${txn.description.padEnd(28)} ${pln(txn.amount).padStart(14)}`);
+
+receiver.close();
+const ok = pullResponse.ok && pulled.meta.total === MONTH.length && received.length === MONTH.length && verified === MONTH.length;
+console.log(ok ? '\n✔ demo complete' : '\n✘ demo finished with problems');
+process.exit(ok ? 0 : 1);
