@@ -23,20 +23,19 @@ export async function insertTransaction(
 ): Promise<string> {
   const id = uuidv7();
   const date = new Date(options.date).toISOString();
-  await app.orm.em
-    .fork()
-    .execute(
-      'insert into transactions (id, account_id, external_txn_id, amount, currency, date, description, raw) values (?, ?, ?, ?, ?, ?, ?, ?)',
-      [
-        id,
-        accountId,
-        `ext-${id}`,
-        options.amount ?? 1000,
-        'PLN',
-        date,
-        options.description ?? 'Test',
-        '{"source":"sandbank-simulator"}',
-      ],
-    );
+  await app.orm.em.fork().execute(
+    `insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw)
+       select ?, id, user_id, ?, ?, ?, ?, ?, ? from accounts where id = ?`,
+    [
+      id,
+      `ext-${id}`,
+      options.amount ?? 1000,
+      'PLN',
+      date,
+      options.description ?? 'Test',
+      '{"source":"sandbank-simulator"}',
+      accountId,
+    ],
+  );
   return id;
 }
