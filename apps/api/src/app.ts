@@ -6,7 +6,7 @@
  * headers and CORS (so errors and 429s carry them too), `/healthz` before the rate limit (it
  * must never touch the database), then the per-IP limit for everything else.
  */
-import { buildOpenApiDocument, createRateLimits, type Deps } from '@sandbank/core';
+import { buildOpenApiDocument, createRateLimits, type Deps, partnerKeys } from '@sandbank/core';
 import { checkReadiness } from '@sandbank/db';
 import express, { type Express } from 'express';
 import { docsRouter } from './http/docs.ts';
@@ -24,6 +24,7 @@ export function buildApp(baseDeps: Deps): Express {
   const rateLimits = config.rateLimits.enabled ? (baseDeps.rateLimits ?? createRateLimits(config, baseDeps.orm)) : undefined;
   const deps: Deps = { ...baseDeps, rateLimits };
   const metrics = createMetrics(deps);
+  partnerKeys(config); // hashes the partner keys once, before the first request
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.http.trustProxy);

@@ -130,6 +130,31 @@ describe('login brute-force guard', () => {
   });
 });
 
+describe('per-API-key limit on the pull endpoint', () => {
+  it('refuses a key over RATE_LIMIT_API_KEY with 429 and headers, while another key still reads', async () => {
+    const app = await start({ RATE_LIMIT_API_KEY: '2/60' });
+    const user = await app.createUser();
+    const issue = async (name: string) =>
+      (await app.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name } })).body.data.key as string;
+    const [first, second] = [await issue('first'), await issue('second')];
+    const pull = (key: string) => app.call('GET', `/api/owner/${user.id}/transactions`, { token: key });
+
+    for (const remaining of ['1', '0']) {
+      const res = await pull(first);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-limit')).toBe('2');
+      expect(res.headers.get('ratelimit-remaining')).toBe(remaining);
+    }
+    const refused = await pull(first);
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('RATE_LIMITED');
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await pull(second)).status).toBe(200);
+    // An unknown key is refused by authentication, before it can use any key's bucket.
+    expect((await pull('sbk_unknown')).status).toBe(401);
+  });
+});
+
 describe('Postgres store', () => {
   it('makes two API processes on one database enforce one limit together', async () => {
     const env = { RATE_LIMIT_STORE: 'postgres', RATE_LIMIT_IP: '6/60' };

@@ -63,7 +63,8 @@ const EnvSchema = z.object({
   WORKER_HEARTBEAT_SECONDS: int(10, 1),
   WORKER_STALE_AFTER_SECONDS: int(45, 2),
 
-  PARTNER_API_KEYS: list,
+  // A partner key reads every owner: refuse short, guessable ones (the message never echoes a key).
+  PARTNER_API_KEYS: list.refine((keys) => keys.every((key) => key.length >= 32), 'each key needs at least 32 characters'),
 
   CORS_ORIGINS: list,
   TRUST_PROXY: z.string().default('false'),

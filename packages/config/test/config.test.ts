@@ -41,4 +41,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RATE_LIMIT_IP: '10 per minute' })).toThrow(/RATE_LIMIT_IP/);
     expect(() => loadConfig({ RATE_LIMIT_IP: '0/60' })).toThrow(/RATE_LIMIT_IP/);
   });
+
+  it('takes partner keys of at least 32 characters and never echoes a bad one', () => {
+    const strong = 'p'.repeat(32);
+    expect(loadConfig({ PARTNER_API_KEYS: ` ${strong} ,${strong}x` }).integrations.partnerApiKeys).toEqual([
+      strong,
+      `${strong}x`,
+    ]);
+    expect(() => loadConfig({ PARTNER_API_KEYS: `${strong},short-key` })).toThrow(/PARTNER_API_KEYS/);
+    expect(() => loadConfig({ PARTNER_API_KEYS: 'short-key' })).not.toThrow(/short-key/);
+  });
 });

@@ -2,9 +2,10 @@ export { type Context, createContextInner, type ResponseMeta } from './context.t
 export type { Deps } from './deps.ts';
 export { issueSession } from './domain/auth/sessions.ts';
 export { signAccessToken } from './domain/auth/tokens.ts';
+export { partnerKeys } from './domain/integrations/partner-keys.ts';
 export { AppError, statusOf, toErrorBody } from './errors.ts';
 export { buildOpenApiDocument } from './openapi.ts';
-export { byBearerToken, byIp, rateLimit } from './protection/rate-limit.ts';
+export { byApiKey, byIp, rateLimit } from './protection/rate-limit.ts';
 export {
   consumePoint,
   createRateLimits,

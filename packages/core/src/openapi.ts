@@ -43,6 +43,22 @@ const RESPONSE_HEADERS = {
   },
 };
 
+const USER_TOKEN_SCHEME = {
+  type: 'http',
+  scheme: 'bearer',
+  bearerFormat: 'JWT',
+  description:
+    'A user access token: an HS256 JWT handled per RFC8725 (the algorithm is pinned; issuer, audience and expiry are checked).',
+} as const;
+
+const API_KEY_SCHEME = {
+  type: 'http',
+  scheme: 'bearer',
+  bearerFormat: 'API key',
+  description:
+    'An API key as `Authorization: Bearer <API_KEY>`: a user’s key (`sbk_…`, from `POST /v1/api-keys`) reads that user; a partner key configured by the operator reads every owner. User access tokens are not accepted.',
+} as const;
+
 type Operation = {
   responses?: Record<string, Record<string, unknown>>;
   requestBody?: { content?: Record<string, Record<string, unknown>> };
@@ -59,15 +75,7 @@ export function buildOpenApiDocument({ serverUrl, version = '1.0.0' }: OpenApiOp
     openApiVersion: '3.1.0',
     baseUrl: serverUrl,
     tags: ['auth', 'accounts', 'transactions', 'simulations', 'webhooks', 'integrations', 'system'],
-    securitySchemes: {
-      Authorization: {
-        type: 'http',
-        scheme: 'bearer',
-        bearerFormat: 'JWT',
-        description:
-          'A user access token: an HS256 JWT handled per RFC8725 (the algorithm is pinned; issuer, audience and expiry are checked).',
-      },
-    },
+    securitySchemes: { Authorization: USER_TOKEN_SCHEME },
   });
   document.info.license = { name: 'MIT', identifier: 'MIT' };
   // The audience of each server, as OWASP's inventory rule asks: this one is public.
@@ -83,6 +91,8 @@ export function buildOpenApiDocument({ serverUrl, version = '1.0.0' }: OpenApiOp
   const errorJson = z.toJSONSchema(ErrorBodySchema, { io: 'output' }) as { $defs?: Record<string, Record<string, unknown>> };
   const { id: _, ...errorSchema } = errorJson.$defs?.Error ?? {};
   schemas.Error = errorSchema;
+  // Added after generation: trpc-to-openapi would list every scheme on every protected operation.
+  components.securitySchemes = { ...components.securitySchemes, ApiKey: API_KEY_SCHEME };
   const resolve = (ref: string) => schemas[ref.replace('#/components/schemas/', '')];
 
   for (const [name, meta] of procedureMetas()) {
@@ -94,6 +104,7 @@ export function buildOpenApiDocument({ serverUrl, version = '1.0.0' }: OpenApiOp
     operation.operationId = name;
     // Public operations say so explicitly (an empty requirement: no credentials needed).
     if (openapi.protect === false) operation.security = [{}];
+    if (meta.auth === 'apiKey') operation.security = [{ ApiKey: [] }];
     for (const media of Object.values(operation.requestBody?.content ?? {})) {
       media.example ??= exampleOf(media.schema as never, resolve);
     }

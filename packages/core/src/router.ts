@@ -1,6 +1,7 @@
 /** The one router: every endpoint of Sandbank, by area. trpc-to-openapi serves it as REST. */
 import { accountsRouter } from './routers/accounts/router.ts';
 import { authRouter } from './routers/auth/router.ts';
+import { integrationsRouter } from './routers/integrations/router.ts';
 import { simulationsRouter } from './routers/simulations/router.ts';
 import { transactionsRouter } from './routers/transactions/router.ts';
 import { type Meta, router } from './trpc.ts';
@@ -10,6 +11,7 @@ export const appRouter = router({
   accounts: accountsRouter,
   transactions: transactionsRouter,
   simulations: simulationsRouter,
+  integrations: integrationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

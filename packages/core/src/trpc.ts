@@ -7,6 +7,7 @@ import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Context } from './context.ts';
 import { verifyAccessToken } from './domain/auth/tokens.ts';
+import { authenticateApiKey } from './domain/integrations/authenticate-api-key.ts';
 import { AppError, toErrorBody } from './errors.ts';
 
 export interface Meta extends OpenApiMeta {
@@ -18,6 +19,8 @@ export interface Meta extends OpenApiMeta {
    * each becomes a documented error response in the OpenAPI document.
    */
   errorCodes?: ErrorCode[];
+  /** How the procedure authenticates, for the OpenAPI document: set by `apiKeyProcedure`. */
+  auth?: 'apiKey';
 }
 
 const t = initTRPC
@@ -52,6 +55,15 @@ export const protectedProcedure = t.procedure.use(async ({ ctx, next }) => {
   if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
   const user = await verifyAccessToken(ctx.deps, token);
   return next({ ctx: { ...ctx, user } });
+});
+
+/**
+ * Resolves an API key (a user's `sbk_…` key or a partner key) from `Authorization: Bearer <API_KEY>`;
+ * 401 UNAUTHENTICATED otherwise, user access tokens included. `ctx.apiKey` is the key's identity.
+ */
+export const apiKeyProcedure = t.procedure.meta({ auth: 'apiKey' }).use(async ({ ctx, next }) => {
+  const apiKey = await authenticateApiKey(ctx.em, ctx.deps.config, bearerToken(ctx.authorization));
+  return next({ ctx: { ...ctx, apiKey } });
 });
 
 export function bearerToken(header: string | undefined): string | null {

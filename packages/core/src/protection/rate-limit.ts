@@ -5,12 +5,12 @@
  *
  * It composes with any procedure, including ones whose context carries more than the base
  * `Context`: `keyOf` receives that context. The pull endpoint uses it after API-key auth:
- *   apiKeyProcedure.use(rateLimit('apiKey', byBearerToken))
+ *   apiKeyProcedure.use(rateLimit('apiKey', byApiKey))
  */
-import { createHash } from 'node:crypto';
 import type { Context } from '../context.ts';
+import type { ApiKeyIdentity } from '../domain/integrations/authenticate-api-key.ts';
 import { AppError } from '../errors.ts';
-import { bearerToken, middleware } from '../trpc.ts';
+import { middleware } from '../trpc.ts';
 import { consumePoint, type RateLimitBucket } from './rate-limits.ts';
 
 export function rateLimit<TContext extends Context = Context>(bucket: RateLimitBucket, keyOf: (ctx: TContext) => string) {
@@ -30,11 +30,5 @@ export function rateLimit<TContext extends Context = Context>(bucket: RateLimitB
 /** The client IP (as Express resolved it under TRUST_PROXY). */
 export const byIp = (ctx: Context): string => ctx.ip;
 
-/**
- * The presented bearer credential, hashed: one bucket per API key (user or partner key alike)
- * without needing to know how the key was resolved, and without storing it.
- */
-export const byBearerToken = (ctx: Context): string =>
-  createHash('sha256')
-    .update(bearerToken(ctx.authorization) ?? '')
-    .digest('base64url');
+/** The API key that authenticated the call (user and partner keys alike): one bucket per key. */
+export const byApiKey = (ctx: Context & { apiKey: ApiKeyIdentity }): string => ctx.apiKey.keyId;
