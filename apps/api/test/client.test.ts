@@ -55,6 +55,14 @@ describe('@sandbank/client', () => {
     const notMine = await rest.GET('/v1/accounts/{id}', { params: { path: { id: '0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d' } } });
     expect(notMine.error?.code).toBe('NOT_FOUND');
 
+    // The pull endpoint with an API key: a call's own Authorization header is kept as it is.
+    const issued = await rest.POST('/v1/api-keys', { body: { name: 'budget-app' } });
+    const pulled = await rest.GET('/api/owner/{owner}/transactions', {
+      params: { path: { owner: 'client.flow' } },
+      headers: { authorization: `Bearer ${issued.data?.data.key}` },
+    });
+    expect(pulled.data?.data).toEqual(history.data?.data);
+
     // The access token is stale: the next call refreshes once and goes through.
     staleAccessToken();
     const before = session.tokens();

@@ -78,6 +78,8 @@ export function createSession(options: SessionOptions): Session {
 
   const sessionFetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
+    // A call that brings its own credentials (e.g. an API key for the pull endpoint) keeps them.
+    if (request.headers.has('authorization')) return baseFetch(request);
     const again = request.clone(); // before sending: a body can be read once
     const used = current?.accessToken;
     const response = await send(request, used);
