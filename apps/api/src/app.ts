@@ -1,43 +1,44 @@
 /**
  * Builds the HTTP app from its dependencies without listening, so tests run the real app on an
  * ephemeral port. `main.ts` is the process that listens.
+ *
+ * Order matters: trace id and metrics first (every response is logged and counted), then
+ * headers and CORS (so errors and 429s carry them too), `/healthz` before the rate limit (it
+ * must never touch the database), then the per-IP limit for everything else.
  */
-import { buildOpenApiDocument, type Deps } from '@sandbank/core';
+import { buildOpenApiDocument, createRateLimits, type Deps, partnerKeys } from '@sandbank/core';
 import { checkReadiness } from '@sandbank/db';
-import cors from 'cors';
 import express, { type Express } from 'express';
-import helmet from 'helmet';
+import { docsRouter } from './http/docs.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
+import { createMetrics } from './http/metrics.ts';
+import { limitPerIp } from './http/rate-limit.ts';
 import { requestContext } from './http/request-context.ts';
+import { corsPolicy, securityHeaders, upgradesInsecureRequests } from './http/security.ts';
 import { restHandler, trpcHandler } from './http/trpc-handlers.ts';
 
 export type { Deps } from '@sandbank/core';
 
-export function buildApp(deps: Deps): Express {
-  const { config } = deps;
+export function buildApp(baseDeps: Deps): Express {
+  const { config } = baseDeps;
+  const rateLimits = config.rateLimits.enabled ? (baseDeps.rateLimits ?? createRateLimits(config, baseDeps.orm)) : undefined;
+  const deps: Deps = { ...baseDeps, rateLimits };
+  const metrics = createMetrics(deps);
+  partnerKeys(config); // hashes the partner keys once, before the first request
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.http.trustProxy);
   app.set('etag', false);
 
   app.use(requestContext(deps.logger));
-  app.use(
-    helmet({
-      strictTransportSecurity: config.http.hsts ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-    }),
-  );
-  app.use(
-    cors({
-      origin: config.http.corsOrigins,
-      credentials: false,
-      exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
-      maxAge: 600,
-    }),
-  );
+  app.use(metrics.record);
+  app.use(securityHeaders(config));
+  app.use(corsPolicy(config));
 
   app.get('/healthz', (_req, res) => {
     res.json({ data: { status: 'ok' } });
   });
+  if (rateLimits) app.use(limitPerIp(rateLimits.ip));
   app.get('/readyz', async (req, res) => {
     const readiness = await checkReadiness(deps.orm);
     if (readiness.ready) {
@@ -51,6 +52,8 @@ export function buildApp(deps: Deps): Express {
     openApiDocument ??= JSON.stringify(buildOpenApiDocument({ serverUrl: config.http.publicUrl }));
     res.type('application/json').send(openApiDocument);
   });
+  app.use('/docs', docsRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
+  app.get('/metrics', metrics.serve);
 
   app.use(express.json({ limit: '64kb' }));
   app.use('/trpc', trpcHandler(deps));

@@ -38,9 +38,24 @@ export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
 
 let passwordHash: Promise<string> | undefined;
 
-export async function startTestApp(env: Record<string, string> = {}) {
-  const database = await createTestDatabase();
+/** Limits far above what any suite sends; the rate-limit tests set small ones explicitly. */
+const GENEROUS_LIMITS = {
+  RATE_LIMIT_IP: '1000000/60',
+  RATE_LIMIT_AUTH: '1000000/60',
+  RATE_LIMIT_API_KEY: '1000000/60',
+  LOGIN_MAX_CONSECUTIVE_FAILS: '1000000',
+  LOGIN_MAX_FAILS_PER_IP_PER_DAY: '1000000',
+};
+
+export interface StartOptions {
+  /** Run against this existing database (e.g. a second API process) instead of a fresh one; it is not dropped on close. */
+  databaseUrl?: string;
+}
+
+export async function startTestApp(env: Record<string, string> = {}, options: StartOptions = {}) {
+  const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await createTestDatabase();
   const config = loadConfig({
+    ...GENEROUS_LIMITS,
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     DATABASE_URL: database.url,

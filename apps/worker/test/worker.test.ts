@@ -13,10 +13,20 @@ describe('worker process', () => {
   it('starts against a migrated database and stops gracefully', async () => {
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: database.url });
     const worker = await startWorker({ config, databaseUrl: database.url, logger: createLogger(config, 'worker') });
-    const listening = await withClient(database.url, (client) =>
-      client.query(`select count(*)::int as n from pg_stat_activity where query ilike 'listen%'`),
-    );
-    expect(listening.rows[0].n).toBeGreaterThanOrEqual(1);
+    // graphile-worker issues its LISTEN shortly after `run` resolves: wait for it (bounded).
+    await expect
+      .poll(
+        async () => {
+          const { rows } = await withClient(database.url, (client) =>
+            client.query(`select count(*)::int as n from pg_stat_activity where datname = $1 and query ilike 'listen%'`, [
+              database.name,
+            ]),
+          );
+          return rows[0].n;
+        },
+        { timeout: 10_000, interval: 100 },
+      )
+      .toBeGreaterThanOrEqual(1);
     await worker.stop();
     await expect(worker.runner.promise).resolves.toBeUndefined();
   });

@@ -22,6 +22,17 @@ const seconds = z
   .string()
   .regex(/^\d+(,\d+)*$/, 'a comma-separated list of whole seconds')
   .transform((value) => value.split(',').map(Number));
+/** `points/seconds`: at most `points` requests per window of `seconds`. */
+const rate = (fallback: string) =>
+  z
+    .string()
+    .regex(/^\d+\/\d+$/, 'points/seconds, e.g. 600/60')
+    .default(fallback)
+    .transform((value) => {
+      const [points, duration] = value.split('/').map(Number) as [number, number];
+      return { points, duration };
+    })
+    .refine((value) => value.points > 0 && value.duration > 0, 'points and seconds must be positive');
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -52,11 +63,21 @@ const EnvSchema = z.object({
   WORKER_HEARTBEAT_SECONDS: int(10, 1),
   WORKER_STALE_AFTER_SECONDS: int(45, 2),
 
-  PARTNER_API_KEYS: list,
+  // A partner key reads every owner: refuse short, guessable ones (the message never echoes a key).
+  PARTNER_API_KEYS: list.refine((keys) => keys.every((key) => key.length >= 32), 'each key needs at least 32 characters'),
 
   CORS_ORIGINS: list,
   TRUST_PROXY: z.string().default('false'),
   HSTS: bool(false),
+
+  RATE_LIMIT_ENABLED: bool(true),
+  RATE_LIMIT_STORE: z.enum(['memory', 'postgres']).default('memory'),
+  RATE_LIMIT_IP: rate('600/60'),
+  RATE_LIMIT_AUTH: rate('10/60'),
+  RATE_LIMIT_API_KEY: rate('600/60'),
+  LOGIN_MAX_CONSECUTIVE_FAILS: int(10, 1),
+  LOGIN_BLOCK_SECONDS: int(900, 1),
+  LOGIN_MAX_FAILS_PER_IP_PER_DAY: int(100, 1),
 });
 
 export type Env = z.input<typeof EnvSchema>;
@@ -121,6 +142,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       staleAfterSeconds: e.WORKER_STALE_AFTER_SECONDS,
     },
     integrations: { partnerApiKeys: e.PARTNER_API_KEYS },
+    rateLimits: {
+      enabled: e.RATE_LIMIT_ENABLED,
+      store: e.RATE_LIMIT_STORE,
+      ip: e.RATE_LIMIT_IP,
+      auth: e.RATE_LIMIT_AUTH,
+      apiKey: e.RATE_LIMIT_API_KEY,
+      login: {
+        maxConsecutiveFails: e.LOGIN_MAX_CONSECUTIVE_FAILS,
+        blockSeconds: e.LOGIN_BLOCK_SECONDS,
+        maxFailsPerIpPerDay: e.LOGIN_MAX_FAILS_PER_IP_PER_DAY,
+      },
+    },
   };
 }
 

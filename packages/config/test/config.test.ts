@@ -33,4 +33,22 @@ describe('loadConfig', () => {
     expect(config.http.trustProxy).toBe(1);
     expect(config.webhooks.retryScheduleSeconds).toEqual([1, 2]);
   });
+
+  it('parses rate limits as points per window, with defaults', () => {
+    expect(loadConfig({}).rateLimits).toMatchObject({ store: 'memory', ip: { points: 600, duration: 60 } });
+    const config = loadConfig({ RATE_LIMIT_AUTH: '3/10', RATE_LIMIT_STORE: 'postgres' });
+    expect(config.rateLimits).toMatchObject({ store: 'postgres', auth: { points: 3, duration: 10 } });
+    expect(() => loadConfig({ RATE_LIMIT_IP: '10 per minute' })).toThrow(/RATE_LIMIT_IP/);
+    expect(() => loadConfig({ RATE_LIMIT_IP: '0/60' })).toThrow(/RATE_LIMIT_IP/);
+  });
+
+  it('takes partner keys of at least 32 characters and never echoes a bad one', () => {
+    const strong = 'p'.repeat(32);
+    expect(loadConfig({ PARTNER_API_KEYS: ` ${strong} ,${strong}x` }).integrations.partnerApiKeys).toEqual([
+      strong,
+      `${strong}x`,
+    ]);
+    expect(() => loadConfig({ PARTNER_API_KEYS: `${strong},short-key` })).toThrow(/PARTNER_API_KEYS/);
+    expect(() => loadConfig({ PARTNER_API_KEYS: 'short-key' })).not.toThrow(/short-key/);
+  });
 });

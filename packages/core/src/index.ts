@@ -2,7 +2,17 @@ export { type Context, createContextInner, type ResponseMeta } from './context.t
 export type { Deps } from './deps.ts';
 export { issueSession } from './domain/auth/sessions.ts';
 export { signAccessToken } from './domain/auth/tokens.ts';
+export { partnerKeys } from './domain/integrations/partner-keys.ts';
 export { AppError, statusOf, toErrorBody } from './errors.ts';
 export { buildOpenApiDocument } from './openapi.ts';
+export { byApiKey, byIp, rateLimit } from './protection/rate-limit.ts';
+export {
+  consumePoint,
+  createRateLimits,
+  RATE_LIMIT_TABLE,
+  type RateLimitBucket,
+  type RateLimitOutcome,
+  type RateLimits,
+} from './protection/rate-limits.ts';
 export { type AppRouter, appRouter, procedureMetas } from './router.ts';
 export { bearerToken, createCallerFactory, type Meta } from './trpc.ts';

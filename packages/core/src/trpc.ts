@@ -7,13 +7,20 @@ import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Context } from './context.ts';
 import { verifyAccessToken } from './domain/auth/tokens.ts';
+import { authenticateApiKey } from './domain/integrations/authenticate-api-key.ts';
 import { AppError, toErrorBody } from './errors.ts';
 
 export interface Meta extends OpenApiMeta {
   /** HTTP status of a successful REST call (default 200). */
   successStatus?: number;
-  /** The business error codes the procedure may answer, listed in the OpenAPI document. */
+  /**
+   * Contract codes this procedure answers beyond the generic ones (VALIDATION_ERROR,
+   * UNAUTHENTICATED when protected, NOT_FOUND with a path id, RATE_LIMITED, INTERNAL…):
+   * each becomes a documented error response in the OpenAPI document.
+   */
   errorCodes?: ErrorCode[];
+  /** How the procedure authenticates, for the OpenAPI document: set by `apiKeyProcedure`. */
+  auth?: 'apiKey';
 }
 
 const t = initTRPC
@@ -40,6 +47,7 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure;
+export const middleware = t.middleware;
 
 /** Resolves the user from `Authorization: Bearer <accessToken>`; 401 UNAUTHENTICATED otherwise. */
 export const protectedProcedure = t.procedure.use(async ({ ctx, next }) => {
@@ -47,6 +55,15 @@ export const protectedProcedure = t.procedure.use(async ({ ctx, next }) => {
   if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
   const user = await verifyAccessToken(ctx.deps, token);
   return next({ ctx: { ...ctx, user } });
+});
+
+/**
+ * Resolves an API key (a user's `sbk_…` key or a partner key) from `Authorization: Bearer <API_KEY>`;
+ * 401 UNAUTHENTICATED otherwise, user access tokens included. `ctx.apiKey` is the key's identity.
+ */
+export const apiKeyProcedure = t.procedure.meta({ auth: 'apiKey' }).use(async ({ ctx, next }) => {
+  const apiKey = await authenticateApiKey(ctx.em, ctx.deps.config, bearerToken(ctx.authorization));
+  return next({ ctx: { ...ctx, apiKey } });
 });
 
 export function bearerToken(header: string | undefined): string | null {

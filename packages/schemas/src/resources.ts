@@ -36,6 +36,20 @@ export const TransactionSchema = z
   .meta({ id: 'Transaction' });
 export type Transaction = z.infer<typeof TransactionSchema>;
 
+/** A user's API key as listed: never the key itself nor its hash, only a short visible prefix. */
+export const ApiKeySchema = z
+  .object({
+    id: IdSchema,
+    name: z.string(),
+    prefix: z.string().meta({ description: 'The first characters of the key, to tell keys apart', example: 'sbk_Q2hhcmxp' }),
+    createdAt: TimestampSchema,
+    lastUsedAt: TimestampSchema.nullable().meta({ description: 'Updated at most once a minute' }),
+    expiresAt: TimestampSchema.nullable(),
+    revokedAt: TimestampSchema.nullable(),
+  })
+  .meta({ id: 'ApiKey' });
+export type ApiKey = z.infer<typeof ApiKeySchema>;
+
 export const EVENT_TYPES = ['transaction.created'] as const;
 export const EventTypeSchema = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventTypeSchema>;

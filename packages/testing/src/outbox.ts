@@ -51,8 +51,8 @@ export async function insertTransactionEvent(
     `with account as (
        update accounts set balance = balance + $4 where id = $3 and user_id = $2 returning id
      ), txn as (
-       insert into transactions (id, account_id, external_txn_id, amount, currency, date, description, raw)
-       select $5, id, $6, $4, 'PLN', $7, $8, $9 from account returning id
+       insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw)
+       select $5, id, $2, $6, $4, 'PLN', $7, $8, $9 from account returning id
      )
      insert into events (id, type, user_id, payload)
      select $1, 'transaction.created', $2, $10 from txn

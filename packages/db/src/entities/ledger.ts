@@ -25,6 +25,8 @@ export const TransactionSchema = defineEntity({
   properties: {
     id: p.uuid().primary(),
     account: () => p.manyToOne(Account),
+    /** The account's owner, copied at insert (accounts never change hands) for the owner-wide history index. */
+    owner: () => p.manyToOne(User).name('user_id'),
     externalTxnId: p.text(),
     amount: p.bigint('number'),
     currency: p.text(),

@@ -3,9 +3,13 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000Initial } from './20261122000000-initial.ts';
 import { Migration20261122010000LedgerLimits } from './20261122010000-ledger-limits.ts';
 import { Migration20261122020000WebhookDeliveries } from './20261122020000-webhook-deliveries.ts';
+import { Migration20261122040000RateLimits } from './20261122040000-rate-limits.ts';
+import { Migration20261122050000TransactionOwner } from './20261122050000-transaction-owner.ts';
 
 export const migrations: MigrationObject[] = [
   { name: '20261122000000-initial', class: Migration20261122000000Initial },
   { name: '20261122010000-ledger-limits', class: Migration20261122010000LedgerLimits },
   { name: '20261122020000-webhook-deliveries', class: Migration20261122020000WebhookDeliveries },
+  { name: '20261122040000-rate-limits', class: Migration20261122040000RateLimits },
+  { name: '20261122050000-transaction-owner', class: Migration20261122050000TransactionOwner },
 ];

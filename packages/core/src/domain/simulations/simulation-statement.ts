@@ -28,8 +28,8 @@ with account as (
   where id = ? and user_id = ? and status = 'open' and balance + ? between 0 and ?
   for no key update
 ), inserted as (
-  insert into transactions (id, account_id, external_txn_id, amount, currency, date, description, raw)
-  select ?, account.id, ?, ?, ?, ?::timestamptz, ?, ?::jsonb from account
+  insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw)
+  select ?, account.id, account.user_id, ?, ?, ?, ?::timestamptz, ?, ?::jsonb from account
   on conflict (account_id, external_txn_id) do nothing
   returning id, account_id, external_txn_id, amount, currency, date, description, raw
 ), applied as (

@@ -18,10 +18,11 @@ export async function listTransactions(em: EntityManager, { scope, range, page, 
     ...(range.from ? { $gte: range.from } : {}),
     ...(range.before ? { $lt: range.before } : {}),
   };
-  const account = 'accountId' in scope ? scope.accountId : { user: scope.userId };
+  // Each scope has its own index: (account_id, date desc, id desc) or (user_id, date desc, id desc).
+  const owner = 'accountId' in scope ? { account: scope.accountId } : { owner: scope.userId };
   const [items, total] = await em.findAndCount(
     Transaction,
-    { account, ...(Object.keys(date).length > 0 ? { date } : {}) },
+    { ...owner, ...(Object.keys(date).length > 0 ? { date } : {}) },
     { orderBy: { date: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit },
   );
   return { items, total };

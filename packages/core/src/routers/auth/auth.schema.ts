@@ -14,10 +14,12 @@ export const PasswordSchema = z.string().min(8).max(128).meta({ example: 'correc
 export const CredentialsInput = z.strictObject({ email: EmailSchema, password: PasswordSchema });
 
 export const SessionSchema = z.object({
-  accessToken: z.string(),
-  refreshToken: z.string(),
+  accessToken: z
+    .string()
+    .meta({ description: 'A JWT for `Authorization: Bearer`', example: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIwMTkzIn0.c2lnbmF0dXJl' }),
+  refreshToken: z.string().meta({ description: 'Opaque; works once', example: 'Jq3Xv0b7m2Ykq9RzT1sW4uN8aE6cD5fG0hI2jK3lM4n' }),
   tokenType: z.literal('Bearer'),
-  expiresIn: z.int().meta({ description: 'Access token lifetime in seconds' }),
+  expiresIn: z.int().meta({ description: 'Access token lifetime in seconds', example: 900 }),
 });
 
 export const AuthOutput = dataOf(SessionSchema.extend({ user: UserSchema })).meta({ id: 'AuthResult' });

@@ -1,22 +1,32 @@
+import { guardLogin } from '../../domain/auth/login-guard.ts';
 import { login as loginUser } from '../../domain/auth/users.ts';
 import { toUser } from '../../mappers/user.ts';
+import { byIp, rateLimit } from '../../protection/rate-limit.ts';
 import { publicProcedure } from '../../trpc.ts';
 import { AuthOutput, CredentialsInput } from './auth.schema.ts';
 
 export const login = publicProcedure
+  .use(rateLimit('auth', byIp))
   .meta({
     openapi: {
       method: 'POST',
       path: '/v1/auth/login',
       tags: ['auth'],
       summary: 'Log in',
-      description: 'Starts a session. A wrong e-mail and a wrong password both answer 401 INVALID_CREDENTIALS.',
+      description:
+        'Starts a session. A wrong e-mail and a wrong password both answer 401 INVALID_CREDENTIALS. ' +
+        'Limited per client IP (RATE_LIMIT_AUTH); after LOGIN_MAX_CONSECUTIVE_FAILS failures for one e-mail from one IP, ' +
+        'or LOGIN_MAX_FAILS_PER_IP_PER_DAY failures from one IP, it answers 429 RATE_LIMITED until Retry-After.',
       protect: false,
     },
+    errorCodes: ['INVALID_CREDENTIALS'],
   })
   .input(CredentialsInput)
   .output(AuthOutput)
   .mutation(async ({ ctx, input }) => {
-    const { user, session } = await loginUser(ctx.em, ctx.deps, input);
+    const attempt = { email: input.email, ip: ctx.ip, headers: ctx.response.headers };
+    const { user, session } = await guardLogin(ctx.deps.rateLimits, ctx.deps.config, attempt, () =>
+      loginUser(ctx.em, ctx.deps, input),
+    );
     return { data: { user: toUser(user), ...session } };
   });

@@ -15,6 +15,7 @@ export const refresh = publicProcedure
         'Exchanges a refresh token for a new pair. Each refresh token works once; presenting a used one revokes its whole session family.',
       protect: false,
     },
+    errorCodes: ['UNAUTHENTICATED'],
   })
   .input(z.strictObject({ refreshToken: z.string().min(1).max(512) }))
   .output(dataOf(SessionSchema))

@@ -1,9 +1,11 @@
 import { registerUser } from '../../domain/auth/users.ts';
 import { toUser } from '../../mappers/user.ts';
+import { byIp, rateLimit } from '../../protection/rate-limit.ts';
 import { publicProcedure } from '../../trpc.ts';
 import { AuthOutput, CredentialsInput } from './auth.schema.ts';
 
 export const register = publicProcedure
+  .use(rateLimit('auth', byIp))
   .meta({
     openapi: {
       method: 'POST',
@@ -11,11 +13,13 @@ export const register = publicProcedure
       tags: ['auth'],
       summary: 'Register a user',
       description:
-        'Creates a user and starts a session. The e-mail is trimmed and lower-cased; a taken e-mail is 409 EMAIL_TAKEN.',
+        'Creates a user and starts a session. The e-mail is trimmed and lower-cased; a taken e-mail is 409 EMAIL_TAKEN. ' +
+        'Limited per client IP (RATE_LIMIT_AUTH).',
       protect: false,
       successDescription: 'The new user and a session',
     },
     successStatus: 201,
+    errorCodes: ['EMAIL_TAKEN'],
   })
   .input(CredentialsInput)
   .output(AuthOutput)

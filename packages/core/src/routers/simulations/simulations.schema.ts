@@ -19,6 +19,7 @@ export const SimulateTransactionInput = z.strictObject({
   description: textSchema(500).optional().meta({ description: "Up to 500 characters; default ''", example: 'Coffee' }),
   externalTxnId: z
     .string()
+    .max(128, 'At most 128 characters') // also documents the bound in OpenAPI (OWASP string limit)
     .regex(/^[\x21-\x7e]{1,128}$/, 'Expected 1–128 visible ASCII characters')
     .optional()
     .meta({

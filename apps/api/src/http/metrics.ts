@@ -1,0 +1,100 @@
+/**
+ * `/metrics` (Prometheus text, prom-client): request counts and latency by method, route and
+ * status; simulations answered 201; and, read at scrape time with two aggregate queries,
+ * webhook deliveries by status and the job queue by state. One registry per app, so tests can
+ * run several apps in one process.
+ */
+import type { Deps } from '@sandbank/core';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { createRouteLabeler } from './route-label.ts';
+
+const SIMULATION_PROCEDURE = 'simulations.transaction';
+
+export interface Metrics {
+  record: RequestHandler;
+  serve: RequestHandler;
+}
+
+export function createMetrics(deps: Deps): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labelOf = createRouteLabeler();
+  const simulationRoutes = new Set(labelOf.labelsOf(SIMULATION_PROCEDURE));
+  const labelNames = ['method', 'route', 'status'] as const;
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames, registers: [registry] });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency',
+    labelNames,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const simulations = new Counter({
+    name: 'sandbank_simulations_total',
+    help: 'Simulated transactions created (201) by this process',
+    registers: [registry],
+  });
+  addQueueGauges(deps, registry);
+
+  const record: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
+    const stop = duration.startTimer();
+    res.on('finish', () => {
+      const route = labelOf(req.method, req.originalUrl.split('?')[0] ?? '');
+      const labels = { method: req.method, route, status: String(res.statusCode) };
+      stop(labels);
+      requests.inc(labels);
+      if (res.statusCode === 201 && simulationRoutes.has(route)) simulations.inc();
+    });
+    next();
+  };
+  const serve: RequestHandler = async (_req, res, next) => {
+    try {
+      const body = await registry.metrics();
+      res.type(registry.contentType).send(body);
+    } catch (error) {
+      next(error);
+    }
+  };
+  return { record, serve };
+}
+
+function addQueueGauges(deps: Deps, registry: Registry): void {
+  const query = async <T>(sql: string): Promise<T[]> => {
+    try {
+      return await deps.orm.em.getConnection().execute<T[]>(sql);
+    } catch (error) {
+      deps.logger.warn({ err: error }, 'metrics query failed');
+      return [];
+    }
+  };
+  new Gauge({
+    name: 'sandbank_webhook_deliveries',
+    help: 'Webhook deliveries by status (pending, succeeded, failed)',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = await query<{ status: string; count: string }>(
+        'select status, count(*) as count from webhook_deliveries group by status',
+      );
+      for (const row of rows) this.set({ status: row.status }, Number(row.count));
+    },
+  });
+  new Gauge({
+    name: 'sandbank_queue_jobs',
+    help: 'graphile-worker jobs by state: ready (due, unlocked), scheduled (later), locked (running), failed (out of attempts)',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const [row] = await query<Record<string, string>>(`
+        select count(*) filter (where locked_at is null and attempts < max_attempts and run_at <= now()) as ready,
+               count(*) filter (where locked_at is null and attempts < max_attempts and run_at > now()) as scheduled,
+               count(*) filter (where locked_at is not null) as locked,
+               count(*) filter (where attempts >= max_attempts) as failed
+        from graphile_worker.jobs`);
+      for (const [state, count] of Object.entries(row ?? {})) this.set({ state }, Number(count));
+    },
+  });
+}

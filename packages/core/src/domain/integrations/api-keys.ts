@@ -1,0 +1,61 @@
+/**
+ * A user's API keys: `sbk_` + 256 random bits (base64url), shown once at creation and stored only
+ * as a SHA-256 hash (enough for high-entropy keys) with a short visible prefix for listings.
+ */
+import { ApiKey, type EntityManager } from '@sandbank/db';
+import { v7 as uuidv7 } from 'uuid';
+import { AppError, notFound } from '../../errors.ts';
+import { generateOpaqueToken, sha256 } from '../auth/tokens.ts';
+
+export const API_KEY_PREFIX = 'sbk_';
+/** `sbk_` and 8 characters (48 of the 256 bits): enough to tell keys apart, far too few to guess the rest. */
+const VISIBLE_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
+
+export interface CreatedApiKey {
+  apiKey: ApiKey;
+  /** The full key; it exists only in this response. */
+  key: string;
+}
+
+export async function createApiKey(
+  em: EntityManager,
+  input: { userId: string; name: string; expiresAt?: Date | undefined; now?: Date },
+): Promise<CreatedApiKey> {
+  const now = input.now ?? new Date();
+  if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
+    throw new AppError('VALIDATION_ERROR', '`expiresAt` must be in the future', {
+      details: [{ path: 'expiresAt', message: 'Must be in the future' }],
+    });
+  }
+  const key = generateOpaqueToken(API_KEY_PREFIX);
+  const apiKey = em.create(ApiKey, {
+    id: uuidv7(),
+    user: input.userId,
+    name: input.name,
+    prefix: key.slice(0, VISIBLE_PREFIX_LENGTH),
+    keyHash: sha256(key),
+    createdAt: now,
+    expiresAt: input.expiresAt ?? null,
+  });
+  await em.flush();
+  return { apiKey, key };
+}
+
+/** The user's keys that are not revoked (expired ones included, so their owner sees why), newest first. */
+export async function listApiKeys(em: EntityManager, input: { userId: string; page: number; limit: number }) {
+  const [items, total] = await em.findAndCount(
+    ApiKey,
+    { user: input.userId, revokedAt: null },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: input.limit, offset: (input.page - 1) * input.limit },
+  );
+  return { items, total };
+}
+
+/** Revokes one of the user's keys at once; another user's key, or one already revoked, is 404. */
+export async function revokeApiKey(em: EntityManager, input: { userId: string; id: string }): Promise<ApiKey> {
+  const apiKey = await em.findOne(ApiKey, { id: input.id, user: input.userId, revokedAt: null });
+  if (!apiKey) throw notFound('API key');
+  apiKey.revokedAt = new Date();
+  await em.flush();
+  return apiKey;
+}

@@ -1,0 +1,56 @@
+/**
+ * API-key authentication of the pull endpoint. A presented key is hashed once (SHA-256), compared
+ * with the partner keys in constant time, else looked up by the unique hash index. Missing,
+ * unknown, revoked and expired keys — and user access tokens — are all 401 UNAUTHENTICATED.
+ */
+import type { Config } from '@sandbank/config';
+import { ApiKey, type EntityManager } from '@sandbank/db';
+import { AppError } from '../../errors.ts';
+import { sha256 } from '../auth/tokens.ts';
+import { API_KEY_PREFIX } from './api-keys.ts';
+import { matchPartnerKey } from './partner-keys.ts';
+
+/** Who is calling with an API key; `keyId` is stable and not secret, so rate limits can key on it. */
+export type ApiKeyIdentity = { kind: 'user'; keyId: string; userId: string } | { kind: 'partner'; keyId: string };
+
+/** `lastUsedAt` is written at most once per this interval per key, so reads stay reads. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
+
+export async function authenticateApiKey(
+  em: EntityManager,
+  config: Config,
+  token: string | null,
+  now = new Date(),
+): Promise<ApiKeyIdentity> {
+  if (!token) throw unauthenticated('An API key is required: Authorization: Bearer <API_KEY>');
+  const keyHash = sha256(token);
+  const partnerId = matchPartnerKey(config, keyHash);
+  if (partnerId) return { kind: 'partner', keyId: partnerId };
+
+  if (!token.startsWith(API_KEY_PREFIX)) {
+    throw unauthenticated(
+      JWT_SHAPE.test(token) ? 'This endpoint takes an API key, not a user access token' : 'The API key is not valid',
+    );
+  }
+  const key = await em.findOne(ApiKey, { keyHash });
+  if (!key) throw unauthenticated('The API key is not valid');
+  if (key.revokedAt) throw unauthenticated('The API key has been revoked');
+  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) throw unauthenticated('The API key has expired');
+  await touchLastUsed(em, key, now);
+  return { kind: 'user', keyId: key.id, userId: key.user.id };
+}
+
+/** Records use at a one-minute resolution; the condition keeps concurrent requests to one write. */
+async function touchLastUsed(em: EntityManager, key: ApiKey, now: Date): Promise<void> {
+  const cutoff = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+  if (key.lastUsedAt && key.lastUsedAt > cutoff) return;
+  await em.nativeUpdate(
+    ApiKey,
+    { id: key.id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lte: cutoff } }] },
+    { lastUsedAt: now },
+  );
+}
+
+const unauthenticated = (message: string) => new AppError('UNAUTHENTICATED', message);

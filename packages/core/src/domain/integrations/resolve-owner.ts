@@ -1,0 +1,49 @@
+/**
+ * Resolves the pull endpoint's `:owner` to a user id. An owner is a user id, a full e-mail
+ * (case-insensitive) or the e-mail's local part (`jan.kowalski+budget`). A user key sees only its
+ * own user, so anything else is 404 (never 403); a partner key sees everyone, so a local part
+ * shared by several users is 409 CONFLICT.
+ */
+import type { EntityManager } from '@sandbank/db';
+import { z } from 'zod';
+import { AppError, notFound } from '../../errors.ts';
+import type { ApiKeyIdentity } from './authenticate-api-key.ts';
+
+const isUuid = (value: string) => z.uuid().safeParse(value).success;
+
+/** trpc-to-openapi hands path params over undecoded: `%40` and `%2B` are decoded here, a literal `+` stays `+`. */
+function decodeOwner(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new AppError('VALIDATION_ERROR', 'The owner is not validly URL-encoded', {
+      details: [{ path: 'owner', message: 'Malformed percent-encoding' }],
+    });
+  }
+}
+
+export async function resolveOwner(em: EntityManager, identity: ApiKeyIdentity, rawOwner: string): Promise<string> {
+  const owner = decodeOwner(rawOwner).trim();
+  if (!owner) throw notFound('Owner');
+  const scope = identity.kind === 'user' ? identity.userId : null;
+  if (isUuid(owner)) {
+    const [byId] = await findUsers(em, 'id = ?', owner.toLowerCase(), scope);
+    if (byId) return byId;
+  }
+  const matches = owner.includes('@')
+    ? await findUsers(em, 'email = ?', owner.toLowerCase(), scope)
+    : await findUsers(em, "split_part(email, '@', 1) = ?", owner.toLowerCase(), scope);
+  if (matches.length > 1) {
+    throw new AppError('CONFLICT', 'Several users share this e-mail local part; use the full e-mail or the user id');
+  }
+  const [userId] = matches;
+  if (!userId) throw notFound('Owner');
+  return userId;
+}
+
+/** At most two matching user ids (two are enough to know it is ambiguous); `scope` limits them to one user. */
+async function findUsers(em: EntityManager, condition: string, value: string, scope: string | null): Promise<string[]> {
+  const sql = `select id from users where ${condition}${scope ? ' and id = ?' : ''} order by id limit 2`;
+  const rows = await em.execute<{ id: string }[]>(sql, scope ? [value, scope] : [value]);
+  return rows.map((row) => row.id);
+}

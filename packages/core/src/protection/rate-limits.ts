@@ -1,0 +1,89 @@
+/**
+ * The rate limiters of one API process (SPEC §4), built from config. With the `postgres` store
+ * every replica shares one table (`rate_limits`, created by a migration), and an in-memory
+ * limiter takes over while the database does not answer, so an outage never turns into 500s.
+ */
+import type { Config } from '@sandbank/config';
+import { nativePool, type Orm } from '@sandbank/db';
+import {
+  type IRateLimiterOptions,
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+
+export interface RateLimits {
+  /** Every request, per client IP. */
+  ip: RateLimiterAbstract;
+  /** Register and login, per client IP. */
+  auth: RateLimiterAbstract;
+  /** The pull endpoint, per API key. */
+  apiKey: RateLimiterAbstract;
+  /** Consecutive failed logins per e-mail+IP; deleted on success. */
+  loginFailsByEmailIp: RateLimiterAbstract;
+  /** Failed logins per IP per day, whatever the e-mail. */
+  loginFailsByIpPerDay: RateLimiterAbstract;
+}
+
+/** The buckets a procedure can be limited by (`rateLimit(bucket, keyOf)`). */
+export type RateLimitBucket = 'ip' | 'auth' | 'apiKey';
+
+export const RATE_LIMIT_TABLE = 'rate_limits';
+const DAY_SECONDS = 86_400;
+
+export function createRateLimits(config: Config, orm: Orm): RateLimits {
+  const { store, ip, auth, apiKey, login } = config.rateLimits;
+  // The pool is reached lazily: building the app stays synchronous.
+  const pool = { query: (query: unknown) => nativePool(orm).then((client) => client.query(query as never)) };
+  const make = (keyPrefix: string, options: IRateLimiterOptions): RateLimiterAbstract => {
+    const memory = new RateLimiterMemory({ keyPrefix, ...options });
+    if (store === 'memory') return memory;
+    return new RateLimiterPostgres({
+      ...options,
+      keyPrefix,
+      storeClient: pool,
+      storeType: 'pool',
+      tableName: RATE_LIMIT_TABLE,
+      tableCreated: true,
+      insuranceLimiter: memory,
+    });
+  };
+  return {
+    ip: make('ip', ip),
+    auth: make('auth', auth),
+    apiKey: make('api_key', apiKey),
+    loginFailsByEmailIp: make('login_fails_email_ip', { points: login.maxConsecutiveFails, duration: DAY_SECONDS }),
+    loginFailsByIpPerDay: make('login_fails_ip_day', { points: login.maxFailsPerIpPerDay, duration: DAY_SECONDS }),
+  };
+}
+
+export interface RateLimitOutcome {
+  allowed: boolean;
+  /** `RateLimit-Limit`/`-Remaining`/`-Reset`, plus `Retry-After` when refused. */
+  headers: Record<string, string>;
+}
+
+/** Takes one point from `key`'s bucket and says whether the request may go on. */
+export async function consumePoint(limiter: RateLimiterAbstract, key: string): Promise<RateLimitOutcome> {
+  try {
+    return { allowed: true, headers: rateLimitHeaders(limiter.points, await limiter.consume(key)) };
+  } catch (error) {
+    if (!(error instanceof RateLimiterRes)) throw error;
+    return { allowed: false, headers: refusalHeaders(limiter.points, error) };
+  }
+}
+
+export function rateLimitHeaders(limit: number, res: RateLimiterRes): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(limit),
+    'RateLimit-Remaining': String(Math.max(0, res.remainingPoints)),
+    'RateLimit-Reset': String(secondsUntil(res)),
+  };
+}
+
+export function refusalHeaders(limit: number, res: RateLimiterRes): Record<string, string> {
+  return { ...rateLimitHeaders(limit, res), 'RateLimit-Remaining': '0', 'Retry-After': String(secondsUntil(res)) };
+}
+
+export const secondsUntil = (res: RateLimiterRes): number => Math.max(1, Math.ceil(res.msBeforeNext / 1000));

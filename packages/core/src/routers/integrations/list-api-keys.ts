@@ -1,0 +1,22 @@
+import { listMeta } from '@sandbank/schemas';
+import { listApiKeys as listKeys } from '../../domain/integrations/api-keys.ts';
+import { toApiKey } from '../../mappers/api-key.ts';
+import { protectedProcedure } from '../../trpc.ts';
+import { ListApiKeysInput, ListApiKeysOutput } from './api-keys.schema.ts';
+
+export const listApiKeys = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/v1/api-keys',
+      tags: ['integrations'],
+      summary: 'List API keys',
+      description: 'The caller’s keys that are not revoked, newest first. Never the key itself: only its visible prefix.',
+    },
+  })
+  .input(ListApiKeysInput)
+  .output(ListApiKeysOutput)
+  .query(async ({ ctx, input }) => {
+    const { items, total } = await listKeys(ctx.em, { userId: ctx.user.id, page: input.page, limit: input.limit });
+    return { data: items.map(toApiKey), meta: listMeta(input.page, input.limit, total) };
+  });

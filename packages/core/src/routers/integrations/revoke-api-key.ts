@@ -1,0 +1,22 @@
+import { revokeApiKey as revokeKey } from '../../domain/integrations/api-keys.ts';
+import { toApiKey } from '../../mappers/api-key.ts';
+import { protectedProcedure } from '../../trpc.ts';
+import { RevokeApiKeyInput, RevokeApiKeyOutput } from './api-keys.schema.ts';
+
+export const revokeApiKey = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'DELETE',
+      path: '/v1/api-keys/{id}',
+      tags: ['integrations'],
+      summary: 'Revoke an API key',
+      description:
+        'The key stops working at once (401 on its next use) and leaves the list. Another user’s key, or one already revoked, is 404.',
+    },
+    errorCodes: ['NOT_FOUND'],
+  })
+  .input(RevokeApiKeyInput)
+  .output(RevokeApiKeyOutput)
+  .mutation(async ({ ctx, input }) => ({
+    data: toApiKey(await revokeKey(ctx.em, { userId: ctx.user.id, id: input.id })),
+  }));
