@@ -1,4 +1,4 @@
-import { EventTypeSchema, IdSchema, PageQuerySchema } from '@sandbank/schemas';
+import { EVENT_TYPES, EventTypeSchema, IdSchema, PageQuerySchema } from '@sandbank/schemas';
 import { z } from 'zod';
 
 export const WebhookUrlSchema = z
@@ -17,6 +17,7 @@ export const WebhookSecretSchema = z
 export const WebhookEventsSchema = z
   .array(EventTypeSchema)
   .min(1)
+  .max(EVENT_TYPES.length)
   .refine((events) => new Set(events).size === events.length, 'Event kinds must be unique')
   .meta({ description: 'Event kinds to receive', example: ['transaction.created'] });
 
