@@ -19,7 +19,7 @@ async function post<T>(baseUrl: string, path: string, body: unknown, token?: str
   return json.data;
 }
 
-export async function seedUsers(baseUrl: string, options: { users: number; accountsPerUser: number; webhookUrl: string }) {
+export async function seedUsers(baseUrl: string, options: { users: number; accountsPerUser: number; webhookUrl: string | null }) {
   const users: SeedUser[] = [];
   for (let u = 0; u < options.users; u++) {
     const email = `bench.user${u}+${Date.now()}@example.com`;
@@ -38,12 +38,18 @@ export async function seedUsers(baseUrl: string, options: { users: number; accou
         auth.accessToken,
       );
     }
-    await post(
-      baseUrl,
-      '/v1/webhooks',
-      { url: options.webhookUrl, secret: 'bench-webhook-secret-0123456789', events: ['transaction.created'], clientId: 'bench' },
-      auth.accessToken,
-    );
+    if (options.webhookUrl)
+      await post(
+        baseUrl,
+        '/v1/webhooks',
+        {
+          url: options.webhookUrl,
+          secret: 'bench-webhook-secret-0123456789',
+          events: ['transaction.created'],
+          clientId: 'bench',
+        },
+        auth.accessToken,
+      );
     users.push({ id: auth.user.id, email, token: auth.accessToken, accountIds });
   }
   return users;
