@@ -15,6 +15,21 @@ server.listen(config.http.port, config.http.host, () => {
   logger.info({ url: `http://${config.http.host}:${config.http.port}` }, 'api listening');
 });
 
+/** What start-up has opened so far; shutdown closes whatever is there, whenever the signal comes. */
+const opened: { close?: () => Promise<void> } = {};
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'api stopping');
+  server.close();
+  server.closeIdleConnections();
+  await opened.close?.();
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
 async function main(): Promise<void> {
   const [{ createOrm, migrateDatabase, resolveDatabase }, { resolveSecrets }, { buildApp }] = await Promise.all([
     import('@sandbank/db'),
@@ -22,26 +37,17 @@ async function main(): Promise<void> {
     import('./app.ts'),
   ]);
   const database = await resolveDatabase(config, (message) => logger.warn({ message }, 'embedded postgres'));
+  opened.close = database.stop;
   const orm = await createOrm({ url: database.url, poolSize: config.database.poolSize });
+  opened.close = async () => {
+    await orm.close();
+    await database.stop();
+  };
   const app = buildApp({ config, secrets: resolveSecrets(config), orm, logger });
   server.removeListener('request', bootingHandler);
   server.on('request', app);
   await migrateDatabase(orm, database.url);
   logger.info({ embeddedDatabase: database.embedded }, 'database migrated; ready');
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'api stopping');
-    server.close();
-    server.closeIdleConnections();
-    await orm.close();
-    await database.stop();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((error: unknown) => {

@@ -6,6 +6,14 @@ import { startWorker } from './worker.ts';
 const config = loadConfig();
 const logger = createLogger(config, 'worker');
 
+let stopRequested: string | null = null;
+let shutdown = async (signal: string) => {
+  // Before start-up finished: remember it; main() stops right after starting.
+  stopRequested = signal;
+};
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
 async function main(): Promise<void> {
   const database = await resolveDatabase(config, (message) => logger.warn({ message }, 'embedded postgres'));
   const orm = await createOrm({ url: database.url, poolSize: 2 });
@@ -15,7 +23,7 @@ async function main(): Promise<void> {
   logger.info({ concurrency: config.worker.concurrency }, 'worker started');
 
   let stopping = false;
-  const shutdown = async (signal: string) => {
+  shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'worker stopping');
@@ -23,8 +31,7 @@ async function main(): Promise<void> {
     await database.stop();
     process.exit(0);
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  if (stopRequested) await shutdown(stopRequested);
 }
 
 main().catch((error: unknown) => {
