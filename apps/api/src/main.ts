@@ -22,8 +22,10 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'api stopping');
-  server.close();
+  // Stop accepting, let requests in flight finish (bounded), then close the database.
+  const drained = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
   await opened.close?.();
   process.exit(0);
 }
