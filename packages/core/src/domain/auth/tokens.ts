@@ -2,7 +2,7 @@
  * Access tokens: short-lived HS256 JWTs (issuer, audience, subject, expiry, unique id), verified
  * strictly. Refresh tokens are opaque random strings stored only as SHA-256 hashes.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
 import type { Deps } from '../../deps.ts';
@@ -15,6 +15,20 @@ export interface AuthUser {
 }
 
 const ALGORITHM = 'HS256';
+
+/**
+ * The HMAC key, imported into WebCrypto once per secret. Handing jose the raw bytes makes it
+ * import the key on every call, which profiling showed as ~10% of a simulation request's CPU.
+ */
+const importedKeys = new WeakMap<Uint8Array, Promise<webcrypto.CryptoKey>>();
+function signingKey(secret: Uint8Array): Promise<webcrypto.CryptoKey> {
+  let key = importedKeys.get(secret);
+  if (!key) {
+    key = webcrypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    importedKeys.set(secret, key);
+  }
+  return key;
+}
 
 export async function signAccessToken(
   deps: Pick<Deps, 'config' | 'secrets'>,
@@ -30,13 +44,13 @@ export async function signAccessToken(
     .setIssuedAt()
     .setJti(uuidv7())
     .setExpirationTime(`${auth.accessTokenTtlSeconds}s`)
-    .sign(deps.secrets.jwtSecret);
+    .sign(await signingKey(deps.secrets.jwtSecret));
 }
 
 export async function verifyAccessToken(deps: Pick<Deps, 'config' | 'secrets'>, token: string): Promise<AuthUser> {
   const { auth } = deps.config;
   try {
-    const { payload } = await jwtVerify(token, deps.secrets.jwtSecret, {
+    const { payload } = await jwtVerify(token, await signingKey(deps.secrets.jwtSecret), {
       algorithms: [ALGORITHM],
       issuer: auth.issuer,
       audience: auth.audience,
