@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { createLogger, loadConfig } from '@sandbank/config';
 import { createOrm, migrateDatabase, resolveDatabase } from '@sandbank/db';
 
+/** A small young generation keeps RSS low under load at no measurable cost (see bench/README.md). */
+const NODE_FLAGS = ['--max-semi-space-size=4'];
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const watch = process.argv.includes('--watch');
 const config = loadConfig();
@@ -27,7 +29,7 @@ const children = new Map<string, ChildProcess>();
 let stopping = false;
 
 function launch(name: string, entry: string): void {
-  const args = watch ? ['--watch-path=apps', '--watch-path=packages', entry] : [entry];
+  const args = [...NODE_FLAGS, ...(watch ? ['--watch-path=apps', '--watch-path=packages'] : []), entry];
   const child = spawn(process.execPath, args, {
     cwd: root,
     stdio: 'inherit',

@@ -17,7 +17,7 @@ const databaseUrl = await freshDatabase(server, 'sandbank_profile');
 const api = spawnApp('apps/api/src/main.ts', {
   DATABASE_URL: databaseUrl,
   PORT: String(PORT),
-  NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}`,
+  NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir} ${process.env.API_NODE_OPTIONS ?? ''}`,
 });
 await waitFor200(`${baseUrl}/readyz`, performance.now());
 // No webhook receiver: the worker is not running, so only the API's own work is profiled.

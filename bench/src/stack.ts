@@ -63,7 +63,8 @@ export interface Proc {
 export function spawnApp(entry: string, env: Record<string, string>): Proc {
   // The real binary, not node_modules/.bin/node: that is a shell wrapper that does not pass
   // SIGTERM on, so stop() would orphan the process.
-  const child = spawn(process.execPath, [path.join(root, entry)], {
+  // Same Node flags as `pnpm start` and the Dockerfile.
+  const child = spawn(process.execPath, ['--max-semi-space-size=4', path.join(root, entry)], {
     cwd: root,
     env: { ...process.env, ...BENCH_ENV, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
