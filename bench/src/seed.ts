@@ -66,7 +66,7 @@ export async function seedHistory(databaseUrl: string, accountId: string, count:
       [accountId, count],
     );
     await client.query(
-      'update accounts set balance = (select sum(amount) from transactions where account_id = $1) where id = $1',
+      'update accounts set (balance, transaction_count) = (select sum(amount), count(*) from transactions where account_id = $1) where id = $1',
       [accountId],
     );
     await client.query('analyze transactions');

@@ -24,9 +24,13 @@ export async function insertTransaction(
   const id = uuidv7();
   const date = new Date(options.date).toISOString();
   await app.orm.em.fork().execute(
-    `insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw)
-       select ?, id, user_id, ?, ?, ?, ?, ?, ? from accounts where id = ?`,
+    `with account as (
+       update accounts set transaction_count = transaction_count + 1 where id = ? returning id, user_id
+     )
+     insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw)
+       select ?, id, user_id, ?, ?, ?, ?, ?, ? from account`,
     [
+      accountId,
       id,
       `ext-${id}`,
       options.amount ?? 1000,
@@ -34,7 +38,6 @@ export async function insertTransaction(
       date,
       options.description ?? 'Test',
       '{"source":"sandbank-simulator"}',
-      accountId,
     ],
   );
   return id;

@@ -22,6 +22,7 @@ export const simulate = (app: TestApp, user: TestUser, body: SimulationBody) =>
 
 export interface LedgerState {
   balance: number;
+  transactionCount: number;
   status: string;
   transactions: { id: string; external_txn_id: string; amount: number }[];
   events: { id: string; type: string; user_id: string; payload: { transaction: Record<string, unknown> } }[];
@@ -30,7 +31,7 @@ export interface LedgerState {
 /** The account's balance, its transaction rows and the events about them, read with SQL. */
 export async function ledgerOf(app: TestApp, accountId: string): Promise<LedgerState> {
   const em = app.orm.em.fork();
-  const [account] = await em.execute('select balance, status from accounts where id = ?', [accountId]);
+  const [account] = await em.execute('select balance, status, transaction_count from accounts where id = ?', [accountId]);
   if (!account) throw new Error(`No account ${accountId}`);
   const transactions = await em.execute('select id, external_txn_id, amount from transactions where account_id = ? order by id', [
     accountId,
@@ -41,16 +42,18 @@ export async function ledgerOf(app: TestApp, accountId: string): Promise<LedgerS
   );
   return {
     balance: Number(account.balance),
+    transactionCount: Number(account.transaction_count),
     status: account.status,
     transactions: transactions.map((row) => ({ ...row, amount: Number(row.amount) })),
     events,
   } as LedgerState;
 }
 
-/** balance = Σ amounts, never negative, and exactly one event per transaction. */
+/** balance = Σ amounts, never negative, the count kept right, and exactly one event per transaction. */
 export function expectConsistent(ledger: LedgerState): void {
   const sum = ledger.transactions.reduce((total, row) => total + row.amount, 0);
   expect(ledger.balance).toBe(sum);
+  expect(ledger.transactionCount).toBe(ledger.transactions.length);
   expect(ledger.balance).toBeGreaterThanOrEqual(0);
   expect(ledger.events.map((event) => event.payload.transaction.id).sort()).toEqual(
     ledger.transactions.map((row) => row.id).sort(),

@@ -49,7 +49,8 @@ export async function insertTransactionEvent(
   const eventId = uuidv7();
   const { rows } = await db.query<{ created_at: Date }>(
     `with account as (
-       update accounts set balance = balance + $4 where id = $3 and user_id = $2 returning id
+       update accounts set balance = balance + $4, transaction_count = transaction_count + 1
+        where id = $3 and user_id = $2 returning id
      ), txn as (
        insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw)
        select $5, id, $2, $6, $4, 'PLN', $7, $8, $9 from account returning id

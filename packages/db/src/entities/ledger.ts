@@ -10,6 +10,8 @@ export const AccountSchema = defineEntity({
     name: p.text(),
     /** Minor units, 0 ≤ balance ≤ 10^15 (CHECKs in the database). Changed only by the simulation statement. */
     balance: p.bigint('number').default(0),
+    /** How many transactions the account has; maintained by the same statement, so history needs no count(*). */
+    transactionCount: p.bigint('number').default(0),
     currency: p.text().default('PLN'),
     status: p.enum(['open', 'closed'] as const).default('open'),
     createdAt: p.datetime(3).onCreate(() => new Date()),

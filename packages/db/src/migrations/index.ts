@@ -5,6 +5,7 @@ import { Migration20261122010000LedgerLimits } from './20261122010000-ledger-lim
 import { Migration20261122020000WebhookDeliveries } from './20261122020000-webhook-deliveries.ts';
 import { Migration20261122040000RateLimits } from './20261122040000-rate-limits.ts';
 import { Migration20261122050000TransactionOwner } from './20261122050000-transaction-owner.ts';
+import { Migration20261122060000AccountTransactionCount } from './20261122060000-account-transaction-count.ts';
 
 export const migrations: MigrationObject[] = [
   { name: '20261122000000-initial', class: Migration20261122000000Initial },
@@ -12,4 +13,5 @@ export const migrations: MigrationObject[] = [
   { name: '20261122020000-webhook-deliveries', class: Migration20261122020000WebhookDeliveries },
   { name: '20261122040000-rate-limits', class: Migration20261122040000RateLimits },
   { name: '20261122050000-transaction-owner', class: Migration20261122050000TransactionOwner },
+  { name: '20261122060000-account-transaction-count', class: Migration20261122060000AccountTransactionCount },
 ];

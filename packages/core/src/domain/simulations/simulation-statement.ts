@@ -33,7 +33,7 @@ with account as (
   on conflict (account_id, external_txn_id) do nothing
   returning id, account_id, external_txn_id, amount, currency, date, description, raw
 ), applied as (
-  update accounts set balance = accounts.balance + inserted.amount
+  update accounts set balance = accounts.balance + inserted.amount, transaction_count = accounts.transaction_count + 1
   from inserted where accounts.id = inserted.account_id
   returning accounts.balance
 ), event as (

@@ -11,19 +11,20 @@ export interface ListTransactionsInput {
   range: DateRange;
   page: number;
   limit: number;
+  /** The total when the caller already knows it (an account's counter for an unfiltered history). */
+  knownTotal?: number;
 }
 
-export async function listTransactions(em: EntityManager, { scope, range, page, limit }: ListTransactionsInput) {
+export async function listTransactions(em: EntityManager, { scope, range, page, limit, knownTotal }: ListTransactionsInput) {
   const date = {
     ...(range.from ? { $gte: range.from } : {}),
     ...(range.before ? { $lt: range.before } : {}),
   };
   // Each scope has its own index: (account_id, date desc, id desc) or (user_id, date desc, id desc).
   const owner = 'accountId' in scope ? { account: scope.accountId } : { owner: scope.userId };
-  const [items, total] = await em.findAndCount(
-    Transaction,
-    { ...owner, ...(Object.keys(date).length > 0 ? { date } : {}) },
-    { orderBy: { date: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit },
-  );
+  const where = { ...owner, ...(Object.keys(date).length > 0 ? { date } : {}) };
+  const options = { orderBy: { date: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit } as const;
+  if (knownTotal !== undefined) return { items: await em.find(Transaction, where, options), total: knownTotal };
+  const [items, total] = await em.findAndCount(Transaction, where, options);
   return { items, total };
 }

@@ -29,12 +29,14 @@ export const listAccountTransactions = protectedProcedure
   .output(listOf(TransactionSchema))
   .query(async ({ ctx, input }) => {
     const range = toDateRange(input.from, input.to);
-    await getOwnedAccount(ctx.em, { userId: ctx.user.id, accountId: input.id });
+    const account = await getOwnedAccount(ctx.em, { userId: ctx.user.id, accountId: input.id });
+    const unfiltered = !range.from && !range.before;
     const { items, total } = await listTransactions(ctx.em, {
       scope: { accountId: input.id },
       range,
       page: input.page,
       limit: input.limit,
+      ...(unfiltered ? { knownTotal: account.transactionCount } : {}),
     });
     return { data: items.map(toTransaction), meta: listMeta(input.page, input.limit, total) };
   });
