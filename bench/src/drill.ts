@@ -46,7 +46,7 @@ try {
   api = start('apps/api/src/main.ts');
   worker = start('apps/worker/src/main.ts');
   await waitFor200(`${baseUrl}/readyz`, performance.now());
-  receiver = await startDrillReceiver({ delayMs: 150 });
+  receiver = await startDrillReceiver({ delayMs: 150, slowMs: 1500 });
   const users = await seedUsers(baseUrl, { users: 4, accountsPerUser: 4, webhookUrl: receiver.url });
   const accounts = users.flatMap((user) => user.accountIds.map((accountId) => ({ accountId, token: user.token })));
   log(`seeded ${accounts.length} accounts; starting ${CLIENTS} clients`);
