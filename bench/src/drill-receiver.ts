@@ -1,4 +1,8 @@
-/** A slow webhook receiver for the drill: keeps deliveries in flight and records idempotency keys. */
+/**
+ * A slow webhook receiver for the drill: keeps deliveries in flight and records idempotency keys.
+ * Every 20th request takes `slowMs` instead of `delayMs`, so some deliveries are still in flight
+ * (and finish) while PostgreSQL is down.
+ */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -10,11 +14,13 @@ export interface DrillReceiver {
   close(): Promise<void>;
 }
 
-export async function startDrillReceiver({ delayMs }: { delayMs: number }): Promise<DrillReceiver> {
+export async function startDrillReceiver({ delayMs, slowMs }: { delayMs: number; slowMs: number }): Promise<DrillReceiver> {
   const received = new Map<string, number>();
   let inFlight = 0;
+  let requests = 0;
   const server = http.createServer((req, res) => {
     inFlight += 1;
+    const wait = ++requests % 20 === 0 ? slowMs : delayMs;
     req.resume();
     req.on('end', () => {
       setTimeout(() => {
@@ -22,7 +28,7 @@ export async function startDrillReceiver({ delayMs }: { delayMs: number }): Prom
         if (typeof key === 'string') received.set(key, (received.get(key) ?? 0) + 1);
         inFlight -= 1;
         res.writeHead(204).end();
-      }, delayMs);
+      }, wait);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

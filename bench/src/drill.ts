@@ -10,7 +10,8 @@ import path from 'node:path';
 import { startEmbeddedPostgres } from '@sandbank/db';
 import { withClient } from '@sandbank/testing';
 import { checkLedger } from './drill-checks.ts';
-import { startDrillReceiver } from './drill-receiver.ts';
+import { type DrillLoad, startDrillLoad } from './drill-load.ts';
+import { type DrillReceiver, startDrillReceiver } from './drill-receiver.ts';
 import { seedUsers } from './seed.ts';
 import { freshDatabase, type Proc, root, spawnApp, waitFor200 } from './stack.ts';
 
@@ -22,91 +23,87 @@ const log = (message: string) => console.log(`[drill ${(performance.now() / 1000
 
 const pgOptions = { dataDir: path.join(root, '.data/drill'), port: PG_PORT, database: 'postgres' };
 let postgres = await startEmbeddedPostgres(pgOptions);
-const databaseUrl = await freshDatabase({ adminUrl: postgres.url, stop: postgres.stop }, 'sandbank_drill');
 const env = {
-  DATABASE_URL: databaseUrl,
   PORT: String(PORT),
   HOST: '127.0.0.1',
   WORKER_HEARTBEAT_SECONDS: '2',
   WORKER_STALE_AFTER_SECONDS: '6',
   WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,1,2,2,3,3,5,5,5,5',
   WEBHOOK_TIMEOUT_MS: '2000',
+  WORKER_CONCURRENCY: '16',
 };
-const start = (entry: string) => spawnApp(entry, env);
-let api: Proc = start('apps/api/src/main.ts');
-let worker: Proc = start('apps/worker/src/main.ts');
-await waitFor200(`${baseUrl}/readyz`, performance.now());
-const receiver = await startDrillReceiver({ delayMs: 150 });
-const users = await seedUsers(baseUrl, { users: 4, accountsPerUser: 4, webhookUrl: receiver.url });
-const accounts = users.flatMap((user) => user.accountIds.map((accountId) => ({ accountId, token: user.token })));
-log(`seeded ${accounts.length} accounts; starting ${CLIENTS} clients`);
-
-/** externalTxnId → the transaction id its 2xx answered with. */
-const acknowledged = new Map<string, string>();
-let attempts = 0;
-let failures = 0;
-let running = true;
-
-async function client(index: number): Promise<void> {
-  let n = 0;
-  while (running) {
-    const account = accounts[(index + n) % accounts.length];
-    const externalTxnId = `drill-${index}-${n++}`;
-    const amount = n % 3 === 0 ? -700 : 1000;
-    // Retry the same externalTxnId until it is answered: idempotency makes this safe.
-    for (let tries = 0; tries < 50 && running; tries++) {
-      attempts += 1;
-      try {
-        const response = await fetch(`${baseUrl}/v1/simulations/transaction`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${account?.token}` },
-          body: JSON.stringify({ accountId: account?.accountId, amount, externalTxnId, description: 'drill' }),
-          signal: AbortSignal.timeout(5000),
-        });
-        const body = (await response.json()) as { data?: { transaction?: { id: string } } };
-        if (response.ok && body.data?.transaction) acknowledged.set(externalTxnId, body.data.transaction.id);
-        if (response.ok || response.status === 422) break;
-      } catch {
-        failures += 1;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
-
-const clients = Array.from({ length: CLIENTS }, (_, i) => client(i));
+let databaseUrl = '';
+const start = (entry: string) => spawnApp(entry, { ...env, DATABASE_URL: databaseUrl });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const alive = (proc: Proc) => proc.child.exitCode === null && proc.child.signalCode === null;
+let api: Proc | undefined;
+let worker: Proc | undefined;
+let receiver: DrillReceiver | undefined;
+let load: DrillLoad | undefined;
+let exitCode = 1;
+try {
+  databaseUrl = await freshDatabase({ adminUrl: postgres.url, stop: postgres.stop }, 'sandbank_drill');
+  api = start('apps/api/src/main.ts');
+  worker = start('apps/worker/src/main.ts');
+  await waitFor200(`${baseUrl}/readyz`, performance.now());
+  receiver = await startDrillReceiver({ delayMs: 150, slowMs: 1500 });
+  const users = await seedUsers(baseUrl, { users: 4, accountsPerUser: 4, webhookUrl: receiver.url });
+  const accounts = users.flatMap((user) => user.accountIds.map((accountId) => ({ accountId, token: user.token })));
+  log(`seeded ${accounts.length} accounts; starting ${CLIENTS} clients`);
+  load = startDrillLoad(baseUrl, accounts, CLIENTS);
+  const { acknowledged } = load;
 
-await pause(3000);
-log('SIGKILL api');
-api.child.kill('SIGKILL');
-await pause(1000);
-api = start('apps/api/src/main.ts');
-await waitFor200(`${baseUrl}/healthz`, performance.now());
-log('api restarted');
+  /** Simulations acknowledged in the 3 s after each step: the load must make progress after every fault. */
+  const progress: Record<string, number> = {};
+  const phase = async (name: string) => {
+    const before = acknowledged.size;
+    await pause(3000);
+    progress[name] = acknowledged.size - before;
+    log(`${progress[name]} simulations acknowledged in the 3 s after: ${name}`);
+  };
 
-await pause(3000);
-log(`SIGKILL worker (${receiver.inFlight()} deliveries in flight)`);
-worker.child.kill('SIGKILL');
-await pause(1000);
-worker = start('apps/worker/src/main.ts');
-log('worker restarted');
+  await phase('start');
+  log('SIGKILL api');
+  api.child.kill('SIGKILL');
+  await pause(1000);
+  api = start('apps/api/src/main.ts');
+  await waitFor200(`${baseUrl}/healthz`, performance.now());
+  log('api restarted');
+  await phase('api restart');
 
-await pause(3000);
-log('restarting PostgreSQL');
-await postgres.stop();
-await pause(1000);
-postgres = await startEmbeddedPostgres(pgOptions);
-log('PostgreSQL restarted');
+  // Kill the worker while deliveries are in flight (the receiver is slow, so there are some).
+  while (receiver.inFlight() === 0) await pause(10);
+  log(`SIGKILL worker (${receiver.inFlight()} deliveries in flight)`);
+  worker.child.kill('SIGKILL');
+  await pause(1000);
+  worker = start('apps/worker/src/main.ts');
+  log('worker restarted');
+  await phase('worker restart');
 
-await pause(4000);
-running = false;
-await Promise.all(clients);
-log(`load stopped: ${acknowledged.size} acknowledged simulations, ${attempts} attempts, ${failures} network failures`);
+  log('restarting PostgreSQL');
+  await postgres.stop();
+  await pause(1000);
+  postgres = await startEmbeddedPostgres(pgOptions);
+  log('PostgreSQL restarted');
+  await phase('PostgreSQL restart');
 
-const verdict = await withClient(databaseUrl, (db) => checkLedger(db, acknowledged, receiver, log));
-await Promise.all([api.stop(), worker.stop(), receiver.close()]);
-await postgres.stop();
-console.log(JSON.stringify(verdict, null, 2));
-console.log(verdict.ok ? 'DRILL PASSED: nothing lost' : 'DRILL FAILED');
-process.exit(verdict.ok ? 0 : 1);
+  await load.stop();
+  const { attempts, failures } = load.stats();
+  log(`load stopped: ${acknowledged.size} acknowledged simulations, ${attempts} attempts, ${failures} network failures`);
+  const ledger = await withClient(databaseUrl, (db) => checkLedger(db, acknowledged, receiver as DrillReceiver, log));
+  // Both processes must have lived through the PostgreSQL restart (and everything since).
+  const survived = { apiAlive: alive(api), workerAlive: alive(worker) };
+  const stalled = Object.entries(progress)
+    .filter(([, count]) => count === 0)
+    .map(([name]) => name);
+  const ok = ledger.ok && survived.apiAlive && survived.workerAlive && stalled.length === 0;
+  console.log(JSON.stringify({ ...ledger, ok, ...survived, progress, stalled }, null, 2));
+  console.log(ok ? 'DRILL PASSED: nothing lost' : 'DRILL FAILED');
+  exitCode = ok ? 0 : 1;
+} finally {
+  // Leave nothing running, whatever happened above.
+  await load?.stop();
+  await Promise.all([api?.stop(), worker?.stop(), receiver?.close()]);
+  await postgres.stop();
+}
+process.exit(exitCode);

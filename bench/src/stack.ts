@@ -81,7 +81,8 @@ export function spawnApp(entry: string, env: Record<string, string>): Proc {
       }
     },
     stop() {
-      if (child.exitCode !== null) return Promise.resolve();
+      // Already gone (exited, or killed by a signal: then exitCode stays null and 'exit' has fired).
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
       return new Promise((resolve) => {
         child.once('exit', () => resolve());
         child.kill('SIGTERM');

@@ -1,10 +1,12 @@
 /** The worker process: delivers webhooks. Stops gracefully on SIGTERM/SIGINT (running jobs finish or are released). */
 import { createLogger, loadConfig } from '@sandbank/config';
 import { createOrm, migrateDatabase, resolveDatabase } from '@sandbank/db';
+import { surviveLostConnections } from './connection-loss.ts';
 import { startWorker } from './worker.ts';
 
 const config = loadConfig();
 const logger = createLogger(config, 'worker');
+surviveLostConnections(logger);
 
 let stopRequested: string | null = null;
 let shutdown = async (signal: string) => {

@@ -42,14 +42,24 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const secrets = deps.secrets ?? resolveSecrets(config);
   // One pool for graphile-worker (it keeps one client for LISTEN), the tasks, the relay and the heartbeat.
   const pool = new pg.Pool({ connectionString: deps.databaseUrl, max: config.worker.concurrency + 4 });
-  pool.on('error', (error) => logger.error({ err: error }, 'idle database client failed'));
-  pool.on('connect', (client) => client.on('error', (error) => logger.error({ err: error }, 'database client failed')));
+  // A database restart or a terminated backend: pg-pool drops an idle client and reports it here
+  // (without a listener the process would die); the next checkout connects afresh. Its error
+  // carries the whole client (`err.client`, parsed statements and all), so log only what it says.
+  pool.on('error', (error: Error & { code?: string }) =>
+    logger.warn({ err: { message: error.message, code: error.code } }, 'database connection lost; the pool reconnects'),
+  );
+  // A checked-out client's failure reaches its caller through the next query, which logs it;
+  // this listener only keeps the 'error' event from crashing the process.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const agent = createDeliveryAgent({ allowPrivate: config.webhooks.allowPrivateUrls }, config.worker.concurrency);
   const events: WorkerEvents = new EventEmitter();
   let workerId: string | undefined;
   events.on('pool:create', ({ workerPool }) => {
     workerId = workerPool.id;
   });
+  const activeJobs = new Set<string>();
+  events.on('job:start', ({ job }) => activeJobs.add(job.id));
+  events.on('job:complete', ({ job }) => activeJobs.delete(job.id));
   const runner = await run({
     pgPool: pool,
     concurrency: config.worker.concurrency,
@@ -67,6 +77,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     workerId,
     intervalSeconds: config.worker.heartbeatSeconds,
     staleAfterSeconds: config.worker.staleAfterSeconds,
+    activeJobIds: () => activeJobs,
     logger,
   });
   const relay = startRelay({ pool, pollMs: config.worker.relayPollMs, logger });
