@@ -1,11 +1,9 @@
 /** The worker process: delivers webhooks. Stops gracefully on SIGTERM/SIGINT (running jobs finish or are released). */
-import { enableCompileCache } from 'node:module';
 import { createLogger, loadConfig } from '@sandbank/config';
 import { createOrm, migrateDatabase, resolveDatabase } from '@sandbank/db';
 import { surviveLostConnections } from './connection-loss.ts';
 import { startWorker } from './worker.ts';
 
-enableCompileCache();
 const config = loadConfig();
 const logger = createLogger(config, 'worker');
 surviveLostConnections(logger);
