@@ -1,5 +1,7 @@
-/** The one Transaction mapper: the core history, the pull endpoint and webhook events all use it. */
-import type { Transaction as TransactionEntity } from '@sandbank/db';
+/**
+ * The one Transaction mapper: the simulation, the core history, the pull endpoint and webhook
+ * events all build their Transaction objects here, from the row as SQL returns it.
+ */
 import type { Currency, Transaction } from '@sandbank/schemas';
 
 /** The columns of a transaction as they come from a hand-written SQL statement. */
@@ -12,19 +14,6 @@ export interface TransactionRow {
   date: Date | string;
   description: string;
   raw: Record<string, unknown>;
-}
-
-export function toTransaction(entity: TransactionEntity): Transaction {
-  return {
-    id: entity.id,
-    externalTxnId: entity.externalTxnId,
-    accountId: entity.account.id,
-    amount: entity.amount,
-    currency: entity.currency as Currency,
-    date: entity.date.toISOString(),
-    description: entity.description,
-    raw: { ...entity.raw, source: String(entity.raw.source) },
-  };
 }
 
 export function rowToTransaction(row: TransactionRow): Transaction {

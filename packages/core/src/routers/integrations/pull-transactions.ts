@@ -4,7 +4,6 @@ import { pullRange } from '../../domain/integrations/pull-range.ts';
 import { resolveOwner } from '../../domain/integrations/resolve-owner.ts';
 import { listTransactions } from '../../domain/transactions/list-transactions.ts';
 import { DaySchema } from '../../lib/date-range.ts';
-import { toTransaction } from '../../mappers/transaction.ts';
 import { byApiKey, rateLimit } from '../../protection/rate-limit.ts';
 import { apiKeyProcedure } from '../../trpc.ts';
 
@@ -39,5 +38,5 @@ export const pullTransactions = apiKeyProcedure
     const range = pullRange(input.from, input.to);
     const { page, limit } = input;
     const { items, total } = await listTransactions(ctx.em, { scope: { userId }, range, page, limit });
-    return { data: items.map(toTransaction), meta: listMeta(page, limit, total) };
+    return { data: items, meta: listMeta(page, limit, total) };
   });

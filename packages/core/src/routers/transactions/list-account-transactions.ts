@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { getOwnedAccount } from '../../domain/accounts/accounts.ts';
 import { listTransactions } from '../../domain/transactions/list-transactions.ts';
 import { DayOrInstantSchema, toDateRange } from '../../lib/date-range.ts';
-import { toTransaction } from '../../mappers/transaction.ts';
 import { protectedProcedure } from '../../trpc.ts';
 
 export const listAccountTransactions = protectedProcedure
@@ -38,5 +37,5 @@ export const listAccountTransactions = protectedProcedure
       limit: input.limit,
       ...(unfiltered ? { knownTotal: account.transactionCount } : {}),
     });
-    return { data: items.map(toTransaction), meta: listMeta(input.page, input.limit, total) };
+    return { data: items, meta: listMeta(input.page, input.limit, total) };
   });
