@@ -13,6 +13,7 @@ import { DELIVER_WEBHOOK_TASK, deliveryJobKey, JOB_MAX_ATTEMPTS } from '@sandban
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
+import { inTransaction } from './transaction.ts';
 
 export const RELAY_BATCH_SIZE = 200;
 
@@ -22,10 +23,7 @@ export interface RelayResult {
 }
 
 export async function relayBatch(pool: pg.Pool, batchSize = RELAY_BATCH_SIZE): Promise<RelayResult> {
-  const client = await pool.connect();
-  let failure: Error | undefined;
-  try {
-    await client.query('begin');
+  return inTransaction(pool, async (client) => {
     const { rows } = await client.query<{ event_id: string; webhook_id: string | null }>(
       `select e.id as event_id, w.id as webhook_id
          from (select id, type, user_id from events
@@ -38,10 +36,7 @@ export async function relayBatch(pool: pg.Pool, batchSize = RELAY_BATCH_SIZE): P
       [batchSize],
     );
     const eventIds = [...new Set(rows.map((row) => row.event_id))];
-    if (eventIds.length === 0) {
-      await client.query('commit');
-      return { events: 0, deliveries: 0 };
-    }
+    if (eventIds.length === 0) return { events: 0, deliveries: 0 };
     const pairs = rows.filter((row): row is { event_id: string; webhook_id: string } => row.webhook_id !== null);
     const { rows: created } = await client.query<{ id: string }>(
       `with marked as (update events set relayed_at = now() where id = any ($4::uuid[]))
@@ -59,16 +54,8 @@ export async function relayBatch(pool: pg.Pool, batchSize = RELAY_BATCH_SIZE): P
         [DELIVER_WEBHOOK_TASK, JOB_MAX_ATTEMPTS, deliveryJobKey(''), created.map((row) => row.id)],
       );
     }
-    await client.query('commit');
     return { events: eventIds.length, deliveries: created.length };
-  } catch (error) {
-    failure = error instanceof Error ? error : new Error(String(error));
-    await client.query('rollback').catch(() => {});
-    throw error;
-  } finally {
-    // A client whose statement failed may be broken (e.g. its connection was killed): discard it.
-    client.release(failure);
-  }
+  });
 }
 
 export interface RelayLoop {

@@ -6,6 +6,7 @@
 import { DELIVER_WEBHOOK_TASK, deliveryJobKey, JOB_MAX_ATTEMPTS } from '@sandbank/webhooks';
 import type pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
+import { inTransaction } from '../transaction.ts';
 
 export interface DeliveryTarget {
   deliveryId: string;
@@ -52,10 +53,7 @@ export interface AttemptRecord {
 }
 
 export async function recordAttempt(pool: pg.Pool, record: AttemptRecord): Promise<void> {
-  const client = await pool.connect();
-  let failure: Error | undefined;
-  try {
-    await client.query('begin');
+  await inTransaction(pool, async (client) => {
     await client.query(
       `with attempt as (
          insert into webhook_delivery_attempts (id, delivery_id, attempt, started_at, duration_ms, status_code, error, next_attempt_at)
@@ -95,15 +93,7 @@ export async function recordAttempt(pool: pg.Pool, record: AttemptRecord): Promi
         ],
       );
     }
-    await client.query('commit');
-  } catch (error) {
-    failure = error instanceof Error ? error : new Error(String(error));
-    await client.query('rollback').catch(() => {});
-    throw error;
-  } finally {
-    // A client whose statement failed may be broken (e.g. its connection was killed): discard it.
-    client.release(failure);
-  }
+  });
 }
 
 /** A delivery whose webhook went away before its turn: closed without a request. */
