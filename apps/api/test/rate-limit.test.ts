@@ -130,6 +130,41 @@ describe('login brute-force guard', () => {
   });
 });
 
+describe('password confirmations are guarded like logins', () => {
+  it('closing an account blocks after consecutive wrong passwords, so it is no password oracle', async () => {
+    const app = await start({ LOGIN_MAX_CONSECUTIVE_FAILS: '3', LOGIN_BLOCK_SECONDS: '120' });
+    const user = await app.createUser();
+    const account = (await app.call('POST', '/v1/accounts', { token: user.accessToken, body: { name: 'Spare' } })).body.data;
+    const close = (password: string) =>
+      app.call('POST', `/v1/accounts/${account.id}/close`, { token: user.accessToken, body: { name: 'Spare', password } });
+    for (let i = 0; i < 3; i++) expect((await close('wrong-password')).body.code).toBe('INVALID_PASSWORD');
+    const blocked = await close(user.password);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.code).toBe('RATE_LIMITED');
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(100);
+  });
+});
+
+describe('one call per request on /trpc', () => {
+  it('refuses batches, which would slip many calls past the per-IP limit', async () => {
+    const app = await start({});
+    const user = await app.createUser();
+    const res = await app.call('GET', '/trpc/auth.me,auth.me?batch=1&input=%7B%7D', { token: user.accessToken });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).not.toContain(user.email);
+  });
+
+  it('answers 415 in the contract for a body that is not JSON', async () => {
+    const app = await start({});
+    const res = await app.call('POST', '/trpc/auth.login', {
+      body: 'email=a%40b.co',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', traceId: res.headers.get('x-request-id') });
+  });
+});
+
 describe('per-API-key limit on the pull endpoint', () => {
   it('refuses a key over RATE_LIMIT_API_KEY with 429 and headers, while another key still reads', async () => {
     const app = await start({ RATE_LIMIT_API_KEY: '2/60' });

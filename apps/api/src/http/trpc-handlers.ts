@@ -6,11 +6,21 @@
  */
 
 import type { IncomingMessage } from 'node:http';
-import { appRouter, type Context, createContextInner, type Deps, procedureMetas, statusOf, toErrorBody } from '@sandbank/core';
+import {
+  AppError,
+  appRouter,
+  type Context,
+  createContextInner,
+  type Deps,
+  procedureMetas,
+  statusOf,
+  toErrorBody,
+} from '@sandbank/core';
 import type { TRPCError } from '@trpc/server';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
+import { sendError } from './errors.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -53,13 +63,25 @@ function logInternal(error: TRPCError, req: Request): void {
 }
 
 export function trpcHandler(deps: Deps): RequestHandler {
-  return createExpressMiddleware({
+  const handler = createExpressMiddleware({
     router: appRouter,
     createContext: createContextFactory(deps),
     responseMeta: responseMetaFactory(),
     maxBodySize: MAX_BODY_BYTES,
+    // One call per HTTP request: a batch would share one context and slip past the per-IP limit
+    // (hundreds of password checks in one request). Our client uses httpLink.
+    allowBatching: false,
     onError: ({ error, req }) => logInternal(error, req as Request),
   });
+  return (req: Request, res: Response, next: NextFunction) => {
+    // tRPC also reads form data and octet streams; the contract is JSON only (415 otherwise).
+    const type = req.headers['content-type'];
+    if (req.method === 'POST' && type !== undefined && !/^application\/json\b/i.test(type)) {
+      sendError(res, toErrorBody(new AppError('UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json'), req.id));
+      return;
+    }
+    handler(req, res, next);
+  };
 }
 
 export function restHandler(deps: Deps): RequestHandler {

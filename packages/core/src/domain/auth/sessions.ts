@@ -39,7 +39,7 @@ export async function issueSession(
   };
 }
 
-type RotateOutcome = { ok: true; userId: string; familyId: string } | { ok: false; reused: boolean };
+type RotateOutcome = { ok: true; session: Session } | { ok: false; reused: boolean };
 
 /** Exchanges a refresh token for a new pair. Each token works once. */
 export async function refreshSession(
@@ -57,7 +57,11 @@ export async function refreshSession(
         returning user_id, family_id`,
       [tokenHash],
     );
-    if (claimed) return { ok: true, userId: claimed.user_id, familyId: claimed.family_id };
+    // The successor is written in the same transaction: a racing reuse that revokes the family
+    // after this commit sees (and revokes) the new token too.
+    if (claimed) {
+      return { ok: true, session: await issueSession(tx, deps, { userId: claimed.user_id, familyId: claimed.family_id }) };
+    }
     const [known] = await tx.execute<{ family_id: string; used_at: Date | null }[]>(
       'select family_id, used_at from refresh_tokens where token_hash = ?',
       [tokenHash],
@@ -74,7 +78,7 @@ export async function refreshSession(
       outcome.reused ? 'The refresh token was already used; the session is revoked' : 'The refresh token is not valid',
     );
   }
-  return issueSession(em, deps, { userId: outcome.userId, familyId: outcome.familyId });
+  return outcome.session;
 }
 
 export async function revokeFamily(em: EntityManager, familyId: string): Promise<void> {

@@ -1,10 +1,13 @@
 import { AccountSchema, dataOf } from '@sandbank/schemas';
 import { closeAccount as close } from '../../domain/accounts/accounts.ts';
+import { guardLogin } from '../../domain/auth/login-guard.ts';
 import { toAccount } from '../../mappers/account.ts';
+import { byIp, rateLimit } from '../../protection/rate-limit.ts';
 import { protectedProcedure } from '../../trpc.ts';
 import { CloseAccountInput } from './accounts.schema.ts';
 
 export const closeAccount = protectedProcedure
+  .use(rateLimit('auth', byIp))
   .meta({
     openapi: {
       method: 'POST',
@@ -12,14 +15,21 @@ export const closeAccount = protectedProcedure
       tags: ['accounts'],
       summary: 'Close an account',
       description:
-        "Confirm with the account's name (422 CONFIRMATION_MISMATCH) and your password (403 INVALID_PASSWORD). The balance must be 0 (409 BALANCE_NOT_ZERO). A closed account takes no transactions; its history stays readable.",
+        "Confirm with the account's name (422 CONFIRMATION_MISMATCH) and your password (403 INVALID_PASSWORD). The balance must be 0 (409 BALANCE_NOT_ZERO). A closed account takes no transactions; its history stays readable. Password failures count like failed logins (429 RATE_LIMITED after too many).",
     },
-    errorCodes: ['INVALID_PASSWORD', 'NOT_FOUND', 'ACCOUNT_CLOSED', 'BALANCE_NOT_ZERO', 'CONFIRMATION_MISMATCH'],
+    errorCodes: ['INVALID_PASSWORD', 'NOT_FOUND', 'ACCOUNT_CLOSED', 'BALANCE_NOT_ZERO', 'CONFIRMATION_MISMATCH', 'RATE_LIMITED'],
   })
   .input(CloseAccountInput)
   .output(dataOf(AccountSchema))
-  .mutation(async ({ ctx, input }) => ({
-    data: toAccount(
-      await close(ctx.em, { userId: ctx.user.id, accountId: input.id, name: input.name, password: input.password }),
-    ),
-  }));
+  .mutation(async ({ ctx, input }) => {
+    const attempt = {
+      subject: `user:${ctx.user.id}`,
+      ip: ctx.ip,
+      headers: ctx.response.headers,
+      failureCode: 'INVALID_PASSWORD' as const,
+    };
+    const account = await guardLogin(ctx.deps.rateLimits, ctx.deps.config, attempt, () =>
+      close(ctx.em, { userId: ctx.user.id, accountId: input.id, name: input.name, password: input.password }),
+    );
+    return { data: toAccount(account) };
+  });

@@ -24,7 +24,7 @@ export const login = publicProcedure
   .input(CredentialsInput)
   .output(AuthOutput)
   .mutation(async ({ ctx, input }) => {
-    const attempt = { email: input.email, ip: ctx.ip, headers: ctx.response.headers };
+    const attempt = { subject: input.email, ip: ctx.ip, headers: ctx.response.headers };
     const { user, session } = await guardLogin(ctx.deps.rateLimits, ctx.deps.config, attempt, () =>
       loginUser(ctx.em, ctx.deps, input),
     );
