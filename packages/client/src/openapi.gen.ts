@@ -79,7 +79,7 @@ export interface paths {
         put?: never;
         /**
          * Close an account
-         * @description Confirm with the account's name (422 CONFIRMATION_MISMATCH) and your password (403 INVALID_PASSWORD). The balance must be 0 (409 BALANCE_NOT_ZERO). A closed account takes no transactions; its history stays readable.
+         * @description Confirm with the account's name (422 CONFIRMATION_MISMATCH) and your password (403 INVALID_PASSWORD). The balance must be 0 (409 BALANCE_NOT_ZERO). A closed account takes no transactions; its history stays readable. Password failures count like failed logins (429 RATE_LIMITED after too many).
          */
         post: operations["accounts.close"];
         delete?: never;
