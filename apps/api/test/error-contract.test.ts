@@ -22,6 +22,15 @@ describe('error contract on every path', () => {
     expectContract(await app.call('DELETE', '/whatever/else'), 404, 'NOT_FOUND');
   });
 
+  it('a known path with another method → 405 METHOD_NOT_ALLOWED with Allow', async () => {
+    const res = await app.call('PUT', '/v1/accounts');
+    expectContract(res, 405, 'METHOD_NOT_ALLOWED');
+    expect(res.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'POST']);
+    const close = await app.call('GET', '/v1/accounts/0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d/close');
+    expectContract(close, 405, 'METHOD_NOT_ALLOWED');
+    expect(close.headers.get('allow')).toBe('POST');
+  });
+
   it('malformed JSON → 400 VALIDATION_ERROR', async () => {
     expectContract(await app.call('POST', '/v1/auth/login', { body: '{"email": ' }), 400, 'VALIDATION_ERROR');
   });

@@ -2,7 +2,7 @@
  * The error contract at the HTTP edge: bodies the parser refused, unknown routes, and anything
  * thrown outside a procedure. Procedures' own errors are mapped by `toErrorBody` in core.
  */
-import { AppError, statusOf, toErrorBody } from '@sandbank/core';
+import { AppError, procedureMetas, statusOf, toErrorBody } from '@sandbank/core';
 import type { ErrorBody } from '@sandbank/schemas';
 import type { NextFunction, Request, Response } from 'express';
 
@@ -12,7 +12,22 @@ export function sendError(res: Response, body: ErrorBody, headers: Record<string
   res.status(statusOf(body)).json(body);
 }
 
+/** Each REST path of the router as a pattern, with the methods it answers. */
+const restRoutes = [...procedureMetas().values()].flatMap((meta) => {
+  const openapi = meta.openapi;
+  if (!openapi) return [];
+  const source = openapi.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+');
+  return [{ pattern: new RegExp(`^${source}/?$`, 'i'), method: openapi.method }];
+});
+
+/** An unknown route is 404; a known path asked with another method is 405 with `Allow`. */
 export function notFoundHandler(req: Request, res: Response): void {
+  const allowed = restRoutes.filter((route) => route.pattern.test(req.path)).map((route) => route.method);
+  if (allowed.length > 0 && !allowed.includes(req.method as never)) {
+    const error = new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; use ${allowed.join(', ')}`);
+    sendError(res, toErrorBody(error, req.id), { Allow: allowed.join(', ') });
+    return;
+  }
   sendError(res, toErrorBody(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`), req.id));
 }
 
