@@ -1,6 +1,6 @@
 import { AccountSchema, dataOf } from '@sandbank/schemas';
 import { closeAccount as close } from '../../domain/accounts/accounts.ts';
-import { guardLogin } from '../../domain/auth/login-guard.ts';
+import { guardPasswordAttempts } from '../../domain/auth/password-guard.ts';
 import { toAccount } from '../../mappers/account.ts';
 import { byIp, rateLimit } from '../../protection/rate-limit.ts';
 import { protectedProcedure } from '../../trpc.ts';
@@ -28,7 +28,7 @@ export const closeAccount = protectedProcedure
       headers: ctx.response.headers,
       failureCode: 'INVALID_PASSWORD' as const,
     };
-    const account = await guardLogin(ctx.deps.rateLimits, ctx.deps.config, attempt, () =>
+    const account = await guardPasswordAttempts(ctx.deps.rateLimits, ctx.deps.config, attempt, () =>
       close(ctx.em, { userId: ctx.user.id, accountId: input.id, name: input.name, password: input.password }),
     );
     return { data: toAccount(account) };

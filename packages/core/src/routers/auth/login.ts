@@ -1,4 +1,4 @@
-import { guardLogin } from '../../domain/auth/login-guard.ts';
+import { guardPasswordAttempts } from '../../domain/auth/password-guard.ts';
 import { login as loginUser } from '../../domain/auth/users.ts';
 import { toUser } from '../../mappers/user.ts';
 import { byIp, rateLimit } from '../../protection/rate-limit.ts';
@@ -25,7 +25,7 @@ export const login = publicProcedure
   .output(AuthOutput)
   .mutation(async ({ ctx, input }) => {
     const attempt = { subject: input.email, ip: ctx.ip, headers: ctx.response.headers };
-    const { user, session } = await guardLogin(ctx.deps.rateLimits, ctx.deps.config, attempt, () =>
+    const { user, session } = await guardPasswordAttempts(ctx.deps.rateLimits, ctx.deps.config, attempt, () =>
       loginUser(ctx.em, ctx.deps, input),
     );
     return { data: { user: toUser(user), ...session } };

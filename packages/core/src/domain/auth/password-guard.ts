@@ -11,7 +11,7 @@ import type { ErrorCode } from '@sandbank/schemas';
 import { AppError } from '../../errors.ts';
 import { type RateLimits, refusalHeaders } from '../../protection/rate-limits.ts';
 
-export interface LoginAttempt {
+export interface PasswordAttempt {
   /** Whose password is tried: the e-mail at login, `user:<id>` for a signed-in confirmation. */
   subject: string;
   ip: string;
@@ -21,13 +21,13 @@ export interface LoginAttempt {
   headers: Record<string, string>;
 }
 
-export async function guardLogin<T>(
+export async function guardPasswordAttempts<T>(
   limits: RateLimits | undefined,
   config: Config,
-  attempt: LoginAttempt,
-  login: () => Promise<T>,
+  attempt: PasswordAttempt,
+  check: () => Promise<T>,
 ): Promise<T> {
-  if (!limits) return login();
+  if (!limits) return check();
   const { loginFailsByEmailIp: byEmailIp, loginFailsByIpPerDay: byIp } = limits;
   // Hashed: keys stay short (the store's key is varchar(255)) and no e-mail is stored.
   const emailIpKey = `${createHash('sha256').update(attempt.subject).digest('base64url')}:${attempt.ip}`;
@@ -43,7 +43,7 @@ export async function guardLogin<T>(
     throw new AppError('RATE_LIMITED', `Too many failed password attempts; retry after ${refusal['Retry-After']} s`);
   }
   try {
-    const result = await login();
+    const result = await check();
     if (emailIpRes) await byEmailIp.delete(emailIpKey);
     return result;
   } catch (error) {
