@@ -54,7 +54,8 @@ export interface StartOptions {
 
 export async function startTestApp(env: Record<string, string> = {}, options: StartOptions = {}) {
   const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await createTestDatabase();
-  const config = loadConfig({
+  /** The whole environment of this app, so a worker in the same test can load the same config. */
+  const fullEnv: Record<string, string> = {
     ...GENEROUS_LIMITS,
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
@@ -63,7 +64,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
     WEBHOOK_ENCRYPTION_KEYS: `test1:${Buffer.alloc(32, 7).toString('base64')}`,
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     ...env,
-  });
+  };
+  const config = loadConfig(fullEnv);
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -111,5 +113,5 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
   /** Takes the database away under the running app (its connections are killed). */
   const dropDatabase = () => database.drop();
 
-  return { url, deps, orm, logs, call, createUser, close, dropDatabase, databaseUrl: database.url };
+  return { url, deps, orm, logs, env: fullEnv, call, createUser, close, dropDatabase, databaseUrl: database.url };
 }

@@ -1,24 +1,16 @@
 /**
- * The real system for worker tests: the API (buildApp) on an ephemeral port and real workers,
- * against a fresh database, with the retry schedule and dead-worker timings shrunk by config.
+ * The real system for worker tests: the API's own test app (startTestApp: buildApp on an
+ * ephemeral port against a fresh database) and real workers on the same config, with the retry
+ * schedule and dead-worker timings shrunk.
  */
-import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
-import { buildApp, type Deps } from '@sandbank/api';
-import { createLogger, loadConfig, resolveSecrets } from '@sandbank/config';
-import { createOrm } from '@sandbank/db';
-import { createTestDatabase } from '@sandbank/testing';
+import { startTestApp } from '@sandbank/api/test-helpers';
+import { loadConfig } from '@sandbank/config';
 import { insertAccount, insertTransactionEvent } from '@sandbank/testing/outbox';
 import pg from 'pg';
-import { v7 as uuidv7 } from 'uuid';
 import { startWorker, type Worker } from '../src/worker.ts';
 
-export const TEST_ENV = {
-  NODE_ENV: 'test',
+export const WORKER_TEST_ENV = {
   LOG_LEVEL: 'silent',
-  JWT_SECRET: 'test-secret-that-is-at-least-32-characters-long',
-  WEBHOOK_ENCRYPTION_KEYS: `test1:${Buffer.alloc(32, 7).toString('base64')}`,
-  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
   WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,2',
   WEBHOOK_TIMEOUT_MS: '1000',
   WORKER_CONCURRENCY: '4',
@@ -30,44 +22,17 @@ export const TEST_ENV = {
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
 export async function startStack(env: Record<string, string> = {}) {
-  const database = await createTestDatabase();
-  const fullEnv = { ...TEST_ENV, DATABASE_URL: database.url, ...env };
-  const config = loadConfig(fullEnv);
-  const logs: string[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      logs.push(String(chunk));
-      done();
-    },
-  });
-  const logger = createLogger(config, 'test', sink);
-  const orm = await createOrm({ url: database.url, poolSize: 5 });
-  const deps: Deps = { config, secrets: resolveSecrets(config), orm, logger };
-  const server = buildApp(deps).listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const db = new pg.Pool({ connectionString: database.url, max: 4 });
+  const app = await startTestApp({ ...WORKER_TEST_ENV, ...env });
+  const db = new pg.Pool({ connectionString: app.databaseUrl, max: 4 });
   const workers: Worker[] = [];
 
-  async function call(method: string, path: string, { body, token }: { body?: unknown; token?: string } = {}) {
-    const headers: Record<string, string> = {};
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (token) headers.authorization = `Bearer ${token}`;
-    const res = await fetch(url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  }
-
   async function createUser() {
-    const res = await call('POST', '/v1/auth/register', {
-      body: { email: `user-${uuidv7()}@example.com`, password: 'password-123' },
-    });
-    if (res.status !== 201) throw new Error(`register failed: ${JSON.stringify(res.body)}`);
-    return { id: res.body.data.user.id as string, token: res.body.data.accessToken as string };
+    const user = await app.createUser();
+    return { id: user.id, token: user.accessToken };
   }
 
   async function createWebhook(token: string, hookUrl: string, secret: string, clientId = 'test-app') {
-    const res = await call('POST', '/v1/webhooks', {
+    const res = await app.call('POST', '/v1/webhooks', {
       token,
       body: { url: hookUrl, secret, events: ['transaction.created'], clientId },
     });
@@ -81,8 +46,8 @@ export async function startStack(env: Record<string, string> = {}) {
   }
 
   async function worker(overrides: Record<string, string> = {}) {
-    const workerConfig = loadConfig({ ...fullEnv, ...overrides });
-    const started = await startWorker({ config: workerConfig, databaseUrl: database.url, logger });
+    const workerConfig = loadConfig({ ...app.env, ...overrides });
+    const started = await startWorker({ config: workerConfig, databaseUrl: app.databaseUrl, logger: app.deps.logger });
     workers.push(started);
     return started;
   }
@@ -107,21 +72,18 @@ export async function startStack(env: Record<string, string> = {}) {
 
   async function close() {
     await Promise.all(workers.map((w) => w.stop()));
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
     await db.end();
-    await orm.close();
-    await database.drop();
+    await app.close();
   }
 
   return {
-    url,
-    config,
+    url: app.url,
+    config: app.deps.config,
     db,
-    logs,
-    databaseUrl: database.url,
-    env: fullEnv,
-    call,
+    logs: app.logs,
+    databaseUrl: app.databaseUrl,
+    env: app.env,
+    call: app.call,
     createUser,
     createWebhook,
     commitEvent,
