@@ -1,7 +1,8 @@
 /**
  * `pnpm demo`: the newcomer's tour, against a running Sandbank (BASE_URL, default
  * http://localhost:3000). It registers a user, opens two accounts, books a month of realistic
- * PLN transactions, receives signed webhooks on a local receiver, issues an API key and pulls
+ * PLN transactions, drives a card payment through its lifecycle (pending, posted with a tip, a
+ * voided hold, a refund), receives signed webhooks on a local receiver, issues an API key and pulls
  * the history like a budgeting app would. Exits non-zero if any step fails (CI runs it).
  */
 import http from 'node:http';
@@ -90,7 +91,8 @@ const receiver = http.createServer((req, res) => {
 });
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/sandbank`;
-await call('POST', '/v1/webhooks', { url: hookUrl, secret, events: ['transaction.created'], clientId: 'demo-budget-app' }, token);
+const events = ['transaction.created', 'transaction.updated', 'transaction.removed'];
+await call('POST', '/v1/webhooks', { url: hookUrl, secret, events, clientId: 'demo-budget-app' }, token);
 console.log(`  receiving at ${hookUrl}`);
 
 step(`Simulate a month: ${MONTH.length} transactions`);
@@ -108,11 +110,73 @@ for (const [daysAgo, account, amount, description] of MONTH) {
 }
 console.log(`  Everyday balance: ${pln(balance)}`);
 
+step('A card payment through its lifecycle');
+type Result = {
+  data: {
+    transaction: { id: string; amount: number; status: string; version: number };
+    balance: number;
+    availableBalance: number;
+  };
+};
+const show = (label: string, result: Result) =>
+  console.log(
+    `  ${label.padEnd(34)} ${result.data.transaction.status.padEnd(8)} v${result.data.transaction.version} ${pln(result.data.transaction.amount).padStart(12)}   balance ${pln(result.data.balance)}, available ${pln(result.data.availableBalance)}`,
+  );
+const card = await call<Result>(
+  'POST',
+  '/v1/simulations/transaction',
+  {
+    accountId: main.id,
+    amount: -8_450,
+    status: 'pending',
+    merchant: 'Pierogarnia Mandu',
+    category: 'restaurants',
+    description: 'Card payment',
+  },
+  token,
+);
+show('dinner, pending (held)', card);
+show(
+  'posted two days later with a tip',
+  await call<Result>('POST', `/v1/transactions/${card.data.transaction.id}/post`, { amount: -9_450 }, token),
+);
+const hold = await call<Result>(
+  'POST',
+  '/v1/simulations/transaction',
+  {
+    accountId: main.id,
+    amount: -25_000,
+    status: 'pending',
+    merchant: 'Orlen',
+    category: 'fuel',
+    description: 'Fuel pre-authorisation',
+  },
+  token,
+);
+show('fuel pre-authorisation, pending', hold);
+show('…voided by the station', await call<Result>('POST', `/v1/transactions/${hold.data.transaction.id}/void`, {}, token));
+const ikea = MONTH.findIndex(([, , , description]) => description === 'IKEA');
+const history = await call<{ data: { id: string; description: string }[] }>(
+  'GET',
+  `/v1/accounts/${main.id}/transactions?limit=200`,
+  undefined,
+  token,
+);
+const purchase = history.data.find((txn) => txn.description === MONTH[ikea]?.[3]);
+show(
+  'IKEA refund (partial reversal)',
+  await call<Result>('POST', `/v1/transactions/${purchase?.id}/reverse`, { amount: 15_000 }, token),
+);
+const LIFECYCLE_EVENTS = 5; // created + updated (the card), created + removed (the hold), created (the refund)
+const LIFECYCLE_ROWS = 2; // the card and the refund; a voided hold is not in the default history
+
 step('Wait for the signed webhooks');
+const expected = MONTH.length + LIFECYCLE_EVENTS;
 const deadline = Date.now() + 30_000;
-while (received.length < MONTH.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+while (received.length < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
 const verified = received.filter((event) => event.verified).length;
-console.log(`  ${received.length}/${MONTH.length} deliveries, ${verified} with a valid signature`);
+const kinds = [...new Set(received.map((event) => event.type))].join(', ');
+console.log(`  ${received.length}/${expected} deliveries (${kinds}), ${verified} with a valid signature`);
 
 step('Issue an API key and pull like a budgeting app');
 const key = await call<{ data: { key: string } }>('POST', '/v1/api-keys', { name: 'demo budget app' }, token);
@@ -127,6 +191,7 @@ console.log(
 for (const txn of pulled.data ?? []) console.log(`    ${txn.description.padEnd(28)} ${pln(txn.amount).padStart(14)}`);
 
 receiver.close();
-const ok = pullResponse.ok && pulled.meta.total === MONTH.length && received.length === MONTH.length && verified === MONTH.length;
+const ok =
+  pullResponse.ok && pulled.meta.total === MONTH.length + LIFECYCLE_ROWS && received.length === expected && verified === expected;
 console.log(ok ? '\n✔ demo complete' : '\n✘ demo finished with problems');
 process.exit(ok ? 0 : 1);

@@ -1,13 +1,16 @@
 /**
  * `pnpm start`: everything a newcomer needs in one command — PostgreSQL (embedded unless
  * DATABASE_URL is set), migrations, the API and one worker. Ctrl-C stops all of it.
- * `pnpm dev` is the same with the API and worker restarted on file changes (`--watch`).
+ * `pnpm dev` is the same with the API and worker restarted on file changes (`--watch`), and the
+ * console's Vite dev server (hot reload, proxying the API) on CONSOLE_DEV_PORT (default 5173).
+ * Both build the console first when its sources changed (scripts/build-console.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, loadConfig } from '@sandbank/config';
-import { createOrm, migrateDatabase, resolveDatabase } from '@sandbank/db';
+import { createOrm, EmbeddedPostgresError, migrateDatabase, resolveDatabase } from '@sandbank/db';
+import { buildConsole } from './build-console.ts';
 
 /** A small young generation keeps RSS low under load at no measurable cost (see bench/README.md). */
 const NODE_FLAGS = ['--max-semi-space-size=4'];
@@ -16,7 +19,14 @@ const watch = process.argv.includes('--watch');
 const config = loadConfig();
 const logger = createLogger(config, 'sandbank');
 
-const database = await resolveDatabase(config, (message) => logger.warn({ message }, 'embedded postgres'));
+const database = await resolveDatabase(config, (message) => logger.warn({ message }, 'embedded postgres')).catch(
+  (error: unknown) => {
+    // One line that names the cause and the fix, not a stack trace.
+    if (!(error instanceof EmbeddedPostgresError)) throw error;
+    process.stderr.write(`sandbank: the embedded PostgreSQL did not start: ${error.message}\n`);
+    process.exit(1);
+  },
+);
 logger.info(
   { embedded: database.embedded },
   database.embedded ? `embedded PostgreSQL on port ${config.database.embeddedPort}` : 'using DATABASE_URL',
@@ -25,15 +35,21 @@ const orm = await createOrm({ url: database.url, poolSize: 2 });
 await migrateDatabase(orm, database.url);
 await orm.close();
 
+try {
+  buildConsole((message) => logger.info(message));
+} catch (error) {
+  // The API and the worker do not need the console: start them; /console answers 503 until it builds.
+  logger.error({ err: error }, 'console build failed');
+}
+
 const children = new Map<string, ChildProcess>();
 let stopping = false;
 
-function launch(name: string, entry: string): void {
-  const args = [...NODE_FLAGS, ...(watch ? ['--watch-path=apps', '--watch-path=packages'] : []), entry];
-  const child = spawn(process.execPath, args, {
-    cwd: root,
+function launch(name: string, entry: string, args: string[], cwd = root): void {
+  const child = spawn(process.execPath, [...args, entry], {
+    cwd,
     stdio: 'inherit',
-    env: { ...process.env, DATABASE_URL: database.url },
+    env: { ...process.env, DATABASE_URL: database.url, SANDBANK_API_URL: `http://127.0.0.1:${config.http.port}` },
   });
   children.set(name, child);
   child.on('exit', (code, signal) => {
@@ -59,5 +75,15 @@ async function stop(exitCode: number): Promise<void> {
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
-launch('api', 'apps/api/src/main.ts');
-launch('worker', 'apps/worker/src/main.ts');
+// The API and worker restart on changes under apps/ and packages/ (the console's own files are Vite's).
+const nodeArgs = [
+  ...NODE_FLAGS,
+  ...(watch ? ['--watch-path=apps/api', '--watch-path=apps/worker', '--watch-path=packages'] : []),
+];
+launch('api', 'apps/api/src/main.ts', nodeArgs);
+launch('worker', 'apps/worker/src/main.ts', nodeArgs);
+if (watch) {
+  const consoleDir = path.join(root, 'apps/console');
+  launch('console', path.join(consoleDir, 'node_modules/vite/bin/vite.js'), [], consoleDir);
+  logger.info(`console with hot reload: http://127.0.0.1:${process.env.CONSOLE_DEV_PORT ?? 5173}/console/`);
+}

@@ -11,6 +11,7 @@ import { runPgbench } from './pgbench.ts';
 import { startReceiver } from './receiver.ts';
 import { createApiKey, seedHistory, seedUsers } from './seed.ts';
 import { freshDatabase, root, spawnApp, startPostgres, waitFor200 } from './stack.ts';
+import { measureSync } from './sync.ts';
 import { measureColdStart, measureWebhookLatency } from './webhooks.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
@@ -77,7 +78,10 @@ const historyDeep = await load({
   headers: auth,
 });
 
-// 3. Pull endpoint with an API key.
+// 3. Sync from nothing: the same owner's 100k+ transactions through /v1/transactions/sync.
+const sync = await measureSync(baseUrl, historyUser?.token ?? '');
+
+// 4. Pull endpoint with an API key.
 const apiKey = await createApiKey(baseUrl, historyUser?.token ?? '');
 const pull = await load({
   url: `${baseUrl}/api/owner/${encodeURIComponent(historyUser?.email ?? '')}/transactions`,
@@ -105,6 +109,7 @@ const results = {
   historyFirstPage: historyFirst,
   historyPage100: historyDeep,
   pull,
+  sync,
   webhooks: { deliveriesPerSecond, ...webhookLatency },
   coldStart,
   rss,
@@ -129,6 +134,7 @@ function printTable(r: typeof results): void {
       row('GET /api/owner/:owner/transactions', r.pull),
       '',
       `pgbench TPC-B: ${r.pgbenchTps} TPS → simulations ÷ pgbench = ${r.ratioToPgbench}`,
+      `sync from nothing: ${r.sync.transactions} transactions in ${r.sync.pages} pages, ${r.sync.seconds} s → ${r.sync.transactionsPerSecond} transactions/s (one client, 200 per page)`,
       `webhooks: ${r.webhooks.deliveriesPerSecond} deliveries/s (1 worker); end-to-end p50 ${r.webhooks.p50} ms, p95 ${r.webhooks.p95} ms over ${r.webhooks.samples} events`,
       `cold start: /healthz ${r.coldStart.healthzMs} ms, /readyz ${r.coldStart.readyzMs} ms (median of ${r.coldStart.runs})`,
       `peak RSS: API ${r.rss.apiPeakMiB} MiB, worker ${r.rss.workerPeakMiB} MiB`,

@@ -59,9 +59,9 @@ export async function seedUsers(baseUrl: string, options: { users: number; accou
 export async function seedHistory(databaseUrl: string, accountId: string, count: number): Promise<void> {
   await withClient(databaseUrl, async (client) => {
     await client.query(
-      `insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw)
+      `insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, posted_at)
        select gen_random_uuid(), $1, (select user_id from accounts where id = $1), 'hist_' || i, 1000 + (i % 500), 'PLN',
-              now() - (i * interval '69 seconds'), 'Seeded history', '{"source":"sandbank-simulator"}'
+              now() - (i * interval '69 seconds'), 'Seeded history', '{"source":"sandbank-simulator"}', now() - (i * interval '69 seconds')
          from generate_series(1, $2) as i`,
       [accountId, count],
     );

@@ -9,6 +9,7 @@
 import { buildOpenApiDocument, createRateLimits, type Deps, partnerKeys } from '@sandbank/core';
 import { checkReadiness } from '@sandbank/db';
 import express, { type Express } from 'express';
+import { consoleRouter } from './http/console.ts';
 import { docsRouter } from './http/docs.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
 import { createMetrics } from './http/metrics.ts';
@@ -53,6 +54,7 @@ export function buildApp(baseDeps: Deps): Express {
     res.type('application/json').send(openApiDocument);
   });
   app.use('/docs', docsRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
+  app.use('/console', consoleRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.get('/metrics', metrics.serve);
 
   app.use(express.json({ limit: '64kb' }));

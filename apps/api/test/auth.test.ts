@@ -101,10 +101,19 @@ describe('refresh', () => {
     expect(res.status).toBe(401);
   });
 
-  it('refuses an expired refresh token', async () => {
-    const short = await startTestApp({ REFRESH_TOKEN_TTL_SECONDS: '1' });
+  it('issues refresh tokens for the configured lifetime and refuses one past its expiry', async () => {
+    const short = await startTestApp({ REFRESH_TOKEN_TTL_SECONDS: '120' });
     const user = await short.createUser();
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const expiry = async () =>
+      (
+        await short.db.query(
+          'select extract(epoch from expires_at - created_at)::int as ttl from refresh_tokens where user_id = $1',
+          [user.id],
+        )
+      ).rows[0].ttl;
+    expect(await expiry()).toBe(120);
+    // Time travel for the token, not the test: its expiry moves into the past.
+    await short.db.query(`update refresh_tokens set expires_at = now() - interval '1 second' where user_id = $1`, [user.id]);
     const res = await short.call('POST', '/v1/auth/refresh', { body: { refreshToken: user.refreshToken } });
     expect(res.status).toBe(401);
     await short.close();
@@ -138,12 +147,17 @@ describe('access tokens', () => {
     }
   });
 
-  it('expires access tokens after the configured lifetime', async () => {
-    const short = await startTestApp({ ACCESS_TOKEN_TTL_SECONDS: '1' });
+  it('issues access tokens for the configured lifetime and refuses them once expired', async () => {
+    const short = await startTestApp({ ACCESS_TOKEN_TTL_SECONDS: '90' });
     const user = await short.createUser();
     expect((await short.call('GET', '/v1/auth/me', { token: user.accessToken })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 2100));
-    const res = await short.call('GET', '/v1/auth/me', { token: user.accessToken });
+    const claims = JSON.parse(Buffer.from(user.accessToken.split('.')[1]!, 'base64url').toString());
+    expect(claims.exp - claims.iat).toBe(90);
+    // The same claims, signed with the same key, a lifetime later: refused as expired.
+    const lapsed = await new SignJWT({ ...claims, iat: claims.iat - 90, exp: claims.exp - 90 })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(short.deps.secrets.jwtSecret);
+    const res = await short.call('GET', '/v1/auth/me', { token: lapsed });
     expect(res.status).toBe(401);
     expect(res.body.message).toMatch(/expired/);
     await short.close();

@@ -44,7 +44,7 @@ describe('@sandbank/client', () => {
     expect(me.data?.data.id).toBe(registered.data.user.id);
 
     // The ledger through both clients: an account over tRPC, a simulation and the history over REST.
-    const account = await trpc.accounts.create.mutate({ name: 'Everyday' });
+    const account = await trpc.accounts.createAccount.mutate({ name: 'Everyday' });
     const simulated = await rest.POST('/v1/simulations/transaction', {
       body: { accountId: account.data.id, amount: 850_000, description: 'Salary' },
     });

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createLogger, loadConfig, resolveSecrets } from '@sandbank/config';
 import { type Deps, issueSession } from '@sandbank/core';
-import { createOrm, User } from '@sandbank/db';
+import { createOrm, nativePool, UserEntity } from '@sandbank/db';
 import { createTestDatabase } from '@sandbank/testing';
 import argon2 from 'argon2';
 import { v7 as uuidv7 } from 'uuid';
@@ -74,6 +74,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
     },
   });
   const orm = await createOrm({ url: database.url, poolSize: config.database.poolSize });
+  /** The app's own pg pool, for SQL fixtures and assertions. */
+  const db = await nativePool(orm);
   const deps: Deps = { config, secrets: resolveSecrets(config), orm, logger: createLogger(config, 'api', sink) };
   const server = buildApp(deps).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -97,7 +99,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
   async function createUser(email = `user-${uuidv7()}@example.com`): Promise<TestUser> {
     passwordHash ??= argon2.hash(TEST_PASSWORD, { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2 });
     const em = orm.em.fork();
-    const user = em.create(User, { id: uuidv7(), email, passwordHash: await passwordHash });
+    const user = em.create(UserEntity, { id: uuidv7(), email, passwordHash: await passwordHash });
     await em.flush();
     const session = await issueSession(em, deps, { userId: user.id });
     return { id: user.id, email, password: TEST_PASSWORD, ...session };
@@ -113,5 +115,5 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
   /** Takes the database away under the running app (its connections are killed). */
   const dropDatabase = () => database.drop();
 
-  return { url, deps, orm, logs, env: fullEnv, call, createUser, close, dropDatabase, databaseUrl: database.url };
+  return { url, deps, orm, db, logs, env: fullEnv, call, createUser, close, dropDatabase, databaseUrl: database.url };
 }

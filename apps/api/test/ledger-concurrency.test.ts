@@ -3,9 +3,11 @@
  * the ledger must be exact: for every account balance = Σ amounts ≥ 0, every 201 has its row and
  * event, no row or event lacks its 201, and the balances the API reported chain into one serial history.
  */
+
+import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
-import { expectConsistent, ledgerOf, openAccount, simulate } from './ledger-helpers.ts';
+import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
 
 const CLIENTS = 24;
 const PER_CLIENT = 50;
@@ -143,4 +145,66 @@ it(`keeps every balance exact under ${CLIENTS} concurrent clients and ${CLIENTS 
     }
     expectSerialHistory(created, ledger.balance);
   }
+}, 120_000);
+
+it('keeps balance, hold and versions exact while posts, voids, reversals, patches and new debits race on one account', async () => {
+  const user = await app.createUser();
+  const accountId = await openAccount(app, user);
+  expect((await simulate(app, user, { accountId, amount: 50_000 })).status).toBe(201);
+  const ids: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    const res = await simulate(app, user, { accountId, amount: i % 5 === 0 ? 700 : -(300 + i * 37), status: 'pending' });
+    expect(res.status).toBe(201);
+    ids.push(res.body.data.transaction.id);
+  }
+  const call = (method: string, path: string, body: unknown) => app.call(method, path, { token: user.accessToken, body });
+  const outcomes: Record<string, number> = {};
+  let lowestAvailable = 0;
+  let running = true;
+  const observer = (async () => {
+    while (running) {
+      const res = await app.call('GET', `/v1/accounts/${accountId}`, { token: user.accessToken });
+      lowestAvailable = Math.min(lowestAvailable, res.body.data.availableBalance);
+    }
+  })();
+
+  await Promise.all(
+    Array.from({ length: 16 }, async (_, client) => {
+      const next = random(1000 + client);
+      for (let i = 0; i < 25; i++) {
+        const id = ids[next(ids.length)] as string;
+        const op = next(6);
+        const res =
+          op === 0
+            ? await call('POST', `/v1/transactions/${id}/post`, next(2) ? { amount: -(200 + next(3000)) } : {})
+            : op === 1
+              ? await call('POST', `/v1/transactions/${id}/void`, {})
+              : op === 2
+                ? await call('POST', `/v1/transactions/${id}/reverse`, {
+                    amount: 1 + next(400),
+                    externalTxnId: `r${client}-${i}`,
+                  })
+                : op === 3
+                  ? await call('PATCH', `/v1/transactions/${id}`, { description: `edit ${client}-${i}` })
+                  : await simulate(app, user, {
+                      accountId,
+                      amount: -(1 + next(4000)),
+                      status: next(2) ? 'pending' : 'posted',
+                    });
+        if (op === 4 && res.status === 201) ids.push(res.body.data.transaction.id);
+        const outcome =
+          `${['post', 'void', 'reverse', 'patch', 'debit', 'debit'][op]} ${res.status} ${res.body.code ?? ''}`.trim();
+        outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+        expect(res.status).toBeLessThan(500);
+      }
+    }),
+  );
+  running = false;
+  await observer;
+  console.info('lifecycle race outcomes', outcomes);
+  expect(lowestAvailable).toBeGreaterThanOrEqual(0);
+  for (const kind of ['post 200', 'void 200', 'reverse 201', 'patch 200', 'debit 201']) {
+    expect(Object.keys(outcomes)).toContain(kind);
+  }
+  expectConsistent(await ledgerOf(app, accountId));
 }, 120_000);

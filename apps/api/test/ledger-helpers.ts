@@ -1,61 +1,78 @@
-/** Helpers shared by the ledger tests: open accounts, simulate, and read the ledger straight from the database. */
+/** Ledger assertions shared by the ledger tests: read the ledger straight from the database and check its invariants. */
 import { expect } from 'vitest';
-import type { TestApp, TestUser } from './helpers.ts';
+import type { TestApp } from './helpers.ts';
 
-export interface SimulationBody {
-  accountId: string;
+export interface LedgerRow {
+  id: string;
+  external_txn_id: string;
   amount: number;
-  description?: string;
-  externalTxnId?: string;
-  date?: string;
-  currency?: string;
+  status: 'pending' | 'posted' | 'voided';
+  version: number;
+  reversal_of: string | null;
+  reversed_amount: number;
 }
-
-export async function openAccount(app: TestApp, user: TestUser, name = `Account ${crypto.randomUUID()}`): Promise<string> {
-  const res = await app.call('POST', '/v1/accounts', { token: user.accessToken, body: { name } });
-  expect(res.status).toBe(201);
-  return res.body.data.id;
-}
-
-export const simulate = (app: TestApp, user: TestUser, body: SimulationBody) =>
-  app.call('POST', '/v1/simulations/transaction', { token: user.accessToken, body });
 
 export interface LedgerState {
   balance: number;
+  heldAmount: number;
   transactionCount: number;
   status: string;
-  transactions: { id: string; external_txn_id: string; amount: number }[];
-  events: { id: string; type: string; user_id: string; payload: { transaction: Record<string, unknown> } }[];
+  transactions: LedgerRow[];
+  events: { id: string; type: string; user_id: string; payload: { transaction: Record<string, any>; balances?: unknown } }[];
 }
 
-/** The account's balance, its transaction rows and the events about them, read with SQL. */
+/** The account's balances, its transaction rows and the events about them, read with SQL. */
 export async function ledgerOf(app: TestApp, accountId: string): Promise<LedgerState> {
-  const em = app.orm.em.fork();
-  const [account] = await em.execute('select balance, status, transaction_count from accounts where id = ?', [accountId]);
+  const { rows: accounts } = await app.db.query(
+    'select balance, held_amount, status, transaction_count from accounts where id = $1',
+    [accountId],
+  );
+  const account = accounts[0];
   if (!account) throw new Error(`No account ${accountId}`);
-  const transactions = await em.execute('select id, external_txn_id, amount from transactions where account_id = ? order by id', [
-    accountId,
-  ]);
-  const events = await em.execute(
-    `select id, type, user_id, payload from events where payload->'transaction'->>'accountId' = ? order by id`,
+  const { rows: transactions } = await app.db.query(
+    `select id, external_txn_id, amount, status, version, reversal_of, reversed_amount from transactions
+      where account_id = $1 order by id`,
+    [accountId],
+  );
+  const { rows: events } = await app.db.query(
+    `select id, type, user_id, payload from events where payload->'transaction'->>'accountId' = $1 order by id`,
     [accountId],
   );
   return {
     balance: Number(account.balance),
+    heldAmount: Number(account.held_amount),
     transactionCount: Number(account.transaction_count),
     status: account.status,
-    transactions: transactions.map((row) => ({ ...row, amount: Number(row.amount) })),
+    transactions: transactions.map((row) => ({
+      ...row,
+      amount: Number(row.amount),
+      reversed_amount: Number(row.reversed_amount),
+    })),
     events,
-  } as LedgerState;
+  };
 }
 
-/** balance = Σ amounts, never negative, the count kept right, and exactly one event per transaction. */
+/**
+ * The invariants of SPEC §6: balance = Σ posted amounts, held = Σ |pending debits|, available ≥ 0,
+ * the count of pending and posted rows kept right, reversals within their originals, exactly one
+ * transaction.created per transaction, and one more event per version after the first.
+ */
 export function expectConsistent(ledger: LedgerState): void {
-  const sum = ledger.transactions.reduce((total, row) => total + row.amount, 0);
-  expect(ledger.balance).toBe(sum);
-  expect(ledger.transactionCount).toBe(ledger.transactions.length);
-  expect(ledger.balance).toBeGreaterThanOrEqual(0);
-  expect(ledger.events.map((event) => event.payload.transaction.id).sort()).toEqual(
-    ledger.transactions.map((row) => row.id).sort(),
-  );
+  const posted = ledger.transactions.filter((row) => row.status === 'posted');
+  expect(ledger.balance).toBe(posted.reduce((total, row) => total + row.amount, 0));
+  const pendingDebits = ledger.transactions.filter((row) => row.status === 'pending' && row.amount < 0);
+  expect(ledger.heldAmount).toBe(pendingDebits.reduce((total, row) => total - row.amount, 0));
+  expect(ledger.balance - ledger.heldAmount).toBeGreaterThanOrEqual(0);
+  expect(ledger.transactionCount).toBe(ledger.transactions.filter((row) => row.status !== 'voided').length);
+  for (const row of ledger.transactions) {
+    const reversals = ledger.transactions.filter((other) => other.reversal_of === row.id);
+    expect(reversals.reduce((total, other) => total + Math.abs(other.amount), 0)).toBe(row.reversed_amount);
+    expect(row.reversed_amount).toBeLessThanOrEqual(Math.abs(row.amount));
+  }
+  const created = ledger.events.filter((event) => event.type === 'transaction.created');
+  expect(created.map((event) => event.payload.transaction.id).sort()).toEqual(ledger.transactions.map((row) => row.id).sort());
+  for (const row of ledger.transactions) {
+    const about = ledger.events.filter((event) => event.payload.transaction.id === row.id);
+    expect(about).toHaveLength(row.version);
+  }
 }

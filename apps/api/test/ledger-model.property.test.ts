@@ -3,10 +3,12 @@
  * closes run against the real API and against a tiny in-memory model of the rules; every answer
  * must match the model, and afterwards the database ledger must be exact.
  */
+
+import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
-import { expectConsistent, ledgerOf, openAccount, simulate } from './ledger-helpers.ts';
+import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
 
 interface ModelAccount {
   name: string;

@@ -46,7 +46,7 @@ describe('/metrics', () => {
     const body = { accountId, amount: 10_000, externalTxnId: 'metrics-1' };
     expect((await app.call('POST', '/v1/simulations/transaction', { token: user.accessToken, body })).status).toBe(201);
     expect((await app.call('POST', '/v1/simulations/transaction', { token: user.accessToken, body })).status).toBe(200);
-    const trpc = await app.call('POST', '/trpc/simulations.transaction', {
+    const trpc = await app.call('POST', '/trpc/simulations.simulateTransaction', {
       token: user.accessToken,
       body: { accountId, amount: -500 },
     });

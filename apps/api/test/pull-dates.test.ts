@@ -1,6 +1,6 @@
+import { insertAccount, insertTransaction } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers.ts';
-import { insertAccount, insertTransaction } from './ledger-fixtures.ts';
 
 let app: TestApp;
 let key: string;
@@ -11,7 +11,7 @@ beforeAll(async () => {
   const user = await app.createUser();
   ownerId = user.id;
   key = (await app.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name: 'Dates' } })).body.data.key;
-  accountId = await insertAccount(app, user.id);
+  accountId = await insertAccount(app.db, user.id);
 });
 afterAll(() => app.close());
 
@@ -28,7 +28,7 @@ describe('pull date bounds', () => {
       '2025-06-10T23:59:59.999Z',
       '2025-06-11T00:00:00.000Z',
     ]) {
-      await insertTransaction(app, accountId, { date });
+      await insertTransaction(app.db, { moveBalance: false, accountId: accountId, date });
     }
     expect(dates(await pull('?from=2025-06-10&to=2025-06-10'))).toEqual(['2025-06-10T23:59:59.999Z', '2025-06-10T00:00:00.000Z']);
     expect(dates(await pull('?from=2025-06-11&to=2025-06-11'))).toEqual(['2025-06-11T00:00:00.000Z']);
@@ -39,16 +39,16 @@ describe('pull date bounds', () => {
     const today = startOfTodayUtc();
     const inside = [new Date(today + 1000), new Date(today - 89 * DAY_MS)].map((d) => d.toISOString());
     const outside = new Date(today - 89 * DAY_MS - 1).toISOString();
-    for (const date of [...inside, outside]) await insertTransaction(app, accountId, { date });
+    for (const date of [...inside, outside]) await insertTransaction(app.db, { moveBalance: false, accountId: accountId, date });
     const res = await pull('');
     expect(res.status).toBe(200);
     expect(dates(res)).toEqual(inside);
   });
 
   it('counts the default 90 days back from `to` when only `to` is given', async () => {
-    await insertTransaction(app, accountId, { date: '2024-03-31T10:00:00.000Z' });
-    await insertTransaction(app, accountId, { date: '2024-01-02T10:00:00.000Z' }); // 89 days before
-    await insertTransaction(app, accountId, { date: '2024-01-01T10:00:00.000Z' }); // 90 days before
+    await insertTransaction(app.db, { moveBalance: false, accountId: accountId, date: '2024-03-31T10:00:00.000Z' });
+    await insertTransaction(app.db, { moveBalance: false, accountId: accountId, date: '2024-01-02T10:00:00.000Z' }); // 89 days before
+    await insertTransaction(app.db, { moveBalance: false, accountId: accountId, date: '2024-01-01T10:00:00.000Z' }); // 90 days before
     expect(dates(await pull('?to=2024-03-31'))).toEqual(['2024-03-31T10:00:00.000Z', '2024-01-02T10:00:00.000Z']);
   });
 

@@ -1,7 +1,8 @@
 /** The pull endpoint over data made only through the public API: register, accounts, simulations, close. */
+
+import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
-import { openAccount, simulate } from './ledger-helpers.ts';
 
 let app: TestApp;
 beforeAll(async () => {

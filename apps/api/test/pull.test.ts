@@ -1,7 +1,7 @@
 import { TransactionSchema } from '@sandbank/schemas';
+import { insertAccount, insertTransaction } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
-import { insertAccount, insertTransaction } from './ledger-fixtures.ts';
 
 const PARTNER_KEY = 'partner-key-0123456789-abcdefghijklmnopqrstuvwxyz';
 const OTHER_PARTNER_KEY = 'second-partner-key-9876543210-zyxwvutsrqponmlkjih';
@@ -21,8 +21,8 @@ async function createOwner(email?: string, dates: string[] = ['2026-03-10T12:00:
   const user = await app.createUser(email);
   const res = await app.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name: 'Pull' } });
   if (dates.length > 0) {
-    const accountId = await insertAccount(app, user.id);
-    for (const date of dates) await insertTransaction(app, accountId, { date });
+    const accountId = await insertAccount(app.db, user.id);
+    for (const date of dates) await insertTransaction(app.db, { moveBalance: false, accountId: accountId, date });
   }
   return { ...user, key: res.body.data.key };
 }
@@ -35,11 +35,22 @@ const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((tr
 describe('GET /api/owner/:owner/transactions', () => {
   it('returns every account of the owner, closed ones included, newest first, as Transactions', async () => {
     const owner = await createOwner(undefined, []);
-    const open = await insertAccount(app, owner.id, { name: 'Main' });
-    const closed = await insertAccount(app, owner.id, { name: 'Old', closed: true });
-    const older = await insertTransaction(app, closed, { date: '2026-02-01T08:00:00.000Z', amount: -250 });
-    const newer = await insertTransaction(app, open, { date: '2026-02-03T08:00:00.000Z', amount: 5000 });
-    const middle = await insertTransaction(app, open, { date: '2026-02-02T08:00:00.000Z', description: 'Coffee' });
+    const open = await insertAccount(app.db, owner.id, { name: 'Main' });
+    const closed = await insertAccount(app.db, owner.id, { name: 'Old', closed: true });
+    const older = (
+      await insertTransaction(app.db, { moveBalance: false, accountId: closed, date: '2026-02-01T08:00:00.000Z', amount: -250 })
+    ).id;
+    const newer = (
+      await insertTransaction(app.db, { moveBalance: false, accountId: open, date: '2026-02-03T08:00:00.000Z', amount: 5000 })
+    ).id;
+    const middle = (
+      await insertTransaction(app.db, {
+        moveBalance: false,
+        accountId: open,
+        date: '2026-02-02T08:00:00.000Z',
+        description: 'Coffee',
+      })
+    ).id;
     await createOwner(); // someone else's transactions stay out
 
     const res = await pull(owner.id, owner.key);
@@ -54,8 +65,14 @@ describe('GET /api/owner/:owner/transactions', () => {
       amount: -250,
       currency: 'PLN',
       date: '2026-02-01T08:00:00.000Z',
-      description: 'Test',
+      description: 'Test transaction',
       raw: { source: 'sandbank-simulator' },
+      status: 'posted',
+      postedAt: '2026-02-01T08:00:00.000Z',
+      version: 1,
+      merchant: null,
+      category: null,
+      reversalOf: null,
     });
   });
 

@@ -1,3 +1,4 @@
+import { loadConfig } from '@sandbank/config';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers.ts';
 
@@ -93,6 +94,30 @@ describe('register and login limits', () => {
 });
 
 describe('login brute-force guard', () => {
+  it('with the default limits, lets a test suite register 100 users a minute from one address while failed logins stay guarded', async () => {
+    const defaults = loadConfig({ NODE_ENV: 'test' });
+    expect(defaults.rateLimits.auth).toMatchObject({ points: 120, duration: 60 });
+    // The defaults, spelled out: the test app otherwise runs with limits far above them.
+    const app = await start({
+      RATE_LIMIT_IP: '600/60',
+      RATE_LIMIT_AUTH: '120/60',
+      LOGIN_MAX_CONSECUTIVE_FAILS: String(defaults.rateLimits.login.maxConsecutiveFails),
+      LOGIN_MAX_FAILS_PER_IP_PER_DAY: String(defaults.rateLimits.login.maxFailsPerIpPerDay),
+    });
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        app
+          .call('POST', '/v1/auth/register', { body: { email: `suite-${i}@example.com`, password: 'password-123' } })
+          .then((res) => res.status),
+      ),
+    );
+    expect(statuses.filter((status) => status === 201)).toHaveLength(100);
+    for (let i = 0; i < defaults.rateLimits.login.maxConsecutiveFails; i++) {
+      expect((await login(app, 'suite-0@example.com', 'wrong-password')).status).toBe(401);
+    }
+    expect((await login(app, 'suite-0@example.com', 'password-123')).status).toBe(429);
+  }, 60_000);
+
   it('blocks an e-mail+IP after consecutive failures, even with the right password, and not other e-mails', async () => {
     const app = await start({ LOGIN_MAX_CONSECUTIVE_FAILS: '3', LOGIN_BLOCK_SECONDS: '120' });
     const victim = await app.createUser();

@@ -1,9 +1,9 @@
 import type { AppRouter } from '@sandbank/core';
+import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
-import { expectConsistent, ledgerOf, openAccount, simulate } from './ledger-helpers.ts';
-import { itEnforcesAuth } from './security.ts';
+import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -33,14 +33,24 @@ describe('POST /v1/simulations/transaction', () => {
         date: expect.stringMatching(ISO_MS),
         description: 'Salary',
         raw: { source: 'sandbank-simulator' },
+        status: 'posted',
+        postedAt: res.body.data.transaction.date,
+        version: 1,
+        merchant: null,
+        category: null,
+        reversalOf: null,
       },
       balance: 12_50,
+      availableBalance: 12_50,
     });
     const ledger = await ledgerOf(app, accountId);
     expectConsistent(ledger);
     expect(ledger.events).toHaveLength(1);
     expect(ledger.events[0]).toMatchObject({ type: 'transaction.created', user_id: user.id });
-    expect(ledger.events[0]?.payload).toEqual({ transaction: res.body.data.transaction });
+    expect(ledger.events[0]?.payload).toEqual({
+      transaction: res.body.data.transaction,
+      balances: { balance: 12_50, availableBalance: 12_50 },
+    });
   });
 
   it('books debits down to exactly zero, and refuses one grosz more with 422 INSUFFICIENT_FUNDS', async () => {
@@ -130,6 +140,8 @@ describe('POST /v1/simulations/transaction', () => {
     const res = await simulate(app, user, { accountId: '0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d', amount: 1 });
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('NOT_FOUND');
+    const { rows } = await app.db.query('select count(*)::int as n from events where user_id = $1', [user.id]);
+    expect(rows[0].n).toBe(0);
   });
 
   it("answers 404 for another user's account and changes nothing", async () => {
@@ -139,12 +151,6 @@ describe('POST /v1/simulations/transaction', () => {
     expect(res.status).toBe(404);
     const ledger = await ledgerOf(app, accountId);
     expect(ledger).toMatchObject({ balance: 0, transactions: [], events: [] });
-  });
-
-  itEnforcesAuth(() => app, {
-    method: 'POST',
-    path: () => '/v1/simulations/transaction',
-    body: { accountId: '0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d', amount: 1 },
   });
 });
 
@@ -157,7 +163,7 @@ describe('idempotency on (accountId, externalTxnId)', () => {
     await simulate(app, user, { accountId, amount: 300 });
     const again = await simulate(app, user, body);
     expect(again.status).toBe(200);
-    expect(again.body.data).toEqual({ transaction: first.body.data.transaction, balance: 1000 });
+    expect(again.body.data).toEqual({ transaction: first.body.data.transaction, balance: 1000, availableBalance: 1000 });
     const ledger = await ledgerOf(app, accountId);
     expect(ledger.transactions).toHaveLength(2);
     expectConsistent(ledger);
@@ -175,8 +181,22 @@ describe('idempotency on (accountId, externalTxnId)', () => {
     const { user, accountId } = await setup();
     await simulate(app, user, { accountId, amount: 100 });
     const debit = { accountId, amount: -100, externalTxnId: 'spend' };
-    expect((await simulate(app, user, debit)).status).toBe(201);
+    const first = await simulate(app, user, debit);
+    expect(first.status).toBe(201);
+    // The balance is now 0: the same debit could not be booked again, yet it replays.
     expect((await simulate(app, user, debit)).status).toBe(200);
+    const closed = await app.call('POST', `/v1/accounts/${accountId}/close`, {
+      token: user.accessToken,
+      body: {
+        name: (await app.call('GET', `/v1/accounts/${accountId}`, { token: user.accessToken })).body.data.name,
+        password: user.password,
+      },
+    });
+    expect(closed.status).toBe(200);
+    const afterClose = await simulate(app, user, debit);
+    expect(afterClose.status).toBe(200);
+    expect(afterClose.body.data).toEqual({ transaction: first.body.data.transaction, balance: 0, availableBalance: 0 });
+    expect((await simulate(app, user, { accountId, amount: 1 })).body.code).toBe('ACCOUNT_CLOSED');
   });
 
   it.each([
@@ -237,22 +257,22 @@ describe('over tRPC', () => {
     const client = createTRPCClient<AppRouter>({
       links: [httpLink({ url: `${app.url}/trpc`, headers: () => ({ authorization: `Bearer ${user.accessToken}` }) })],
     });
-    const account = await client.accounts.create.mutate({ name: 'Typed' });
+    const account = await client.accounts.createAccount.mutate({ name: 'Typed' });
     const body = { accountId: account.data.id, amount: 4200, externalTxnId: 'typed-1' };
-    const first = await client.simulations.transaction.mutate(body);
+    const first = await client.simulations.simulateTransaction.mutate(body);
     expect(first.data.balance).toBe(4200);
-    const again = await client.simulations.transaction.mutate(body);
+    const again = await client.simulations.simulateTransaction.mutate(body);
     expect(again.data.transaction).toEqual(first.data.transaction);
-    const listed = await client.accounts.list.query();
+    const listed = await client.accounts.listAccounts.query();
     expect(listed.data.map((a) => a.balance)).toEqual([4200]);
-    const history = await client.transactions.listByAccount.query({ id: account.data.id });
+    const history = await client.transactions.listAccountTransactions.query({ id: account.data.id });
     expect(history.data).toEqual([first.data.transaction]);
-    const failure = await client.simulations.transaction
+    const failure = await client.simulations.simulateTransaction
       .mutate({ ...body, amount: -5000, externalTxnId: 'typed-2' })
       .catch((e) => e);
     expect(failure).toBeInstanceOf(TRPCClientError);
     expect(failure.data.code).toBe('INSUFFICIENT_FUNDS');
-    const coerced = await client.simulations.transaction.mutate({ ...body, amount: '5' as never }).catch((e) => e);
+    const coerced = await client.simulations.simulateTransaction.mutate({ ...body, amount: '5' as never }).catch((e) => e);
     expect(coerced.data.code).toBe('VALIDATION_ERROR');
   });
 });

@@ -1,21 +1,14 @@
-import { insertAccount, insertTransactionEvent } from '@sandbank/testing/outbox';
+import { insertAccount, insertTransactionEvent } from '@sandbank/testing/fixtures';
 import { openSecret } from '@sandbank/webhooks';
-import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
-import { itEnforcesAuth } from './security.ts';
 
 let app: TestApp;
-let db: pg.Pool;
 beforeAll(async () => {
   app = await startTestApp();
-  db = new pg.Pool({ connectionString: app.databaseUrl, max: 2 });
 });
-afterAll(async () => {
-  await db.end();
-  await app.close();
-});
+afterAll(() => app.close());
 
 const SECRET = 'whsec-test-0123456789abcdef';
 const input = (overrides: Record<string, unknown> = {}) => ({
@@ -34,15 +27,15 @@ async function createWebhook(user: TestUser, overrides: Record<string, unknown> 
 
 /** A delivery of a real event to the webhook, with one recorded attempt. */
 async function insertDelivery(user: TestUser, webhookId: string, status = 'failed') {
-  const accountId = await insertAccount(db, user.id);
-  const { eventId } = await insertTransactionEvent(db, { userId: user.id, accountId });
+  const accountId = await insertAccount(app.db, user.id);
+  const { eventId } = await insertTransactionEvent(app.db, { accountId });
   const deliveryId = uuidv7();
-  await db.query(
+  await app.db.query(
     `insert into webhook_deliveries (id, webhook_id, event_id, status, attempt_count, last_status_code, completed_at)
      values ($1, $2, $3, $4, 1, 500, now())`,
     [deliveryId, webhookId, eventId, status],
   );
-  await db.query(
+  await app.db.query(
     `insert into webhook_delivery_attempts (id, delivery_id, attempt, started_at, duration_ms, status_code, error)
      values ($1, $2, 1, now(), 12, 500, 'HTTP 500')`,
     [uuidv7(), deliveryId],
@@ -65,7 +58,9 @@ describe('POST /v1/webhooks', () => {
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     expect(JSON.stringify(res.body)).not.toContain(SECRET);
-    const { rows } = await db.query('select secret_ciphertext, secret_key_id from webhooks where id = $1', [res.body.data.id]);
+    const { rows } = await app.db.query('select secret_ciphertext, secret_key_id from webhooks where id = $1', [
+      res.body.data.id,
+    ]);
     expect(rows[0].secret_ciphertext).not.toContain(SECRET);
     const secret = openSecret(
       { keyId: rows[0].secret_key_id, ciphertext: rows[0].secret_ciphertext },
@@ -95,8 +90,6 @@ describe('POST /v1/webhooks', () => {
     expect(res.body.details).toContainEqual({ path, message: expect.any(String) });
     expect(app.logs.join('')).not.toContain(SECRET);
   });
-
-  itEnforcesAuth(() => app, { method: 'POST', path: () => '/v1/webhooks', body: input() });
 });
 
 describe('URL safety at registration', () => {
@@ -149,8 +142,6 @@ describe('GET /v1/webhooks', () => {
     expect(appA.body.data.map((w: { id: string }) => w.id)).toEqual([first.id]);
     expect(appA.body.meta).toEqual({ page: 1, limit: 1, total: 1, hasMore: false });
   });
-
-  itEnforcesAuth(() => app, { method: 'GET', path: () => '/v1/webhooks?clientId=x' });
 });
 
 describe('DELETE /v1/webhooks/:id', () => {
@@ -164,12 +155,6 @@ describe('DELETE /v1/webhooks/:id', () => {
     expect(list.body.data).toEqual([]);
     const again = await app.call('DELETE', `/v1/webhooks/${webhook.id}`, { token: user.accessToken });
     expect(again.status).toBe(404);
-  });
-
-  itEnforcesAuth(() => app, {
-    method: 'DELETE',
-    path: async (owner) => `/v1/webhooks/${(await createWebhook(owner)).id}`,
-    ownsResource: true,
   });
 });
 
@@ -205,12 +190,6 @@ describe('GET /v1/webhooks/:id/deliveries', () => {
     const res = await app.call('GET', `/v1/webhooks/${uuidv7()}/deliveries`, { token: user.accessToken });
     expect(res.status).toBe(404);
   });
-
-  itEnforcesAuth(() => app, {
-    method: 'GET',
-    path: async (owner) => `/v1/webhooks/${(await createWebhook(owner)).id}/deliveries`,
-    ownsResource: true,
-  });
 });
 
 describe('POST /v1/webhooks/:id/deliveries/:deliveryId/redeliver', () => {
@@ -225,7 +204,7 @@ describe('POST /v1/webhooks/:id/deliveries/:deliveryId/redeliver', () => {
       expect(res.status).toBe(202);
       expect(res.body.data).toMatchObject({ id: deliveryId, status: 'pending', completedAt: null, attemptCount: 1 });
     }
-    const { rows } = await db.query(`select payload from graphile_worker._private_jobs where key = $1`, [
+    const { rows } = await app.db.query(`select payload from graphile_worker._private_jobs where key = $1`, [
       `delivery:${deliveryId}`,
     ]);
     expect(rows).toEqual([{ payload: { deliveryId, attempt: 1 } }]);
@@ -237,19 +216,9 @@ describe('POST /v1/webhooks/:id/deliveries/:deliveryId/redeliver', () => {
     const { deliveryId } = await insertDelivery(user, webhook.id);
     const unknown = await app.call('POST', redeliverPath(webhook.id, uuidv7()), { token: user.accessToken, body: {} });
     expect(unknown.status).toBe(404);
-    await db.query(`update webhooks set status = 'disabled', disabled_reason = 'test' where id = $1`, [webhook.id]);
+    await app.db.query(`update webhooks set status = 'disabled', disabled_reason = 'test' where id = $1`, [webhook.id]);
     const res = await app.call('POST', redeliverPath(webhook.id, deliveryId), { token: user.accessToken, body: {} });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('CONFLICT');
-  });
-
-  itEnforcesAuth(() => app, {
-    method: 'POST',
-    path: async (owner) => {
-      const webhook = await createWebhook(owner);
-      return redeliverPath(webhook.id, (await insertDelivery(owner, webhook.id)).deliveryId);
-    },
-    body: {},
-    ownsResource: true,
   });
 });

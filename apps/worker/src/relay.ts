@@ -9,7 +9,7 @@
  * batch) and marks the events relayed. A crash anywhere before the commit leaves the events
  * unrelayed for the next pass; after it, everything is done: each event is relayed exactly once.
  */
-import { DELIVER_WEBHOOK_TASK, deliveryJobKey, JOB_MAX_ATTEMPTS } from '@sandbank/webhooks';
+import { deliveryJob, enqueueDeliveryJobsSql } from '@sandbank/webhooks';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
@@ -47,12 +47,8 @@ export async function relayBatch(pool: pg.Pool, batchSize = RELAY_BATCH_SIZE): P
       [pairs.map(() => uuidv7()), pairs.map((row) => row.webhook_id), pairs.map((row) => row.event_id), eventIds],
     );
     if (created.length > 0) {
-      await client.query(
-        `select count(*) from graphile_worker.add_jobs(
-           array(select row($1, json_build_object('deliveryId', id), null, null, $2, $3 || id, null, null)::graphile_worker.job_spec
-                   from unnest($4::uuid[]) as id))`,
-        [DELIVER_WEBHOOK_TASK, JOB_MAX_ATTEMPTS, deliveryJobKey(''), created.map((row) => row.id)],
-      );
+      const jobs = created.map((row) => deliveryJob({ deliveryId: row.id }));
+      await client.query(enqueueDeliveryJobsSql('$1'), [JSON.stringify(jobs)]);
     }
     return { events: eventIds.length, deliveries: created.length };
   });

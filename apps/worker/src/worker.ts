@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { type Config, resolveSecrets, type Secrets } from '@sandbank/config';
+import { createOrm } from '@sandbank/db';
 import { DELIVER_WEBHOOK_TASK } from '@sandbank/webhooks';
 import { makeWorkerUtils, type Runner, run, type TaskList, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
@@ -14,6 +15,7 @@ import { createDeliveryAgent } from './delivery/http-client.ts';
 import { type Heartbeat, startHeartbeat } from './heartbeat.ts';
 import { graphileLogger } from './logging.ts';
 import { startRelay } from './relay.ts';
+import { type Settler, startSettler } from './settler.ts';
 import { deliverWebhookTask } from './tasks/deliver-webhook.ts';
 
 export interface WorkerDeps {
@@ -29,6 +31,7 @@ export interface Worker {
   /** The graphile-worker pool id: `locked_by` of the jobs this worker runs. */
   workerId: string;
   heartbeat: Heartbeat;
+  settler: Settler;
   /** Stops relaying, lets running deliveries finish (or releases them), then closes connections. */
   stop(): Promise<void>;
 }
@@ -81,15 +84,21 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     logger,
   });
   const relay = startRelay({ pool, pollMs: config.worker.relayPollMs, logger });
+  // The lifecycle's due items go through the domain functions, which speak MikroORM: a small pool of their own.
+  const orm = await createOrm({ url: deps.databaseUrl, poolSize: 2 });
+  const settler = startSettler({ orm, pollMs: config.worker.settlePollMs, logger });
 
   let stopped: Promise<void> | undefined;
   return {
     runner,
     workerId,
     heartbeat,
+    settler,
     stop() {
       stopped ??= (async () => {
         await relay.stop();
+        await settler.stop();
+        await orm.close();
         await runner.stop();
         await heartbeat.stop();
         await utils.release();

@@ -2,20 +2,13 @@ import { WebhookEventSchema } from '@sandbank/schemas';
 import { verifySignature } from '@sandbank/webhooks';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from './receiver.ts';
-import { eventually, type Stack, startStack } from './stack.ts';
+import { type DeliveryStack, eventually, startDeliveryStack } from './stack.ts';
 
-let stack: Stack;
-let receiver: Receiver;
+let stack: DeliveryStack;
 beforeAll(async () => {
-  stack = await startStack();
-  receiver = await startReceiver();
-  await stack.worker();
+  stack = await startDeliveryStack();
 });
-afterAll(async () => {
-  await stack.close();
-  await receiver.close();
-});
+afterAll(() => stack.close());
 
 const SECRET_A = 'whsec-first-0123456789abcdef';
 const SECRET_B = 'whsec-second-0123456789abcdef';
@@ -33,17 +26,17 @@ describe('webhook delivery', () => {
   it("delivers one signed request per subscribed webhook of the owner and none to other users' webhooks", async () => {
     const owner = await stack.createUser();
     const stranger = await stack.createUser();
-    const first = await stack.createWebhook(owner.token, `${receiver.url}/owner/first`, SECRET_A);
-    const second = await stack.createWebhook(owner.token, `${receiver.url}/owner/second`, SECRET_B);
-    const strangers = await stack.createWebhook(stranger.token, `${receiver.url}/stranger`, SECRET_A);
-    const before = receiver.received.length;
+    const first = await stack.createWebhook(owner.token, `${stack.receiver.url}/owner/first`, SECRET_A);
+    const second = await stack.createWebhook(owner.token, `${stack.receiver.url}/owner/second`, SECRET_B);
+    const strangers = await stack.createWebhook(stranger.token, `${stack.receiver.url}/stranger`, SECRET_A);
+    const before = stack.receiver.received.length;
 
     const { eventId, transaction, createdAt } = await stack.commitEvent(owner.id);
     await eventually(async () => {
       const rows = [...(await stack.deliveries(first.id)), ...(await stack.deliveries(second.id))];
       return rows.length === 2 && rows.every((row) => row.status === 'succeeded');
     });
-    const requests = receiver.received.slice(before);
+    const requests = stack.receiver.received.slice(before);
     expect(requests.map((r) => r.path).sort()).toEqual(['/owner/first', '/owner/second']);
     expect(await stack.deliveries(strangers.id)).toEqual([]);
 
@@ -79,7 +72,7 @@ describe('webhook delivery', () => {
 
   it('shows the delivery and its attempt through the API', async () => {
     const owner = await stack.createUser();
-    const webhook = await stack.createWebhook(owner.token, `${receiver.url}/api-view`, SECRET_A);
+    const webhook = await stack.createWebhook(owner.token, `${stack.receiver.url}/api-view`, SECRET_A);
     const { eventId } = await stack.commitEvent(owner.id);
     const res = await eventually(async () => {
       const list = await stack.call('GET', `/v1/webhooks/${webhook.id}/deliveries`, { token: owner.token });

@@ -1,26 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from './receiver.ts';
-import { eventually, type Stack, startStack } from './stack.ts';
+import { type DeliveryStack, eventually, startDeliveryStack } from './stack.ts';
 
 // The stack shrinks the schedule to 1 s, 2 s (3 tries in all) and the timeout to 1 s.
-let stack: Stack;
-let receiver: Receiver;
+let stack: DeliveryStack;
 beforeAll(async () => {
-  stack = await startStack();
-  receiver = await startReceiver();
-  await stack.worker();
+  stack = await startDeliveryStack();
 });
-afterAll(async () => {
-  await stack.close();
-  await receiver.close();
-});
+afterAll(() => stack.close());
 
 const SECRET = 'whsec-retries-0123456789abcdef';
-const requestsTo = (path: string) => receiver.received.filter((request) => request.path === path);
+const requestsTo = (path: string) => stack.receiver.received.filter((request) => request.path === path);
 
 async function setUp(path: string) {
   const owner = await stack.createUser();
-  const webhook = await stack.createWebhook(owner.token, `${receiver.url}${path}`, SECRET);
+  const webhook = await stack.createWebhook(owner.token, `${stack.receiver.url}${path}`, SECRET);
   return { owner, webhook };
 }
 
@@ -36,8 +29,8 @@ describe('retries', () => {
     const path = '/flaky';
     const { owner, webhook } = await setUp(path);
     let calls = 0;
-    const previous = receiver.respond;
-    receiver.respond = (request, index) => (request.path === path ? (++calls <= 2 ? 500 : 200) : previous(request, index));
+    const previous = stack.receiver.respond;
+    stack.receiver.respond = (request, index) => (request.path === path ? (++calls <= 2 ? 500 : 200) : previous(request, index));
     const { eventId } = await stack.commitEvent(owner.id);
 
     const delivery = await settledDelivery(webhook.id, 'succeeded');
@@ -64,8 +57,8 @@ describe('retries', () => {
   it('counts a timeout as a failure and marks the delivery failed after the last try', async () => {
     const path = '/silent';
     const { owner, webhook } = await setUp(path);
-    const previous = receiver.respond;
-    receiver.respond = (request, index) => (request.path === path ? 'hang' : previous(request, index));
+    const previous = stack.receiver.respond;
+    stack.receiver.respond = (request, index) => (request.path === path ? 'hang' : previous(request, index));
     const { eventId } = await stack.commitEvent(owner.id);
 
     const delivery = await settledDelivery(webhook.id, 'failed');
@@ -84,8 +77,8 @@ describe('retries', () => {
   it('disables the webhook on 410 Gone and stops delivering to it', async () => {
     const path = '/gone';
     const { owner, webhook } = await setUp(path);
-    const previous = receiver.respond;
-    receiver.respond = (request, index) => (request.path === path ? 410 : previous(request, index));
+    const previous = stack.receiver.respond;
+    stack.receiver.respond = (request, index) => (request.path === path ? 410 : previous(request, index));
     await stack.commitEvent(owner.id);
 
     const delivery = await settledDelivery(webhook.id, 'failed');
@@ -131,8 +124,8 @@ describe('retries', () => {
   it('closes pending deliveries of a deleted webhook without sending them', async () => {
     const path = '/deleted';
     const { owner, webhook } = await setUp(path);
-    const previous = receiver.respond;
-    receiver.respond = (request, index) => (request.path === path ? 500 : previous(request, index));
+    const previous = stack.receiver.respond;
+    stack.receiver.respond = (request, index) => (request.path === path ? 500 : previous(request, index));
     await stack.commitEvent(owner.id);
     await eventually(async () => requestsTo(path).length === 1);
     expect((await stack.call('DELETE', `/v1/webhooks/${webhook.id}`, { token: owner.token })).status).toBe(200);
@@ -146,8 +139,8 @@ describe('URL safety at delivery', () => {
   it('refuses to connect to a private address when private URLs are not allowed, on literals and on resolved names', async () => {
     // Registered while allowed (e.g. the policy changed, or the name now resolves elsewhere).
     const owner = await stack.createUser();
-    const literal = await stack.createWebhook(owner.token, `${receiver.url}/literal`, SECRET);
-    const named = await stack.createWebhook(owner.token, `${receiver.url.replace('127.0.0.1', 'localhost')}/named`, SECRET);
+    const literal = await stack.createWebhook(owner.token, `${stack.receiver.url}/literal`, SECRET);
+    const named = await stack.createWebhook(owner.token, `${stack.receiver.url.replace('127.0.0.1', 'localhost')}/named`, SECRET);
     const strict = await stack.worker({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false', WEBHOOK_RETRY_SCHEDULE_SECONDS: '0' });
     await Promise.all(
       stack

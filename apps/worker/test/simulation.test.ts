@@ -2,32 +2,21 @@
  * End to end through the real simulation endpoint: a simulated transaction reaches the owner's
  * webhooks as one signed delivery each, and a simulation that fails leaves no event behind.
  */
+
+import { openAccount } from '@sandbank/testing/fixtures';
 import { verifySignature } from '@sandbank/webhooks';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from './receiver.ts';
-import { eventually, type Stack, startStack } from './stack.ts';
+import { type DeliveryStack, eventually, startDeliveryStack } from './stack.ts';
 
-let stack: Stack;
-let receiver: Receiver;
+let stack: DeliveryStack;
 beforeAll(async () => {
-  stack = await startStack();
-  receiver = await startReceiver();
-  await stack.worker();
+  stack = await startDeliveryStack();
 });
-afterAll(async () => {
-  await stack.close();
-  await receiver.close();
-});
+afterAll(() => stack.close());
 
 const SECRET = 'whsec-simulation-0123456789abcdef';
-const requestsTo = (prefix: string) => receiver.received.filter((request) => request.path.startsWith(prefix));
-
-async function openAccount(token: string) {
-  const res = await stack.call('POST', '/v1/accounts', { token, body: { name: `Main ${Math.random()}` } });
-  expect(res.status).toBe(201);
-  return res.body.data.id as string;
-}
+const requestsTo = (prefix: string) => stack.receiver.received.filter((request) => request.path.startsWith(prefix));
 
 async function eventCount(userId: string): Promise<number> {
   const { rows } = await stack.db.query('select count(*)::int as n from events where user_id = $1', [userId]);
@@ -38,10 +27,10 @@ describe('simulation → webhook', () => {
   it("delivers a simulated transaction to each of the owner's webhooks, signed, and to nobody else", async () => {
     const owner = await stack.createUser();
     const stranger = await stack.createUser();
-    await stack.createWebhook(owner.token, `${receiver.url}/sim/owner-1`, SECRET);
-    await stack.createWebhook(owner.token, `${receiver.url}/sim/owner-2`, SECRET);
-    await stack.createWebhook(stranger.token, `${receiver.url}/sim/stranger`, SECRET);
-    const accountId = await openAccount(owner.token);
+    await stack.createWebhook(owner.token, `${stack.receiver.url}/sim/owner-1`, SECRET);
+    await stack.createWebhook(owner.token, `${stack.receiver.url}/sim/owner-2`, SECRET);
+    await stack.createWebhook(stranger.token, `${stack.receiver.url}/sim/stranger`, SECRET);
+    const accountId = await openAccount(stack, { accessToken: owner.token });
 
     const res = await stack.call('POST', '/v1/simulations/transaction', {
       token: owner.token,
@@ -58,7 +47,7 @@ describe('simulation → webhook', () => {
         id: rows[0].id,
         type: 'transaction.created',
         createdAt: rows[0].created_at.toISOString(),
-        data: { transaction },
+        data: { transaction, balances: { balance: 12_345, availableBalance: 12_345 } },
       });
       expect(request.headers['x-sandbank-idempotency-key']).toBe(rows[0].id);
       expect(
@@ -73,8 +62,8 @@ describe('simulation → webhook', () => {
 
   it('writes no event for a simulation that fails, and one for each that commits (replays add none)', async () => {
     const owner = await stack.createUser();
-    await stack.createWebhook(owner.token, `${receiver.url}/atomic`, SECRET);
-    const accountId = await openAccount(owner.token);
+    await stack.createWebhook(owner.token, `${stack.receiver.url}/atomic`, SECRET);
+    const accountId = await openAccount(stack, { accessToken: owner.token });
     const simulate = (body: Record<string, unknown>) =>
       stack.call('POST', '/v1/simulations/transaction', { token: owner.token, body });
 
@@ -91,7 +80,13 @@ describe('simulation → webhook', () => {
     expect(await eventCount(owner.id)).toBe(1);
 
     await eventually(async () => requestsTo('/atomic').length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Quiescent, observably: every event relayed and no delivery job left, so nothing more can come.
+    await eventually(async () => {
+      const { rows } = await stack.db.query(
+        `select (select count(*) from events where relayed_at is null) + (select count(*) from graphile_worker.jobs) as n`,
+      );
+      return Number(rows[0].n) === 0;
+    });
     expect(requestsTo('/atomic')).toHaveLength(1);
   });
 });

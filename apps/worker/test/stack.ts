@@ -5,9 +5,10 @@
  */
 import { startTestApp } from '@sandbank/api/test-helpers';
 import { loadConfig } from '@sandbank/config';
-import { insertAccount, insertTransactionEvent } from '@sandbank/testing/outbox';
+import { insertAccount, insertTransactionEvent } from '@sandbank/testing/fixtures';
 import pg from 'pg';
 import { startWorker, type Worker } from '../src/worker.ts';
+import { type Receiver, startReceiver } from './receiver.ts';
 
 export const WORKER_TEST_ENV = {
   LOG_LEVEL: 'silent',
@@ -24,6 +25,8 @@ export type Stack = Awaited<ReturnType<typeof startStack>>;
 export async function startStack(env: Record<string, string> = {}) {
   const app = await startTestApp({ ...WORKER_TEST_ENV, ...env });
   const db = new pg.Pool({ connectionString: app.databaseUrl, max: 4 });
+  // Tests kill backends on purpose (crash and drop tests): an idle client of this pool may see it.
+  db.on('error', () => {});
   const workers: Worker[] = [];
 
   async function createUser() {
@@ -42,7 +45,7 @@ export async function startStack(env: Record<string, string> = {}) {
 
   /** A committed transaction with its event, written by SQL per the outbox contract. */
   async function commitEvent(userId: string, accountId?: string) {
-    return insertTransactionEvent(db, { userId, accountId: accountId ?? (await insertAccount(db, userId)) });
+    return insertTransactionEvent(db, { accountId: accountId ?? (await insertAccount(db, userId)) });
   }
 
   async function worker(overrides: Record<string, string> = {}) {
@@ -92,6 +95,23 @@ export async function startStack(env: Record<string, string> = {}) {
     deliveries,
     attempts,
     close,
+  };
+}
+
+export type DeliveryStack = Stack & { receiver: Receiver };
+
+/** The usual delivery setup: the stack, a local receiver and one running worker; `close` stops all three. */
+export async function startDeliveryStack(env: Record<string, string> = {}): Promise<DeliveryStack> {
+  const stack = await startStack(env);
+  const receiver = await startReceiver();
+  await stack.worker();
+  return {
+    ...stack,
+    receiver,
+    close: async () => {
+      await stack.close();
+      await receiver.close();
+    },
   };
 }
 

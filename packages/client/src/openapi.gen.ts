@@ -13,9 +13,29 @@ export interface paths {
         };
         /**
          * Pull an owner’s transactions
-         * @description For external systems, with `Authorization: Bearer <API_KEY>` (a user’s `sbk_` key or a partner key; user access tokens are refused). Every account of the owner, closed ones included, newest first. `from`/`to` are whole UTC days (YYYY-MM-DD, inclusive); without `from` the range is the 90 days ending at `to` (default: today), without `to` it has no upper bound. A user key reads only its own user (anything else is 404); a local part shared by several users is 409 CONFLICT for partner keys. Limited per API key (RATE_LIMIT_API_KEY).
+         * @description For external systems, with `Authorization: Bearer <API_KEY>` (a user’s `sbk_` key or a partner key; user access tokens are refused). Every account of the owner, closed ones included, newest first; pending and posted unless `status` says otherwise. `from`/`to` are whole UTC days (YYYY-MM-DD, inclusive); without `from` the range is the 90 days ending at `to` (default: today), without `to` it has no upper bound. A user key reads only its own user (anything else is 404); a local part shared by several users is 409 CONFLICT for partner keys. Limited per API key (RATE_LIMIT_API_KEY).
          */
         get: operations["integrations.pullTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/{owner}/transactions/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sync an owner’s transactions
+         * @description For external systems, with `Authorization: Bearer <API_KEY>`; the owner is resolved as for the pull endpoint (a user key reads only its own user). Incremental import. Without `cursor` you get the whole current state (pending and posted) as `added`, page by page; then, from the same cursor chain, every change once per page in its latest state: `added` and `modified` (upsert by id), `removed` (voided; delete by id). Follow `nextCursor` while `hasMore`, store the last one, and continue from it later: you hold exactly what the history shows. Cursors never expire except by a sandbox reset (410 CURSOR_EXPIRED: start again without a cursor); a malformed one is 400.
+         */
+        get: operations["integrations.syncOwnerTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -35,13 +55,13 @@ export interface paths {
          * List your accounts
          * @description Your accounts, open and closed, oldest first.
          */
-        get: operations["accounts.list"];
+        get: operations["accounts.listAccounts"];
         put?: never;
         /**
          * Open an account
          * @description Opens a PLN account with a zero balance. Names are unique among your open accounts, ignoring case (409 ACCOUNT_NAME_TAKEN).
          */
-        post: operations["accounts.create"];
+        post: operations["accounts.createAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -59,7 +79,7 @@ export interface paths {
          * Get an account
          * @description One of your accounts with its current balance. Another user's account is 404.
          */
-        get: operations["accounts.get"];
+        get: operations["accounts.getAccount"];
         put?: never;
         post?: never;
         delete?: never;
@@ -81,7 +101,7 @@ export interface paths {
          * Close an account
          * @description Confirm with the account's name (422 CONFIRMATION_MISMATCH) and your password (403 INVALID_PASSWORD). The balance must be 0 (409 BALANCE_NOT_ZERO). A closed account takes no transactions; its history stays readable. Password failures count like failed logins (429 RATE_LIMITED after too many).
          */
-        post: operations["accounts.close"];
+        post: operations["accounts.closeAccount"];
         delete?: never;
         options?: never;
         head?: never;
@@ -97,9 +117,9 @@ export interface paths {
         };
         /**
          * An account's transactions
-         * @description Newest first (date, then id). `from`/`to` take YYYY-MM-DD (the whole UTC day, inclusive) or an ISO timestamp (inclusive); `from` after `to` is 400. Closed accounts stay readable.
+         * @description Newest first (date, then id). `from`/`to` take YYYY-MM-DD (the whole UTC day, inclusive) or an ISO timestamp (inclusive); `from` after `to` is 400. Pending and posted by default; `status` picks one status or all. Closed accounts stay readable.
          */
-        get: operations["transactions.listByAccount"];
+        get: operations["transactions.listAccountTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -252,6 +272,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event log
+         * @description Your events in a gap-free order: follow `meta.nextCursor` (as `after`) and you see every committed event exactly once, even when the writes that made them committed out of order. Each item is byte for byte the body its webhooks receive, so deduplicate push and poll by `id`. An event is served once every older database transaction has finished (usually milliseconds). `types` filters by kind; a malformed `after` is 400.
+         */
+        get: operations["events.listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One event
+         * @description The event as its webhooks receive it (`data` is the delivery body, byte for byte).
+         */
+        get: operations["events.getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/simulations/transaction": {
         parameters: {
             query?: never;
@@ -263,9 +323,109 @@ export interface paths {
         put?: never;
         /**
          * Simulate a transaction
-         * @description Books a credit (amount > 0) or debit (amount < 0) on one of your open accounts and emits a transaction.created event, atomically. A debit larger than the balance is 422 INSUFFICIENT_FUNDS; a closed account is 409 ACCOUNT_CLOSED. Idempotent per (accountId, externalTxnId): the same payload again answers 200 with the original and changes nothing; a different payload is 409 IDEMPOTENCY_CONFLICT.
+         * @description Books a credit (amount > 0) or debit (amount < 0) on one of your open accounts and emits a transaction.created event, atomically. `status: pending` books it as pending instead: a pending debit holds its amount (availableBalance drops, balance does not) until it is posted or voided, by /v1/transactions/{id}/post or /void, or by itself after settleAfter / expireAfter. A debit larger than the available balance is 422 INSUFFICIENT_FUNDS; a closed account is 409 ACCOUNT_CLOSED. Idempotent per (accountId, externalTxnId): the same payload again answers 200 with the original and changes nothing; a different payload is 409 IDEMPOTENCY_CONFLICT.
          */
-        post: operations["simulations.transaction"];
+        post: operations["simulations.simulateTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Clean up a transaction (description, merchant, category)
+         * @description What a bank does to a card payment after the fact. Any status but voided. Emits transaction.updated with `previous` and `changes` when something changed; the same values again change nothing.
+         */
+        patch: operations["transactions.patchTransaction"];
+        trace?: never;
+    };
+    "/v1/transactions/{id}/post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post a pending transaction
+         * @description pending → posted, keeping the id. `amount` may change it (same sign, e.g. a tip); the balance moves by the posted amount and the hold is released. Emits transaction.updated with `previous` and `changes`. Posting it again with the same amount answers it unchanged.
+         */
+        post: operations["transactions.postTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/{id}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse a posted transaction (refund)
+         * @description Books a new posted transaction of the opposite sign with `reversalOf` set (all that is left by default, or a partial `amount`); the reversals of one transaction never exceed it (422 REVERSAL_EXCEEDS_ORIGINAL). Emits transaction.created for the reversal. Idempotent per `externalTxnId` (default rev_<id>_<amount>). Answers the reversal.
+         */
+        post: operations["transactions.reverseTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void a pending transaction
+         * @description pending → voided: the hold is released and the transaction leaves the default history. Emits transaction.removed with reason `voided`. Voiding it again answers it unchanged; a posted one is 409 INVALID_TRANSITION (reverse it instead).
+         */
+        post: operations["transactions.voidTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sync your transactions
+         * @description Incremental import. Without `cursor` you get the whole current state (pending and posted) as `added`, page by page; then, from the same cursor chain, every change once per page in its latest state: `added` and `modified` (upsert by id), `removed` (voided; delete by id). Follow `nextCursor` while `hasMore`, store the last one, and continue from it later: you hold exactly what the history shows. Cursors never expire except by a sandbox reset (410 CURSOR_EXPIRED: start again without a cursor); a malformed one is 400. `accountId` narrows the sync to one account; keep passing the same one with its cursors.
+         */
+        get: operations["transactions.syncTransactions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -283,13 +443,13 @@ export interface paths {
          * List webhooks
          * @description Your webhooks, newest first; `clientId` narrows them to one client app.
          */
-        get: operations["webhooks.list"];
+        get: operations["webhooks.listWebhooks"];
         put?: never;
         /**
          * Register a webhook
          * @description Subscribes a URL to event kinds of your accounts. Deliveries are signed with `secret` (Standard Webhooks scheme); the secret is stored encrypted and never returned. URLs that resolve to private, loopback or link-local addresses are refused unless the operator allows them.
          */
-        post: operations["webhooks.create"];
+        post: operations["webhooks.createWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -310,7 +470,7 @@ export interface paths {
          * Delete a webhook
          * @description Stops all deliveries to the webhook, including retries that are waiting.
          */
-        delete: operations["webhooks.delete"];
+        delete: operations["webhooks.deleteWebhook"];
         options?: never;
         head?: never;
         patch?: never;
@@ -363,6 +523,11 @@ export interface components {
         Account: {
             /**
              * Format: int64
+             * @description balance − heldAmount: what a new debit may spend
+             */
+            availableBalance: number;
+            /**
+             * Format: int64
              * @description Integer amount in minor units
              */
             balance: number;
@@ -378,6 +543,11 @@ export interface components {
              * @enum {string}
              */
             currency: "PLN";
+            /**
+             * Format: int64
+             * @description Σ |amount| of the pending debits (held, not yet posted)
+             */
+            heldAmount: number;
             /**
              * Format: uuid
              * @description UUID v7
@@ -435,6 +605,19 @@ export interface components {
                 user: components["schemas"]["User"];
             };
         };
+        /** @description The account after the change */
+        Balances: {
+            /**
+             * Format: int64
+             * @description Integer amount in minor units
+             */
+            availableBalance: number;
+            /**
+             * Format: int64
+             * @description Integer amount in minor units
+             */
+            balance: number;
+        };
         CreatedApiKey: {
             /**
              * Format: date-time
@@ -484,7 +667,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "transaction.created";
+            eventType: "transaction.created" | "transaction.updated" | "transaction.removed";
             /**
              * Format: uuid
              * @description UUID v7
@@ -526,7 +709,7 @@ export interface components {
         /** @description The error contract of every endpoint */
         Error: {
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "INVALID_PASSWORD" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "EMAIL_TAKEN" | "ACCOUNT_NAME_TAKEN" | "ACCOUNT_CLOSED" | "BALANCE_NOT_ZERO" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BALANCE_LIMIT_EXCEEDED" | "CONFIRMATION_MISMATCH" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "INVALID_PASSWORD" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "EMAIL_TAKEN" | "ACCOUNT_NAME_TAKEN" | "ACCOUNT_CLOSED" | "BALANCE_NOT_ZERO" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "CURSOR_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BALANCE_LIMIT_EXCEEDED" | "CONFIRMATION_MISMATCH" | "REVERSAL_EXCEEDS_ORIGINAL" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
             details?: {
                 message: string;
                 path: string;
@@ -535,8 +718,40 @@ export interface components {
             /** @description Equals the X-Request-Id response header */
             traceId: string;
         };
+        /** @description One event: the body its webhooks receive, byte for byte */
+        Event: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T10:15:30.123Z
+             */
+            createdAt: string;
+            data: {
+                balances?: components["schemas"]["Balances"];
+                changes?: string[];
+                previous?: {
+                    [key: string]: unknown;
+                };
+                /** @enum {string} */
+                reason?: "voided" | "expired";
+                transaction: components["schemas"]["Transaction"];
+            };
+            /**
+             * Format: uuid
+             * @description UUID v7
+             * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+             */
+            id: string;
+            /** @enum {string} */
+            type: "transaction.created" | "transaction.updated" | "transaction.removed";
+        };
         SimulationResult: {
             data: {
+                /**
+                 * Format: int64
+                 * @description balance − held pending debits, after the transaction
+                 */
+                availableBalance: number;
                 /**
                  * Format: int64
                  * @description The account's balance after the transaction
@@ -557,6 +772,7 @@ export interface components {
              * @description Minor units; negative for outgoing
              */
             amount: number;
+            category: ("groceries" | "transport" | "fuel" | "utilities" | "telecom" | "subscriptions" | "restaurants" | "health" | "shopping" | "housing" | "salary" | "transfer" | "cash" | "entertainment" | "education" | "other") | null;
             /**
              * @description ISO 4217 code; only PLN today.
              * @enum {string}
@@ -576,10 +792,65 @@ export interface components {
              * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
              */
             id: string;
+            merchant: string | null;
+            /** @description When it posted; null while pending or voided */
+            postedAt: string | null;
             raw: {
                 source: string;
             } & {
                 [key: string]: unknown;
+            };
+            /** @description The transaction this one reverses (a refund), or null */
+            reversalOf: string | null;
+            /**
+             * @description pending → posted | voided; the id never changes
+             * @enum {string}
+             */
+            status: "pending" | "posted" | "voided";
+            /**
+             * Format: int64
+             * @description 1, then +1 on every change: keep the highest you have seen
+             */
+            version: number;
+        };
+        TransactionSync: {
+            /** @description New to you since the cursor (upsert by id) */
+            added: components["schemas"]["Transaction"][];
+            /** @description More is readable now: call again with nextCursor */
+            hasMore: boolean;
+            /** @description Changed since the cursor, in their latest state (upsert by id) */
+            modified: components["schemas"]["Transaction"][];
+            /** @description Keep it: continue from here now (while hasMore) or any time later */
+            nextCursor: string;
+            /** @description Voided: drop them (they may be ones you never held) */
+            removed: {
+                /**
+                 * Format: uuid
+                 * @description UUID v7
+                 * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                 */
+                accountId: string;
+                /**
+                 * Format: uuid
+                 * @description UUID v7
+                 * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                 */
+                id: string;
+            }[];
+        };
+        TransitionResult: {
+            data: {
+                /**
+                 * Format: int64
+                 * @description balance − held pending debits, after it
+                 */
+                availableBalance: number;
+                /**
+                 * Format: int64
+                 * @description The account's balance after it
+                 */
+                balance: number;
+                transaction: components["schemas"]["Transaction"];
             };
         };
         User: {
@@ -609,7 +880,7 @@ export interface components {
             createdAt: string;
             /** @description Why the webhook was disabled (e.g. the receiver answered 410) */
             disabledReason: string | null;
-            events: "transaction.created"[];
+            events: ("transaction.created" | "transaction.updated" | "transaction.removed")[];
             /**
              * Format: uuid
              * @description UUID v7
@@ -647,6 +918,7 @@ export interface operations {
                 from?: string;
                 limit?: number;
                 page?: number;
+                status?: "pending" | "posted" | "voided" | "all";
                 to?: string;
             };
             header?: never;
@@ -681,7 +953,13 @@ export interface operations {
                      *           "description": "xxxxxx",
                      *           "raw": {
                      *             "source": "xxxxxx"
-                     *           }
+                     *           },
+                     *           "status": "pending",
+                     *           "postedAt": "2026-11-21T10:15:30.123Z",
+                     *           "version": 1,
+                     *           "merchant": "xxxxxx",
+                     *           "category": "groceries",
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
                      *         }
                      *       ],
                      *       "meta": {
@@ -829,7 +1107,234 @@ export interface operations {
             };
         };
     };
-    "accounts.list": {
+    "integrations.syncOwnerTransactions": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The user id, the full e-mail (case-insensitive) or its local part (`jan.kowalski+budget`); URL-encode `@` and `+` as you like */
+                owner: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "added": [
+                     *           {
+                     *             "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "externalTxnId": "xxxxxx",
+                     *             "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "amount": 1,
+                     *             "currency": "PLN",
+                     *             "date": "2026-11-21T10:15:30.123Z",
+                     *             "description": "xxxxxx",
+                     *             "raw": {
+                     *               "source": "xxxxxx"
+                     *             },
+                     *             "status": "pending",
+                     *             "postedAt": "2026-11-21T10:15:30.123Z",
+                     *             "version": 1,
+                     *             "merchant": "xxxxxx",
+                     *             "category": "groceries",
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           }
+                     *         ],
+                     *         "modified": [
+                     *           {
+                     *             "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "externalTxnId": "xxxxxx",
+                     *             "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "amount": 1,
+                     *             "currency": "PLN",
+                     *             "date": "2026-11-21T10:15:30.123Z",
+                     *             "description": "xxxxxx",
+                     *             "raw": {
+                     *               "source": "xxxxxx"
+                     *             },
+                     *             "status": "pending",
+                     *             "postedAt": "2026-11-21T10:15:30.123Z",
+                     *             "version": 1,
+                     *             "merchant": "xxxxxx",
+                     *             "category": "groceries",
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           }
+                     *         ],
+                     *         "removed": [
+                     *           {
+                     *             "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "xxxxxx",
+                     *         "hasMore": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["TransactionSync"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "CONFLICT",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CURSOR_EXPIRED: The cursor was issued before a sandbox reset: start again without one */
+            410: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "CURSOR_EXPIRED",
+                     *       "message": "The cursor was issued before a sandbox reset: start again without one"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "accounts.listAccounts": {
         parameters: {
             query?: {
                 limit?: number;
@@ -861,7 +1366,9 @@ export interface operations {
                      *           "currency": "PLN",
                      *           "status": "open",
                      *           "createdAt": "2026-11-21T10:15:30.123Z",
-                     *           "closedAt": "2026-11-21T10:15:30.123Z"
+                     *           "closedAt": "2026-11-21T10:15:30.123Z",
+                     *           "heldAmount": 1,
+                     *           "availableBalance": 1
                      *         }
                      *       ],
                      *       "meta": {
@@ -969,7 +1476,7 @@ export interface operations {
             };
         };
     };
-    "accounts.create": {
+    "accounts.createAccount": {
         parameters: {
             query?: never;
             header?: never;
@@ -1018,7 +1525,9 @@ export interface operations {
                      *         "currency": "PLN",
                      *         "status": "open",
                      *         "createdAt": "2026-11-21T10:15:30.123Z",
-                     *         "closedAt": "2026-11-21T10:15:30.123Z"
+                     *         "closedAt": "2026-11-21T10:15:30.123Z",
+                     *         "heldAmount": 1,
+                     *         "availableBalance": 1
                      *       }
                      *     }
                      */
@@ -1170,7 +1679,7 @@ export interface operations {
             };
         };
     };
-    "accounts.get": {
+    "accounts.getAccount": {
         parameters: {
             query?: never;
             header?: never;
@@ -1201,7 +1710,9 @@ export interface operations {
                      *         "currency": "PLN",
                      *         "status": "open",
                      *         "createdAt": "2026-11-21T10:15:30.123Z",
-                     *         "closedAt": "2026-11-21T10:15:30.123Z"
+                     *         "closedAt": "2026-11-21T10:15:30.123Z",
+                     *         "heldAmount": 1,
+                     *         "availableBalance": 1
                      *       }
                      *     }
                      */
@@ -1313,7 +1824,7 @@ export interface operations {
             };
         };
     };
-    "accounts.close": {
+    "accounts.closeAccount": {
         parameters: {
             query?: never;
             header?: never;
@@ -1359,7 +1870,9 @@ export interface operations {
                      *         "currency": "PLN",
                      *         "status": "open",
                      *         "createdAt": "2026-11-21T10:15:30.123Z",
-                     *         "closedAt": "2026-11-21T10:15:30.123Z"
+                     *         "closedAt": "2026-11-21T10:15:30.123Z",
+                     *         "heldAmount": 1,
+                     *         "availableBalance": 1
                      *       }
                      *     }
                      */
@@ -1571,12 +2084,13 @@ export interface operations {
             };
         };
     };
-    "transactions.listByAccount": {
+    "transactions.listAccountTransactions": {
         parameters: {
             query?: {
                 from?: string;
                 limit?: number;
                 page?: number;
+                status?: "pending" | "posted" | "voided" | "all";
                 to?: string;
             };
             header?: never;
@@ -1611,7 +2125,13 @@ export interface operations {
                      *           "description": "xxxxxx",
                      *           "raw": {
                      *             "source": "xxxxxx"
-                     *           }
+                     *           },
+                     *           "status": "pending",
+                     *           "postedAt": "2026-11-21T10:15:30.123Z",
+                     *           "version": 1,
+                     *           "merchant": "xxxxxx",
+                     *           "category": "groceries",
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
                      *         }
                      *       ],
                      *       "meta": {
@@ -3056,7 +3576,336 @@ export interface operations {
             };
         };
     };
-    "simulations.transaction": {
+    "events.listEvents": {
+        parameters: {
+            query?: {
+                after?: string;
+                limit?: number;
+                types?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "type": "transaction.created",
+                     *           "createdAt": "2026-11-21T10:15:30.123Z",
+                     *           "data": {
+                     *             "transaction": {
+                     *               "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *               "externalTxnId": "xxxxxx",
+                     *               "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *               "amount": 1,
+                     *               "currency": "PLN",
+                     *               "date": "2026-11-21T10:15:30.123Z",
+                     *               "description": "xxxxxx",
+                     *               "raw": {
+                     *                 "source": "xxxxxx"
+                     *               },
+                     *               "status": "pending",
+                     *               "postedAt": "2026-11-21T10:15:30.123Z",
+                     *               "version": 1,
+                     *               "merchant": "xxxxxx",
+                     *               "category": "groceries",
+                     *               "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             },
+                     *             "previous": {},
+                     *             "changes": [
+                     *               "xxxxxx"
+                     *             ],
+                     *             "reason": "voided",
+                     *             "balances": {
+                     *               "balance": 1,
+                     *               "availableBalance": 1
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "nextCursor": "xxxxxx",
+                     *         "hasMore": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Event"][];
+                        meta: {
+                            /** @description More events are readable now; false means poll again later */
+                            hasMore: boolean;
+                            /** @description Pass as `after` to continue; always set, also on an empty page */
+                            nextCursor: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.getEvent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID v7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "type": "transaction.created",
+                     *         "createdAt": "2026-11-21T10:15:30.123Z",
+                     *         "data": {
+                     *           "transaction": {
+                     *             "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "externalTxnId": "xxxxxx",
+                     *             "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "amount": 1,
+                     *             "currency": "PLN",
+                     *             "date": "2026-11-21T10:15:30.123Z",
+                     *             "description": "xxxxxx",
+                     *             "raw": {
+                     *               "source": "xxxxxx"
+                     *             },
+                     *             "status": "pending",
+                     *             "postedAt": "2026-11-21T10:15:30.123Z",
+                     *             "version": 1,
+                     *             "merchant": "xxxxxx",
+                     *             "category": "groceries",
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           },
+                     *           "previous": {},
+                     *           "changes": [
+                     *             "xxxxxx"
+                     *           ],
+                     *           "reason": "voided",
+                     *           "balances": {
+                     *             "balance": 1,
+                     *             "availableBalance": 1
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Event"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "simulations.simulateTransaction": {
         parameters: {
             query?: never;
             header?: never;
@@ -3072,7 +3921,12 @@ export interface operations {
                  *       "description": "Coffee",
                  *       "externalTxnId": "bank-ref-2026-0001",
                  *       "date": "2026-11-21T10:15:30.123Z",
-                 *       "currency": "PLN"
+                 *       "currency": "PLN",
+                 *       "status": "posted",
+                 *       "settleAfter": "P2D",
+                 *       "expireAfter": "P2D",
+                 *       "merchant": "Biedronka",
+                 *       "category": "groceries"
                  *     }
                  */
                 "application/json": {
@@ -3088,6 +3942,8 @@ export interface operations {
                      * @example 1250
                      */
                     amount: number;
+                    /** @enum {string} */
+                    category?: "groceries" | "transport" | "fuel" | "utilities" | "telecom" | "subscriptions" | "restaurants" | "health" | "shopping" | "housing" | "salary" | "transfer" | "cash" | "entertainment" | "education" | "other";
                     /**
                      * @description The account's currency (PLN)
                      * @enum {string}
@@ -3104,10 +3960,30 @@ export interface operations {
                      */
                     description?: string;
                     /**
+                     * @description Pending only: voids by itself (reason expired) at date + this
+                     * @example P2D
+                     */
+                    expireAfter?: string;
+                    /**
                      * @description Idempotency key per account; generated (sim_…) when omitted. The same key again returns the original.
                      * @example bank-ref-2026-0001
                      */
                     externalTxnId?: string;
+                    /**
+                     * @description Who was paid or paid you
+                     * @example Biedronka
+                     */
+                    merchant?: string;
+                    /**
+                     * @description Pending only: posts by itself when the clock passes date + this
+                     * @example P2D
+                     */
+                    settleAfter?: string;
+                    /**
+                     * @description posted (default) moves the balance now; pending holds a debit until it posts or is voided
+                     * @enum {string}
+                     */
+                    status?: "posted" | "pending";
                 };
             };
         };
@@ -3135,9 +4011,16 @@ export interface operations {
                      *           "description": "xxxxxx",
                      *           "raw": {
                      *             "source": "xxxxxx"
-                     *           }
+                     *           },
+                     *           "status": "pending",
+                     *           "postedAt": "2026-11-21T10:15:30.123Z",
+                     *           "version": 1,
+                     *           "merchant": "xxxxxx",
+                     *           "category": "groceries",
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
                      *         },
-                     *         "balance": 1
+                     *         "balance": 1,
+                     *         "availableBalance": 1
                      *       }
                      *     }
                      */
@@ -3327,7 +4210,1188 @@ export interface operations {
             };
         };
     };
-    "webhooks.list": {
+    "transactions.patchTransaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID v7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "xxxxxx",
+                 *       "merchant": "xxxxxx",
+                 *       "category": "groceries",
+                 *       "ifVersion": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description null clears it */
+                    category?: ("groceries" | "transport" | "fuel" | "utilities" | "telecom" | "subscriptions" | "restaurants" | "health" | "shopping" | "housing" | "salary" | "transfer" | "cash" | "entertainment" | "education" | "other") | null;
+                    description?: string;
+                    /**
+                     * Format: int64
+                     * @description Refuse with 409 VERSION_CONFLICT unless the transaction is at this version
+                     */
+                    ifVersion?: number;
+                    /** @description null clears it */
+                    merchant?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "transaction": {
+                     *           "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "externalTxnId": "xxxxxx",
+                     *           "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "amount": 1,
+                     *           "currency": "PLN",
+                     *           "date": "2026-11-21T10:15:30.123Z",
+                     *           "description": "xxxxxx",
+                     *           "raw": {
+                     *             "source": "xxxxxx"
+                     *           },
+                     *           "status": "pending",
+                     *           "postedAt": "2026-11-21T10:15:30.123Z",
+                     *           "version": 1,
+                     *           "merchant": "xxxxxx",
+                     *           "category": "groceries",
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         },
+                     *         "balance": 1,
+                     *         "availableBalance": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransitionResult"];
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_TRANSITION, VERSION_CONFLICT: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INVALID_TRANSITION",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "transactions.postTransaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID v7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 1,
+                 *       "ifVersion": 1
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: int64
+                     * @description The final amount, same sign as the pending one (e.g. with a tip); default: unchanged
+                     */
+                    amount?: number;
+                    /**
+                     * Format: int64
+                     * @description Refuse with 409 VERSION_CONFLICT unless the transaction is at this version
+                     */
+                    ifVersion?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "transaction": {
+                     *           "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "externalTxnId": "xxxxxx",
+                     *           "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "amount": 1,
+                     *           "currency": "PLN",
+                     *           "date": "2026-11-21T10:15:30.123Z",
+                     *           "description": "xxxxxx",
+                     *           "raw": {
+                     *             "source": "xxxxxx"
+                     *           },
+                     *           "status": "pending",
+                     *           "postedAt": "2026-11-21T10:15:30.123Z",
+                     *           "version": 1,
+                     *           "merchant": "xxxxxx",
+                     *           "category": "groceries",
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         },
+                     *         "balance": 1,
+                     *         "availableBalance": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransitionResult"];
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_CLOSED, INVALID_TRANSITION, VERSION_CONFLICT: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "ACCOUNT_CLOSED",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_FUNDS, BALANCE_LIMIT_EXCEEDED: The request is understood but breaks a business rule */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INSUFFICIENT_FUNDS",
+                     *       "message": "The request is understood but breaks a business rule"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "transactions.reverseTransaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID v7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 1,
+                 *       "description": "xxxxxx",
+                 *       "externalTxnId": "xxxxxx"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: int64
+                     * @description How much to give back, as a positive magnitude; default: all that is left
+                     */
+                    amount?: number;
+                    /** @description Default: 'Reversal: <original description>' */
+                    description?: string;
+                    /** @description Idempotency key of the reversal; default rev_<id>_<amount> */
+                    externalTxnId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The reversal and the balances after it */
+            201: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "transaction": {
+                     *           "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "externalTxnId": "xxxxxx",
+                     *           "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "amount": 1,
+                     *           "currency": "PLN",
+                     *           "date": "2026-11-21T10:15:30.123Z",
+                     *           "description": "xxxxxx",
+                     *           "raw": {
+                     *             "source": "xxxxxx"
+                     *           },
+                     *           "status": "pending",
+                     *           "postedAt": "2026-11-21T10:15:30.123Z",
+                     *           "version": 1,
+                     *           "merchant": "xxxxxx",
+                     *           "category": "groceries",
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         },
+                     *         "balance": 1,
+                     *         "availableBalance": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransitionResult"];
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_CLOSED, IDEMPOTENCY_CONFLICT, INVALID_TRANSITION: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "ACCOUNT_CLOSED",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_FUNDS, BALANCE_LIMIT_EXCEEDED, REVERSAL_EXCEEDS_ORIGINAL: The request is understood but breaks a business rule */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INSUFFICIENT_FUNDS",
+                     *       "message": "The request is understood but breaks a business rule"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "transactions.voidTransaction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID v7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ifVersion": 1
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: int64
+                     * @description Refuse with 409 VERSION_CONFLICT unless the transaction is at this version
+                     */
+                    ifVersion?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "transaction": {
+                     *           "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "externalTxnId": "xxxxxx",
+                     *           "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "amount": 1,
+                     *           "currency": "PLN",
+                     *           "date": "2026-11-21T10:15:30.123Z",
+                     *           "description": "xxxxxx",
+                     *           "raw": {
+                     *             "source": "xxxxxx"
+                     *           },
+                     *           "status": "pending",
+                     *           "postedAt": "2026-11-21T10:15:30.123Z",
+                     *           "version": 1,
+                     *           "merchant": "xxxxxx",
+                     *           "category": "groceries",
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         },
+                     *         "balance": 1,
+                     *         "availableBalance": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransitionResult"];
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_TRANSITION, VERSION_CONFLICT: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INVALID_TRANSITION",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "transactions.syncTransactions": {
+        parameters: {
+            query?: {
+                accountId?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "added": [
+                     *           {
+                     *             "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "externalTxnId": "xxxxxx",
+                     *             "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "amount": 1,
+                     *             "currency": "PLN",
+                     *             "date": "2026-11-21T10:15:30.123Z",
+                     *             "description": "xxxxxx",
+                     *             "raw": {
+                     *               "source": "xxxxxx"
+                     *             },
+                     *             "status": "pending",
+                     *             "postedAt": "2026-11-21T10:15:30.123Z",
+                     *             "version": 1,
+                     *             "merchant": "xxxxxx",
+                     *             "category": "groceries",
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           }
+                     *         ],
+                     *         "modified": [
+                     *           {
+                     *             "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "externalTxnId": "xxxxxx",
+                     *             "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "amount": 1,
+                     *             "currency": "PLN",
+                     *             "date": "2026-11-21T10:15:30.123Z",
+                     *             "description": "xxxxxx",
+                     *             "raw": {
+                     *               "source": "xxxxxx"
+                     *             },
+                     *             "status": "pending",
+                     *             "postedAt": "2026-11-21T10:15:30.123Z",
+                     *             "version": 1,
+                     *             "merchant": "xxxxxx",
+                     *             "category": "groceries",
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           }
+                     *         ],
+                     *         "removed": [
+                     *           {
+                     *             "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "xxxxxx",
+                     *         "hasMore": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["TransactionSync"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CURSOR_EXPIRED: The cursor was issued before a sandbox reset: start again without one */
+            410: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "CURSOR_EXPIRED",
+                     *       "message": "The cursor was issued before a sandbox reset: start again without one"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.listWebhooks": {
         parameters: {
             query?: {
                 clientId?: string;
@@ -3470,7 +5534,7 @@ export interface operations {
             };
         };
     };
-    "webhooks.create": {
+    "webhooks.createWebhook": {
         parameters: {
             query?: never;
             header?: never;
@@ -3501,7 +5565,7 @@ export interface operations {
                      *       "transaction.created"
                      *     ]
                      */
-                    events: "transaction.created"[];
+                    events: ("transaction.created" | "transaction.updated" | "transaction.removed")[];
                     /**
                      * @description 16–256 printable ASCII characters; never returned
                      * @example whsec-0b5d8f1e2a7c4e9b
@@ -3669,7 +5733,7 @@ export interface operations {
             };
         };
     };
-    "webhooks.delete": {
+    "webhooks.deleteWebhook": {
         parameters: {
             query?: never;
             header?: never;

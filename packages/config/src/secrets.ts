@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config.ts';
 
-export interface EncryptionKey {
+interface EncryptionKey {
   id: string;
   key: Buffer;
 }
@@ -27,7 +27,7 @@ export function resolveSecrets(config: Config): Secrets {
 }
 
 /** `kid:base64key[,kid:base64key…]`, each key 32 bytes (AES-256). */
-export function parseEncryptionKeys(value: string): EncryptionKey[] {
+function parseEncryptionKeys(value: string): EncryptionKey[] {
   const keys = value.split(',').map((entry) => {
     const [id, encoded] = entry.trim().split(':');
     const key = Buffer.from(encoded ?? '', 'base64');

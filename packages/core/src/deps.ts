@@ -2,7 +2,7 @@
 import type { Config, Secrets } from '@sandbank/config';
 import type { Orm } from '@sandbank/db';
 import type { Logger } from 'pino';
-import type { RateLimits } from './protection/rate-limits.ts';
+import type { RateLimits } from './protection/rate-limiters.ts';
 
 export interface Deps {
   config: Config;

@@ -15,6 +15,8 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPCCode> = {
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_SUPPORTED',
   409: 'CONFLICT',
+  // tRPC has no 410: its clients see NOT_FOUND's status with our CURSOR_EXPIRED code; REST answers 410.
+  410: 'NOT_FOUND',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'UNPROCESSABLE_CONTENT',
@@ -51,7 +53,7 @@ export class AppError extends TRPCError {
 
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 
-export function zodDetails(error: ZodError): ErrorDetail[] {
+function zodDetails(error: ZodError): ErrorDetail[] {
   return error.issues.flatMap((issue) => {
     const path = issue.path.map(String);
     // An unknown key is reported at its own path, so clients can point at the offending field.
@@ -60,6 +62,29 @@ export function zodDetails(error: ZodError): ErrorDetail[] {
     }
     return [{ path: path.join('.'), message: issue.message }];
   });
+}
+
+/** Connection-level failures: the database is down, restarting or unreachable (not a bad query). */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+const UNAVAILABLE_MESSAGE = /Connection terminated|connection timeout|Client has encountered a connection error/i;
+
+/** Whether `error` (or anything in its cause chain) says the database cannot be reached right now. */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (depth > 8 || error === null || typeof error !== 'object') return false;
+  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
+  if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
+  return isDatabaseUnavailable(cause, depth + 1);
 }
 
 /** Maps any error to the contract body. Internal errors never reveal their message. */
@@ -74,6 +99,9 @@ export function toErrorBody(error: unknown, traceId: string): ErrorBody {
     if (error.cause instanceof AppError) return toErrorBody(error.cause, traceId);
     const code = CODE_BY_TRPC_CODE[error.code];
     if (code) return { traceId, code, message: error.code === 'PARSE_ERROR' ? 'Malformed JSON body' : error.message };
+  }
+  if (isDatabaseUnavailable(error)) {
+    return { traceId, code: 'SERVICE_UNAVAILABLE', message: 'The database is unavailable; retry in a few seconds' };
   }
   return { traceId, code: 'INTERNAL', message: 'Internal server error' };
 }

@@ -3,9 +3,11 @@ export type { Deps } from './deps.ts';
 export { issueSession } from './domain/auth/sessions.ts';
 export { signAccessToken } from './domain/auth/tokens.ts';
 export { partnerKeys } from './domain/integrations/partner-keys.ts';
-export { AppError, statusOf, toErrorBody } from './errors.ts';
+export { settleDueTransactions } from './domain/transactions/settle-due.ts';
+export { AppError, isDatabaseUnavailable, statusOf, toErrorBody } from './errors.ts';
+export { isStorable } from './lib/storable-text.ts';
 export { buildOpenApiDocument } from './openapi.ts';
-export { byApiKey, byIp, rateLimit } from './protection/rate-limit.ts';
+export { byApiKey, byIp, rateLimit } from './protection/rate-limit-middleware.ts';
 export {
   consumePoint,
   createRateLimits,
@@ -13,6 +15,6 @@ export {
   type RateLimitBucket,
   type RateLimitOutcome,
   type RateLimits,
-} from './protection/rate-limits.ts';
+} from './protection/rate-limiters.ts';
 export { type AppRouter, appRouter, procedureMetas } from './router.ts';
-export { bearerToken, createCallerFactory, type Meta } from './trpc.ts';
+export { bearerToken, type Meta } from './trpc.ts';

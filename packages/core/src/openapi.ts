@@ -21,6 +21,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'Authenticated but not allowed',
   404: 'No such resource (or it is not yours)',
   409: 'A conflict with the current state',
+  410: 'The cursor was issued before a sandbox reset: start again without one',
   413: 'The body is over 64 KiB',
   415: 'The body must be application/json',
   422: 'The request is understood but breaks a business rule',
@@ -74,7 +75,7 @@ export function buildOpenApiDocument({ serverUrl, version = '1.0.0' }: OpenApiOp
     version,
     openApiVersion: '3.1.0',
     baseUrl: serverUrl,
-    tags: ['auth', 'accounts', 'transactions', 'simulations', 'webhooks', 'integrations', 'system'],
+    tags: ['auth', 'accounts', 'transactions', 'simulations', 'webhooks', 'events', 'integrations', 'system'],
     securitySchemes: { Authorization: USER_TOKEN_SCHEME },
   });
   document.info.license = { name: 'MIT', identifier: 'MIT' };

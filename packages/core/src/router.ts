@@ -1,6 +1,7 @@
 /** The one router: every endpoint of Sandbank, by area. trpc-to-openapi serves it as REST. */
 import { accountsRouter } from './routers/accounts/router.ts';
 import { authRouter } from './routers/auth/router.ts';
+import { eventsRouter } from './routers/events/router.ts';
 import { integrationsRouter } from './routers/integrations/router.ts';
 import { simulationsRouter } from './routers/simulations/router.ts';
 import { transactionsRouter } from './routers/transactions/router.ts';
@@ -14,6 +15,7 @@ export const appRouter = router({
   simulations: simulationsRouter,
   integrations: integrationsRouter,
   webhooks: webhooksRouter,
+  events: eventsRouter,
 });
 
 export type AppRouter = typeof appRouter;

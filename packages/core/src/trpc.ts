@@ -9,6 +9,7 @@ import type { Context } from './context.ts';
 import { verifyAccessToken } from './domain/auth/tokens.ts';
 import { authenticateApiKey } from './domain/integrations/authenticate-api-key.ts';
 import { AppError, toErrorBody } from './errors.ts';
+import { findUnstorable } from './lib/storable-text.ts';
 
 export interface Meta extends OpenApiMeta {
   /** HTTP status of a successful REST call (default 200). */
@@ -45,26 +46,41 @@ const t = initTRPC
   });
 
 export const router = t.router;
-export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
 export const middleware = t.middleware;
 
-/** Resolves the user from `Authorization: Bearer <accessToken>`; 401 UNAUTHENTICATED otherwise. */
-export const protectedProcedure = t.procedure.use(async ({ ctx, next }) => {
-  const token = bearerToken(ctx.authorization);
-  if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
-  const user = await verifyAccessToken(ctx.deps, token);
-  return next({ ctx: { ...ctx, user } });
+/** Every string of every input, before its schema: nothing PostgreSQL cannot store gets further (400 with the path). */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  const path = findUnstorable(await getRawInput());
+  if (path !== null) {
+    const message = 'Must not contain U+0000 or a lone UTF-16 surrogate';
+    throw new AppError('VALIDATION_ERROR', `Invalid ${path}: ${message}`, { details: [{ path, message }] });
+  }
+  return next();
 });
+
+export const publicProcedure = t.procedure.use(storableInput);
+
+/** Resolves the user from `Authorization: Bearer <accessToken>`; 401 UNAUTHENTICATED otherwise. */
+export const protectedProcedure = t.procedure
+  .use(async ({ ctx, next }) => {
+    const token = bearerToken(ctx.authorization);
+    if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
+    const user = await verifyAccessToken(ctx.deps, token);
+    return next({ ctx: { ...ctx, user } });
+  })
+  .use(storableInput);
 
 /**
  * Resolves an API key (a user's `sbk_…` key or a partner key) from `Authorization: Bearer <API_KEY>`;
  * 401 UNAUTHENTICATED otherwise, user access tokens included. `ctx.apiKey` is the key's identity.
  */
-export const apiKeyProcedure = t.procedure.meta({ auth: 'apiKey' }).use(async ({ ctx, next }) => {
-  const apiKey = await authenticateApiKey(ctx.em, ctx.deps.config, bearerToken(ctx.authorization));
-  return next({ ctx: { ...ctx, apiKey } });
-});
+export const apiKeyProcedure = t.procedure
+  .meta({ auth: 'apiKey' })
+  .use(async ({ ctx, next }) => {
+    const apiKey = await authenticateApiKey(ctx.em, ctx.deps.config, bearerToken(ctx.authorization));
+    return next({ ctx: { ...ctx, apiKey } });
+  })
+  .use(storableInput);
 
 export function bearerToken(header: string | undefined): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');

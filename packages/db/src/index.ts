@@ -3,3 +3,4 @@ export { checkReadiness, type DatabaseServer, migrateDatabase, type Readiness, r
 export { createDatabaseIfMissing, startEmbeddedPostgres } from './embedded.ts';
 export * from './entities/index.ts';
 export { createOrm, type EntityManager, MIGRATION_NAMES, nativePool, type Orm } from './orm.ts';
+export { EmbeddedPostgresError } from './postgres-process.ts';

@@ -16,5 +16,6 @@
  * - partner key: an operator-configured key that reads every owner.
  */
 export * from './errors.ts';
+export * from './event-body.ts';
 export * from './format.ts';
 export * from './resources.ts';

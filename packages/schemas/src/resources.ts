@@ -17,9 +17,37 @@ export const AccountSchema = z
     status: AccountStatusSchema,
     createdAt: TimestampSchema,
     closedAt: TimestampSchema.nullable(),
+    heldAmount: MinorUnitsSchema.meta({ description: 'Σ |amount| of the pending debits (held, not yet posted)' }),
+    availableBalance: MinorUnitsSchema.meta({ description: 'balance − heldAmount: what a new debit may spend' }),
   })
   .meta({ id: 'Account' });
 export type Account = z.infer<typeof AccountSchema>;
+
+export const TRANSACTION_STATUSES = ['pending', 'posted', 'voided'] as const;
+export const TransactionStatusSchema = z.enum(TRANSACTION_STATUSES);
+export type TransactionStatus = z.infer<typeof TransactionStatusSchema>;
+
+/** The categories a transaction may carry (a bank's or a budgeting app's coarse buckets). */
+export const CATEGORIES = [
+  'groceries',
+  'transport',
+  'fuel',
+  'utilities',
+  'telecom',
+  'subscriptions',
+  'restaurants',
+  'health',
+  'shopping',
+  'housing',
+  'salary',
+  'transfer',
+  'cash',
+  'entertainment',
+  'education',
+  'other',
+] as const;
+export const CategorySchema = z.enum(CATEGORIES);
+export type Category = z.infer<typeof CategorySchema>;
 
 export const TransactionRawSchema = z.looseObject({ source: z.string() });
 export const TransactionSchema = z
@@ -32,6 +60,12 @@ export const TransactionSchema = z
     date: TimestampSchema,
     description: z.string(),
     raw: TransactionRawSchema,
+    status: TransactionStatusSchema.meta({ description: 'pending → posted | voided; the id never changes' }),
+    postedAt: TimestampSchema.nullable().meta({ description: 'When it posted; null while pending or voided' }),
+    version: z.int().meta({ description: '1, then +1 on every change: keep the highest you have seen' }),
+    merchant: z.string().nullable(),
+    category: CategorySchema.nullable(),
+    reversalOf: IdSchema.nullable().meta({ description: 'The transaction this one reverses (a refund), or null' }),
   })
   .meta({ id: 'Transaction' });
 export type Transaction = z.infer<typeof TransactionSchema>;
@@ -50,17 +84,37 @@ export const ApiKeySchema = z
   .meta({ id: 'ApiKey' });
 export type ApiKey = z.infer<typeof ApiKeySchema>;
 
-export const EVENT_TYPES = ['transaction.created'] as const;
+export const EVENT_TYPES = ['transaction.created', 'transaction.updated', 'transaction.removed'] as const;
 export const EventTypeSchema = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventTypeSchema>;
 
-/** The body the worker POSTs to a webhook. */
-export const WebhookEventSchema = z.object({
-  id: IdSchema,
-  type: EventTypeSchema,
-  createdAt: TimestampSchema,
-  data: z.object({ transaction: TransactionSchema }),
-});
+/** The account's balances right after a change, carried by every transaction event. */
+export const BalancesSchema = z
+  .object({ balance: MinorUnitsSchema, availableBalance: MinorUnitsSchema })
+  .meta({ id: 'Balances', description: 'The account after the change' });
+export type Balances = z.infer<typeof BalancesSchema>;
+
+export const RemovalReasonSchema = z.enum(['voided', 'expired']);
+
+/**
+ * The body the worker POSTs to a webhook (and the event log serves). `data.transaction` is the
+ * transaction after the change; `transaction.updated` adds `previous` (the changed fields' old
+ * values) and `changes` (their names); `transaction.removed` adds `reason`.
+ */
+export const WebhookEventSchema = z
+  .object({
+    id: IdSchema,
+    type: EventTypeSchema,
+    createdAt: TimestampSchema,
+    data: z.object({
+      transaction: TransactionSchema,
+      previous: z.record(z.string(), z.unknown()).optional(),
+      changes: z.array(z.string()).optional(),
+      reason: RemovalReasonSchema.optional(),
+      balances: BalancesSchema.optional(),
+    }),
+  })
+  .meta({ id: 'Event', description: 'One event: the body its webhooks receive, byte for byte' });
 export type WebhookEvent = z.infer<typeof WebhookEventSchema>;
 
 export const WebhookStatusSchema = z.enum(['active', 'disabled']);

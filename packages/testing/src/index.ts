@@ -29,8 +29,24 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     url: withDatabase(templateUrl, name),
     name,
-    drop: () => withClient(adminUrl, (client) => client.query(`drop database if exists "${name}" with (force)`)).then(() => {}),
+    drop: () => withClient(adminUrl, (client) => dropWhenIdle(client, name)),
   };
+}
+
+/**
+ * Drops a test database once the pools that used it have finished closing (up to 2 s), then by
+ * force. Forcing at once kills backends whose clients are still saying goodbye, and a pool that
+ * has already let go of such a client reports the termination as an unhandled error.
+ */
+async function dropWhenIdle(client: pg.Client, name: string): Promise<void> {
+  for (let i = 0; i < 40; i++) {
+    const { rows } = await client.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [
+      name,
+    ]);
+    if (rows[0]?.n === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await client.query(`drop database if exists "${name}" with (force)`);
 }
 
 export function withDatabase(url: URL | string, database: string): string {

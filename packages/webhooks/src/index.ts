@@ -11,7 +11,9 @@ export {
   DELIVER_WEBHOOK_TASK,
   type DeliveryJobPayload,
   DeliveryJobPayloadSchema,
+  deliveryJob,
   deliveryJobKey,
+  enqueueDeliveryJobsSql,
   JOB_MAX_ATTEMPTS,
   retryDelaySeconds,
 } from './jobs.ts';

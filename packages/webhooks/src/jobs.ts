@@ -24,6 +24,36 @@ export const DeliveryJobPayloadSchema = z.object({
 });
 export type DeliveryJobPayload = z.infer<typeof DeliveryJobPayloadSchema>;
 
+/** A delivery job in the shape of graphile-worker's `job_spec`, built in one place for every enqueuer. */
+interface DeliveryJobSpec {
+  identifier: typeof DELIVER_WEBHOOK_TASK;
+  payload: DeliveryJobPayload;
+  run_at: string | null;
+  max_attempts: number;
+  job_key: string;
+}
+
+/** The job for one try of a delivery: validated by the payload schema, keyed by the delivery. */
+export function deliveryJob(payload: z.input<typeof DeliveryJobPayloadSchema>, runAt?: Date): DeliveryJobSpec {
+  const parsed = DeliveryJobPayloadSchema.parse(payload);
+  return {
+    identifier: DELIVER_WEBHOOK_TASK,
+    payload: parsed,
+    run_at: runAt ? runAt.toISOString() : null,
+    max_attempts: JOB_MAX_ATTEMPTS,
+    job_key: deliveryJobKey(parsed.deliveryId),
+  };
+}
+
+/**
+ * The one statement that enqueues delivery jobs, inside the caller's transaction: its single
+ * parameter (written `placeholder`: `$1` for pg, `?` for MikroORM) is the JSON array of
+ * `deliveryJob(...)` specs. One `add_jobs` call, so one NOTIFY per batch.
+ */
+export const enqueueDeliveryJobsSql = (placeholder: string) =>
+  `select count(*) from graphile_worker.add_jobs(array(
+     select json_populate_record(null::graphile_worker.job_spec, spec) from json_array_elements(${placeholder}::json) as spec))`;
+
 /**
  * The delay before the next try after attempt `attempt` (1-based) failed, or null when the
  * schedule is exhausted and the delivery fails.

@@ -42,7 +42,7 @@ const INIT = `window.addEventListener('load', function () {
 `;
 
 /** Only what Swagger UI needs: same-origin scripts and styles, data: icons, fetches to this origin. */
-export const DOCS_CSP_DIRECTIVES = {
+const DOCS_CSP_DIRECTIVES = {
   defaultSrc: ["'none'"],
   scriptSrc: ["'self'"],
   styleSrc: ["'self'"],

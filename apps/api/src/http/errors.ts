@@ -6,8 +6,12 @@ import { AppError, procedureMetas, statusOf, toErrorBody } from '@sandbank/core'
 import type { ErrorBody } from '@sandbank/schemas';
 import type { NextFunction, Request, Response } from 'express';
 
+/** How long a client should wait while the database is unavailable (503). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = '2';
+
 export function sendError(res: Response, body: ErrorBody, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
+  if (body.code === 'SERVICE_UNAVAILABLE') res.setHeader('Retry-After', UNAVAILABLE_RETRY_AFTER_SECONDS);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.status(statusOf(body)).json(body);
 }

@@ -9,7 +9,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { createRouteLabeler } from './route-label.ts';
 
-const SIMULATION_PROCEDURE = 'simulations.transaction';
+const SIMULATION_PROCEDURE = 'simulations.simulateTransaction';
 
 export interface Metrics {
   record: RequestHandler;

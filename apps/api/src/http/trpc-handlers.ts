@@ -12,6 +12,7 @@ import {
   type Context,
   createContextInner,
   type Deps,
+  isDatabaseUnavailable,
   procedureMetas,
   statusOf,
   toErrorBody,
@@ -20,11 +21,11 @@ import type { TRPCError } from '@trpc/server';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
-import { sendError } from './errors.ts';
+import { sendError, UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
 
-export function createContextFactory(deps: Deps) {
+function createContextFactory(deps: Deps) {
   // Both adapters hand over the Express request that `requestContext` decorated.
   return ({ req }: { req: IncomingMessage }): Context => {
     const request = req as Request;
@@ -50,7 +51,9 @@ function responseMetaFactory() {
     const headers = ctx?.response.headers ?? {};
     if (errors.length > 0) {
       const [first] = errors;
-      return { status: statusOf(toErrorBody(first, ctx?.requestId ?? '')), headers };
+      const status = statusOf(toErrorBody(first, ctx?.requestId ?? ''));
+      // The database is down or restarting: the request is fine, ask the client to come back.
+      return { status, headers: status === 503 ? { ...headers, 'Retry-After': UNAVAILABLE_RETRY_AFTER_SECONDS } : headers };
     }
     const path = paths?.length === 1 ? paths[0] : undefined;
     const status = ctx?.response.status ?? (path ? successStatus.get(path) : undefined) ?? 200;
@@ -59,7 +62,10 @@ function responseMetaFactory() {
 }
 
 function logInternal(error: TRPCError, req: Request): void {
-  if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error.cause ?? error }, 'procedure failed');
+  if (error.code !== 'INTERNAL_SERVER_ERROR') return;
+  if (isDatabaseUnavailable(error))
+    req.log.warn({ err: { message: error.cause?.message ?? error.message } }, 'database unavailable');
+  else req.log.error({ err: error.cause ?? error }, 'procedure failed');
 }
 
 export function trpcHandler(deps: Deps): RequestHandler {

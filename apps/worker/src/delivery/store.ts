@@ -3,7 +3,7 @@
  * read before the request, one transaction after it (the attempt, the delivery's new state, a
  * 410's disabling of the webhook and the next try's job commit together).
  */
-import { DELIVER_WEBHOOK_TASK, deliveryJobKey, JOB_MAX_ATTEMPTS } from '@sandbank/webhooks';
+import { deliveryJob, enqueueDeliveryJobsSql } from '@sandbank/webhooks';
 import type pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { inTransaction } from '../transaction.ts';
@@ -80,18 +80,8 @@ export async function recordAttempt(pool: pg.Pool, record: AttemptRecord): Promi
       ],
     );
     if (record.outcome === 'pending' && record.nextAttemptAt && record.nextJobAttempt) {
-      await client.query(
-        `select graphile_worker.add_job($1, json_build_object('deliveryId', $2::uuid, 'attempt', $3::int),
-                run_at => $4, job_key => $5, max_attempts => $6)`,
-        [
-          DELIVER_WEBHOOK_TASK,
-          record.deliveryId,
-          record.nextJobAttempt,
-          record.nextAttemptAt,
-          deliveryJobKey(record.deliveryId),
-          JOB_MAX_ATTEMPTS,
-        ],
-      );
+      const job = deliveryJob({ deliveryId: record.deliveryId, attempt: record.nextJobAttempt }, record.nextAttemptAt);
+      await client.query(enqueueDeliveryJobsSql('$1'), [JSON.stringify([job])]);
     }
   });
 }

@@ -6,7 +6,7 @@
  * last try the delivery fails. 410 Gone disables the webhook.
  */
 import type { Config, Secrets } from '@sandbank/config';
-import { WebhookEventSchema } from '@sandbank/schemas';
+import { buildEventBody } from '@sandbank/schemas';
 import { DeliveryJobPayloadSchema, openSecret, retryDelaySeconds, signatureHeaders } from '@sandbank/webhooks';
 import type { Task } from 'graphile-worker';
 import type pg from 'pg';
@@ -15,7 +15,7 @@ import type { Agent } from 'undici';
 import { type AttemptOutcome, postWebhook } from '../delivery/http-client.ts';
 import { type AttemptRecord, abandonDelivery, loadDeliveryTarget, recordAttempt } from '../delivery/store.ts';
 
-export const USER_AGENT = 'Sandbank-Webhooks/1.0 (+https://github.com/sandbank)';
+const USER_AGENT = 'Sandbank-Webhooks/1.0 (+https://github.com/sandbank)';
 
 export interface DeliverWebhookDeps {
   config: Config;
@@ -36,11 +36,12 @@ export function deliverWebhookTask({ config, secrets, pool, agent, logger }: Del
       await abandonDelivery(pool, deliveryId);
       return log.info('webhook disabled or deleted; delivery closed without a request');
     }
-    const parsed = WebhookEventSchema.safeParse({
+    // The same builder as the event log's, so a delivery's body equals GET /v1/events/:id byte for byte.
+    const parsed = buildEventBody({
       id: target.eventId,
       type: target.eventType,
-      createdAt: target.eventCreatedAt.toISOString(),
-      data: target.eventPayload,
+      created_at: target.eventCreatedAt,
+      payload: target.eventPayload,
     });
     if (!parsed.success) {
       // A malformed event would fail the same way on every retry: close the delivery and say why.

@@ -1,5 +1,5 @@
 /** The one Account mapper: entity → the SPEC's Account shape. */
-import type { Account as AccountEntity } from '@sandbank/db';
+import type { AccountEntity } from '@sandbank/db';
 import type { Account, Currency } from '@sandbank/schemas';
 
 export const toAccount = (account: AccountEntity): Account => ({
@@ -10,4 +10,6 @@ export const toAccount = (account: AccountEntity): Account => ({
   status: account.status,
   createdAt: account.createdAt.toISOString(),
   closedAt: account.closedAt ? account.closedAt.toISOString() : null,
+  heldAmount: account.heldAmount,
+  availableBalance: account.balance - account.heldAmount,
 });

@@ -1,5 +1,5 @@
 /** The one ApiKey mapper: never the key, never its hash. */
-import type { ApiKey as ApiKeyEntity } from '@sandbank/db';
+import type { ApiKeyEntity } from '@sandbank/db';
 import type { ApiKey } from '@sandbank/schemas';
 
 export const toApiKey = (key: ApiKeyEntity): ApiKey => ({

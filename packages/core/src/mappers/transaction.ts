@@ -1,8 +1,12 @@
 /**
- * The one Transaction mapper: the simulation, the core history, the pull endpoint and webhook
- * events all build their Transaction objects here, from the row as SQL returns it.
+ * The one Transaction mapper: the simulation, the transitions, the core history, the pull endpoint
+ * and webhook events all build their Transaction objects here, from the row as SQL returns it.
  */
-import type { Currency, Transaction } from '@sandbank/schemas';
+import type { Category, Currency, Transaction, TransactionStatus } from '@sandbank/schemas';
+
+/** The columns every statement returns for a transaction (`t.`-qualified variant below). */
+export const TRANSACTION_COLUMNS =
+  'id, account_id, external_txn_id, amount, currency, date, description, raw, status, posted_at, version, merchant, category, reversal_of';
 
 /** The columns of a transaction as they come from a hand-written SQL statement. */
 export interface TransactionRow {
@@ -14,7 +18,15 @@ export interface TransactionRow {
   date: Date | string;
   description: string;
   raw: Record<string, unknown>;
+  status: TransactionStatus;
+  posted_at: Date | string | null;
+  version: number | string;
+  merchant: string | null;
+  category: string | null;
+  reversal_of: string | null;
 }
+
+const iso = (value: Date | string) => new Date(value).toISOString();
 
 export function rowToTransaction(row: TransactionRow): Transaction {
   return {
@@ -23,8 +35,14 @@ export function rowToTransaction(row: TransactionRow): Transaction {
     accountId: row.account_id,
     amount: Number(row.amount),
     currency: row.currency as Currency,
-    date: new Date(row.date).toISOString(),
+    date: iso(row.date),
     description: row.description,
     raw: { ...row.raw, source: String(row.raw.source) },
+    status: row.status,
+    postedAt: row.posted_at === null ? null : iso(row.posted_at),
+    version: Number(row.version),
+    merchant: row.merchant,
+    category: row.category as Category | null,
+    reversalOf: row.reversal_of,
   };
 }

@@ -1,4 +1,4 @@
-import type { User as UserEntity } from '@sandbank/db';
+import type { UserEntity } from '@sandbank/db';
 import type { User } from '@sandbank/schemas';
 
 export const toUser = (user: UserEntity): User => ({

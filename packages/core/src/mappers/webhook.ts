@@ -1,5 +1,5 @@
 /** Webhooks and deliveries in the API's shapes. The secret never leaves the database. */
-import type { DeliveryAttempt as AttemptEntity, Delivery as DeliveryEntity, Webhook as WebhookEntity } from '@sandbank/db';
+import type { DeliveryAttemptEntity, DeliveryEntity, WebhookEntity } from '@sandbank/db';
 import type { Delivery, DeliveryAttempt, EventType, Webhook } from '@sandbank/schemas';
 
 export const toWebhook = (webhook: WebhookEntity): Webhook => ({
@@ -12,7 +12,7 @@ export const toWebhook = (webhook: WebhookEntity): Webhook => ({
   createdAt: webhook.createdAt.toISOString(),
 });
 
-export const toDeliveryAttempt = (attempt: AttemptEntity): DeliveryAttempt => ({
+const toDeliveryAttempt = (attempt: DeliveryAttemptEntity): DeliveryAttempt => ({
   attempt: attempt.attempt,
   at: attempt.startedAt.toISOString(),
   statusCode: attempt.statusCode ?? null,
@@ -22,7 +22,7 @@ export const toDeliveryAttempt = (attempt: AttemptEntity): DeliveryAttempt => ({
 });
 
 /** `delivery.event` must be loaded (its type is part of the shape). */
-export const toDelivery = (delivery: DeliveryEntity, attempts: readonly AttemptEntity[]): Delivery => ({
+export const toDelivery = (delivery: DeliveryEntity, attempts: readonly DeliveryAttemptEntity[]): Delivery => ({
   id: delivery.id,
   webhookId: delivery.webhook.id,
   eventId: delivery.event.id,

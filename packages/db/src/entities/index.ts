@@ -1,22 +1,22 @@
-import { ApiKey, WorkerHeartbeat } from './integration.ts';
-import { Account, Event, Transaction } from './ledger.ts';
-import { RefreshToken, User } from './user.ts';
-import { Delivery, DeliveryAttempt, Webhook } from './webhook.ts';
+import { ApiKeyEntity, WorkerHeartbeatEntity } from './integration.ts';
+import { AccountEntity, EventEntity, TransactionEntity } from './ledger.ts';
+import { RefreshTokenEntity, UserEntity } from './user.ts';
+import { DeliveryAttemptEntity, DeliveryEntity, WebhookEntity } from './webhook.ts';
 
-export { ApiKey, WorkerHeartbeat } from './integration.ts';
-export { Account, Event, Transaction } from './ledger.ts';
-export { RefreshToken, User } from './user.ts';
-export { Delivery, DeliveryAttempt, Webhook } from './webhook.ts';
+export { ApiKeyEntity, WorkerHeartbeatEntity } from './integration.ts';
+export { AccountEntity, EventEntity, TransactionEntity } from './ledger.ts';
+export { RefreshTokenEntity, UserEntity } from './user.ts';
+export { DeliveryAttemptEntity, DeliveryEntity, WebhookEntity } from './webhook.ts';
 
 export const entities = [
-  User,
-  RefreshToken,
-  Account,
-  Transaction,
-  Event,
-  Webhook,
-  Delivery,
-  DeliveryAttempt,
-  ApiKey,
-  WorkerHeartbeat,
+  UserEntity,
+  RefreshTokenEntity,
+  AccountEntity,
+  TransactionEntity,
+  EventEntity,
+  WebhookEntity,
+  DeliveryEntity,
+  DeliveryAttemptEntity,
+  ApiKeyEntity,
+  WorkerHeartbeatEntity,
 ];

@@ -1,12 +1,12 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { User } from './user.ts';
+import { UserEntity } from './user.ts';
 
-export const ApiKeySchema = defineEntity({
+const ApiKeyDefinition = defineEntity({
   name: 'ApiKey',
   tableName: 'api_keys',
   properties: {
     id: p.uuid().primary(),
-    user: () => p.manyToOne(User),
+    user: () => p.manyToOne(UserEntity),
     name: p.text(),
     /** The first characters of the key, shown in listings so users can tell keys apart. */
     prefix: p.text(),
@@ -18,11 +18,11 @@ export const ApiKeySchema = defineEntity({
     revokedAt: p.datetime(3).nullable(),
   },
 });
-export class ApiKey extends ApiKeySchema.class {}
-ApiKeySchema.setClass(ApiKey);
+export class ApiKeyEntity extends ApiKeyDefinition.class {}
+ApiKeyDefinition.setClass(ApiKeyEntity);
 
 /** Liveness of worker processes, so live workers can release the jobs of dead ones. */
-export const WorkerHeartbeatSchema = defineEntity({
+const WorkerHeartbeatDefinition = defineEntity({
   name: 'WorkerHeartbeat',
   tableName: 'worker_heartbeats',
   properties: {
@@ -30,5 +30,5 @@ export const WorkerHeartbeatSchema = defineEntity({
     lastSeenAt: p.datetime(3),
   },
 });
-export class WorkerHeartbeat extends WorkerHeartbeatSchema.class {}
-WorkerHeartbeatSchema.setClass(WorkerHeartbeat);
+export class WorkerHeartbeatEntity extends WorkerHeartbeatDefinition.class {}
+WorkerHeartbeatDefinition.setClass(WorkerHeartbeatEntity);

@@ -1,58 +1,71 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { User } from './user.ts';
+import { UserEntity } from './user.ts';
 
-export const AccountSchema = defineEntity({
+const AccountDefinition = defineEntity({
   name: 'Account',
   tableName: 'accounts',
   properties: {
     id: p.uuid().primary(),
-    user: () => p.manyToOne(User),
+    user: () => p.manyToOne(UserEntity),
     name: p.text(),
     /** Minor units, 0 ≤ balance ≤ 10^15 (CHECKs in the database). Changed only by the simulation statement. */
     balance: p.bigint('number').default(0),
     /** How many transactions the account has; maintained by the same statement, so history needs no count(*). */
     transactionCount: p.bigint('number').default(0),
+    /** Σ |amount| of the account's pending debits; available = balance − held ≥ 0 (CHECK). */
+    heldAmount: p.bigint('number').default(0),
     currency: p.text().default('PLN'),
     status: p.enum(['open', 'closed'] as const).default('open'),
     createdAt: p.datetime(3).onCreate(() => new Date()),
     closedAt: p.datetime(3).nullable(),
   },
 });
-export class Account extends AccountSchema.class {}
-AccountSchema.setClass(Account);
+export class AccountEntity extends AccountDefinition.class {}
+AccountDefinition.setClass(AccountEntity);
 
-export const TransactionSchema = defineEntity({
+const TransactionDefinition = defineEntity({
   name: 'Transaction',
   tableName: 'transactions',
   properties: {
     id: p.uuid().primary(),
-    account: () => p.manyToOne(Account),
+    account: () => p.manyToOne(AccountEntity),
     /** The account's owner, copied at insert (accounts never change hands) for the owner-wide history index. */
-    owner: () => p.manyToOne(User).name('user_id'),
+    owner: () => p.manyToOne(UserEntity).name('user_id'),
     externalTxnId: p.text(),
     amount: p.bigint('number'),
     currency: p.text(),
     date: p.datetime(3),
     description: p.text(),
     raw: p.json<Record<string, unknown>>(),
+    /** The lifecycle (SPEC §6); the transitions change these with hand-written SQL only. */
+    status: p.enum(['pending', 'posted', 'voided'] as const).default('posted'),
+    postedAt: p.datetime(3).nullable(),
+    version: p.integer().default(1),
+    merchant: p.text().nullable(),
+    category: p.text().nullable(),
+    reversalOf: p.uuid().nullable(),
+    reversedAmount: p.bigint('number').default(0),
+    settleAt: p.datetime(3).nullable(),
+    expireAt: p.datetime(3).nullable(),
     createdAt: p.datetime(3).onCreate(() => new Date()),
+    updatedAt: p.datetime(3).onCreate(() => new Date()),
   },
 });
-export class Transaction extends TransactionSchema.class {}
-TransactionSchema.setClass(Transaction);
+export class TransactionEntity extends TransactionDefinition.class {}
+TransactionDefinition.setClass(TransactionEntity);
 
 /** The outbox: one row per business event, written in the same transaction as the change. */
-export const EventSchema = defineEntity({
+const EventDefinition = defineEntity({
   name: 'Event',
   tableName: 'events',
   properties: {
     id: p.uuid().primary(),
     type: p.text(),
-    user: () => p.manyToOne(User),
+    user: () => p.manyToOne(UserEntity),
     payload: p.json<Record<string, unknown>>(),
     createdAt: p.datetime(3).onCreate(() => new Date()),
     relayedAt: p.datetime(3).nullable(),
   },
 });
-export class Event extends EventSchema.class {}
-EventSchema.setClass(Event);
+export class EventEntity extends EventDefinition.class {}
+EventDefinition.setClass(EventEntity);

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
-export const UserSchema = defineEntity({
+const UserDefinition = defineEntity({
   name: 'User',
   tableName: 'users',
   properties: {
@@ -15,17 +15,17 @@ export const UserSchema = defineEntity({
       .onUpdate(() => new Date()),
   },
 });
-export class User extends UserSchema.class {}
-UserSchema.setClass(User);
+export class UserEntity extends UserDefinition.class {}
+UserDefinition.setClass(UserEntity);
 
 /** One refresh token of a session family; each token works once (rotation). */
-export const RefreshTokenSchema = defineEntity({
+const RefreshTokenDefinition = defineEntity({
   name: 'RefreshToken',
   tableName: 'refresh_tokens',
   properties: {
     id: p.uuid().primary(),
     familyId: p.uuid(),
-    user: () => p.manyToOne(User),
+    user: () => p.manyToOne(UserEntity),
     tokenHash: p.text().hidden(),
     expiresAt: p.datetime(3),
     usedAt: p.datetime(3).nullable(),
@@ -33,5 +33,5 @@ export const RefreshTokenSchema = defineEntity({
     createdAt: p.datetime(3).onCreate(() => new Date()),
   },
 });
-export class RefreshToken extends RefreshTokenSchema.class {}
-RefreshTokenSchema.setClass(RefreshToken);
+export class RefreshTokenEntity extends RefreshTokenDefinition.class {}
+RefreshTokenDefinition.setClass(RefreshTokenEntity);

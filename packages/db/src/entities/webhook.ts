@@ -1,13 +1,13 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { Event } from './ledger.ts';
-import { User } from './user.ts';
+import { EventEntity } from './ledger.ts';
+import { UserEntity } from './user.ts';
 
-export const WebhookSchema = defineEntity({
+const WebhookDefinition = defineEntity({
   name: 'Webhook',
   tableName: 'webhooks',
   properties: {
     id: p.uuid().primary(),
-    user: () => p.manyToOne(User),
+    user: () => p.manyToOne(UserEntity),
     clientId: p.text(),
     url: p.text(),
     events: p.array(),
@@ -24,17 +24,17 @@ export const WebhookSchema = defineEntity({
     deletedAt: p.datetime(3).nullable(),
   },
 });
-export class Webhook extends WebhookSchema.class {}
-WebhookSchema.setClass(Webhook);
+export class WebhookEntity extends WebhookDefinition.class {}
+WebhookDefinition.setClass(WebhookEntity);
 
 /** One event sent to one webhook (unique per pair, so relaying twice cannot send twice). */
-export const DeliverySchema = defineEntity({
+const DeliveryDefinition = defineEntity({
   name: 'Delivery',
   tableName: 'webhook_deliveries',
   properties: {
     id: p.uuid().primary(),
-    webhook: () => p.manyToOne(Webhook),
-    event: () => p.manyToOne(Event),
+    webhook: () => p.manyToOne(WebhookEntity),
+    event: () => p.manyToOne(EventEntity),
     status: p.enum(['pending', 'succeeded', 'failed'] as const).default('pending'),
     attemptCount: p.integer().default(0),
     nextAttemptAt: p.datetime(3).nullable(),
@@ -47,15 +47,15 @@ export const DeliverySchema = defineEntity({
     completedAt: p.datetime(3).nullable(),
   },
 });
-export class Delivery extends DeliverySchema.class {}
-DeliverySchema.setClass(Delivery);
+export class DeliveryEntity extends DeliveryDefinition.class {}
+DeliveryDefinition.setClass(DeliveryEntity);
 
-export const DeliveryAttemptSchema = defineEntity({
+const DeliveryAttemptDefinition = defineEntity({
   name: 'DeliveryAttempt',
   tableName: 'webhook_delivery_attempts',
   properties: {
     id: p.uuid().primary(),
-    delivery: () => p.manyToOne(Delivery),
+    delivery: () => p.manyToOne(DeliveryEntity),
     attempt: p.integer(),
     startedAt: p.datetime(3),
     durationMs: p.integer(),
@@ -64,5 +64,5 @@ export const DeliveryAttemptSchema = defineEntity({
     nextAttemptAt: p.datetime(3).nullable(),
   },
 });
-export class DeliveryAttempt extends DeliveryAttemptSchema.class {}
-DeliveryAttemptSchema.setClass(DeliveryAttempt);
+export class DeliveryAttemptEntity extends DeliveryAttemptDefinition.class {}
+DeliveryAttemptDefinition.setClass(DeliveryAttemptEntity);

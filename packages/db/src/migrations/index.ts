@@ -6,6 +6,8 @@ import { Migration20261122020000WebhookDeliveries } from './20261122020000-webho
 import { Migration20261122040000RateLimits } from './20261122040000-rate-limits.ts';
 import { Migration20261122050000TransactionOwner } from './20261122050000-transaction-owner.ts';
 import { Migration20261122060000AccountTransactionCount } from './20261122060000-account-transaction-count.ts';
+import { Migration20261123020000TransactionLifecycle } from './20261123020000-transaction-lifecycle.ts';
+import { Migration20261123030000EventLog } from './20261123030000-event-log.ts';
 
 export const migrations: MigrationObject[] = [
   { name: '20261122000000-initial', class: Migration20261122000000Initial },
@@ -14,4 +16,6 @@ export const migrations: MigrationObject[] = [
   { name: '20261122040000-rate-limits', class: Migration20261122040000RateLimits },
   { name: '20261122050000-transaction-owner', class: Migration20261122050000TransactionOwner },
   { name: '20261122060000-account-transaction-count', class: Migration20261122060000AccountTransactionCount },
+  { name: '20261123020000-transaction-lifecycle', class: Migration20261123020000TransactionLifecycle },
+  { name: '20261123030000-event-log', class: Migration20261123030000EventLog },
 ];

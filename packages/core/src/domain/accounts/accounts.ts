@@ -2,7 +2,7 @@
  * Accounts: open, read, close. Balances are never written here: only the simulation statement
  * changes them. Closing is one conditional UPDATE, so it cannot interleave with a simulation.
  */
-import { Account, type EntityManager, UniqueConstraintViolationException } from '@sandbank/db';
+import { AccountEntity, type EntityManager, UniqueConstraintViolationException } from '@sandbank/db';
 import type { Currency } from '@sandbank/schemas';
 import { v7 as uuidv7 } from 'uuid';
 import { AppError, notFound } from '../../errors.ts';
@@ -11,8 +11,8 @@ import { confirmPassword } from '../auth/users.ts';
 export async function createAccount(
   em: EntityManager,
   { userId, name, currency = 'PLN' }: { userId: string; name: string; currency?: Currency | undefined },
-): Promise<Account> {
-  const account = em.create(Account, { id: uuidv7(), user: userId, name, currency, balance: 0, status: 'open' });
+): Promise<AccountEntity> {
+  const account = em.create(AccountEntity, { id: uuidv7(), user: userId, name, currency, balance: 0, status: 'open' });
   try {
     await em.flush();
   } catch (error) {
@@ -27,7 +27,7 @@ export async function createAccount(
 
 export async function listAccounts(em: EntityManager, { userId, page, limit }: { userId: string; page: number; limit: number }) {
   const [items, total] = await em.findAndCount(
-    Account,
+    AccountEntity,
     { user: userId },
     { orderBy: { createdAt: 'asc', id: 'asc' }, limit, offset: (page - 1) * limit },
   );
@@ -38,13 +38,13 @@ export async function listAccounts(em: EntityManager, { userId, page, limit }: {
 export async function getOwnedAccount(
   em: EntityManager,
   { userId, accountId, refresh = false }: { userId: string; accountId: string; refresh?: boolean },
-): Promise<Account> {
-  const account = await em.findOne(Account, { id: accountId, user: userId }, { refresh });
+): Promise<AccountEntity> {
+  const account = await em.findOne(AccountEntity, { id: accountId, user: userId }, { refresh });
   if (!account) throw notFound('Account');
   return account;
 }
 
-export interface CloseAccountInput {
+export interface CloseAccountParams {
   userId: string;
   accountId: string;
   /** Must equal the account's name (a typed confirmation, as when deleting a repository). */
@@ -54,8 +54,8 @@ export interface CloseAccountInput {
 
 export async function closeAccount(
   em: EntityManager,
-  { userId, accountId, name, password }: CloseAccountInput,
-): Promise<Account> {
+  { userId, accountId, name, password }: CloseAccountParams,
+): Promise<AccountEntity> {
   const account = await getOwnedAccount(em, { userId, accountId });
   if (account.status === 'closed') throw accountClosed();
   if (name !== account.name) {
@@ -67,7 +67,7 @@ export async function closeAccount(
   // Conditional on the state a concurrent simulation could change: a credit that lands first makes
   // this match nothing (409 BALANCE_NOT_ZERO); a simulation that comes after finds it closed.
   const closed = await em.nativeUpdate(
-    Account,
+    AccountEntity,
     { id: accountId, user: userId, status: 'open', balance: 0 },
     { status: 'closed', closedAt: new Date() },
   );

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Config } from '@sandbank/config';
 import type { ErrorCode } from '@sandbank/schemas';
 import { AppError } from '../../errors.ts';
-import { type RateLimits, refusalHeaders } from '../../protection/rate-limits.ts';
+import { type RateLimits, refusalHeaders } from '../../protection/rate-limiters.ts';
 
 export interface PasswordAttempt {
   /** Whose password is tried: the e-mail at login, `user:<id>` for a signed-in confirmation. */

@@ -3,7 +3,7 @@
  * token; presenting a token twice revokes its whole family (reuse detection), so a stolen token
  * dies as soon as its owner refreshes.
  */
-import { type EntityManager, RefreshToken, User } from '@sandbank/db';
+import { type EntityManager, RefreshTokenEntity, UserEntity } from '@sandbank/db';
 import { v7 as uuidv7 } from 'uuid';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
@@ -23,10 +23,10 @@ export async function issueSession(
   { userId, familyId = uuidv7() }: { userId: string; familyId?: string },
 ): Promise<Session> {
   const refreshToken = generateOpaqueToken();
-  em.create(RefreshToken, {
+  em.create(RefreshTokenEntity, {
     id: uuidv7(),
     familyId,
-    user: em.getReference(User, userId),
+    user: em.getReference(UserEntity, userId),
     tokenHash: sha256(refreshToken),
     expiresAt: new Date(Date.now() + deps.config.auth.refreshTokenTtlSeconds * 1000),
   });

@@ -1,5 +1,5 @@
 /** Registration, login and the current user. */
-import { type EntityManager, UniqueConstraintViolationException, User } from '@sandbank/db';
+import { type EntityManager, UniqueConstraintViolationException, UserEntity } from '@sandbank/db';
 import { v7 as uuidv7 } from 'uuid';
 import type { Deps } from '../../deps.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -9,7 +9,7 @@ import { issueSession, type Session } from './sessions.ts';
 type AuthDeps = Pick<Deps, 'config' | 'secrets'>;
 
 export interface AuthResult {
-  user: User;
+  user: UserEntity;
   session: Session;
 }
 
@@ -19,7 +19,7 @@ export async function registerUser(
   input: { email: string; password: string },
 ): Promise<AuthResult> {
   const passwordHash = await hashPassword(input.password);
-  const user = em.create(User, { id: uuidv7(), email: input.email, passwordHash });
+  const user = em.create(UserEntity, { id: uuidv7(), email: input.email, passwordHash });
   try {
     await em.flush();
   } catch (error) {
@@ -32,14 +32,14 @@ export async function registerUser(
 }
 
 export async function login(em: EntityManager, deps: AuthDeps, input: { email: string; password: string }): Promise<AuthResult> {
-  const user = await em.findOne(User, { email: input.email });
+  const user = await em.findOne(UserEntity, { email: input.email });
   const valid = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !valid) throw new AppError('INVALID_CREDENTIALS', 'The e-mail or password is wrong');
   return { user, session: await issueSession(em, deps, { userId: user.id }) };
 }
 
-export async function getUser(em: EntityManager, userId: string): Promise<User> {
-  const user = await em.findOne(User, { id: userId });
+export async function getUser(em: EntityManager, userId: string): Promise<UserEntity> {
+  const user = await em.findOne(UserEntity, { id: userId });
   if (!user) throw notFound('User');
   return user;
 }

@@ -2,7 +2,7 @@
  * A user's API keys: `sbk_` + 256 random bits (base64url), shown once at creation and stored only
  * as a SHA-256 hash (enough for high-entropy keys) with a short visible prefix for listings.
  */
-import { ApiKey, type EntityManager } from '@sandbank/db';
+import { ApiKeyEntity, type EntityManager } from '@sandbank/db';
 import { v7 as uuidv7 } from 'uuid';
 import { AppError, notFound } from '../../errors.ts';
 import { generateOpaqueToken, sha256 } from '../auth/tokens.ts';
@@ -12,7 +12,7 @@ export const API_KEY_PREFIX = 'sbk_';
 const VISIBLE_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
 
 export interface CreatedApiKey {
-  apiKey: ApiKey;
+  apiKey: ApiKeyEntity;
   /** The full key; it exists only in this response. */
   key: string;
 }
@@ -28,7 +28,7 @@ export async function createApiKey(
     });
   }
   const key = generateOpaqueToken(API_KEY_PREFIX);
-  const apiKey = em.create(ApiKey, {
+  const apiKey = em.create(ApiKeyEntity, {
     id: uuidv7(),
     user: input.userId,
     name: input.name,
@@ -44,7 +44,7 @@ export async function createApiKey(
 /** The user's keys that are not revoked (expired ones included, so their owner sees why), newest first. */
 export async function listApiKeys(em: EntityManager, input: { userId: string; page: number; limit: number }) {
   const [items, total] = await em.findAndCount(
-    ApiKey,
+    ApiKeyEntity,
     { user: input.userId, revokedAt: null },
     { orderBy: { createdAt: 'desc', id: 'desc' }, limit: input.limit, offset: (input.page - 1) * input.limit },
   );
@@ -52,8 +52,8 @@ export async function listApiKeys(em: EntityManager, input: { userId: string; pa
 }
 
 /** Revokes one of the user's keys at once; another user's key, or one already revoked, is 404. */
-export async function revokeApiKey(em: EntityManager, input: { userId: string; id: string }): Promise<ApiKey> {
-  const apiKey = await em.findOne(ApiKey, { id: input.id, user: input.userId, revokedAt: null });
+export async function revokeApiKey(em: EntityManager, input: { userId: string; id: string }): Promise<ApiKeyEntity> {
+  const apiKey = await em.findOne(ApiKeyEntity, { id: input.id, user: input.userId, revokedAt: null });
   if (!apiKey) throw notFound('API key');
   apiKey.revokedAt = new Date();
   await em.flush();

@@ -4,7 +4,7 @@
  * unknown, revoked and expired keys — and user access tokens — are all 401 UNAUTHENTICATED.
  */
 import type { Config } from '@sandbank/config';
-import { ApiKey, type EntityManager } from '@sandbank/db';
+import { ApiKeyEntity, type EntityManager } from '@sandbank/db';
 import { AppError } from '../../errors.ts';
 import { sha256 } from '../auth/tokens.ts';
 import { API_KEY_PREFIX } from './api-keys.ts';
@@ -34,7 +34,7 @@ export async function authenticateApiKey(
       JWT_SHAPE.test(token) ? 'This endpoint takes an API key, not a user access token' : 'The API key is not valid',
     );
   }
-  const key = await em.findOne(ApiKey, { keyHash });
+  const key = await em.findOne(ApiKeyEntity, { keyHash });
   if (!key) throw unauthenticated('The API key is not valid');
   if (key.revokedAt) throw unauthenticated('The API key has been revoked');
   if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) throw unauthenticated('The API key has expired');
@@ -43,11 +43,11 @@ export async function authenticateApiKey(
 }
 
 /** Records use at a one-minute resolution; the condition keeps concurrent requests to one write. */
-async function touchLastUsed(em: EntityManager, key: ApiKey, now: Date): Promise<void> {
+async function touchLastUsed(em: EntityManager, key: ApiKeyEntity, now: Date): Promise<void> {
   const cutoff = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
   if (key.lastUsedAt && key.lastUsedAt > cutoff) return;
   await em.nativeUpdate(
-    ApiKey,
+    ApiKeyEntity,
     { id: key.id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lte: cutoff } }] },
     { lastUsedAt: now },
   );

@@ -7,19 +7,28 @@
 import type { EntityManager } from '@sandbank/db';
 import { z } from 'zod';
 import { AppError, notFound } from '../../errors.ts';
+import { isStorable } from '../../lib/storable-text.ts';
 import type { ApiKeyIdentity } from './authenticate-api-key.ts';
 
 const isUuid = (value: string) => z.uuid().safeParse(value).success;
 
 /** trpc-to-openapi hands path params over undecoded: `%40` and `%2B` are decoded here, a literal `+` stays `+`. */
 function decodeOwner(raw: string): string {
+  let decoded: string;
   try {
-    return decodeURIComponent(raw);
+    decoded = decodeURIComponent(raw);
   } catch {
     throw new AppError('VALIDATION_ERROR', 'The owner is not validly URL-encoded', {
       details: [{ path: 'owner', message: 'Malformed percent-encoding' }],
     });
   }
+  // Decoding happens after the storable-text rule saw the raw path: apply it again (`%00` → U+0000).
+  if (!isStorable(decoded)) {
+    throw new AppError('VALIDATION_ERROR', 'The owner is not valid', {
+      details: [{ path: 'owner', message: 'Must not contain U+0000 or a lone UTF-16 surrogate' }],
+    });
+  }
+  return decoded;
 }
 
 export async function resolveOwner(em: EntityManager, identity: ApiKeyIdentity, rawOwner: string): Promise<string> {

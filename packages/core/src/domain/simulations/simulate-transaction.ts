@@ -1,24 +1,26 @@
 /**
- * Simulated transactions: the one way money moves in Sandbank. The write is one SQL statement
- * (see simulation-statement.ts); when it writes nothing, a second query tells the caller why —
- * an idempotent replay, a conflicting reuse of the externalTxnId, or a refused transaction.
+ * Simulated transactions: how money enters and leaves a sandbox world. The write is one SQL
+ * statement (see simulation-statement.ts); when it writes nothing, a second query tells the caller
+ * why — an idempotent replay, a conflicting reuse of the externalTxnId, or a refused transaction.
  */
 import type { EntityManager } from '@sandbank/db';
-import { type Currency, SIMULATOR_SOURCE, type Transaction } from '@sandbank/schemas';
+import { type Category, type Currency, SIMULATOR_SOURCE, type Transaction } from '@sandbank/schemas';
 import { v7 as uuidv7 } from 'uuid';
 import { AppError, notFound } from '../../errors.ts';
+import { addIsoDuration } from '../../lib/duration.ts';
 import { rowToTransaction, type TransactionRow } from '../../mappers/transaction.ts';
 import { accountClosed } from '../accounts/accounts.ts';
-import { MAX_BALANCE, probeSimulation, runSimulationStatement } from './simulation-statement.ts';
+import { userNow } from '../clock/clock.ts';
+import { type BookingRow, bookingDeltas, MAX_BALANCE, probeSimulation, runSimulationStatement } from './simulation-statement.ts';
 
 /** The largest |amount| of one transaction, in minor units. */
 export const MAX_AMOUNT = 1_000_000_000_000;
 /** How far in the future a `date` may lie, to forgive the caller's clock. */
-export const CLOCK_SKEW_MS = 60_000;
+const CLOCK_SKEW_MS = 60_000;
 /** Attempts when a refused statement cannot be explained because the account changed meanwhile. */
 const MAX_ATTEMPTS = 5;
 
-export interface SimulateTransactionInput {
+export interface SimulateTransactionParams {
   userId: string;
   accountId: string;
   /** Non-zero minor units: credits > 0, debits < 0. */
@@ -27,32 +29,41 @@ export interface SimulateTransactionInput {
   description?: string | undefined;
   /** The idempotency key, per account; generated when omitted. */
   externalTxnId?: string | undefined;
-  /** Defaults to now; may lie in the past, not in the future. */
+  /** Defaults to the world's now; may lie in the past, not in the future. */
   date?: Date | undefined;
+  /** `posted` (default) or `pending` (a hold for a debit, nothing yet for a credit). */
+  status?: 'pending' | 'posted' | undefined;
+  /** Pending only: ISO 8601 durations after `date` when it posts, or voids, by itself. */
+  settleAfter?: string | undefined;
+  expireAfter?: string | undefined;
+  merchant?: string | null | undefined;
+  category?: Category | null | undefined;
 }
 
 export interface SimulationResult {
   transaction: Transaction;
-  /** The account's balance after the transaction (for a replay: the current balance). */
+  /** The account's balances after the transaction (for a replay: the current ones). */
   balance: number;
+  availableBalance: number;
   /** True when an identical earlier request is answered again and nothing changed. */
   replayed: boolean;
 }
 
-export async function simulateTransaction(em: EntityManager, input: SimulateTransactionInput): Promise<SimulationResult> {
-  // The HTTP schema checks these too; domain callers without HTTP (scripts, tests) get the same rules.
+export async function simulateTransaction(em: EntityManager, input: SimulateTransactionParams): Promise<SimulationResult> {
+  // The HTTP schema checks these too; domain callers without HTTP (the clock, scenarios, tests) get the same rules.
   if (!Number.isSafeInteger(input.amount) || input.amount === 0 || Math.abs(input.amount) > MAX_AMOUNT) {
-    throw new AppError('VALIDATION_ERROR', 'The amount must be a non-zero integer within ±10^12', {
-      details: [{ path: 'amount', message: 'Must be a non-zero integer within ±10^12' }],
-    });
+    throw invalid('amount', 'Must be a non-zero integer within ±10^12');
   }
-  const date = input.date ?? new Date();
-  if (Number.isNaN(date.getTime()) || date.getTime() > Date.now() + CLOCK_SKEW_MS) {
-    throw new AppError('VALIDATION_ERROR', 'The date must be a valid instant, not in the future', {
-      details: [{ path: 'date', message: 'Must not be in the future' }],
-    });
+  const status = input.status ?? 'posted';
+  if (status === 'posted' && (input.settleAfter || input.expireAfter)) {
+    throw invalid(input.settleAfter ? 'settleAfter' : 'expireAfter', 'Only a pending transaction settles or expires');
   }
-  const row = {
+  const now = await userNow(em, input.userId);
+  const date = input.date ?? now;
+  if (Number.isNaN(date.getTime()) || date.getTime() > now.getTime() + CLOCK_SKEW_MS) {
+    throw invalid('date', 'Must not be in the future');
+  }
+  const row: BookingRow = {
     id: uuidv7(),
     account_id: input.accountId,
     external_txn_id: input.externalTxnId ?? `sim_${uuidv7()}`,
@@ -61,6 +72,14 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
     date,
     description: input.description ?? '',
     raw: { source: SIMULATOR_SOURCE },
+    status,
+    posted_at: status === 'posted' ? date : null,
+    version: 1,
+    merchant: input.merchant ?? null,
+    category: input.category ?? null,
+    reversal_of: null,
+    settle_at: input.settleAfter ? addIsoDuration(date, input.settleAfter) : null,
+    expire_at: input.expireAfter ? addIsoDuration(date, input.expireAfter) : null,
   };
   const transaction = rowToTransaction(row);
   for (let attempt = 1; ; attempt++) {
@@ -68,22 +87,25 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
       userId: input.userId,
       row,
       eventId: uuidv7(),
-      eventPayload: { transaction },
+      eventTransaction: transaction,
     });
-    if (written) return { transaction: rowToTransaction(written.row), balance: written.balance, replayed: false };
-
+    if (written) {
+      const { balance, heldAmount } = written;
+      return { transaction: rowToTransaction(written.row), balance, availableBalance: balance - heldAmount, replayed: false };
+    }
     const probe = await probeSimulation(em, {
       userId: input.userId,
       accountId: row.account_id,
       externalTxnId: row.external_txn_id,
     });
     if (!probe) throw notFound('Account');
-    if (probe.existing) return replay(probe.existing, probe.balance, input);
-    if (probe.status === 'closed') throw accountClosed();
-    if (probe.balance + input.amount < 0) {
-      throw new AppError('INSUFFICIENT_FUNDS', 'The balance is lower than the debit');
+    if (probe.existing) return replay(probe.existing, probe, input);
+    if (probe.accountStatus === 'closed') throw accountClosed();
+    const delta = bookingDeltas(status, input.amount);
+    if (probe.balance + delta.balance - probe.heldAmount - delta.held < 0) {
+      throw new AppError('INSUFFICIENT_FUNDS', 'The available balance is lower than the debit');
     }
-    if (probe.balance + input.amount > MAX_BALANCE) {
+    if (probe.balance + delta.balance > MAX_BALANCE) {
       throw new AppError('BALANCE_LIMIT_EXCEEDED', `The balance would exceed ${MAX_BALANCE} minor units`);
     }
     // The account changed between the two statements (e.g. a credit arrived): try again.
@@ -91,17 +113,34 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
   }
 }
 
-/** Same payload → the original, unchanged; a different payload under the same key → 409. */
-function replay(existing: TransactionRow, balance: number, input: SimulateTransactionInput): SimulationResult {
+function invalid(path: string, message: string): AppError {
+  return new AppError('VALIDATION_ERROR', `Invalid ${path}: ${message}`, { details: [{ path, message }] });
+}
+
+/**
+ * Same request → the original, unchanged; a different one under the same key → 409. Once the
+ * transaction has moved on (posted with a tip, patched: version > 1) its amount, description,
+ * status, merchant and category may differ from the request that created it, so only what can
+ * never change (currency and date) is compared.
+ */
+function replay(
+  existing: TransactionRow,
+  balances: { balance: number; heldAmount: number },
+  input: SimulateTransactionParams,
+): SimulationResult {
   const original = rowToTransaction(existing);
+  const unchanged = original.version === 1;
   const same =
-    original.amount === input.amount &&
     original.currency === (input.currency ?? 'PLN') &&
-    original.description === (input.description ?? '') &&
     // An omitted date means "now", which cannot match twice: a retry without a date is the same request.
-    (input.date === undefined || original.date === input.date.toISOString());
-  if (!same) {
-    throw new AppError('IDEMPOTENCY_CONFLICT', 'This externalTxnId was already used with a different payload');
-  }
-  return { transaction: original, balance, replayed: true };
+    (input.date === undefined || original.date === input.date.toISOString()) &&
+    (!unchanged ||
+      (original.amount === input.amount &&
+        original.description === (input.description ?? '') &&
+        original.status === (input.status ?? 'posted') &&
+        original.merchant === (input.merchant ?? null) &&
+        original.category === (input.category ?? null)));
+  if (!same) throw new AppError('IDEMPOTENCY_CONFLICT', 'This externalTxnId was already used with a different payload');
+  const { balance, heldAmount } = balances;
+  return { transaction: original, balance, availableBalance: balance - heldAmount, replayed: true };
 }

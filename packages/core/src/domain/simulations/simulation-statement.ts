@@ -1,6 +1,12 @@
 /**
  * The hot path as ONE autocommitted SQL statement (data-modifying CTEs): lock the account if the
- * new balance is allowed, insert the transaction, apply the amount, write the event — all or none.
+ * new balance and hold are allowed, insert the transaction, apply the amount (posted) or the hold
+ * (pending debit), write the event with the balances after it — all or none.
+ *
+ * The rule (SPEC §6): a new debit, pending or posted, needs available = balance − held ≥ |amount|;
+ * a posted amount moves the balance; a pending debit raises the hold; a pending credit moves
+ * nothing until it posts. With `Δbalance` and `Δheld` from the request, the account qualifies when
+ * balance + Δbalance ≤ 10^15 and balance + Δbalance − (held + Δheld) ≥ 0.
  *
  * Why it is correct under READ COMMITTED:
  * - `for no key update` locks the account row. A request that waits for that lock re-reads the
@@ -18,71 +24,114 @@
  * A statement that inserts nothing returns no row; the caller then finds out why.
  */
 import type { EntityManager } from '@sandbank/db';
-import type { TransactionRow } from '../../mappers/transaction.ts';
+import { TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
 
 export const MAX_BALANCE = 1_000_000_000_000_000;
 
 const SIMULATE = `
 with account as (
   select id, user_id from accounts
-  where id = ? and user_id = ? and status = 'open' and balance + ? between 0 and ?
+  where id = ? and user_id = ? and status = 'open'
+    and balance + ? <= ? and balance + ? - held_amount - ? >= 0
   for no key update
 ), inserted as (
-  insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw)
-  select ?, account.id, account.user_id, ?, ?, ?, ?::timestamptz, ?, ?::jsonb from account
+  insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw,
+                            status, posted_at, merchant, category, settle_at, expire_at)
+  select ?, account.id, account.user_id, ?, ?, ?, ?::timestamptz, ?, ?::jsonb,
+         ?, ?::timestamptz, ?, ?, ?::timestamptz, ?::timestamptz from account
   on conflict (account_id, external_txn_id) do nothing
-  returning id, account_id, external_txn_id, amount, currency, date, description, raw
+  returning ${TRANSACTION_COLUMNS}
 ), applied as (
-  update accounts set balance = accounts.balance + inserted.amount, transaction_count = accounts.transaction_count + 1
+  update accounts set balance = accounts.balance + ?, held_amount = accounts.held_amount + ?,
+                      transaction_count = accounts.transaction_count + 1
   from inserted where accounts.id = inserted.account_id
-  returning accounts.balance
+  returning accounts.balance, accounts.held_amount
 ), event as (
   insert into events (id, type, user_id, payload)
-  select ?, 'transaction.created', account.user_id, ?::jsonb from inserted, account
+  select ?, 'transaction.created', account.user_id, jsonb_build_object('transaction', ?::jsonb,
+         'balances', jsonb_build_object('balance', applied.balance, 'availableBalance', applied.balance - applied.held_amount))
+  from inserted, account, applied
 )
-select inserted.*, applied.balance from inserted, applied`;
+select inserted.*, applied.balance, applied.held_amount from inserted, applied`;
 
-export interface SimulationStatementInput {
-  userId: string;
-  /** The transaction exactly as it is to be stored (and as it appears in the event). */
-  row: TransactionRow & { date: Date };
-  eventId: string;
-  eventPayload: Record<string, unknown>;
+/** The transaction exactly as it is to be stored (and as it appears in the event). */
+export interface BookingRow extends TransactionRow {
+  date: Date;
+  posted_at: Date | null;
+  settle_at: Date | null;
+  expire_at: Date | null;
 }
 
-/** Runs the statement; returns the stored row and the new balance, or null if nothing was written. */
+export interface SimulationStatementParams {
+  userId: string;
+  row: BookingRow;
+  eventId: string;
+  /** The transaction as the event shows it. */
+  eventTransaction: Record<string, unknown>;
+}
+
+export interface Written {
+  row: TransactionRow;
+  balance: number;
+  heldAmount: number;
+}
+
+/** How a booking moves the account: the amount when posted, the hold for a pending debit. */
+export function bookingDeltas(status: 'pending' | 'posted', amount: number): { balance: number; held: number } {
+  if (status === 'posted') return { balance: amount, held: 0 };
+  return { balance: 0, held: amount < 0 ? -amount : 0 };
+}
+
+const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);
+
+/** Runs the statement; returns the stored row and the balances after it, or null if nothing was written. */
 export async function runSimulationStatement(
   em: EntityManager,
-  { userId, row, eventId, eventPayload }: SimulationStatementInput,
-): Promise<{ row: TransactionRow; balance: number } | null> {
-  const [result] = await em.execute<(TransactionRow & { balance: string | number })[]>(SIMULATE, [
+  { userId, row, eventId, eventTransaction }: SimulationStatementParams,
+): Promise<Written | null> {
+  const amount = Number(row.amount);
+  const delta = bookingDeltas(row.status === 'pending' ? 'pending' : 'posted', amount);
+  const [result] = await em.execute<(TransactionRow & { balance: string | number; held_amount: string | number })[]>(SIMULATE, [
     row.account_id,
     userId,
-    Number(row.amount),
+    delta.balance,
     MAX_BALANCE,
+    delta.balance,
+    delta.held,
     row.id,
     row.external_txn_id,
-    Number(row.amount),
+    amount,
     row.currency,
     row.date.toISOString(),
     row.description,
     JSON.stringify(row.raw),
+    row.status,
+    isoOrNull(row.posted_at),
+    row.merchant,
+    row.category,
+    isoOrNull(row.settle_at),
+    isoOrNull(row.expire_at),
+    delta.balance,
+    delta.held,
     eventId,
-    JSON.stringify(eventPayload),
+    JSON.stringify(eventTransaction),
   ]);
   if (!result) return null;
-  const { balance, ...stored } = result;
-  return { row: stored, balance: Number(balance) };
+  const { balance, held_amount, ...stored } = result;
+  return { row: stored, balance: Number(balance), heldAmount: Number(held_amount) };
 }
 
 const PROBE = `
-select a.status, a.balance, t.id, t.account_id, t.external_txn_id, t.amount, t.currency, t.date, t.description, t.raw
+select a.status as account_status, a.balance, a.held_amount, ${TRANSACTION_COLUMNS.split(', ')
+  .map((column) => `t.${column}`)
+  .join(', ')}
 from accounts a left join transactions t on t.account_id = a.id and t.external_txn_id = ?
 where a.id = ? and a.user_id = ?`;
 
 export interface SimulationProbe {
-  status: 'open' | 'closed';
+  accountStatus: 'open' | 'closed';
   balance: number;
+  heldAmount: number;
   /** The transaction already stored under this externalTxnId, if any. */
   existing: TransactionRow | null;
 }
@@ -92,12 +141,15 @@ export async function probeSimulation(
   em: EntityManager,
   { userId, accountId, externalTxnId }: { userId: string; accountId: string; externalTxnId: string },
 ): Promise<SimulationProbe | null> {
-  const [found] = await em.execute<(Partial<TransactionRow> & { status: 'open' | 'closed'; balance: string })[]>(PROBE, [
-    externalTxnId,
-    accountId,
-    userId,
-  ]);
+  const [found] = await em.execute<
+    (TransactionRow & { account_status: 'open' | 'closed'; balance: string; held_amount: string })[]
+  >(PROBE, [externalTxnId, accountId, userId]);
   if (!found) return null;
-  const { status, balance, ...transaction } = found;
-  return { status, balance: Number(balance), existing: transaction.id ? (transaction as TransactionRow) : null };
+  const { account_status, balance, held_amount, ...transaction } = found;
+  return {
+    accountStatus: account_status,
+    balance: Number(balance),
+    heldAmount: Number(held_amount),
+    existing: transaction.id ? transaction : null,
+  };
 }

@@ -1,15 +1,15 @@
 /** A webhook's deliveries with their attempts, and redelivery of one of them. */
-import { Delivery, DeliveryAttempt, type EntityManager } from '@sandbank/db';
-import { DELIVER_WEBHOOK_TASK, deliveryJobKey, JOB_MAX_ATTEMPTS } from '@sandbank/webhooks';
+import { DeliveryAttemptEntity, DeliveryEntity, type EntityManager } from '@sandbank/db';
+import { deliveryJob, enqueueDeliveryJobsSql } from '@sandbank/webhooks';
 import { AppError, notFound } from '../../errors.ts';
 import { getOwnedWebhook } from './webhooks.ts';
 
 export interface DeliveryWithAttempts {
-  delivery: Delivery;
-  attempts: DeliveryAttempt[];
+  delivery: DeliveryEntity;
+  attempts: DeliveryAttemptEntity[];
 }
 
-export interface ListDeliveriesInput {
+export interface ListDeliveriesParams {
   userId: string;
   webhookId: string;
   page: number;
@@ -17,10 +17,10 @@ export interface ListDeliveriesInput {
 }
 
 /** Newest first, each with every attempt (oldest first). */
-export async function listDeliveries(em: EntityManager, { userId, webhookId, page, limit }: ListDeliveriesInput) {
+export async function listDeliveries(em: EntityManager, { userId, webhookId, page, limit }: ListDeliveriesParams) {
   await getOwnedWebhook(em, userId, webhookId);
   const [deliveries, total] = await em.findAndCount(
-    Delivery,
+    DeliveryEntity,
     { webhook: webhookId },
     { populate: ['event'], orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit },
   );
@@ -38,28 +38,28 @@ export async function redeliver(
   { userId, webhookId, deliveryId }: { userId: string; webhookId: string; deliveryId: string },
 ): Promise<DeliveryWithAttempts> {
   const webhook = await getOwnedWebhook(em, userId, webhookId);
-  const delivery = await em.findOne(Delivery, { id: deliveryId, webhook: webhook.id }, { populate: ['event'] });
+  const delivery = await em.findOne(DeliveryEntity, { id: deliveryId, webhook: webhook.id }, { populate: ['event'] });
   if (!delivery) throw notFound('Delivery');
   if (webhook.status !== 'active') {
     throw new AppError('CONFLICT', 'The webhook is disabled; register it again to receive deliveries');
   }
   const reset = { status: 'pending' as const, nextAttemptAt: new Date(), completedAt: null, updatedAt: new Date() };
   await em.transactional(async (tx) => {
-    await tx.nativeUpdate(Delivery, { id: delivery.id }, reset);
-    await tx.execute(
-      `select graphile_worker.add_job(?, json_build_object('deliveryId', ?::uuid, 'attempt', 1), job_key => ?, max_attempts => ?)`,
-      [DELIVER_WEBHOOK_TASK, delivery.id, deliveryJobKey(delivery.id), JOB_MAX_ATTEMPTS],
-    );
+    await tx.nativeUpdate(DeliveryEntity, { id: delivery.id }, reset);
+    await tx.execute(enqueueDeliveryJobsSql('?'), [JSON.stringify([deliveryJob({ deliveryId: delivery.id })])]);
   });
   Object.assign(delivery, reset);
   return { delivery, attempts: (await attemptsOf(em, [delivery])).get(delivery.id) ?? [] };
 }
 
-async function attemptsOf(em: EntityManager, deliveries: readonly Delivery[]): Promise<Map<string, DeliveryAttempt[]>> {
-  const byDelivery = new Map<string, DeliveryAttempt[]>();
+async function attemptsOf(
+  em: EntityManager,
+  deliveries: readonly DeliveryEntity[],
+): Promise<Map<string, DeliveryAttemptEntity[]>> {
+  const byDelivery = new Map<string, DeliveryAttemptEntity[]>();
   if (deliveries.length === 0) return byDelivery;
   const attempts = await em.find(
-    DeliveryAttempt,
+    DeliveryAttemptEntity,
     { delivery: { $in: deliveries.map((delivery) => delivery.id) } },
     { orderBy: { attempt: 'asc', startedAt: 'asc' } },
   );

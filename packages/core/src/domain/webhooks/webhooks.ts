@@ -1,12 +1,12 @@
 /** Registering, listing and deleting a user's webhooks. Another user's webhook does not exist (404). */
-import { type EntityManager, Webhook } from '@sandbank/db';
+import { type EntityManager, WebhookEntity } from '@sandbank/db';
 import type { EventType } from '@sandbank/schemas';
 import { checkWebhookUrl, sealSecret } from '@sandbank/webhooks';
 import { v7 as uuidv7 } from 'uuid';
 import type { Deps } from '../../deps.ts';
 import { AppError, notFound } from '../../errors.ts';
 
-export interface RegisterWebhookInput {
+export interface RegisterWebhookParams {
   userId: string;
   url: string;
   secret: string;
@@ -17,8 +17,8 @@ export interface RegisterWebhookInput {
 export async function registerWebhook(
   em: EntityManager,
   deps: Pick<Deps, 'config' | 'secrets'>,
-  { userId, url, secret, events, clientId }: RegisterWebhookInput,
-): Promise<Webhook> {
+  { userId, url, secret, events, clientId }: RegisterWebhookParams,
+): Promise<WebhookEntity> {
   const check = await checkWebhookUrl(url, { allowPrivate: deps.config.webhooks.allowPrivateUrls });
   if (!check.ok) {
     throw new AppError('VALIDATION_ERROR', 'The webhook URL is not allowed', {
@@ -26,7 +26,7 @@ export async function registerWebhook(
     });
   }
   const sealed = sealSecret(secret, deps.secrets.encryptionKeys);
-  const webhook = em.create(Webhook, {
+  const webhook = em.create(WebhookEntity, {
     id: uuidv7(),
     user: userId,
     url: check.url.toString(),
@@ -39,24 +39,24 @@ export async function registerWebhook(
   return webhook;
 }
 
-export interface ListWebhooksInput {
+export interface ListWebhooksParams {
   userId: string;
   clientId?: string | undefined;
   page: number;
   limit: number;
 }
 
-export async function listWebhooks(em: EntityManager, { userId, clientId, page, limit }: ListWebhooksInput) {
+export async function listWebhooks(em: EntityManager, { userId, clientId, page, limit }: ListWebhooksParams) {
   const [items, total] = await em.findAndCount(
-    Webhook,
+    WebhookEntity,
     { user: userId, deletedAt: null, ...(clientId === undefined ? {} : { clientId }) },
     { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset: (page - 1) * limit },
   );
   return { items, total };
 }
 
-export async function getOwnedWebhook(em: EntityManager, userId: string, webhookId: string): Promise<Webhook> {
-  const webhook = await em.findOne(Webhook, { id: webhookId, user: userId, deletedAt: null });
+export async function getOwnedWebhook(em: EntityManager, userId: string, webhookId: string): Promise<WebhookEntity> {
+  const webhook = await em.findOne(WebhookEntity, { id: webhookId, user: userId, deletedAt: null });
   if (!webhook) throw notFound('Webhook');
   return webhook;
 }

@@ -2,19 +2,19 @@ import { CurrencySchema, IdSchema } from '@sandbank/schemas';
 import { z } from 'zod';
 import { nameSchema } from '../../lib/text.ts';
 
-export const AccountNameSchema = nameSchema(100).meta({
+const AccountNameSchema = nameSchema(100).meta({
   description: 'Trimmed, 1–100 characters; unique among your open accounts (case-insensitive)',
   example: 'Daily spending',
 });
 
-export const AccountIdInput = z.strictObject({ id: IdSchema });
+export const AccountIdInputSchema = z.strictObject({ id: IdSchema });
 
-export const CreateAccountInput = z.strictObject({
+export const CreateAccountInputSchema = z.strictObject({
   name: AccountNameSchema,
   currency: CurrencySchema.optional().meta({ description: 'Defaults to PLN (the only currency today)' }),
 });
 
-export const CloseAccountInput = z.strictObject({
+export const CloseAccountInputSchema = z.strictObject({
   id: IdSchema,
   name: z.string().trim().min(1).max(100).meta({ description: "The account's name, typed again to confirm" }),
   password: z.string().min(1).max(128).meta({ description: "The user's password" }),

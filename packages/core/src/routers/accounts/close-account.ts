@@ -1,12 +1,12 @@
 import { AccountSchema, dataOf } from '@sandbank/schemas';
-import { closeAccount as close } from '../../domain/accounts/accounts.ts';
+import { closeAccount } from '../../domain/accounts/accounts.ts';
 import { guardPasswordAttempts } from '../../domain/auth/password-guard.ts';
 import { toAccount } from '../../mappers/account.ts';
-import { byIp, rateLimit } from '../../protection/rate-limit.ts';
+import { byIp, rateLimit } from '../../protection/rate-limit-middleware.ts';
 import { protectedProcedure } from '../../trpc.ts';
-import { CloseAccountInput } from './accounts.schema.ts';
+import { CloseAccountInputSchema } from './accounts.schema.ts';
 
-export const closeAccount = protectedProcedure
+export const closeAccountProcedure = protectedProcedure
   .use(rateLimit('auth', byIp))
   .meta({
     openapi: {
@@ -19,7 +19,7 @@ export const closeAccount = protectedProcedure
     },
     errorCodes: ['INVALID_PASSWORD', 'NOT_FOUND', 'ACCOUNT_CLOSED', 'BALANCE_NOT_ZERO', 'CONFIRMATION_MISMATCH', 'RATE_LIMITED'],
   })
-  .input(CloseAccountInput)
+  .input(CloseAccountInputSchema)
   .output(dataOf(AccountSchema))
   .mutation(async ({ ctx, input }) => {
     const attempt = {
@@ -29,7 +29,7 @@ export const closeAccount = protectedProcedure
       failureCode: 'INVALID_PASSWORD' as const,
     };
     const account = await guardPasswordAttempts(ctx.deps.rateLimits, ctx.deps.config, attempt, () =>
-      close(ctx.em, { userId: ctx.user.id, accountId: input.id, name: input.name, password: input.password }),
+      closeAccount(ctx.em, { userId: ctx.user.id, accountId: input.id, name: input.name, password: input.password }),
     );
     return { data: toAccount(account) };
   });

@@ -1,10 +1,10 @@
 import { AccountSchema, dataOf } from '@sandbank/schemas';
-import { createAccount as create } from '../../domain/accounts/accounts.ts';
+import { createAccount } from '../../domain/accounts/accounts.ts';
 import { toAccount } from '../../mappers/account.ts';
 import { protectedProcedure } from '../../trpc.ts';
-import { CreateAccountInput } from './accounts.schema.ts';
+import { CreateAccountInputSchema } from './accounts.schema.ts';
 
-export const createAccount = protectedProcedure
+export const createAccountProcedure = protectedProcedure
   .meta({
     openapi: {
       method: 'POST',
@@ -18,8 +18,8 @@ export const createAccount = protectedProcedure
     successStatus: 201,
     errorCodes: ['ACCOUNT_NAME_TAKEN'],
   })
-  .input(CreateAccountInput)
+  .input(CreateAccountInputSchema)
   .output(dataOf(AccountSchema))
   .mutation(async ({ ctx, input }) => ({
-    data: toAccount(await create(ctx.em, { userId: ctx.user.id, name: input.name, currency: input.currency })),
+    data: toAccount(await createAccount(ctx.em, { userId: ctx.user.id, name: input.name, currency: input.currency })),
   }));

@@ -2,9 +2,9 @@ import { AccountSchema, dataOf } from '@sandbank/schemas';
 import { getOwnedAccount } from '../../domain/accounts/accounts.ts';
 import { toAccount } from '../../mappers/account.ts';
 import { protectedProcedure } from '../../trpc.ts';
-import { AccountIdInput } from './accounts.schema.ts';
+import { AccountIdInputSchema } from './accounts.schema.ts';
 
-export const getAccount = protectedProcedure
+export const getAccountProcedure = protectedProcedure
   .meta({
     openapi: {
       method: 'GET',
@@ -15,7 +15,7 @@ export const getAccount = protectedProcedure
     },
     errorCodes: ['NOT_FOUND'],
   })
-  .input(AccountIdInput)
+  .input(AccountIdInputSchema)
   .output(dataOf(AccountSchema))
   .query(async ({ ctx, input }) => ({
     data: toAccount(await getOwnedAccount(ctx.em, { userId: ctx.user.id, accountId: input.id })),

@@ -1,10 +1,10 @@
 import { AccountSchema, listMeta, listOf, PageQuerySchema } from '@sandbank/schemas';
 import { z } from 'zod';
-import { listAccounts as list } from '../../domain/accounts/accounts.ts';
+import { listAccounts } from '../../domain/accounts/accounts.ts';
 import { toAccount } from '../../mappers/account.ts';
 import { protectedProcedure } from '../../trpc.ts';
 
-export const listAccounts = protectedProcedure
+export const listAccountsProcedure = protectedProcedure
   .meta({
     openapi: {
       method: 'GET',
@@ -17,6 +17,6 @@ export const listAccounts = protectedProcedure
   .input(z.strictObject(PageQuerySchema).prefault({}))
   .output(listOf(AccountSchema))
   .query(async ({ ctx, input }) => {
-    const { items, total } = await list(ctx.em, { userId: ctx.user.id, page: input.page, limit: input.limit });
+    const { items, total } = await listAccounts(ctx.em, { userId: ctx.user.id, page: input.page, limit: input.limit });
     return { data: items.map(toAccount), meta: listMeta(input.page, input.limit, total) };
   });

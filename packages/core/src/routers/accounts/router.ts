@@ -1,7 +1,12 @@
 import { router } from '../../trpc.ts';
-import { closeAccount } from './close-account.ts';
-import { createAccount } from './create-account.ts';
-import { getAccount } from './get-account.ts';
-import { listAccounts } from './list-accounts.ts';
+import { closeAccountProcedure } from './close-account.ts';
+import { createAccountProcedure } from './create-account.ts';
+import { getAccountProcedure } from './get-account.ts';
+import { listAccountsProcedure } from './list-accounts.ts';
 
-export const accountsRouter = router({ create: createAccount, list: listAccounts, get: getAccount, close: closeAccount });
+export const accountsRouter = router({
+  closeAccount: closeAccountProcedure,
+  createAccount: createAccountProcedure,
+  getAccount: getAccountProcedure,
+  listAccounts: listAccountsProcedure,
+});

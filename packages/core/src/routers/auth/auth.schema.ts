@@ -1,7 +1,7 @@
 import { dataOf, UserSchema } from '@sandbank/schemas';
 import { z } from 'zod';
 
-export const EmailSchema = z
+const EmailSchema = z
   .string()
   .trim()
   .toLowerCase()
@@ -9,9 +9,9 @@ export const EmailSchema = z
   .pipe(z.email('Not a valid e-mail address'))
   .meta({ example: 'jan.kowalski@example.com' });
 
-export const PasswordSchema = z.string().min(8).max(128).meta({ example: 'correct-horse-battery' });
+const PasswordSchema = z.string().min(8).max(128).meta({ example: 'correct-horse-battery' });
 
-export const CredentialsInput = z.strictObject({ email: EmailSchema, password: PasswordSchema });
+export const CredentialsInputSchema = z.strictObject({ email: EmailSchema, password: PasswordSchema });
 
 export const SessionSchema = z.object({
   accessToken: z
@@ -22,4 +22,4 @@ export const SessionSchema = z.object({
   expiresIn: z.int().meta({ description: 'Access token lifetime in seconds', example: 900 }),
 });
 
-export const AuthOutput = dataOf(SessionSchema.extend({ user: UserSchema })).meta({ id: 'AuthResult' });
+export const AuthOutputSchema = dataOf(SessionSchema.extend({ user: UserSchema })).meta({ id: 'AuthResult' });

@@ -1,11 +1,11 @@
 import { guardPasswordAttempts } from '../../domain/auth/password-guard.ts';
-import { login as loginUser } from '../../domain/auth/users.ts';
+import { login } from '../../domain/auth/users.ts';
 import { toUser } from '../../mappers/user.ts';
-import { byIp, rateLimit } from '../../protection/rate-limit.ts';
+import { byIp, rateLimit } from '../../protection/rate-limit-middleware.ts';
 import { publicProcedure } from '../../trpc.ts';
-import { AuthOutput, CredentialsInput } from './auth.schema.ts';
+import { AuthOutputSchema, CredentialsInputSchema } from './auth.schema.ts';
 
-export const login = publicProcedure
+export const loginProcedure = publicProcedure
   .use(rateLimit('auth', byIp))
   .meta({
     openapi: {
@@ -21,12 +21,12 @@ export const login = publicProcedure
     },
     errorCodes: ['INVALID_CREDENTIALS'],
   })
-  .input(CredentialsInput)
-  .output(AuthOutput)
+  .input(CredentialsInputSchema)
+  .output(AuthOutputSchema)
   .mutation(async ({ ctx, input }) => {
     const attempt = { subject: input.email, ip: ctx.ip, headers: ctx.response.headers };
     const { user, session } = await guardPasswordAttempts(ctx.deps.rateLimits, ctx.deps.config, attempt, () =>
-      loginUser(ctx.em, ctx.deps, input),
+      login(ctx.em, ctx.deps, input),
     );
     return { data: { user: toUser(user), ...session } };
   });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { revokeFamily } from '../../domain/auth/sessions.ts';
 import { protectedProcedure } from '../../trpc.ts';
 
-export const logout = protectedProcedure
+export const logoutProcedure = protectedProcedure
   .meta({
     openapi: {
       method: 'POST',

@@ -4,7 +4,7 @@ import { getUser } from '../../domain/auth/users.ts';
 import { toUser } from '../../mappers/user.ts';
 import { protectedProcedure } from '../../trpc.ts';
 
-export const me = protectedProcedure
+export const meProcedure = protectedProcedure
   .meta({
     openapi: {
       method: 'GET',

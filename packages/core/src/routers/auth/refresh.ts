@@ -4,7 +4,7 @@ import { refreshSession } from '../../domain/auth/sessions.ts';
 import { publicProcedure } from '../../trpc.ts';
 import { SessionSchema } from './auth.schema.ts';
 
-export const refresh = publicProcedure
+export const refreshProcedure = publicProcedure
   .meta({
     openapi: {
       method: 'POST',

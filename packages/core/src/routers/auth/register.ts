@@ -1,10 +1,10 @@
 import { registerUser } from '../../domain/auth/users.ts';
 import { toUser } from '../../mappers/user.ts';
-import { byIp, rateLimit } from '../../protection/rate-limit.ts';
+import { byIp, rateLimit } from '../../protection/rate-limit-middleware.ts';
 import { publicProcedure } from '../../trpc.ts';
-import { AuthOutput, CredentialsInput } from './auth.schema.ts';
+import { AuthOutputSchema, CredentialsInputSchema } from './auth.schema.ts';
 
-export const register = publicProcedure
+export const registerProcedure = publicProcedure
   .use(rateLimit('auth', byIp))
   .meta({
     openapi: {
@@ -21,8 +21,8 @@ export const register = publicProcedure
     successStatus: 201,
     errorCodes: ['EMAIL_TAKEN'],
   })
-  .input(CredentialsInput)
-  .output(AuthOutput)
+  .input(CredentialsInputSchema)
+  .output(AuthOutputSchema)
   .mutation(async ({ ctx, input }) => {
     const { user, session } = await registerUser(ctx.em, ctx.deps, input);
     return { data: { user: toUser(user), ...session } };

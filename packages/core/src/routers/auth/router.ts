@@ -1,8 +1,14 @@
 import { router } from '../../trpc.ts';
-import { login } from './login.ts';
-import { logout } from './logout.ts';
-import { me } from './me.ts';
-import { refresh } from './refresh.ts';
-import { register } from './register.ts';
+import { loginProcedure } from './login.ts';
+import { logoutProcedure } from './logout.ts';
+import { meProcedure } from './me.ts';
+import { refreshProcedure } from './refresh.ts';
+import { registerProcedure } from './register.ts';
 
-export const authRouter = router({ register, login, refresh, logout, me });
+export const authRouter = router({
+  login: loginProcedure,
+  logout: logoutProcedure,
+  me: meProcedure,
+  refresh: refreshProcedure,
+  register: registerProcedure,
+});

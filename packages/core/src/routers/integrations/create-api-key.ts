@@ -1,9 +1,9 @@
-import { createApiKey as createKey } from '../../domain/integrations/api-keys.ts';
+import { createApiKey } from '../../domain/integrations/api-keys.ts';
 import { toApiKey } from '../../mappers/api-key.ts';
 import { protectedProcedure } from '../../trpc.ts';
-import { CreateApiKeyInput, CreateApiKeyOutput } from './api-keys.schema.ts';
+import { CreateApiKeyInputSchema, CreateApiKeyOutputSchema } from './api-keys.schema.ts';
 
-export const createApiKey = protectedProcedure
+export const createApiKeyProcedure = protectedProcedure
   .meta({
     openapi: {
       method: 'POST',
@@ -16,10 +16,10 @@ export const createApiKey = protectedProcedure
     },
     successStatus: 201,
   })
-  .input(CreateApiKeyInput)
-  .output(CreateApiKeyOutput)
+  .input(CreateApiKeyInputSchema)
+  .output(CreateApiKeyOutputSchema)
   .mutation(async ({ ctx, input }) => {
     const expiresAt = input.expiresAt ? new Date(input.expiresAt) : undefined;
-    const { apiKey, key } = await createKey(ctx.em, { userId: ctx.user.id, name: input.name, expiresAt });
+    const { apiKey, key } = await createApiKey(ctx.em, { userId: ctx.user.id, name: input.name, expiresAt });
     return { data: { ...toApiKey(apiKey), key } };
   });

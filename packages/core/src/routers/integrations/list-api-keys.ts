@@ -1,10 +1,10 @@
 import { listMeta } from '@sandbank/schemas';
-import { listApiKeys as listKeys } from '../../domain/integrations/api-keys.ts';
+import { listApiKeys } from '../../domain/integrations/api-keys.ts';
 import { toApiKey } from '../../mappers/api-key.ts';
 import { protectedProcedure } from '../../trpc.ts';
-import { ListApiKeysInput, ListApiKeysOutput } from './api-keys.schema.ts';
+import { ListApiKeysInputSchema, ListApiKeysOutputSchema } from './api-keys.schema.ts';
 
-export const listApiKeys = protectedProcedure
+export const listApiKeysProcedure = protectedProcedure
   .meta({
     openapi: {
       method: 'GET',
@@ -14,9 +14,9 @@ export const listApiKeys = protectedProcedure
       description: 'The caller’s keys that are not revoked, newest first. Never the key itself: only its visible prefix.',
     },
   })
-  .input(ListApiKeysInput)
-  .output(ListApiKeysOutput)
+  .input(ListApiKeysInputSchema)
+  .output(ListApiKeysOutputSchema)
   .query(async ({ ctx, input }) => {
-    const { items, total } = await listKeys(ctx.em, { userId: ctx.user.id, page: input.page, limit: input.limit });
+    const { items, total } = await listApiKeys(ctx.em, { userId: ctx.user.id, page: input.page, limit: input.limit });
     return { data: items.map(toApiKey), meta: listMeta(input.page, input.limit, total) };
   });

@@ -1,9 +1,9 @@
-import { revokeApiKey as revokeKey } from '../../domain/integrations/api-keys.ts';
+import { revokeApiKey } from '../../domain/integrations/api-keys.ts';
 import { toApiKey } from '../../mappers/api-key.ts';
 import { protectedProcedure } from '../../trpc.ts';
-import { RevokeApiKeyInput, RevokeApiKeyOutput } from './api-keys.schema.ts';
+import { RevokeApiKeyInputSchema, RevokeApiKeyOutputSchema } from './api-keys.schema.ts';
 
-export const revokeApiKey = protectedProcedure
+export const revokeApiKeyProcedure = protectedProcedure
   .meta({
     openapi: {
       method: 'DELETE',
@@ -15,8 +15,8 @@ export const revokeApiKey = protectedProcedure
     },
     errorCodes: ['NOT_FOUND'],
   })
-  .input(RevokeApiKeyInput)
-  .output(RevokeApiKeyOutput)
+  .input(RevokeApiKeyInputSchema)
+  .output(RevokeApiKeyOutputSchema)
   .mutation(async ({ ctx, input }) => ({
-    data: toApiKey(await revokeKey(ctx.em, { userId: ctx.user.id, id: input.id })),
+    data: toApiKey(await revokeApiKey(ctx.em, { userId: ctx.user.id, id: input.id })),
   }));

@@ -1,7 +1,14 @@
 import { router } from '../../trpc.ts';
-import { createApiKey } from './create-api-key.ts';
-import { listApiKeys } from './list-api-keys.ts';
-import { pullTransactions } from './pull-transactions.ts';
-import { revokeApiKey } from './revoke-api-key.ts';
+import { createApiKeyProcedure } from './create-api-key.ts';
+import { listApiKeysProcedure } from './list-api-keys.ts';
+import { pullTransactionsProcedure } from './pull-transactions.ts';
+import { revokeApiKeyProcedure } from './revoke-api-key.ts';
+import { syncOwnerTransactionsProcedure } from './sync-owner-transactions.ts';
 
-export const integrationsRouter = router({ createApiKey, listApiKeys, revokeApiKey, pullTransactions });
+export const integrationsRouter = router({
+  createApiKey: createApiKeyProcedure,
+  listApiKeys: listApiKeysProcedure,
+  pullTransactions: pullTransactionsProcedure,
+  revokeApiKey: revokeApiKeyProcedure,
+  syncOwnerTransactions: syncOwnerTransactionsProcedure,
+});

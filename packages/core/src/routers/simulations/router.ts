@@ -1,4 +1,6 @@
 import { router } from '../../trpc.ts';
-import { simulateTransaction } from './simulate-transaction.ts';
+import { simulateTransactionProcedure } from './simulate-transaction.ts';
 
-export const simulationsRouter = router({ transaction: simulateTransaction });
+export const simulationsRouter = router({
+  simulateTransaction: simulateTransactionProcedure,
+});

@@ -1,12 +1,13 @@
-import { CurrencySchema, dataOf, IdSchema, MinorUnitsSchema, TransactionSchema } from '@sandbank/schemas';
+import { CategorySchema, CurrencySchema, dataOf, IdSchema, MinorUnitsSchema, TransactionSchema } from '@sandbank/schemas';
 import { z } from 'zod';
 import { MAX_AMOUNT } from '../../domain/simulations/simulate-transaction.ts';
+import { IsoDurationSchema } from '../../lib/duration.ts';
 import { exactJson } from '../../lib/exact-json.ts';
 import { textSchema } from '../../lib/text.ts';
 
 const EARLIEST_DATE = Date.UTC(1970, 0, 1);
 
-export const SimulateTransactionInput = z.strictObject({
+export const SimulateTransactionInputSchema = z.strictObject({
   accountId: IdSchema,
   amount: exactJson(
     z
@@ -33,11 +34,24 @@ export const SimulateTransactionInput = z.strictObject({
     .optional()
     .meta({ description: 'When it happened; defaults to now. May lie in the past, not in the future.' }),
   currency: CurrencySchema.optional().meta({ description: "The account's currency (PLN)" }),
+  status: z
+    .enum(['posted', 'pending'])
+    .optional()
+    .meta({ description: 'posted (default) moves the balance now; pending holds a debit until it posts or is voided' }),
+  settleAfter: IsoDurationSchema.optional().meta({
+    description: 'Pending only: posts by itself when the clock passes date + this',
+  }),
+  expireAfter: IsoDurationSchema.optional().meta({
+    description: 'Pending only: voids by itself (reason expired) at date + this',
+  }),
+  merchant: textSchema(200).optional().meta({ description: 'Who was paid or paid you', example: 'Biedronka' }),
+  category: CategorySchema.optional(),
 });
 
-export const SimulationOutput = dataOf(
+export const SimulationOutputSchema = dataOf(
   z.object({
     transaction: TransactionSchema,
     balance: MinorUnitsSchema.meta({ description: "The account's balance after the transaction" }),
+    availableBalance: MinorUnitsSchema.meta({ description: 'balance − held pending debits, after the transaction' }),
   }),
 ).meta({ id: 'SimulationResult' });

@@ -1,11 +1,11 @@
 import { IdSchema, listMeta, listOf, PageQuerySchema, TransactionSchema } from '@sandbank/schemas';
 import { z } from 'zod';
 import { getOwnedAccount } from '../../domain/accounts/accounts.ts';
-import { listTransactions } from '../../domain/transactions/list-transactions.ts';
+import { listTransactions, StatusFilterSchema } from '../../domain/transactions/list-transactions.ts';
 import { DayOrInstantSchema, toDateRange } from '../../lib/date-range.ts';
 import { protectedProcedure } from '../../trpc.ts';
 
-export const listAccountTransactions = protectedProcedure
+export const listAccountTransactionsProcedure = protectedProcedure
   .meta({
     openapi: {
       method: 'GET',
@@ -13,7 +13,7 @@ export const listAccountTransactions = protectedProcedure
       tags: ['transactions'],
       summary: "An account's transactions",
       description:
-        'Newest first (date, then id). `from`/`to` take YYYY-MM-DD (the whole UTC day, inclusive) or an ISO timestamp (inclusive); `from` after `to` is 400. Closed accounts stay readable.',
+        'Newest first (date, then id). `from`/`to` take YYYY-MM-DD (the whole UTC day, inclusive) or an ISO timestamp (inclusive); `from` after `to` is 400. Pending and posted by default; `status` picks one status or all. Closed accounts stay readable.',
     },
     errorCodes: ['NOT_FOUND'],
   })
@@ -22,6 +22,7 @@ export const listAccountTransactions = protectedProcedure
       id: IdSchema,
       from: DayOrInstantSchema.optional(),
       to: DayOrInstantSchema.optional(),
+      status: StatusFilterSchema,
       ...PageQuerySchema,
     }),
   )
@@ -29,12 +30,14 @@ export const listAccountTransactions = protectedProcedure
   .query(async ({ ctx, input }) => {
     const range = toDateRange(input.from, input.to);
     const account = await getOwnedAccount(ctx.em, { userId: ctx.user.id, accountId: input.id });
-    const unfiltered = !range.from && !range.before;
+    // The account counts its pending and posted rows: the default view of the whole history needs no count(*).
+    const unfiltered = !range.from && !range.before && input.status === undefined;
     const { items, total } = await listTransactions(ctx.em, {
       scope: { accountId: input.id },
       range,
       page: input.page,
       limit: input.limit,
+      status: input.status,
       ...(unfiltered ? { knownTotal: account.transactionCount } : {}),
     });
     return { data: items, meta: listMeta(input.page, input.limit, total) };

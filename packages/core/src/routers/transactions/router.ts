@@ -1,4 +1,16 @@
 import { router } from '../../trpc.ts';
-import { listAccountTransactions } from './list-account-transactions.ts';
+import { listAccountTransactionsProcedure } from './list-account-transactions.ts';
+import { patchTransactionProcedure } from './patch-transaction.ts';
+import { postTransactionProcedure } from './post-transaction.ts';
+import { reverseTransactionProcedure } from './reverse-transaction.ts';
+import { syncTransactionsProcedure } from './sync-transactions.ts';
+import { voidTransactionProcedure } from './void-transaction.ts';
 
-export const transactionsRouter = router({ listByAccount: listAccountTransactions });
+export const transactionsRouter = router({
+  listAccountTransactions: listAccountTransactionsProcedure,
+  patchTransaction: patchTransactionProcedure,
+  postTransaction: postTransactionProcedure,
+  reverseTransaction: reverseTransactionProcedure,
+  syncTransactions: syncTransactionsProcedure,
+  voidTransaction: voidTransactionProcedure,
+});

@@ -5,7 +5,7 @@ import { toWebhook } from '../../mappers/webhook.ts';
 import { protectedProcedure } from '../../trpc.ts';
 import { ClientIdSchema, WebhookEventsSchema, WebhookSecretSchema, WebhookUrlSchema } from './webhooks.schema.ts';
 
-export const createWebhook = protectedProcedure
+export const createWebhookProcedure = protectedProcedure
   .meta({
     openapi: {
       method: 'POST',

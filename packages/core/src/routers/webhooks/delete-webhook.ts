@@ -1,10 +1,10 @@
 import { dataOf, IdSchema } from '@sandbank/schemas';
 import { z } from 'zod';
-import { deleteWebhook as deleteUserWebhook } from '../../domain/webhooks/webhooks.ts';
+import { deleteWebhook } from '../../domain/webhooks/webhooks.ts';
 import { protectedProcedure } from '../../trpc.ts';
-import { WebhookIdInput } from './webhooks.schema.ts';
+import { WebhookIdInputSchema } from './webhooks.schema.ts';
 
-export const deleteWebhook = protectedProcedure
+export const deleteWebhookProcedure = protectedProcedure
   .meta({
     openapi: {
       method: 'DELETE',
@@ -15,9 +15,9 @@ export const deleteWebhook = protectedProcedure
     },
     errorCodes: ['NOT_FOUND'],
   })
-  .input(WebhookIdInput)
+  .input(WebhookIdInputSchema)
   .output(dataOf(z.object({ id: IdSchema, deleted: z.literal(true) })))
   .mutation(async ({ ctx, input }) => {
-    await deleteUserWebhook(ctx.em, ctx.user.id, input.id);
+    await deleteWebhook(ctx.em, ctx.user.id, input.id);
     return { data: { id: input.id, deleted: true as const } };
   });

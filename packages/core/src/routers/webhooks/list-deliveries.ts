@@ -1,11 +1,11 @@
 import { DeliverySchema, IdSchema, listMeta, listOf } from '@sandbank/schemas';
 import { z } from 'zod';
-import { listDeliveries as listWebhookDeliveries } from '../../domain/webhooks/deliveries.ts';
+import { listDeliveries } from '../../domain/webhooks/deliveries.ts';
 import { toDelivery } from '../../mappers/webhook.ts';
 import { protectedProcedure } from '../../trpc.ts';
-import { PageInput } from './webhooks.schema.ts';
+import { PageInputSchema } from './webhooks.schema.ts';
 
-export const listDeliveries = protectedProcedure
+export const listDeliveriesProcedure = protectedProcedure
   .meta({
     openapi: {
       method: 'GET',
@@ -17,10 +17,10 @@ export const listDeliveries = protectedProcedure
     },
     errorCodes: ['NOT_FOUND'],
   })
-  .input(z.strictObject({ id: IdSchema, ...PageInput }))
+  .input(z.strictObject({ id: IdSchema, ...PageInputSchema }))
   .output(listOf(DeliverySchema))
   .query(async ({ ctx, input }) => {
-    const { items, total } = await listWebhookDeliveries(ctx.em, {
+    const { items, total } = await listDeliveries(ctx.em, {
       userId: ctx.user.id,
       webhookId: input.id,
       page: input.page,

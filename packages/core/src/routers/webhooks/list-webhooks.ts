@@ -1,11 +1,11 @@
 import { listMeta, listOf, WebhookSchema } from '@sandbank/schemas';
 import { z } from 'zod';
-import { listWebhooks as listUserWebhooks } from '../../domain/webhooks/webhooks.ts';
+import { listWebhooks } from '../../domain/webhooks/webhooks.ts';
 import { toWebhook } from '../../mappers/webhook.ts';
 import { protectedProcedure } from '../../trpc.ts';
-import { ClientIdSchema, PageInput } from './webhooks.schema.ts';
+import { ClientIdSchema, PageInputSchema } from './webhooks.schema.ts';
 
-export const listWebhooks = protectedProcedure
+export const listWebhooksProcedure = protectedProcedure
   .meta({
     openapi: {
       method: 'GET',
@@ -15,9 +15,9 @@ export const listWebhooks = protectedProcedure
       description: 'Your webhooks, newest first; `clientId` narrows them to one client app.',
     },
   })
-  .input(z.strictObject({ clientId: ClientIdSchema.optional(), ...PageInput }))
+  .input(z.strictObject({ clientId: ClientIdSchema.optional(), ...PageInputSchema }))
   .output(listOf(WebhookSchema))
   .query(async ({ ctx, input }) => {
-    const { items, total } = await listUserWebhooks(ctx.em, { userId: ctx.user.id, ...input });
+    const { items, total } = await listWebhooks(ctx.em, { userId: ctx.user.id, ...input });
     return { data: items.map(toWebhook), meta: listMeta(input.page, input.limit, total) };
   });

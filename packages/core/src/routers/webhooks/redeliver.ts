@@ -1,10 +1,10 @@
 import { DeliverySchema, dataOf, IdSchema } from '@sandbank/schemas';
 import { z } from 'zod';
-import { redeliver as redeliverDelivery } from '../../domain/webhooks/deliveries.ts';
+import { redeliver } from '../../domain/webhooks/deliveries.ts';
 import { toDelivery } from '../../mappers/webhook.ts';
 import { protectedProcedure } from '../../trpc.ts';
 
-export const redeliver = protectedProcedure
+export const redeliverProcedure = protectedProcedure
   .meta({
     openapi: {
       method: 'POST',
@@ -21,7 +21,7 @@ export const redeliver = protectedProcedure
   .input(z.strictObject({ id: IdSchema, deliveryId: IdSchema }))
   .output(dataOf(DeliverySchema))
   .mutation(async ({ ctx, input }) => {
-    const { delivery, attempts } = await redeliverDelivery(ctx.em, {
+    const { delivery, attempts } = await redeliver(ctx.em, {
       userId: ctx.user.id,
       webhookId: input.id,
       deliveryId: input.deliveryId,

@@ -1,14 +1,14 @@
 import { router } from '../../trpc.ts';
-import { createWebhook } from './create-webhook.ts';
-import { deleteWebhook } from './delete-webhook.ts';
-import { listDeliveries } from './list-deliveries.ts';
-import { listWebhooks } from './list-webhooks.ts';
-import { redeliver } from './redeliver.ts';
+import { createWebhookProcedure } from './create-webhook.ts';
+import { deleteWebhookProcedure } from './delete-webhook.ts';
+import { listDeliveriesProcedure } from './list-deliveries.ts';
+import { listWebhooksProcedure } from './list-webhooks.ts';
+import { redeliverProcedure } from './redeliver.ts';
 
 export const webhooksRouter = router({
-  create: createWebhook,
-  list: listWebhooks,
-  delete: deleteWebhook,
-  listDeliveries,
-  redeliver,
+  createWebhook: createWebhookProcedure,
+  deleteWebhook: deleteWebhookProcedure,
+  listDeliveries: listDeliveriesProcedure,
+  listWebhooks: listWebhooksProcedure,
+  redeliver: redeliverProcedure,
 });

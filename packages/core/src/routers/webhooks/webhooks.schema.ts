@@ -28,6 +28,6 @@ export const ClientIdSchema = z
   .max(100)
   .meta({ description: 'Your identifier of the client app that owns this webhook', example: 'budget-app' });
 
-export const WebhookIdInput = z.strictObject({ id: IdSchema });
+export const WebhookIdInputSchema = z.strictObject({ id: IdSchema });
 
-export const PageInput = PageQuerySchema;
+export const PageInputSchema = PageQuerySchema;

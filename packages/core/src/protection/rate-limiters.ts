@@ -74,7 +74,7 @@ export async function consumePoint(limiter: RateLimiterAbstract, key: string): P
   }
 }
 
-export function rateLimitHeaders(limit: number, res: RateLimiterRes): Record<string, string> {
+function rateLimitHeaders(limit: number, res: RateLimiterRes): Record<string, string> {
   return {
     'RateLimit-Limit': String(limit),
     'RateLimit-Remaining': String(Math.max(0, res.remainingPoints)),
@@ -86,4 +86,4 @@ export function refusalHeaders(limit: number, res: RateLimiterRes): Record<strin
   return { ...rateLimitHeaders(limit, res), 'RateLimit-Remaining': '0', 'Retry-After': String(secondsUntil(res)) };
 }
 
-export const secondsUntil = (res: RateLimiterRes): number => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+const secondsUntil = (res: RateLimiterRes): number => Math.max(1, Math.ceil(res.msBeforeNext / 1000));

@@ -11,7 +11,7 @@ import type { Context } from '../context.ts';
 import type { ApiKeyIdentity } from '../domain/integrations/authenticate-api-key.ts';
 import { AppError } from '../errors.ts';
 import { middleware } from '../trpc.ts';
-import { consumePoint, type RateLimitBucket } from './rate-limits.ts';
+import { consumePoint, type RateLimitBucket } from './rate-limiters.ts';
 
 export function rateLimit<TContext extends Context = Context>(bucket: RateLimitBucket, keyOf: (ctx: TContext) => string) {
   return middleware(async ({ ctx, next }) => {

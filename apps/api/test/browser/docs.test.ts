@@ -2,12 +2,12 @@
  * `/docs` in a real browser: Debian's Chromium driven by playwright-core loads the page, Swagger
  * UI renders every operation from `/openapi.json`, and the page's CSP refuses nothing (no console
  * CSP errors, no `securitypolicyviolation` events) and nothing is fetched from another host.
- * Chromium is required: CI installs it (`.ci/run`); without it this test fails, it never skips.
+ * Chromium is required: the `test:browser` task installs it (scripts/ensure-chromium.sh); without it this test fails, it never skips.
  */
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './helpers.ts';
+import { startTestApp, type TestApp } from '../helpers.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [

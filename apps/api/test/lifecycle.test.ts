@@ -1,0 +1,267 @@
+/**
+ * The transaction lifecycle over real HTTP (SPEC §6): pending holds, post (with a tip), void,
+ * reverse (partial, full, idempotent), patch, versions, the events each writes, the status filter,
+ * and settlement of due pending transactions.
+ */
+import { settleDueTransactions } from '@sandbank/core';
+import { openAccount, simulate } from '@sandbank/testing/fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+/** A user with an account funded with 100.00 PLN. */
+async function funded(): Promise<{ user: TestUser; accountId: string }> {
+  const user = await app.createUser();
+  const accountId = await openAccount(app, user);
+  expect((await simulate(app, user, { accountId, amount: 100_00 })).status).toBe(201);
+  return { user, accountId };
+}
+
+const act = (user: TestUser, id: string, verb: 'post' | 'void' | 'reverse', body: Record<string, unknown> = {}) =>
+  app.call('POST', `/v1/transactions/${id}/${verb}`, { token: user.accessToken, body });
+const patch = (user: TestUser, id: string, body: Record<string, unknown>) =>
+  app.call('PATCH', `/v1/transactions/${id}`, { token: user.accessToken, body });
+const account = async (user: TestUser, accountId: string) =>
+  (await app.call('GET', `/v1/accounts/${accountId}`, { token: user.accessToken })).body.data;
+
+async function eventsOf(transactionId: string) {
+  const { rows } = await app.db.query(
+    `select type, payload from events where payload->'transaction'->>'id' = $1 order by created_at, id`,
+    [transactionId],
+  );
+  return rows as { type: string; payload: Record<string, any> }[];
+}
+
+async function pendingCard(user: TestUser, accountId: string, amount = -25_00, extra: Record<string, unknown> = {}) {
+  const res = await simulate(app, user, {
+    accountId,
+    amount,
+    status: 'pending',
+    merchant: 'Żabka',
+    category: 'groceries',
+    ...extra,
+  });
+  expect(res.status).toBe(201);
+  return res.body.data.transaction as { id: string; version: number };
+}
+
+describe('pending transactions and the hold', () => {
+  it('a pending debit holds its amount: availableBalance drops, balance does not', async () => {
+    const { user, accountId } = await funded();
+    const res = await simulate(app, user, { accountId, amount: -30_00, status: 'pending', merchant: 'Orlen', category: 'fuel' });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ balance: 100_00, availableBalance: 70_00 });
+    expect(res.body.data.transaction).toMatchObject({ status: 'pending', postedAt: null, version: 1, merchant: 'Orlen' });
+    expect(await account(user, accountId)).toMatchObject({ balance: 100_00, heldAmount: 30_00, availableBalance: 70_00 });
+    const [created] = await eventsOf(res.body.data.transaction.id);
+    expect(created?.payload.balances).toEqual({ balance: 100_00, availableBalance: 70_00 });
+  });
+
+  it('a debit, pending or posted, needs the available balance; a pending credit counts only once posted', async () => {
+    const { user, accountId } = await funded();
+    await pendingCard(user, accountId, -80_00);
+    expect((await simulate(app, user, { accountId, amount: -30_00 })).body.code).toBe('INSUFFICIENT_FUNDS');
+    expect((await simulate(app, user, { accountId, amount: -30_00, status: 'pending' })).body.code).toBe('INSUFFICIENT_FUNDS');
+    const credit = await simulate(app, user, { accountId, amount: 50_00, status: 'pending' });
+    expect(credit.body.data).toMatchObject({ balance: 100_00, availableBalance: 20_00 });
+    expect((await simulate(app, user, { accountId, amount: -30_00 })).body.code).toBe('INSUFFICIENT_FUNDS');
+    expect((await act(user, credit.body.data.transaction.id, 'post')).body.data).toMatchObject({
+      balance: 150_00,
+      availableBalance: 70_00,
+    });
+    expect((await simulate(app, user, { accountId, amount: -30_00 })).status).toBe(201);
+    expectConsistent(await ledgerOf(app, accountId));
+  });
+
+  it('refuses settleAfter or expireAfter on a posted transaction, and a malformed duration', async () => {
+    const { user, accountId } = await funded();
+    const posted = await simulate(app, user, { accountId, amount: -1, settleAfter: 'P2D' });
+    expect(posted.status).toBe(400);
+    expect(posted.body.details).toContainEqual({ path: 'settleAfter', message: expect.any(String) });
+    const malformed = await simulate(app, user, { accountId, amount: -1, status: 'pending', expireAfter: 'two days' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.details).toContainEqual({ path: 'expireAfter', message: expect.any(String) });
+    expect((await ledgerOf(app, accountId)).transactions).toHaveLength(1);
+  });
+});
+
+describe('POST /v1/transactions/:id/post', () => {
+  it('posts a card payment with a tip: same id, new amount, balance moves, hold released, one transaction.updated', async () => {
+    const { user, accountId } = await funded();
+    const card = await pendingCard(user, accountId, -40_00);
+    const res = await act(user, card.id, 'post', { amount: -46_00 });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ balance: 54_00, availableBalance: 54_00 });
+    expect(res.body.data.transaction).toMatchObject({ id: card.id, status: 'posted', amount: -46_00, version: 2 });
+    expect(res.body.data.transaction.postedAt).toEqual(expect.any(String));
+    const events = await eventsOf(card.id);
+    expect(events.map((event) => event.type)).toEqual(['transaction.created', 'transaction.updated']);
+    expect(events[1]?.payload).toEqual({
+      transaction: res.body.data.transaction,
+      previous: { status: 'pending', postedAt: null, amount: -40_00 },
+      changes: ['status', 'postedAt', 'amount'],
+      balances: { balance: 54_00, availableBalance: 54_00 },
+    });
+    expectConsistent(await ledgerOf(app, accountId));
+  });
+
+  it('answers a repeated post unchanged, and refuses a different amount, a changed sign and a voided one', async () => {
+    const { user, accountId } = await funded();
+    const card = await pendingCard(user, accountId);
+    const sign = await act(user, card.id, 'post', { amount: 25_00 });
+    expect(sign.status).toBe(400);
+    expect(sign.body.details).toContainEqual({ path: 'amount', message: expect.stringContaining('negative') });
+    const first = await act(user, card.id, 'post');
+    const again = await act(user, card.id, 'post', { amount: -25_00 });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(first.body.data);
+    expect((await act(user, card.id, 'post', { amount: -26_00 })).body.code).toBe('INVALID_TRANSITION');
+    const voided = await pendingCard(user, accountId);
+    await act(user, voided.id, 'void');
+    const refused = await act(user, voided.id, 'post');
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('INVALID_TRANSITION');
+    expect((await eventsOf(card.id)).map((event) => event.type)).toEqual(['transaction.created', 'transaction.updated']);
+  });
+
+  it('a post that needs more than is available is 422 and changes nothing', async () => {
+    const { user, accountId } = await funded();
+    const card = await pendingCard(user, accountId, -90_00);
+    const res = await act(user, card.id, 'post', { amount: -100_01 });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('INSUFFICIENT_FUNDS');
+    expect(await account(user, accountId)).toMatchObject({ balance: 100_00, heldAmount: 90_00 });
+    expect(await eventsOf(card.id)).toHaveLength(1);
+  });
+
+  it('honours ifVersion: 409 VERSION_CONFLICT when the transaction has moved on', async () => {
+    const { user, accountId } = await funded();
+    const card = await pendingCard(user, accountId);
+    expect((await patch(user, card.id, { description: 'ZABKA Z1234 WARSZAWA' })).body.data.transaction.version).toBe(2);
+    const stale = await act(user, card.id, 'post', { ifVersion: 1 });
+    expect(stale.status).toBe(409);
+    expect(stale.body.code).toBe('VERSION_CONFLICT');
+    expect((await act(user, card.id, 'post', { ifVersion: 2 })).body.data.transaction.version).toBe(3);
+  });
+});
+
+describe('POST /v1/transactions/:id/void', () => {
+  it('releases the hold, leaves the default history and writes transaction.removed with reason voided', async () => {
+    const { user, accountId } = await funded();
+    const card = await pendingCard(user, accountId, -60_00);
+    const res = await act(user, card.id, 'void');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ balance: 100_00, availableBalance: 100_00 });
+    expect(res.body.data.transaction).toMatchObject({ status: 'voided', version: 2, postedAt: null });
+    const [, removed] = await eventsOf(card.id);
+    expect(removed).toMatchObject({ type: 'transaction.removed', payload: { reason: 'voided' } });
+    const history = (query: string) =>
+      app.call('GET', `/v1/accounts/${accountId}/transactions${query}`, { token: user.accessToken });
+    expect((await history('')).body.data.map((t: { id: string }) => t.id)).not.toContain(card.id);
+    expect((await history('')).body.meta.total).toBe(1);
+    expect((await history('?status=voided')).body.data.map((t: { id: string }) => t.id)).toEqual([card.id]);
+    expect((await history('?status=all')).body.meta.total).toBe(2);
+    expect((await history('?status=bogus')).status).toBe(400);
+    expect((await act(user, card.id, 'void')).body.data).toEqual(res.body.data);
+    expectConsistent(await ledgerOf(app, accountId));
+  });
+
+  it('refuses to void a posted transaction (reverse it instead)', async () => {
+    const { user, accountId } = await funded();
+    const posted = (await simulate(app, user, { accountId, amount: -5_00 })).body.data.transaction;
+    const res = await act(user, posted.id, 'void');
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('INVALID_TRANSITION');
+  });
+});
+
+describe('POST /v1/transactions/:id/reverse', () => {
+  it('refunds in parts, never beyond the original, each reversal a new posted transaction with reversalOf', async () => {
+    const { user, accountId } = await funded();
+    const purchase = (await simulate(app, user, { accountId, amount: -40_00, merchant: 'Lidl' })).body.data.transaction;
+    const part = await act(user, purchase.id, 'reverse', { amount: 15_00 });
+    expect(part.status).toBe(201);
+    expect(part.body.data.transaction).toMatchObject({
+      amount: 15_00,
+      status: 'posted',
+      reversalOf: purchase.id,
+      merchant: 'Lidl',
+      description: expect.stringContaining('Reversal'),
+    });
+    expect(part.body.data.balance).toBe(75_00);
+    expect((await act(user, purchase.id, 'reverse', { amount: 15_00 })).status).toBe(200); // the same reversal again
+    const tooMuch = await act(user, purchase.id, 'reverse', { amount: 25_01 });
+    expect(tooMuch.status).toBe(422);
+    expect(tooMuch.body.code).toBe('REVERSAL_EXCEEDS_ORIGINAL');
+    const rest = await act(user, purchase.id, 'reverse');
+    expect(rest.body.data.transaction.amount).toBe(25_00);
+    expect(rest.body.data.balance).toBe(100_00);
+    expect((await act(user, purchase.id, 'reverse', { amount: 1, externalTxnId: 'one-more' })).body.code).toBe(
+      'REVERSAL_EXCEEDS_ORIGINAL',
+    );
+    expect((await act(user, rest.body.data.transaction.id, 'reverse')).body.code).toBe('INVALID_TRANSITION');
+    const types = (await eventsOf(part.body.data.transaction.id)).map((event) => event.type);
+    expect(types).toEqual(['transaction.created']);
+    expectConsistent(await ledgerOf(app, accountId));
+  });
+
+  it('refuses to reverse a pending transaction', async () => {
+    const { user, accountId } = await funded();
+    const card = await pendingCard(user, accountId);
+    expect((await act(user, card.id, 'reverse')).body.code).toBe('INVALID_TRANSITION');
+  });
+});
+
+describe('PATCH /v1/transactions/:id', () => {
+  it('cleans up description, merchant and category: version + 1, transaction.updated with previous and changes', async () => {
+    const { user, accountId } = await funded();
+    const card = await pendingCard(user, accountId);
+    const res = await patch(user, card.id, { description: 'Żabka Z1234', merchant: null, category: 'shopping' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.transaction).toMatchObject({
+      description: 'Żabka Z1234',
+      merchant: null,
+      category: 'shopping',
+      version: 2,
+    });
+    const [, updated] = await eventsOf(card.id);
+    expect(updated?.payload).toMatchObject({
+      previous: { description: '', merchant: 'Żabka', category: 'groceries' },
+      changes: ['description', 'merchant', 'category'],
+    });
+    expect((await patch(user, card.id, { category: 'shopping' })).body.data.transaction.version).toBe(2);
+    expect(await eventsOf(card.id)).toHaveLength(2);
+    expect((await patch(user, card.id, { category: 'nonsense' })).status).toBe(400);
+    await act(user, card.id, 'void');
+    expect((await patch(user, card.id, { description: 'x' })).body.code).toBe('INVALID_TRANSITION');
+  });
+});
+
+describe('settlement of due pending transactions', () => {
+  it('posts those whose settleAfter passed and voids (expired) those whose expireAfter passed, each once', async () => {
+    const { user, accountId } = await funded();
+    const long = new Date(Date.now() - 5 * 86_400_000).toISOString();
+    const settles = await pendingCard(user, accountId, -10_00, { date: long, settleAfter: 'P2D' });
+    const expires = await pendingCard(user, accountId, -20_00, { date: long, expireAfter: 'P3D' });
+    const later = await pendingCard(user, accountId, -30_00, { settleAfter: 'P2D' });
+    const run = () => settleDueTransactions(app.orm.em.fork(), { userId: user.id, until: new Date(), limit: 50 });
+    const [first, second] = await Promise.all([run(), run()]);
+    expect((first?.settled ?? 0) + (second?.settled ?? 0)).toBe(1);
+    expect((first?.expired ?? 0) + (second?.expired ?? 0)).toBe(1);
+    const status = async (id: string) =>
+      (await app.db.query('select status, posted_at from transactions where id = $1', [id])).rows[0];
+    expect(await status(settles.id)).toMatchObject({ status: 'posted' });
+    expect(new Date((await status(settles.id)).posted_at).getTime()).toBe(new Date(long).getTime() + 2 * 86_400_000);
+    expect(await status(expires.id)).toMatchObject({ status: 'voided' });
+    expect(await status(later.id)).toMatchObject({ status: 'pending' });
+    expect((await eventsOf(expires.id)).find((event) => event.type === 'transaction.removed')?.payload.reason).toBe('expired');
+    expect(await account(user, accountId)).toMatchObject({ balance: 90_00, heldAmount: 30_00 });
+    expectConsistent(await ledgerOf(app, accountId));
+  });
+});

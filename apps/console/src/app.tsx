@@ -1,0 +1,73 @@
+/** Routes under /console: sign-in pages for visitors, the console for a signed-in user. */
+import { Redirect, Route, Router, Switch } from 'wouter';
+import { Layout } from './components/layout.tsx';
+import { AuthProvider, useAuth } from './lib/auth.tsx';
+import { AccountPage } from './pages/account-page.tsx';
+import { AccountsPage } from './pages/accounts-page.tsx';
+import { ApiKeysPage } from './pages/api-keys-page.tsx';
+import { AuthPage } from './pages/auth-page.tsx';
+import { EventsPage } from './pages/events-page.tsx';
+import { SimulatePage } from './pages/simulate-page.tsx';
+import { WebhookPage } from './pages/webhook-page.tsx';
+import { WebhooksPage } from './pages/webhooks-page.tsx';
+
+function Routes() {
+  const { user } = useAuth();
+  if (!user) {
+    return (
+      <Switch>
+        <Route path="/register">
+          <AuthPage mode="register" />
+        </Route>
+        <Route path="/login">
+          <AuthPage mode="login" />
+        </Route>
+        <Route>
+          <Redirect to="/login" replace />
+        </Route>
+      </Switch>
+    );
+  }
+  return (
+    <Layout>
+      <Switch>
+        <Route path="/">
+          <AccountsPage />
+        </Route>
+        <Route path="/accounts/:id">{(params) => <AccountPage key={params.id} id={params.id} />}</Route>
+        <Route path="/simulate">
+          <SimulatePage />
+        </Route>
+        <Route path="/events">
+          <EventsPage />
+        </Route>
+        <Route path="/webhooks">
+          <WebhooksPage />
+        </Route>
+        <Route path="/webhooks/:id">{(params) => <WebhookPage key={params.id} id={params.id} />}</Route>
+        <Route path="/api-keys">
+          <ApiKeysPage />
+        </Route>
+        <Route path="/login">
+          <Redirect to="/" replace />
+        </Route>
+        <Route path="/register">
+          <Redirect to="/" replace />
+        </Route>
+        <Route>
+          <p className="empty">This page does not exist.</p>
+        </Route>
+      </Switch>
+    </Layout>
+  );
+}
+
+export function App() {
+  return (
+    <AuthProvider>
+      <Router base="/console">
+        <Routes />
+      </Router>
+    </AuthProvider>
+  );
+}

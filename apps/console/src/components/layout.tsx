@@ -1,0 +1,55 @@
+/** The signed-in frame: the brand, the navigation (a sidebar, a scrolling bar on a phone), who is signed in. */
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'wouter';
+import { useAuth } from '../lib/auth.tsx';
+
+const NAV = [
+  { href: '/', label: 'Accounts' },
+  { href: '/simulate', label: 'Simulate' },
+  { href: '/events', label: 'Event log' },
+  { href: '/webhooks', label: 'Webhooks' },
+  { href: '/api-keys', label: 'API keys' },
+];
+
+function isCurrent(location: string, href: string): boolean {
+  if (href === '/') return location === '/' || location.startsWith('/accounts');
+  return location === href || location.startsWith(`${href}/`);
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const { user, signOut } = useAuth();
+  const [location] = useLocation();
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <aside className="sidebar">
+        <Link href="/" className="brand">
+          <img src="/console/favicon.svg" alt="" />
+          Sandbank
+        </Link>
+        <nav aria-label="Main">
+          <ul className="nav">
+            {NAV.map((item) => (
+              <li key={item.href}>
+                <Link href={item.href} aria-current={isCurrent(location, item.href) ? 'page' : undefined}>
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="who">
+          <span>{user?.email}</span>
+          <button type="button" className="secondary small" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </aside>
+      <main className="main" id="main" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,137 @@
+/**
+ * What a person can do to one transaction: post a pending one (optionally for another final
+ * amount, e.g. with a tip), void a pending one, reverse a posted one (in full or in part), and
+ * edit its description, merchant and category. Post, void and edit send the version they were
+ * made on (`ifVersion`), so a change made meanwhile (e.g. the clock settled it) is refused with
+ * VERSION_CONFLICT instead of being overwritten.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { parseAmount } from '../lib/format.ts';
+import { useTRPC } from '../lib/trpc.ts';
+import type { Category, Transaction } from '../lib/types.ts';
+import { CategorySelect } from './category-select.tsx';
+import { ErrorNote } from './error-note.tsx';
+
+type Mode = 'none' | 'post' | 'reverse' | 'edit';
+
+export function TransactionActions({ transaction }: { transaction: Transaction }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [mode, setMode] = useState<Mode>('none');
+  const [amountText, setAmountText] = useState('');
+  const [invalid, setInvalid] = useState(false);
+  const [description, setDescription] = useState(transaction.description);
+  const [merchant, setMerchant] = useState(transaction.merchant ?? '');
+  const [category, setCategory] = useState<Category | ''>(transaction.category ?? '');
+  const done = () => {
+    setMode('none');
+    setAmountText('');
+    void queryClient.invalidateQueries({ queryKey: trpc.accounts.pathKey() });
+    void queryClient.invalidateQueries({ queryKey: trpc.transactions.pathKey() });
+  };
+  const post = useMutation(trpc.transactions.postTransaction.mutationOptions({ onSuccess: done }));
+  const voidIt = useMutation(trpc.transactions.voidTransaction.mutationOptions({ onSuccess: done }));
+  const reverse = useMutation(trpc.transactions.reverseTransaction.mutationOptions({ onSuccess: done }));
+  const patch = useMutation(trpc.transactions.patchTransaction.mutationOptions({ onSuccess: done }));
+  const busy = post.isPending || voidIt.isPending || reverse.isPending || patch.isPending;
+  const error = post.error ?? voidIt.error ?? reverse.error ?? patch.error;
+  const guarded = { id: transaction.id, ifVersion: transaction.version };
+  const toggle = (next: Mode) => setMode(mode === next ? 'none' : next);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (mode === 'edit') {
+      patch.mutate({ ...guarded, description, merchant: merchant || null, category: category || null });
+      return;
+    }
+    const magnitude = amountText ? parseAmount(amountText) : undefined;
+    const bad = amountText !== '' && (magnitude === undefined || magnitude <= 0);
+    setInvalid(bad);
+    if (bad) return;
+    if (mode === 'post') {
+      const amount = magnitude === undefined ? {} : { amount: transaction.amount < 0 ? -magnitude : magnitude };
+      post.mutate({ ...guarded, ...amount });
+    }
+    if (mode === 'reverse') reverse.mutate({ id: transaction.id, ...(magnitude === undefined ? {} : { amount: magnitude }) });
+  };
+
+  const label =
+    mode === 'post' ? 'Final amount in zł (empty: as authorised)' : 'Amount to give back in zł (empty: all that is left)';
+  return (
+    <div className="stack">
+      <div className="row">
+        {transaction.status === 'pending' && (
+          <>
+            <button
+              type="button"
+              className="small"
+              disabled={busy}
+              aria-expanded={mode === 'post'}
+              onClick={() => toggle('post')}
+            >
+              Post…
+            </button>
+            <button type="button" className="danger small" disabled={busy} onClick={() => voidIt.mutate(guarded)}>
+              Void
+            </button>
+          </>
+        )}
+        {transaction.status === 'posted' && transaction.reversalOf === null && (
+          <button
+            type="button"
+            className="secondary small"
+            disabled={busy}
+            aria-expanded={mode === 'reverse'}
+            onClick={() => toggle('reverse')}
+          >
+            Reverse…
+          </button>
+        )}
+        {transaction.status !== 'voided' && (
+          <button
+            type="button"
+            className="secondary small"
+            disabled={busy}
+            aria-expanded={mode === 'edit'}
+            onClick={() => toggle('edit')}
+          >
+            Edit…
+          </button>
+        )}
+      </div>
+      {mode !== 'none' && (
+        <form className="stack" onSubmit={submit} aria-label={`${mode} the transaction`}>
+          {mode === 'edit' ? (
+            <>
+              <label className="field">
+                <span>Description</span>
+                <input maxLength={500} value={description} onChange={(e) => setDescription(e.target.value)} />
+              </label>
+              <label className="field">
+                <span>Merchant</span>
+                <input maxLength={200} value={merchant} onChange={(e) => setMerchant(e.target.value)} />
+              </label>
+              <CategorySelect value={category} onChange={setCategory} />
+            </>
+          ) : (
+            <label className="field">
+              <span>{label}</span>
+              <input
+                inputMode="decimal"
+                value={amountText}
+                aria-invalid={invalid || undefined}
+                onChange={(e) => setAmountText(e.target.value)}
+              />
+              {invalid && <small>Enter a positive amount with at most two decimals.</small>}
+            </label>
+          )}
+          <button type="submit" className="small" disabled={busy}>
+            {mode === 'post' ? 'Post it' : mode === 'reverse' ? 'Reverse it' : 'Save'}
+          </button>
+        </form>
+      )}
+      <ErrorNote error={error} />
+    </div>
+  );
+}

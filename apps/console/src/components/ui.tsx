@@ -1,0 +1,79 @@
+/** Small shared pieces: page header, money, badges, pager, empty state. */
+import { type ReactNode, useEffect } from 'react';
+import { formatMoney } from '../lib/format.ts';
+
+export function PageHeader({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children?: ReactNode }) {
+  useEffect(() => {
+    document.title = `${title} · Sandbank console`;
+  }, [title]);
+  return (
+    <header className="page-header">
+      <div>
+        <h1>{title}</h1>
+        {subtitle && <p>{subtitle}</p>}
+      </div>
+      {children}
+    </header>
+  );
+}
+
+export function Money({ amount, signed = false }: { amount: number; signed?: boolean }) {
+  const text = formatMoney(amount);
+  if (!signed) return <span>{text}</span>;
+  return <span className={amount > 0 ? 'credit' : 'debit'}>{amount > 0 ? `+${text}` : text}</span>;
+}
+
+const TONES: Record<string, 'ok' | 'warn' | 'danger' | undefined> = {
+  open: 'ok',
+  active: 'ok',
+  posted: 'ok',
+  succeeded: 'ok',
+  pending: 'warn',
+  closed: undefined,
+  voided: undefined,
+  revoked: 'danger',
+  expired: 'danger',
+  failed: 'danger',
+  disabled: 'danger',
+};
+
+export function StatusBadge({ status }: { status: string }) {
+  const tone = TONES[status];
+  return <span className={tone ? `badge ${tone}` : 'badge'}>{status}</span>;
+}
+
+export interface PageMeta {
+  page: number;
+  limit: number;
+  total: number;
+  hasMore: boolean;
+}
+
+export function Pager({ meta, onPage, label }: { meta: PageMeta | undefined; onPage: (page: number) => void; label: string }) {
+  if (!meta || meta.total === 0) return null;
+  const first = (meta.page - 1) * meta.limit + 1;
+  const last = Math.min(meta.total, meta.page * meta.limit);
+  return (
+    <nav className="pager" aria-label={`${label} pages`}>
+      <span>
+        {first}–{last} of {meta.total}
+      </span>
+      <span className="row">
+        <button type="button" className="secondary small" disabled={meta.page <= 1} onClick={() => onPage(meta.page - 1)}>
+          Previous
+        </button>
+        <button type="button" className="secondary small" disabled={!meta.hasMore} onClick={() => onPage(meta.page + 1)}>
+          Next
+        </button>
+      </span>
+    </nav>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="muted" aria-live="polite">
+      Loading {what}…
+    </p>
+  );
+}

@@ -1,0 +1,37 @@
+/** How the console shows money and time: PLN from integer minor units, dates in the reader's locale. */
+
+const pln = new Intl.NumberFormat('pl-PL', { style: 'currency', currency: 'PLN' });
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/** 12345 → "123,45 zł". Minor units are integers, so dividing by 100 is exact enough to display. */
+export function formatMoney(minorUnits: number): string {
+  return pln.format(minorUnits / 100);
+}
+
+export function formatDateTime(iso: string | null | undefined): string {
+  return iso ? dateTime.format(new Date(iso)) : '—';
+}
+
+export function formatDate(iso: string): string {
+  return dateOnly.format(new Date(iso));
+}
+
+/**
+ * What a person types ("12,50", "-1 234.5", "7") → minor units, or undefined when it is not an
+ * amount with at most two decimals. Parsed as text, never through floating point.
+ */
+export function parseAmount(text: string): number | undefined {
+  const match = /^([+-]?)(\d{1,13})(?:[.,](\d{1,2}))?$/.exec(text.replace(/[\s\u00a0]/g, ''));
+  if (!match) return undefined;
+  const [, sign, whole = '0', fraction = ''] = match;
+  const minor = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  return sign === '-' ? -minor : minor;
+}
+
+/** A datetime-local value ("2026-11-22T10:15") in the reader's time zone → ISO with offset Z. */
+export function localInputToIso(value: string): string | undefined {
+  if (!value) return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}

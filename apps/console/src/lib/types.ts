@@ -1,0 +1,12 @@
+/** Resource shapes as the console receives them, inferred from the router (no hand-written copies). */
+import type { AppRouter } from '@sandbank/core';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+
+type Outputs = inferRouterOutputs<AppRouter>;
+type Inputs = inferRouterInputs<AppRouter>;
+
+export type Transaction = Outputs['transactions']['listAccountTransactions']['data'][number];
+export type Category = NonNullable<Transaction['category']>;
+export type StatusFilter = NonNullable<Inputs['transactions']['listAccountTransactions']['status']>;
+export type EventItem = Outputs['events']['listEvents']['data'][number];
+export type EventType = EventItem['type'];

@@ -1,0 +1,68 @@
+/** One account: its figures, the simulate form, its history with filters, and closing it. */
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { CloseAccountForm } from '../components/close-account-form.tsx';
+import { ErrorNote } from '../components/error-note.tsx';
+import { SimulateForm } from '../components/simulate-form.tsx';
+import { TransactionPanel } from '../components/transaction-panel.tsx';
+import { TransactionsTable } from '../components/transactions-table.tsx';
+import { Loading, Money, PageHeader, StatusBadge } from '../components/ui.tsx';
+import { formatDateTime } from '../lib/format.ts';
+import { useTRPC } from '../lib/trpc.ts';
+import type { Transaction } from '../lib/types.ts';
+
+export function AccountPage({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const account = useQuery(trpc.accounts.getAccount.queryOptions({ id }));
+  const [selected, setSelected] = useState<Transaction | undefined>();
+  const data = account.data?.data;
+  if (account.error) return <ErrorNote error={account.error} />;
+  if (!data) return <Loading what="the account" />;
+  return (
+    <>
+      <p>
+        <Link href="/">← Accounts</Link>
+      </p>
+      <PageHeader title={data.name} subtitle={<>Opened {formatDateTime(data.createdAt)}</>}>
+        <StatusBadge status={data.status} />
+      </PageHeader>
+      <dl className="figures">
+        <div className="figure">
+          <dt>Balance</dt>
+          <dd data-testid="balance">
+            <Money amount={data.balance} />
+          </dd>
+        </div>
+        <div className="figure">
+          <dt>Held by pending debits</dt>
+          <dd data-testid="held">
+            <Money amount={data.heldAmount} />
+          </dd>
+        </div>
+        <div className="figure">
+          <dt>Available</dt>
+          <dd data-testid="available">
+            <Money amount={data.availableBalance} />
+          </dd>
+        </div>
+      </dl>
+      <div className="grid-2">
+        <section className="card" aria-labelledby="history">
+          <h2 id="history">Transactions</h2>
+          <TransactionsTable accountId={id} selectedId={selected?.id} onSelect={setSelected} />
+        </section>
+        <div className="stack">
+          {selected && <TransactionPanel key={selected.id} transaction={selected} onClose={() => setSelected(undefined)} />}
+          {data.status === 'open' && (
+            <section className="card" aria-labelledby="simulate">
+              <h2 id="simulate">Simulate</h2>
+              <SimulateForm accountId={id} />
+            </section>
+          )}
+          {data.status === 'open' && <CloseAccountForm account={data} />}
+        </div>
+      </div>
+    </>
+  );
+}

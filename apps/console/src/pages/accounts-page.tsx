@@ -1,0 +1,95 @@
+/** Every account with its balance; open a new one. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link } from 'wouter';
+import { ErrorNote } from '../components/error-note.tsx';
+import { Loading, Money, PageHeader, Pager, StatusBadge } from '../components/ui.tsx';
+import { formatDate } from '../lib/format.ts';
+import { useTRPC } from '../lib/trpc.ts';
+
+export function AccountsPage() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [name, setName] = useState('');
+  const accounts = useQuery(trpc.accounts.listAccounts.queryOptions({ page, limit: 20 }));
+  const create = useMutation(
+    trpc.accounts.createAccount.mutationOptions({
+      onSuccess: () => {
+        setName('');
+        void queryClient.invalidateQueries({ queryKey: trpc.accounts.pathKey() });
+      },
+    }),
+  );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate({ name });
+  };
+  const list = accounts.data?.data ?? [];
+
+  return (
+    <>
+      <PageHeader title="Accounts" subtitle="PLN balances in your sandbox. Open an account, then simulate transactions on it." />
+      <section className="card" aria-labelledby="new-account">
+        <h2 id="new-account">Open an account</h2>
+        <form className="row" onSubmit={submit}>
+          <label className="field">
+            <span>Name</span>
+            <input required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder="Daily spending" />
+          </label>
+          <button type="submit" disabled={create.isPending}>
+            Open account
+          </button>
+        </form>
+        <ErrorNote error={create.error} />
+      </section>
+      <section className="card" aria-labelledby="account-list">
+        <h2 id="account-list">Your accounts</h2>
+        <ErrorNote error={accounts.error} />
+        {accounts.isPending ? (
+          <Loading what="accounts" />
+        ) : list.length === 0 ? (
+          <p className="empty">No accounts yet.</p>
+        ) : (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" className="num">
+                    Balance
+                  </th>
+                  <th scope="col" className="num">
+                    Available
+                  </th>
+                  <th scope="col">Opened</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((account) => (
+                  <tr key={account.id}>
+                    <td>
+                      <Link href={`/accounts/${account.id}`}>{account.name}</Link>
+                    </td>
+                    <td>
+                      <StatusBadge status={account.status} />
+                    </td>
+                    <td className="num" data-testid="account-balance">
+                      <Money amount={account.balance} />
+                    </td>
+                    <td className="num" data-testid="account-available">
+                      <Money amount={account.availableBalance} />
+                    </td>
+                    <td>{formatDate(account.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pager meta={accounts.data?.meta} onPage={setPage} label="Accounts" />
+      </section>
+    </>
+  );
+}

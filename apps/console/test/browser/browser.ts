@@ -1,0 +1,125 @@
+/**
+ * The browser side of the console tests: Debian's Chromium driven by playwright-core (as the
+ * /docs test does), a page that records CSP violations, console errors and requests to other
+ * hosts, axe-core run inside the page, and screenshots of each page.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Where screenshots go: SCREENSHOT_DIR (docs/console for the README's pictures) or a scratch folder. */
+export const SCREENSHOT_DIR = path.resolve(
+  process.env.SCREENSHOT_DIR ?? path.join(import.meta.dirname, '../../../../.data/console-screenshots'),
+);
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: install it with \`apt-get install -y chromium\` (scripts/ensure-chromium.sh does)`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+export interface WatchedPage {
+  page: Page;
+  /** Page errors and console errors, and requests that left the origin (CSP violations are read from the page). */
+  problems(): { errors: string[]; outside: string[] };
+}
+
+export interface PageOptions {
+  viewport?: { width: number; height: number };
+  colorScheme?: 'light' | 'dark';
+}
+
+export async function openPage(browser: Browser, origin: string, options: PageOptions = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 860 },
+    colorScheme: options.colorScheme ?? 'light',
+    locale: 'pl-PL',
+    timezoneId: 'Europe/Warsaw',
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const outside: string[] = [];
+  page.on('console', (message) => {
+    // A failed call's 4xx is logged by Chromium as a console error; the UI shows it, so it is not a fault.
+    if (message.type() === 'error' && !/status of 4\d\d/.test(message.text())) errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.origin === origin) return route.continue();
+    outside.push(url.href);
+    return route.abort();
+  });
+  await page.addInitScript({
+    content: `window.cspViolations = [];
+      document.addEventListener('securitypolicyviolation', (event) => {
+        window.cspViolations.push(event.violatedDirective + ' ' + event.blockedURI);
+      });`,
+  });
+  return {
+    page,
+    problems: () => ({ errors: [...errors], outside: [...outside] }),
+  };
+}
+
+/** No CSP violation so far, no page or console error, nothing fetched from another host. */
+export async function expectClean(watched: WatchedPage): Promise<void> {
+  const csp = await watched.page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+  const { errors, outside } = watched.problems();
+  expect({ csp, errors, outside }).toEqual({ csp: [], errors: [], outside: [] });
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * axe-core inside the page (evaluated over the DevTools protocol, so the page's CSP, which
+ * rightly refuses inline scripts, does not apply to it): no serious or critical violation.
+ */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }
+    ).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map(({ id, impact, help, nodes }) => ({
+      id,
+      impact,
+      help,
+      nodes: nodes.map((n) => ({ target: n.target })),
+    }));
+  });
+  const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  expect(serious, `axe on ${name}`).toEqual([]);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // The whole page as one tall viewport (a `fullPage` capture misplaces the sticky sidebar).
+  const viewport = page.viewportSize() ?? { width: 1280, height: 860 };
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, height) });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+  await page.setViewportSize(viewport);
+}

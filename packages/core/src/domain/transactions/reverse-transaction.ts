@@ -1,0 +1,120 @@
+/**
+ * A reversal (a refund, a chargeback): a new posted transaction of the opposite sign with
+ * `reversalOf` set, booked in the same statement that adds its amount to the original's
+ * `reversed_amount` (CHECK: never above |amount|), so the reversals of one transaction never
+ * exceed it, however many race.
+ *
+ * Idempotent by key: `externalTxnId` defaults to `rev_<originalId>_<amount>`, so repeating the same
+ * reversal answers it again (200) instead of refunding twice; two equal partial reversals need two
+ * keys of the caller's choosing.
+ */
+import type { EntityManager } from '@sandbank/db';
+import { SIMULATOR_SOURCE } from '@sandbank/schemas';
+import { v7 as uuidv7 } from 'uuid';
+import { AppError } from '../../errors.ts';
+import { rowToTransaction, TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
+import { accountClosed } from '../accounts/accounts.ts';
+import { userNow } from '../clock/clock.ts';
+import { balancesAfter, invalidTransition, lockTransaction, type TransitionResult } from './transaction-lock.ts';
+import { checkBalances, type TransitionParams } from './transitions.ts';
+
+export interface ReverseParams extends TransitionParams {
+  /** The magnitude to give back (default: what is left of the original). */
+  amount?: number | undefined;
+  description?: string | undefined;
+  externalTxnId?: string | undefined;
+}
+
+const BOOK_REVERSAL = `
+with original as (
+  update transactions set reversed_amount = reversed_amount + ?, updated_at = now() where id = ?
+), inserted as (
+  insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw,
+                            status, posted_at, merchant, category, reversal_of)
+  values (?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?::jsonb, 'posted', ?::timestamptz, ?, ?, ?)
+), account as (
+  update accounts set balance = balance + ?, transaction_count = transaction_count + 1 where id = ?
+)
+insert into events (id, type, user_id, payload, created_at) values (?, 'transaction.created', ?, ?::jsonb, ?::timestamptz)`;
+
+export async function reverseTransaction(em: EntityManager, params: ReverseParams): Promise<TransitionResult> {
+  return em.transactional(async (tx) => {
+    const locked = await lockTransaction(tx, params.userId, params.transactionId);
+    const { row } = locked;
+    if (row.reversal_of) throw invalidTransition('A reversal cannot itself be reversed');
+    if (row.status !== 'posted') throw invalidTransition(`A ${row.status} transaction cannot be reversed; void a pending one`);
+    const original = Number(row.amount);
+    const remaining = Math.abs(original) - locked.reversedAmount;
+    const magnitude = params.amount ?? remaining;
+    const externalTxnId = params.externalTxnId ?? `rev_${row.id}_${magnitude}`;
+    const [existing] = await tx.execute<TransactionRow[]>(
+      `select ${TRANSACTION_COLUMNS} from transactions where account_id = ? and external_txn_id = ?`,
+      [row.account_id, externalTxnId],
+    );
+    if (existing) return replay(existing, locked, row.id, -Math.sign(original) * magnitude);
+    if (magnitude <= 0 || magnitude > remaining) {
+      throw new AppError(
+        'REVERSAL_EXCEEDS_ORIGINAL',
+        `At most ${remaining} minor units of this transaction are left to reverse (asked ${magnitude})`,
+      );
+    }
+    if (locked.accountStatus === 'closed') throw accountClosed();
+    const amount = -Math.sign(original) * magnitude;
+    const delta = { balance: amount, held: 0, count: 1 };
+    checkBalances(locked, delta);
+    const at = params.at ?? (await userNow(tx, params.userId));
+    const reversal = rowToTransaction({
+      id: uuidv7(),
+      account_id: row.account_id,
+      external_txn_id: externalTxnId,
+      amount,
+      currency: row.currency,
+      date: at,
+      description: params.description ?? `Reversal: ${row.description}`.slice(0, 500),
+      raw: { source: SIMULATOR_SOURCE },
+      status: 'posted',
+      posted_at: at,
+      version: 1,
+      merchant: row.merchant,
+      category: row.category,
+      reversal_of: row.id,
+    });
+    const balances = balancesAfter(locked, delta);
+    await tx.execute(BOOK_REVERSAL, [
+      magnitude,
+      row.id,
+      reversal.id,
+      reversal.accountId,
+      locked.userId,
+      reversal.externalTxnId,
+      amount,
+      reversal.currency,
+      reversal.date,
+      reversal.description,
+      JSON.stringify(reversal.raw),
+      reversal.postedAt,
+      reversal.merchant,
+      reversal.category,
+      row.id,
+      amount,
+      row.account_id,
+      uuidv7(),
+      locked.userId,
+      JSON.stringify({ transaction: reversal, balances }),
+      at.toISOString(),
+    ]);
+    return { transaction: reversal, ...balances, changed: true };
+  });
+}
+
+function replay(existing: TransactionRow, locked: { balance: number; heldAmount: number }, originalId: string, amount: number) {
+  if (existing.reversal_of !== originalId || Number(existing.amount) !== amount) {
+    throw new AppError('IDEMPOTENCY_CONFLICT', 'This externalTxnId was already used with a different payload');
+  }
+  return {
+    transaction: rowToTransaction(existing),
+    balance: locked.balance,
+    availableBalance: locked.balance - locked.heldAmount,
+    changed: false,
+  };
+}

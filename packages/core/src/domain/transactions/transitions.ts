@@ -1,0 +1,148 @@
+/**
+ * The lifecycle transitions of SPEC §6, on the caller's own transactions. Each is one database
+ * transaction that locks the transaction and its account, checks the rule on the locked values,
+ * and writes the new state, the balance or hold, the version and the event in one statement
+ * (transaction-lock.ts). Repeating a transition that already happened with the same input answers
+ * the transaction as it is and writes nothing.
+ *
+ *   pending ──post──▶ posted ──reverse──▶ (a new posted transaction with reversalOf)
+ *      └─────void───▶ voided
+ */
+import type { EntityManager } from '@sandbank/db';
+import type { Category } from '@sandbank/schemas';
+import { AppError } from '../../errors.ts';
+import type { TransactionRow } from '../../mappers/transaction.ts';
+import { accountClosed } from '../accounts/accounts.ts';
+import { userNow } from '../clock/clock.ts';
+import { MAX_BALANCE } from '../simulations/simulation-statement.ts';
+import {
+  type AccountDelta,
+  balancesAfter,
+  checkVersion,
+  invalidTransition,
+  type LockedTransaction,
+  lockTransaction,
+  type TransitionResult,
+  unchanged,
+  writeTransition,
+} from './transaction-lock.ts';
+
+export interface TransitionParams {
+  userId: string;
+  transactionId: string;
+  /** Refuse (409 VERSION_CONFLICT) unless the transaction is at this version. */
+  ifVersion?: number | undefined;
+  /** When it takes effect; defaults to the world's now (the clock passes due times). */
+  at?: Date | undefined;
+}
+
+/** A pending debit holds |amount|; nothing else holds anything. */
+const heldBy = (row: TransactionRow) => (row.status === 'pending' && Number(row.amount) < 0 ? -Number(row.amount) : 0);
+
+/** Funds and bounds after a change, as the booking checks them; 422 otherwise. */
+export function checkBalances(locked: LockedTransaction, delta: AccountDelta): void {
+  const { balance, availableBalance } = balancesAfter(locked, delta);
+  if (availableBalance < 0) throw new AppError('INSUFFICIENT_FUNDS', 'The available balance is lower than the debit');
+  if (balance > MAX_BALANCE) throw new AppError('BALANCE_LIMIT_EXCEEDED', `The balance would exceed ${MAX_BALANCE} minor units`);
+}
+
+export async function postTransaction(
+  em: EntityManager,
+  params: TransitionParams & { amount?: number | undefined },
+): Promise<TransitionResult> {
+  return em.transactional(async (tx) => {
+    const locked = await lockTransaction(tx, params.userId, params.transactionId);
+    checkVersion(locked, params.ifVersion);
+    const { row } = locked;
+    const before = Number(row.amount);
+    if (row.status === 'posted' && (params.amount === undefined || params.amount === before)) return unchanged(locked);
+    if (row.status !== 'pending') throw invalidTransition(`A ${row.status} transaction cannot be posted`);
+    const amount = params.amount ?? before;
+    if (Math.sign(amount) !== Math.sign(before)) {
+      throw new AppError('VALIDATION_ERROR', 'A posted amount keeps the sign of the pending one', {
+        details: [{ path: 'amount', message: `Must be ${before < 0 ? 'negative' : 'positive'}, like the pending amount` }],
+      });
+    }
+    if (locked.accountStatus === 'closed') throw accountClosed();
+    const delta = { balance: amount, held: -heldBy(row), count: 0 };
+    checkBalances(locked, delta);
+    const at = params.at ?? (await userNow(tx, params.userId));
+    const next = { ...row, status: 'posted' as const, amount, posted_at: at, version: Number(row.version) + 1 };
+    const previous = { status: 'pending', postedAt: null, ...(amount !== before ? { amount: before } : {}) };
+    return writeTransition(tx, locked, next, delta, {
+      type: 'transaction.updated',
+      extra: { previous, changes: Object.keys(previous) },
+      at,
+    });
+  });
+}
+
+export async function voidTransaction(
+  em: EntityManager,
+  params: TransitionParams & { reason?: 'voided' | 'expired' | undefined },
+): Promise<TransitionResult> {
+  return em.transactional(async (tx) => {
+    const locked = await lockTransaction(tx, params.userId, params.transactionId);
+    checkVersion(locked, params.ifVersion);
+    const { row } = locked;
+    if (row.status === 'voided') return unchanged(locked);
+    if (row.status !== 'pending') throw invalidTransition('Only a pending transaction can be voided; reverse a posted one');
+    const at = params.at ?? (await userNow(tx, params.userId));
+    const next = { ...row, status: 'voided' as const, version: Number(row.version) + 1 };
+    return writeTransition(
+      tx,
+      locked,
+      next,
+      { balance: 0, held: -heldBy(row), count: -1 },
+      {
+        type: 'transaction.removed',
+        extra: { reason: params.reason ?? 'voided' },
+        at,
+      },
+    );
+  });
+}
+
+export interface PatchParams extends TransitionParams {
+  description?: string | undefined;
+  merchant?: string | null | undefined;
+  category?: Category | null | undefined;
+}
+
+/** The bank cleans up a description, a merchant or a category; any status but voided. */
+export async function patchTransaction(em: EntityManager, params: PatchParams): Promise<TransitionResult> {
+  return em.transactional(async (tx) => {
+    const locked = await lockTransaction(tx, params.userId, params.transactionId);
+    checkVersion(locked, params.ifVersion);
+    const { row } = locked;
+    if (row.status === 'voided') throw invalidTransition('A voided transaction cannot be changed');
+    const previous: Record<string, unknown> = {};
+    const next = { ...row };
+    if (params.description !== undefined && params.description !== row.description) {
+      previous.description = row.description;
+      next.description = params.description;
+    }
+    if (params.merchant !== undefined && params.merchant !== row.merchant) {
+      previous.merchant = row.merchant;
+      next.merchant = params.merchant;
+    }
+    if (params.category !== undefined && params.category !== row.category) {
+      previous.category = row.category;
+      next.category = params.category;
+    }
+    if (Object.keys(previous).length === 0) return unchanged(locked);
+    next.version = Number(row.version) + 1;
+    const at = params.at ?? (await userNow(tx, params.userId));
+    return writeTransition(
+      tx,
+      locked,
+      next,
+      { balance: 0, held: 0, count: 0 },
+      {
+        type: 'transaction.updated',
+        extra: { previous, changes: Object.keys(previous) },
+        at,
+      },
+    );
+  });
+}
