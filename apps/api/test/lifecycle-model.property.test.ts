@@ -4,7 +4,7 @@
  * against the real API and a small in-memory model of the rules. After every step the answer, the
  * balance, the hold and the version must match the model; afterwards the ledger must be exact.
  */
-import { settleDueTransactions } from '@sandbank/core';
+import { fireDueItems } from '@sandbank/core';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -195,9 +195,9 @@ class Patch extends OnTxn {
 class Expire implements fc.AsyncCommand<Model, Real> {
   check = (model: Readonly<Model>) => model.txns.some((t) => t.status === 'pending' && t.expiring);
   async run(model: Model, real: Real) {
-    const result = await settleDueTransactions(app.orm.em.fork(), { userId: real.user.id, until: new Date(), limit: 100 });
+    const result = await fireDueItems(app.orm.em.fork(), { userId: real.user.id, until: new Date(), moveClock: false });
     const due = model.txns.filter((t) => t.status === 'pending' && t.expiring);
-    expect(result).toEqual({ settled: 0, expired: due.length });
+    expect(result).toEqual({ scheduled: 0, settled: 0, expired: due.length, events: due.length });
     for (const t of due) Object.assign(t, { status: 'voided', version: t.version + 1, expiring: false });
     if (due.length > 0) seen.add('expire');
   }

@@ -3,7 +3,7 @@
  * reverse (partial, full, idempotent), patch, versions, the events each writes, the status filter,
  * and settlement of due pending transactions.
  */
-import { settleDueTransactions } from '@sandbank/core';
+import { fireDueItems } from '@sandbank/core';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
@@ -250,7 +250,7 @@ describe('settlement of due pending transactions', () => {
     const settles = await pendingCard(user, accountId, -10_00, { date: long, settleAfter: 'P2D' });
     const expires = await pendingCard(user, accountId, -20_00, { date: long, expireAfter: 'P3D' });
     const later = await pendingCard(user, accountId, -30_00, { settleAfter: 'P2D' });
-    const run = () => settleDueTransactions(app.orm.em.fork(), { userId: user.id, until: new Date(), limit: 50 });
+    const run = () => fireDueItems(app.orm.em.fork(), { userId: user.id, until: new Date(), moveClock: false });
     const [first, second] = await Promise.all([run(), run()]);
     expect((first?.settled ?? 0) + (second?.settled ?? 0)).toBe(1);
     expect((first?.expired ?? 0) + (second?.expired ?? 0)).toBe(1);

@@ -58,6 +58,16 @@ const RESOURCES: Record<string, ResourceFixture> = {
   'owner/{owner}': async (owner) => owner.email,
   'transactions/{id}': async (owner) => (await ownedTransaction(owner)).id,
   'events/{id}': async (owner) => ownedEvent(owner),
+  'schedules/{id}': async (owner) => {
+    const account = await post(owner, '/v1/accounts', { name: `Acc ${uuidv7()}` });
+    return (
+      await post(owner, `/v1/accounts/${account.id}/schedules`, {
+        amount: 100,
+        description: 'Pocket money',
+        rrule: 'FREQ=WEEKLY',
+      })
+    ).id;
+  },
 };
 
 async function post(owner: TestUser, path: string, body: unknown): Promise<{ id: string }> {

@@ -5,4 +5,5 @@
  */
 export const authSampleInputs: Record<string, unknown> = {
   'accounts.closeAccount': { name: 'Any name', password: 'correct-horse-battery' },
+  'schedules.createSchedule': { amount: 100, description: 'Pocket money', rrule: 'FREQ=WEEKLY' },
 };

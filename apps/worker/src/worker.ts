@@ -12,10 +12,10 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Agent } from 'undici';
 import { createDeliveryAgent } from './delivery/http-client.ts';
+import { type DueItemsLoop, startDueItemsLoop } from './due-items.ts';
 import { type Heartbeat, startHeartbeat } from './heartbeat.ts';
 import { graphileLogger } from './logging.ts';
 import { startRelay } from './relay.ts';
-import { type Settler, startSettler } from './settler.ts';
 import { deliverWebhookTask } from './tasks/deliver-webhook.ts';
 
 export interface WorkerDeps {
@@ -31,7 +31,7 @@ export interface Worker {
   /** The graphile-worker pool id: `locked_by` of the jobs this worker runs. */
   workerId: string;
   heartbeat: Heartbeat;
-  settler: Settler;
+  dueItems: DueItemsLoop;
   /** Stops relaying, lets running deliveries finish (or releases them), then closes connections. */
   stop(): Promise<void>;
 }
@@ -86,18 +86,18 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const relay = startRelay({ pool, pollMs: config.worker.relayPollMs, logger });
   // The lifecycle's due items go through the domain functions, which speak MikroORM: a small pool of their own.
   const orm = await createOrm({ url: deps.databaseUrl, poolSize: 2 });
-  const settler = startSettler({ orm, pollMs: config.worker.settlePollMs, logger });
+  const dueItems = startDueItemsLoop({ orm, pollMs: config.worker.duePollMs, logger });
 
   let stopped: Promise<void> | undefined;
   return {
     runner,
     workerId,
     heartbeat,
-    settler,
+    dueItems,
     stop() {
       stopped ??= (async () => {
         await relay.stop();
-        await settler.stop();
+        await dueItems.stop();
         await orm.close();
         await runner.stop();
         await heartbeat.stop();

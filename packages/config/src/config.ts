@@ -62,7 +62,7 @@ const EnvSchema = z.object({
   WORKER_RELAY_POLL_MS: int(50, 1),
   WORKER_HEARTBEAT_SECONDS: int(10, 1),
   WORKER_STALE_AFTER_SECONDS: int(45, 2),
-  WORKER_SETTLE_POLL_MS: int(5_000, 10),
+  WORKER_DUE_POLL_MS: int(5_000, 10),
 
   // A partner key reads every owner: refuse short, guessable ones (the message never echoes a key).
   PARTNER_API_KEYS: list.refine((keys) => keys.every((key) => key.length >= 32), 'each key needs at least 32 characters'),
@@ -140,7 +140,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       relayPollMs: e.WORKER_RELAY_POLL_MS,
       heartbeatSeconds: e.WORKER_HEARTBEAT_SECONDS,
       staleAfterSeconds: e.WORKER_STALE_AFTER_SECONDS,
-      settlePollMs: e.WORKER_SETTLE_POLL_MS,
+      duePollMs: e.WORKER_DUE_POLL_MS,
     },
     integrations: { partnerApiKeys: e.PARTNER_API_KEYS },
     rateLimits: {

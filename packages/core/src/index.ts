@@ -2,8 +2,8 @@ export { type Context, createContextInner, type ResponseMeta } from './context.t
 export type { Deps } from './deps.ts';
 export { issueSession } from './domain/auth/sessions.ts';
 export { signAccessToken } from './domain/auth/tokens.ts';
+export { fireDueItems, fireDueItemsEverywhere } from './domain/clock/due-items.ts';
 export { partnerKeys } from './domain/integrations/partner-keys.ts';
-export { settleDueTransactions } from './domain/transactions/settle-due.ts';
 export { AppError, isDatabaseUnavailable, statusOf, toErrorBody } from './errors.ts';
 export { isStorable } from './lib/storable-text.ts';
 export { buildOpenApiDocument } from './openapi.ts';

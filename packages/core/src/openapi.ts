@@ -75,7 +75,18 @@ export function buildOpenApiDocument({ serverUrl, version = '1.0.0' }: OpenApiOp
     version,
     openApiVersion: '3.1.0',
     baseUrl: serverUrl,
-    tags: ['auth', 'accounts', 'transactions', 'simulations', 'webhooks', 'events', 'integrations', 'system'],
+    tags: [
+      'auth',
+      'accounts',
+      'transactions',
+      'simulations',
+      'clock',
+      'schedules',
+      'webhooks',
+      'events',
+      'integrations',
+      'system',
+    ],
     securitySchemes: { Authorization: USER_TOKEN_SCHEME },
   });
   document.info.license = { name: 'MIT', identifier: 'MIT' };

@@ -1,8 +1,11 @@
 /** The one router: every endpoint of Sandbank, by area. trpc-to-openapi serves it as REST. */
 import { accountsRouter } from './routers/accounts/router.ts';
 import { authRouter } from './routers/auth/router.ts';
+import { clockRouter } from './routers/clock/router.ts';
 import { eventsRouter } from './routers/events/router.ts';
 import { integrationsRouter } from './routers/integrations/router.ts';
+import { sandboxRouter } from './routers/sandbox/router.ts';
+import { schedulesRouter } from './routers/schedules/router.ts';
 import { simulationsRouter } from './routers/simulations/router.ts';
 import { transactionsRouter } from './routers/transactions/router.ts';
 import { webhooksRouter } from './routers/webhooks/router.ts';
@@ -16,6 +19,9 @@ export const appRouter = router({
   integrations: integrationsRouter,
   webhooks: webhooksRouter,
   events: eventsRouter,
+  clock: clockRouter,
+  schedules: schedulesRouter,
+  sandbox: sandboxRouter,
 });
 
 export type AppRouter = typeof appRouter;

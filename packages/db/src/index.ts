@@ -1,4 +1,5 @@
 export { UniqueConstraintViolationException } from '@mikro-orm/core';
+export { acquireAdvisoryLock, type HeldLock } from './advisory-lock.ts';
 export { checkReadiness, type DatabaseServer, migrateDatabase, type Readiness, resolveDatabase } from './database.ts';
 export { createDatabaseIfMissing, startEmbeddedPostgres } from './embedded.ts';
 export * from './entities/index.ts';

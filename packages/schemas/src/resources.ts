@@ -162,3 +162,47 @@ export const DeliverySchema = z
   })
   .meta({ id: 'Delivery', description: 'One event sent to one webhook, with every attempt.' });
 export type Delivery = z.infer<typeof DeliverySchema>;
+
+/** A world's clock (SPEC §5): now = wall time + offsetMs; the offset only grows. */
+export const ClockSchema = z
+  .object({
+    now: TimestampSchema.meta({ description: "The world's now" }),
+    offsetMs: z.int().min(0).meta({ description: 'How far ahead of wall time this world runs, in milliseconds' }),
+  })
+  .meta({ id: 'Clock' });
+export type Clock = z.infer<typeof ClockSchema>;
+
+export const ScheduleStateSchema = z.enum(['active', 'paused', 'ended']);
+export const ScheduleSchema = z
+  .object({
+    id: IdSchema,
+    accountId: IdSchema,
+    amount: MinorUnitsSchema,
+    description: z.string(),
+    merchant: z.string().nullable(),
+    category: CategorySchema.nullable(),
+    rrule: z.string().meta({ description: 'RFC 5545 recurrence rule', example: 'FREQ=MONTHLY;BYMONTHDAY=10' }),
+    timezone: z.string().meta({ description: 'IANA time zone of the occurrences', example: 'Europe/Warsaw' }),
+    startAt: TimestampSchema,
+    status: z.enum(['posted', 'pending']).meta({ description: 'How each run books' }),
+    settleAfter: z.string().nullable(),
+    nextRunAt: TimestampSchema.nullable().meta({ description: 'The next occurrence; null once ended' }),
+    state: ScheduleStateSchema,
+    runs: z.int().meta({ description: 'How many occurrences have fired (booked or failed)' }),
+    createdAt: TimestampSchema,
+  })
+  .meta({ id: 'Schedule', description: 'A recurring transaction, fired by the clock' });
+export type Schedule = z.infer<typeof ScheduleSchema>;
+
+export const ScheduleRunSchema = z
+  .object({
+    n: z.int().min(1).meta({ description: 'The occurrence number; the run books with externalTxnId sch_<scheduleId>_<n>' }),
+    dueAt: TimestampSchema,
+    transactionId: IdSchema.nullable(),
+    failure: z
+      .object({ code: z.string(), message: z.string() })
+      .nullable()
+      .meta({ description: 'Why the run booked nothing (e.g. INSUFFICIENT_FUNDS); null when it booked' }),
+  })
+  .meta({ id: 'ScheduleRun' });
+export type ScheduleRun = z.infer<typeof ScheduleRunSchema>;

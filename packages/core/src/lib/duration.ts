@@ -18,6 +18,12 @@ export function addIsoDuration(at: Date, value: string): Date {
   return DateTime.fromJSDate(at, { zone: 'utc' }).plus(duration).toJSDate();
 }
 
+export function subtractIsoDuration(at: Date, value: string): Date {
+  const duration = parseIsoDuration(value);
+  if (!duration) throw new Error(`not an ISO 8601 duration: ${value}`);
+  return DateTime.fromJSDate(at, { zone: 'utc' }).minus(duration).toJSDate();
+}
+
 /** A positive ISO 8601 duration such as `P2D` or `PT36H`, as an input field. */
 export const IsoDurationSchema = z
   .string()

@@ -8,6 +8,7 @@ import { Migration20261122050000TransactionOwner } from './20261122050000-transa
 import { Migration20261122060000AccountTransactionCount } from './20261122060000-account-transaction-count.ts';
 import { Migration20261123020000TransactionLifecycle } from './20261123020000-transaction-lifecycle.ts';
 import { Migration20261123030000EventLog } from './20261123030000-event-log.ts';
+import { Migration20261123040000ClockAndSchedules } from './20261123040000-clock-and-schedules.ts';
 
 export const migrations: MigrationObject[] = [
   { name: '20261122000000-initial', class: Migration20261122000000Initial },
@@ -18,4 +19,5 @@ export const migrations: MigrationObject[] = [
   { name: '20261122060000-account-transaction-count', class: Migration20261122060000AccountTransactionCount },
   { name: '20261123020000-transaction-lifecycle', class: Migration20261123020000TransactionLifecycle },
   { name: '20261123030000-event-log', class: Migration20261123030000EventLog },
+  { name: '20261123040000-clock-and-schedules', class: Migration20261123040000ClockAndSchedules },
 ];

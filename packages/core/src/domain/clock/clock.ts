@@ -1,12 +1,73 @@
 /**
- * The time inside a user's world (SPEC §5). Everything in the world — default dates, the "not in
- * the future" rule, event timestamps, due items — reads time here or takes an explicit instant
- * from a caller that did. Only delivery signatures, logs and metrics use wall time.
+ * The time inside a user's world (SPEC §5): `now = wall time + offset`, the offset starting at 0
+ * and only growing. Everything in the world — default dates, the "not in the future" rule, event
+ * timestamps, due items — reads time here (or in SQL through `WORLD_NOW_SQL`) or takes an explicit
+ * instant from a caller that did. Only delivery signatures, logs and metrics use wall time.
  *
- * Until the per-user clock lands (issue 14) a world's time is wall time.
+ * Wall time is the database server's (`statement_timestamp()`), so every API instance and worker
+ * agrees on one clock. Instants are kept to the millisecond, like every stored timestamp.
  */
-import type { EntityManager } from '@sandbank/db';
+import { acquireAdvisoryLock, type EntityManager, type HeldLock } from '@sandbank/db';
+import { AppError, notFound } from '../../errors.ts';
 
-export async function userNow(_em: EntityManager, _userId: string): Promise<Date> {
-  return new Date();
+/** SQL for the world's now of the user whose `users` row is aliased `u`. */
+export const WORLD_NOW_SQL = `date_trunc('milliseconds', statement_timestamp() + u.clock_offset_ms * interval '1 millisecond')`;
+
+export interface ClockReading {
+  now: Date;
+  offsetMs: number;
+}
+
+export async function readClock(em: EntityManager, userId: string): Promise<ClockReading> {
+  const [row] = await em.execute<{ now: Date; offset_ms: string }[]>(
+    `select ${WORLD_NOW_SQL} as now, u.clock_offset_ms as offset_ms from users u where u.id = ?`,
+    [userId],
+  );
+  if (!row) throw notFound('User');
+  return { now: new Date(row.now), offsetMs: Number(row.offset_ms) };
+}
+
+export async function userNow(em: EntityManager, userId: string): Promise<Date> {
+  return (await readClock(em, userId)).now;
+}
+
+/**
+ * Moves the world's clock forward so that its now is at least `to` (never back). Runs inside the
+ * caller's transaction, so a fired item and the time it happened at commit together.
+ */
+export async function moveClockTo(em: EntityManager, userId: string, to: Date): Promise<void> {
+  await em.execute(
+    `update users set clock_offset_ms = greatest(clock_offset_ms,
+       ceil(extract(epoch from (?::timestamptz - statement_timestamp())) * 1000)::bigint)
+     where id = ?`,
+    [to.toISOString(), userId],
+  );
+}
+
+/** How long an advance (or a reset) waits for another one of the same world before 409. */
+const CLOCK_LOCK_WAIT_MS = 30_000;
+
+/**
+ * Runs `work` while holding the world's clock lock: one advance, reset or due-item pass per world
+ * at a time, so items fire in due-time order. A second caller waits up to `waitMs` for the first,
+ * then gets 409 CLOCK_ADVANCING. The lock is a session advisory lock: a crashed process frees it.
+ */
+export async function withClockLock<T>(
+  em: EntityManager,
+  userId: string,
+  work: () => Promise<T>,
+  waitMs = CLOCK_LOCK_WAIT_MS,
+): Promise<T> {
+  const lock = await tryClockLock(em, userId, waitMs);
+  if (!lock) throw new AppError('CLOCK_ADVANCING', 'Another advance or reset of this world is still running; retry when it ends');
+  try {
+    return await work();
+  } finally {
+    await lock.release();
+  }
+}
+
+/** The clock lock without waiting: null when someone else holds it (the worker skips that world). */
+export function tryClockLock(em: EntityManager, userId: string, waitMs = 0): Promise<HeldLock | null> {
+  return acquireAdvisoryLock(em, `sandbank.clock:${userId}`, waitMs);
 }

@@ -11,12 +11,17 @@ import { addIsoDuration } from '../../lib/duration.ts';
 import { rowToTransaction, type TransactionRow } from '../../mappers/transaction.ts';
 import { accountClosed } from '../accounts/accounts.ts';
 import { userNow } from '../clock/clock.ts';
-import { type BookingRow, bookingDeltas, MAX_BALANCE, probeSimulation, runSimulationStatement } from './simulation-statement.ts';
+import {
+  type BookingRow,
+  bookingDeltas,
+  CLOCK_SKEW_MS,
+  MAX_BALANCE,
+  probeSimulation,
+  runSimulationStatement,
+} from './simulation-statement.ts';
 
 /** The largest |amount| of one transaction, in minor units. */
 export const MAX_AMOUNT = 1_000_000_000_000;
-/** How far in the future a `date` may lie, to forgive the caller's clock. */
-const CLOCK_SKEW_MS = 60_000;
 /** Attempts when a refused statement cannot be explained because the account changed meanwhile. */
 const MAX_ATTEMPTS = 5;
 
@@ -29,8 +34,10 @@ export interface SimulateTransactionParams {
   description?: string | undefined;
   /** The idempotency key, per account; generated when omitted. */
   externalTxnId?: string | undefined;
-  /** Defaults to the world's now; may lie in the past, not in the future. */
+  /** Defaults to the world's now (or `at`); may lie in the past, not in the future. */
   date?: Date | undefined;
+  /** The instant the booking happens at (a schedule run at its due time); defaults to the world's now. */
+  at?: Date | undefined;
   /** `posted` (default) or `pending` (a hold for a debit, nothing yet for a credit). */
   status?: 'pending' | 'posted' | undefined;
   /** Pending only: ISO 8601 durations after `date` when it posts, or voids, by itself. */
@@ -58,11 +65,11 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
   if (status === 'posted' && (input.settleAfter || input.expireAfter)) {
     throw invalid(input.settleAfter ? 'settleAfter' : 'expireAfter', 'Only a pending transaction settles or expires');
   }
-  const now = await userNow(em, input.userId);
-  const date = input.date ?? now;
-  if (Number.isNaN(date.getTime()) || date.getTime() > now.getTime() + CLOCK_SKEW_MS) {
-    throw invalid('date', 'Must not be in the future');
-  }
+  if (input.date !== undefined && Number.isNaN(input.date.getTime())) throw invalid('date', 'Must be a valid instant');
+  // The world's now is read inside the statement; only a pending booking that settles or expires
+  // by itself needs it beforehand, to date its due times.
+  const durations = input.settleAfter !== undefined || input.expireAfter !== undefined;
+  const date = input.date ?? (durations ? (input.at ?? (await userNow(em, input.userId))) : null);
   const row: BookingRow = {
     id: uuidv7(),
     account_id: input.accountId,
@@ -73,21 +80,23 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
     description: input.description ?? '',
     raw: { source: SIMULATOR_SOURCE },
     status,
-    posted_at: status === 'posted' ? date : null,
+    posted_at: null,
     version: 1,
     merchant: input.merchant ?? null,
     category: input.category ?? null,
     reversal_of: null,
-    settle_at: input.settleAfter ? addIsoDuration(date, input.settleAfter) : null,
-    expire_at: input.expireAfter ? addIsoDuration(date, input.expireAfter) : null,
+    settle_at: date && input.settleAfter ? addIsoDuration(date, input.settleAfter) : null,
+    expire_at: date && input.expireAfter ? addIsoDuration(date, input.expireAfter) : null,
   };
-  const transaction = rowToTransaction(row);
+  // Its `date` and `postedAt` are written into the event by the statement, which knows the world's now.
+  const transaction = rowToTransaction({ ...row, date: row.date ?? new Date(0) });
   for (let attempt = 1; ; attempt++) {
     const written = await runSimulationStatement(em, {
       userId: input.userId,
       row,
       eventId: uuidv7(),
       eventTransaction: transaction,
+      at: input.at,
     });
     if (written) {
       const { balance, heldAmount } = written;
@@ -101,6 +110,10 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
     if (!probe) throw notFound('Account');
     if (probe.existing) return replay(probe.existing, probe, input);
     if (probe.accountStatus === 'closed') throw accountClosed();
+    if (input.date !== undefined) {
+      const now = input.at ?? (await userNow(em, input.userId));
+      if (input.date.getTime() > now.getTime() + CLOCK_SKEW_MS) throw invalid('date', 'Must not be in the future');
+    }
     const delta = bookingDeltas(status, input.amount);
     if (probe.balance + delta.balance - probe.heldAmount - delta.held < 0) {
       throw new AppError('INSUFFICIENT_FUNDS', 'The available balance is lower than the debit');

@@ -25,20 +25,30 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import { TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
+import { WORLD_NOW_SQL } from '../clock/clock.ts';
 
 export const MAX_BALANCE = 1_000_000_000_000_000;
+/** How far in the future a `date` may lie, to forgive the caller's clock. */
+export const CLOCK_SKEW_MS = 60_000;
+
+const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 const SIMULATE = `
-with account as (
-  select id, user_id from accounts
-  where id = ? and user_id = ? and status = 'open'
-    and balance + ? <= ? and balance + ? - held_amount - ? >= 0
-  for no key update
+with clock as (
+  select coalesce(?::timestamptz, ${WORLD_NOW_SQL}) as now from users u where u.id = ?
+), account as (
+  select a.id, a.user_id, clock.now from accounts a, clock
+  where a.id = ? and a.user_id = ? and a.status = 'open'
+    and a.balance + ? <= ? and a.balance + ? - a.held_amount - ? >= 0
+    and coalesce(?::timestamptz, clock.now) <= clock.now + interval '${CLOCK_SKEW_MS} milliseconds'
+  for no key update of a
 ), inserted as (
   insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw,
-                            status, posted_at, merchant, category, settle_at, expire_at)
-  select ?, account.id, account.user_id, ?, ?, ?, ?::timestamptz, ?, ?::jsonb,
-         ?, ?::timestamptz, ?, ?, ?::timestamptz, ?::timestamptz from account
+                            status, posted_at, merchant, category, settle_at, expire_at, created_at)
+  select ?, account.id, account.user_id, ?, ?, ?, coalesce(?::timestamptz, account.now), ?, ?::jsonb,
+         ?, case when ? = 'posted' then coalesce(?::timestamptz, account.now) end, ?, ?, ?::timestamptz, ?::timestamptz,
+         account.now
+  from account
   on conflict (account_id, external_txn_id) do nothing
   returning ${TRANSACTION_COLUMNS}
 ), applied as (
@@ -47,17 +57,21 @@ with account as (
   from inserted where accounts.id = inserted.account_id
   returning accounts.balance, accounts.held_amount
 ), event as (
-  insert into events (id, type, user_id, payload)
-  select ?, 'transaction.created', account.user_id, jsonb_build_object('transaction', ?::jsonb,
-         'balances', jsonb_build_object('balance', applied.balance, 'availableBalance', applied.balance - applied.held_amount))
+  insert into events (id, type, user_id, payload, created_at)
+  select ?, 'transaction.created', account.user_id, jsonb_build_object(
+           'transaction', ?::jsonb || jsonb_build_object('date', ${ISO('inserted.date')}, 'postedAt', ${ISO('inserted.posted_at')}),
+           'balances', jsonb_build_object('balance', applied.balance, 'availableBalance', applied.balance - applied.held_amount)),
+         account.now
   from inserted, account, applied
 )
 select inserted.*, applied.balance, applied.held_amount from inserted, applied`;
 
 /** The transaction exactly as it is to be stored (and as it appears in the event). */
-export interface BookingRow extends TransactionRow {
-  date: Date;
-  posted_at: Date | null;
+export interface BookingRow extends Omit<TransactionRow, 'date' | 'posted_at'> {
+  /** Null: the world's now (or `at`), decided inside the statement. */
+  date: Date | null;
+  /** Written by the statement: the date when posted, else null. */
+  posted_at: null;
   settle_at: Date | null;
   expire_at: Date | null;
 }
@@ -66,8 +80,10 @@ export interface SimulationStatementParams {
   userId: string;
   row: BookingRow;
   eventId: string;
-  /** The transaction as the event shows it. */
+  /** The transaction as the event shows it (its `date` and `postedAt` are filled in by the statement). */
   eventTransaction: Record<string, unknown>;
+  /** The instant the booking happens at in the world; defaults to the world's now. */
+  at?: Date | undefined;
 }
 
 export interface Written {
@@ -87,26 +103,31 @@ const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);
 /** Runs the statement; returns the stored row and the balances after it, or null if nothing was written. */
 export async function runSimulationStatement(
   em: EntityManager,
-  { userId, row, eventId, eventTransaction }: SimulationStatementParams,
+  { userId, row, eventId, eventTransaction, at }: SimulationStatementParams,
 ): Promise<Written | null> {
   const amount = Number(row.amount);
   const delta = bookingDeltas(row.status === 'pending' ? 'pending' : 'posted', amount);
+  const date = isoOrNull(row.date);
   const [result] = await em.execute<(TransactionRow & { balance: string | number; held_amount: string | number })[]>(SIMULATE, [
+    isoOrNull(at ?? null),
+    userId,
     row.account_id,
     userId,
     delta.balance,
     MAX_BALANCE,
     delta.balance,
     delta.held,
+    date,
     row.id,
     row.external_txn_id,
     amount,
     row.currency,
-    row.date.toISOString(),
+    date,
     row.description,
     JSON.stringify(row.raw),
     row.status,
-    isoOrNull(row.posted_at),
+    row.status,
+    date,
     row.merchant,
     row.category,
     isoOrNull(row.settle_at),

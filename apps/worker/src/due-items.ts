@@ -1,0 +1,55 @@
+/**
+ * Items fall due as wall time passes (SPEC §5: the clock keeps moving): schedule runs and pending
+ * transactions that settle or expire. This loop fires them through the same domain function the
+ * clock's advance calls, world by world, each up to its own now. Several workers may run it at
+ * once: a world is worked on under its clock lock, and a busy world is skipped (its holder fires).
+ */
+import { fireDueItemsEverywhere } from '@sandbank/core';
+import type { Orm } from '@sandbank/db';
+import type { Logger } from 'pino';
+
+/** Worlds per pass; a full pass goes again at once. */
+const WORLDS_PER_PASS = 50;
+
+export interface DueItemsLoop {
+  /** One pass over every world with something due now; resolves with what fired. */
+  runOnce(): Promise<{ scheduled: number; settled: number; expired: number; worlds: number }>;
+  stop(): Promise<void>;
+}
+
+export function startDueItemsLoop({ orm, pollMs, logger }: { orm: Orm; pollMs: number; logger: Logger }): DueItemsLoop {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let wake: (() => void) | undefined;
+  const sleep = () =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      timer = setTimeout(resolve, pollMs);
+    });
+  const runOnce = async () => {
+    const { events: _, ...fired } = await fireDueItemsEverywhere(orm.em.fork(), { worlds: WORLDS_PER_PASS });
+    return fired;
+  };
+  const loop = (async () => {
+    while (!stopped) {
+      let full = false;
+      try {
+        const fired = await runOnce();
+        if (fired.worlds > 0) logger.info(fired, 'due items fired');
+        full = fired.worlds >= WORLDS_PER_PASS;
+      } catch (error) {
+        logger.warn({ err: { message: (error as Error).message } }, 'firing due items failed; retrying');
+      }
+      if (!full && !stopped) await sleep();
+    }
+  })();
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      wake?.();
+      await loop;
+    },
+  };
+}

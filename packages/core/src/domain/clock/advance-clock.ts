@@ -1,0 +1,50 @@
+/**
+ * `POST /v1/clock/advance` (SPEC §5): move a world's clock forward by a duration or to an instant,
+ * firing everything due on the way (due-items.ts). The world's clock lock makes a second advance
+ * (or a reset) of the same world wait for the first; past `CLOCK_LOCK_WAIT_MS` it gets 409
+ * CLOCK_ADVANCING. Different worlds advance in parallel.
+ */
+import type { EntityManager } from '@sandbank/db';
+import { AppError } from '../../errors.ts';
+import { addIsoDuration } from '../../lib/duration.ts';
+import { moveClockTo, readClock, withClockLock } from './clock.ts';
+import { type FiredCounts, fireDueItems } from './due-items.ts';
+
+/** The most one call may move a clock. */
+const MAX_ADVANCE = 'P2Y';
+
+export interface AdvanceClockParams {
+  userId: string;
+  /** Exactly one: an ISO 8601 duration, or an instant. */
+  by?: string | undefined;
+  to?: Date | undefined;
+}
+
+export interface AdvanceResult {
+  from: Date;
+  now: Date;
+  fired: Omit<FiredCounts, 'events'>;
+  events: number;
+}
+
+export async function advanceClock(em: EntityManager, params: AdvanceClockParams): Promise<AdvanceResult> {
+  return withClockLock(em, params.userId, async () => {
+    const { now: from } = await readClock(em, params.userId);
+    const target = params.by !== undefined ? addIsoDuration(from, params.by) : (params.to as Date);
+    if (target < from) {
+      throw new AppError('CLOCK_BACKWARD', `The clock only moves forward; it is ${from.toISOString()} in this world`, {
+        details: [{ path: 'to', message: `Must not be before ${from.toISOString()}` }],
+      });
+    }
+    if (target > addIsoDuration(from, MAX_ADVANCE)) {
+      throw new AppError('ADVANCE_TOO_LARGE', 'One advance moves the clock at most two years; advance in steps', {
+        details: [{ path: params.by !== undefined ? 'by' : 'to', message: 'At most P2Y from now' }],
+      });
+    }
+    const fired = await fireDueItems(em, { userId: params.userId, until: target, moveClock: true });
+    await em.transactional((tx) => moveClockTo(tx, params.userId, target));
+    const { now } = await readClock(em, params.userId);
+    const { events, ...counts } = fired;
+    return { from, now, fired: counts, events };
+  });
+}

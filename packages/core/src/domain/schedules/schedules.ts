@@ -1,0 +1,260 @@
+/**
+ * Schedules (SPEC §8): a transaction that recurs by an RFC 5545 rule in a time zone. The clock
+ * fires each occurrence at its due time (clock/due-items.ts calls `runScheduleOccurrence`); run n
+ * books with the externalTxnId `sch_<scheduleId>_<n>` through the same simulation as any client,
+ * so a repeated run changes nothing, and a debit without funds fails that run (recorded) while
+ * the schedule goes on.
+ *
+ * A paused schedule skips the occurrences that fall due while it is paused; resuming picks up at
+ * the next occurrence after the world's now.
+ */
+import type { EntityManager } from '@sandbank/db';
+import type { Category } from '@sandbank/schemas';
+import { v7 as uuidv7 } from 'uuid';
+import { AppError, notFound } from '../../errors.ts';
+import { subtractIsoDuration } from '../../lib/duration.ts';
+import { getOwnedAccount } from '../accounts/accounts.ts';
+import { userNow, withClockLock } from '../clock/clock.ts';
+import { fireDueItems } from '../clock/due-items.ts';
+import { simulateTransaction } from '../simulations/simulate-transaction.ts';
+import { recurrence, recurrenceProblem } from './recurrence.ts';
+
+const DEFAULT_TIMEZONE = 'Europe/Warsaw';
+/** A schedule may start this far back: its past occurrences fire at once (a backfill). */
+const MAX_BACKFILL = 'P2Y';
+
+type ScheduleState = 'active' | 'paused' | 'ended';
+
+export interface ScheduleRow {
+  id: string;
+  user_id: string;
+  account_id: string;
+  amount: string | number;
+  description: string;
+  merchant: string | null;
+  category: string | null;
+  rrule: string;
+  timezone: string;
+  start_at: Date | string;
+  status: 'pending' | 'posted';
+  settle_after: string | null;
+  state: ScheduleState;
+  next_run_at: Date | string | null;
+  next_run_n: number;
+  created_at: Date | string;
+  runs: string | number;
+}
+
+const SCHEDULE_COLUMNS = `s.id, s.user_id, s.account_id, s.amount, s.description, s.merchant, s.category, s.rrule, s.timezone,
+  s.start_at, s.status, s.settle_after, s.state, s.next_run_at, s.next_run_n, s.created_at,
+  (select count(*) from schedule_runs r where r.schedule_id = s.id) as runs`;
+
+export interface CreateScheduleParams {
+  userId: string;
+  accountId: string;
+  amount: number;
+  description: string;
+  merchant?: string | null | undefined;
+  category?: Category | null | undefined;
+  rrule: string;
+  timezone?: string | undefined;
+  /** The first possible occurrence (and the time of day of each); defaults to the world's now. */
+  startAt?: Date | undefined;
+  status?: 'pending' | 'posted' | undefined;
+  settleAfter?: string | undefined;
+}
+
+const invalid = (path: string, message: string) =>
+  new AppError('VALIDATION_ERROR', `Invalid ${path}: ${message}`, { details: [{ path, message }] });
+
+export async function createSchedule(em: EntityManager, params: CreateScheduleParams): Promise<ScheduleRow> {
+  const account = await getOwnedAccount(em, { userId: params.userId, accountId: params.accountId });
+  if (account.status === 'closed') throw new AppError('ACCOUNT_CLOSED', 'The account is closed');
+  const now = await userNow(em, params.userId);
+  // Whole seconds: RFC 5545 times have no fractions, and run n must land on the same instant every time.
+  const startAt = new Date(Math.floor((params.startAt ?? now).getTime() / 1000) * 1000);
+  if (startAt < subtractIsoDuration(now, MAX_BACKFILL)) throw invalid('startAt', 'Must not lie more than two years back');
+  const timezone = params.timezone ?? DEFAULT_TIMEZONE;
+  const problem = recurrenceProblem(params.rrule, timezone, startAt);
+  if (problem) throw invalid(problem.startsWith('Unknown time zone') ? 'timezone' : 'rrule', problem);
+  const status = params.status ?? 'posted';
+  if (status === 'posted' && params.settleAfter) throw invalid('settleAfter', 'Only a pending schedule settles');
+  const first = recurrence(params.rrule, timezone, startAt).next(startAt, true);
+  const id = uuidv7();
+  await em.execute(
+    `insert into schedules (id, user_id, account_id, amount, description, merchant, category, rrule, timezone, start_at,
+                            status, settle_after, state, next_run_at, next_run_n, created_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?, ?, ?::timestamptz, 1, ?::timestamptz)`,
+    [
+      id,
+      params.userId,
+      params.accountId,
+      params.amount,
+      params.description,
+      params.merchant ?? null,
+      params.category ?? null,
+      params.rrule.trim().replace(/^RRULE:/i, ''),
+      timezone,
+      startAt.toISOString(),
+      status,
+      params.settleAfter ?? null,
+      first ? 'active' : 'ended',
+      first ? first.toISOString() : null,
+      now.toISOString(),
+    ],
+  );
+  // A start in the past backfills: its occurrences up to now fire at once, in order, as the clock would have.
+  if (first && first <= now) {
+    await withClockLock(em, params.userId, async () => {
+      await fireDueItems(em, { userId: params.userId, until: await userNow(em, params.userId), moveClock: false });
+    });
+  }
+  return getOwnedSchedule(em, { userId: params.userId, scheduleId: id });
+}
+
+async function getOwnedSchedule(
+  em: EntityManager,
+  { userId, scheduleId }: { userId: string; scheduleId: string },
+): Promise<ScheduleRow> {
+  const [row] = await em.execute<ScheduleRow[]>(`select ${SCHEDULE_COLUMNS} from schedules s where s.id = ? and s.user_id = ?`, [
+    scheduleId,
+    userId,
+  ]);
+  if (!row) throw notFound('Schedule');
+  return row;
+}
+
+export async function listAccountSchedules(
+  em: EntityManager,
+  { userId, accountId }: { userId: string; accountId: string },
+): Promise<ScheduleRow[]> {
+  await getOwnedAccount(em, { userId, accountId });
+  return em.execute<ScheduleRow[]>(
+    `select ${SCHEDULE_COLUMNS} from schedules s where s.account_id = ? and s.user_id = ? order by s.created_at, s.id`,
+    [accountId, userId],
+  );
+}
+
+export interface ScheduleRunRow {
+  n: number;
+  due_at: Date | string;
+  transaction_id: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+}
+
+export async function listScheduleRuns(
+  em: EntityManager,
+  { userId, scheduleId, limit, beforeN }: { userId: string; scheduleId: string; limit: number; beforeN?: number | undefined },
+): Promise<ScheduleRunRow[]> {
+  await getOwnedSchedule(em, { userId, scheduleId });
+  return em.execute<ScheduleRunRow[]>(
+    `select n, due_at, transaction_id, failure_code, failure_message from schedule_runs
+      where schedule_id = ? and n < ? order by n desc limit ?`,
+    [scheduleId, beforeN ?? 2_147_483_647, limit],
+  );
+}
+
+/** Pause an active schedule; pausing a paused one changes nothing; an ended one cannot. */
+export async function pauseSchedule(
+  em: EntityManager,
+  { userId, scheduleId }: { userId: string; scheduleId: string },
+): Promise<ScheduleRow> {
+  const schedule = await getOwnedSchedule(em, { userId, scheduleId });
+  if (schedule.state === 'ended') throw new AppError('INVALID_TRANSITION', 'An ended schedule cannot be paused');
+  await em.execute(`update schedules set state = 'paused', updated_at = now() where id = ? and state = 'active'`, [scheduleId]);
+  return getOwnedSchedule(em, { userId, scheduleId });
+}
+
+/** Resume a paused schedule at its next occurrence after the world's now (missed ones are skipped). */
+export async function resumeSchedule(
+  em: EntityManager,
+  { userId, scheduleId }: { userId: string; scheduleId: string },
+): Promise<ScheduleRow> {
+  return em.transactional(async (tx) => {
+    const [locked] = await tx.execute<ScheduleRow[]>(
+      `select ${SCHEDULE_COLUMNS} from schedules s where s.id = ? and s.user_id = ? for update`,
+      [scheduleId, userId],
+    );
+    if (!locked) throw notFound('Schedule');
+    if (locked.state === 'ended') throw new AppError('INVALID_TRANSITION', 'An ended schedule cannot be resumed');
+    if (locked.state === 'paused') {
+      const now = await userNow(tx, userId);
+      const rule = recurrence(locked.rrule, locked.timezone, new Date(locked.start_at));
+      const next = rule.next(now, true);
+      await tx.execute(
+        `update schedules set state = ?, next_run_at = ?::timestamptz, next_run_n = ?, updated_at = now() where id = ?`,
+        [
+          next ? 'active' : 'ended',
+          next ? next.toISOString() : null,
+          next ? rule.countBefore(next) + 1 : locked.next_run_n,
+          scheduleId,
+        ],
+      );
+    }
+    return getOwnedSchedule(tx, { userId, scheduleId });
+  });
+}
+
+export async function deleteSchedule(
+  em: EntityManager,
+  { userId, scheduleId }: { userId: string; scheduleId: string },
+): Promise<void> {
+  await getOwnedSchedule(em, { userId, scheduleId });
+  await em.execute('delete from schedules where id = ? and user_id = ?', [scheduleId, userId]);
+}
+
+export type RunOutcome = { kind: 'booked'; events: number } | { kind: 'failed' } | { kind: 'skipped' };
+
+/**
+ * Fires occurrence `n` of a schedule, due at `dueAt`, inside the caller's transaction: books it
+ * effective at its due time, records the run, and moves the schedule to its next occurrence. The
+ * schedule row is locked and must still be at (dueAt, n): a run that already happened is skipped.
+ */
+export async function runScheduleOccurrence(
+  em: EntityManager,
+  { scheduleId, dueAt }: { scheduleId: string; dueAt: Date },
+): Promise<RunOutcome> {
+  const [schedule] = await em.execute<ScheduleRow[]>(
+    `select ${SCHEDULE_COLUMNS} from schedules s where s.id = ? and s.state = 'active' and s.next_run_at = ?::timestamptz for update`,
+    [scheduleId, dueAt.toISOString()],
+  );
+  if (!schedule) return { kind: 'skipped' };
+  const n = schedule.next_run_n;
+  let outcome: RunOutcome;
+  let transactionId: string | null = null;
+  let failure: AppError | null = null;
+  try {
+    const booked = await simulateTransaction(em, {
+      userId: schedule.user_id,
+      accountId: schedule.account_id,
+      amount: Number(schedule.amount),
+      description: schedule.description,
+      merchant: schedule.merchant,
+      category: schedule.category as Category | null,
+      externalTxnId: `sch_${schedule.id}_${n}`,
+      date: dueAt,
+      at: dueAt,
+      status: schedule.status,
+      settleAfter: schedule.settle_after ?? undefined,
+    });
+    transactionId = booked.transaction.id;
+    outcome = { kind: 'booked', events: booked.replayed ? 0 : 1 };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    failure = error;
+    outcome = { kind: 'failed' };
+  }
+  await em.execute(
+    `insert into schedule_runs (schedule_id, n, due_at, transaction_id, failure_code, failure_message, created_at)
+     values (?, ?, ?::timestamptz, ?, ?, ?, ?::timestamptz) on conflict (schedule_id, n) do nothing`,
+    [schedule.id, n, dueAt.toISOString(), transactionId, failure?.appCode ?? null, failure?.message ?? null, dueAt.toISOString()],
+  );
+  const closed = failure?.appCode === 'ACCOUNT_CLOSED' || failure?.appCode === 'NOT_FOUND';
+  const next = closed ? null : recurrence(schedule.rrule, schedule.timezone, new Date(schedule.start_at)).next(dueAt, false);
+  await em.execute(
+    `update schedules set state = ?, next_run_at = ?::timestamptz, next_run_n = ?, updated_at = now() where id = ?`,
+    [next ? 'active' : 'ended', next ? next.toISOString() : null, n + 1, schedule.id],
+  );
+  return outcome;
+}

@@ -1,0 +1,34 @@
+/** Schedules and their runs, from the rows of domain/schedules, in the SPEC's shapes. */
+import type { Category, Schedule, ScheduleRun } from '@sandbank/schemas';
+import type { ScheduleRow, ScheduleRunRow } from '../domain/schedules/schedules.ts';
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+export function toSchedule(row: ScheduleRow): Schedule {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    amount: Number(row.amount),
+    description: row.description,
+    merchant: row.merchant,
+    category: row.category as Category | null,
+    rrule: row.rrule,
+    timezone: row.timezone,
+    startAt: iso(row.start_at),
+    status: row.status,
+    settleAfter: row.settle_after,
+    nextRunAt: row.next_run_at === null ? null : iso(row.next_run_at),
+    state: row.state,
+    runs: Number(row.runs),
+    createdAt: iso(row.created_at),
+  };
+}
+
+export function toScheduleRun(row: ScheduleRunRow): ScheduleRun {
+  return {
+    n: Number(row.n),
+    dueAt: iso(row.due_at),
+    transactionId: row.transaction_id,
+    failure: row.failure_code === null ? null : { code: row.failure_code, message: row.failure_message ?? '' },
+  };
+}

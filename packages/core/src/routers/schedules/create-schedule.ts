@@ -1,0 +1,24 @@
+import { createSchedule } from '../../domain/schedules/schedules.ts';
+import { toSchedule } from '../../mappers/schedule.ts';
+import { protectedProcedure } from '../../trpc.ts';
+import { CreateScheduleInputSchema, ScheduleOutputSchema } from './schedules.schema.ts';
+
+export const createScheduleProcedure = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/v1/accounts/{id}/schedules',
+      tags: ['schedules'],
+      summary: 'Schedule a recurring transaction',
+      description:
+        'Each occurrence of the RFC 5545 rule (in `timezone`, keeping local wall time across DST) books a transaction when your clock reaches it — by an advance, or as wall time passes. Run n books with externalTxnId sch_<scheduleId>_<n>; a debit without funds fails that run (recorded) and the schedule goes on.',
+    },
+    successStatus: 201,
+    errorCodes: ['NOT_FOUND', 'ACCOUNT_CLOSED'],
+  })
+  .input(CreateScheduleInputSchema)
+  .output(ScheduleOutputSchema)
+  .mutation(async ({ ctx, input }) => {
+    const { id, ...rest } = input;
+    return { data: toSchedule(await createSchedule(ctx.em, { userId: ctx.user.id, accountId: id, ...rest })) };
+  });
