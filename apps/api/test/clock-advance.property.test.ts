@@ -55,7 +55,7 @@ const worldArb = fc.record({
   randomSteps: fc.uniqueArray(fc.integer({ min: 1, max: 364 * 24 }), { minLength: 1, maxLength: 12 }),
 });
 
-type World = fc.RecordValue<typeof worldArb>;
+type World = typeof worldArb extends fc.Arbitrary<infer T> ? T : never;
 
 async function build(world: World): Promise<{ user: TestUser; accountId: string; scheduleIds: string[] }> {
   const user = await app.createUser();
