@@ -57,6 +57,8 @@ export function buildApp(baseDeps: Deps): Express {
   app.use('/console', consoleRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.get('/metrics', metrics.serve);
 
+  // A scenario may carry up to 50,000 transactions; every other body stays within 64 KiB.
+  app.use(['/v1/scenarios/apply', '/trpc/scenarios.applyScenario'], express.json({ limit: '16mb' }));
   app.use(express.json({ limit: '64kb' }));
   app.use('/trpc', trpcHandler(deps));
   app.use(restHandler(deps));

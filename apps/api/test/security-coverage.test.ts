@@ -27,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 /** Procedures anyone may call: adding one here is a deliberate, reviewed decision. */
-const PUBLIC_PROCEDURES = new Set(['auth.register', 'auth.login', 'auth.refresh']);
+const PUBLIC_PROCEDURES = new Set(['auth.register', 'auth.login', 'auth.refresh', 'scenarios.getScenarioSchema']);
 
 type Ids = Record<string, string>;
 /** Creates the owner's resource named by `<segment>/{param}` (earlier params of the path are in `ids`). */

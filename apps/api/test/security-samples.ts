@@ -6,4 +6,7 @@
 export const authSampleInputs: Record<string, unknown> = {
   'accounts.closeAccount': { name: 'Any name', password: 'correct-horse-battery' },
   'schedules.createSchedule': { amount: 100, description: 'Pocket money', rrule: 'FREQ=WEEKLY' },
+  'clock.advanceClock': { by: 'P1D' },
+  'sandbox.resetSandbox': { confirm: 'RESET' },
+  'scenarios.applyScenario': { scenario: { version: 1, seed: 1, accounts: [] } },
 };

@@ -396,6 +396,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/scenarios/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build your world from a scenario
+         * @description All or none, in one database transaction: accounts, generated histories (profiles student, family, freelancer; deterministic from the seed), explicit transactions, schedules and webhooks, and ONE scenario.applied event. Bounds: 100 accounts and 50,000 transactions per apply (422 SCENARIO_TOO_LARGE). Sync cursors issued before it answer 410 CURSOR_EXPIRED. Bodies up to 16 MiB.
+         */
+        post: operations["scenarios.applyScenario"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scenarios/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your world as a scenario
+         * @description Explicit transactions and schedules, no generators and no secrets (webhooks are left out). Applying it to a new user gives the same world; export → apply → export gives the same document.
+         */
+        get: operations["scenarios.exportScenario"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scenarios/schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The JSON Schema of a scenario
+         * @description The published format of scenario documents (also in the repository as docs/scenario.schema.json).
+         */
+        get: operations["scenarios.getScenarioSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/schedules/{id}": {
         parameters: {
             query?: never;
@@ -784,6 +844,32 @@ export interface components {
             prefix: string;
             revokedAt: string | null;
         };
+        ApplyScenarioResult: {
+            data: {
+                accounts: {
+                    /**
+                     * Format: uuid
+                     * @description UUID v7
+                     * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                     */
+                    id: string;
+                    key: string;
+                    name: string;
+                }[];
+                /**
+                 * Format: uuid
+                 * @description The one scenario.applied event
+                 * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                 */
+                eventId: string;
+                /** Format: int64 */
+                schedules: number;
+                /** Format: int64 */
+                transactions: number;
+                /** Format: int64 */
+                webhooks: number;
+            };
+        };
         AuthResult: {
             data: {
                 /**
@@ -882,7 +968,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "transaction.created" | "transaction.updated" | "transaction.removed";
+            eventType: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied";
             /**
              * Format: uuid
              * @description UUID v7
@@ -949,7 +1035,27 @@ export interface components {
                 };
                 /** @enum {string} */
                 reason?: "voided" | "expired";
-                transaction: components["schemas"]["Transaction"];
+                /** @description scenario.applied only: what the scenario built (one event, not one per transaction) */
+                scenario?: {
+                    accounts: {
+                        /**
+                         * Format: uuid
+                         * @description UUID v7
+                         * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                         */
+                        id: string;
+                        key: string;
+                    }[];
+                    /** Format: int64 */
+                    schedules: number;
+                    seed: number | string;
+                    /** Format: int64 */
+                    transactions: number;
+                    /** Format: int64 */
+                    webhooks: number;
+                };
+                /** @description Every transaction.* event: the transaction after the change */
+                transaction?: components["schemas"]["Transaction"];
             };
             /**
              * Format: uuid
@@ -958,7 +1064,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "transaction.created" | "transaction.updated" | "transaction.removed";
+            type: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied";
         };
         ResetResult: {
             data: {
@@ -973,6 +1079,126 @@ export interface components {
                     transactions: number;
                 };
             };
+        };
+        /**
+         * Sandbank scenario
+         * @description A sandbox world as data (SPEC §8)
+         */
+        Scenario: {
+            accounts: {
+                /** @description A generated history of this many months before today, from the profile and the seed */
+                history?: {
+                    /** Format: int32 */
+                    months: number;
+                    /** @enum {string} */
+                    profile: "student" | "family" | "freelancer";
+                };
+                /**
+                 * @description Names the account inside the scenario
+                 * @example main
+                 */
+                key: string;
+                name: string;
+                /**
+                 * Format: int64
+                 * @description Minor units credited at the start of the history (or now); default 0
+                 */
+                openingBalance?: number;
+                schedules?: {
+                    /**
+                     * Format: int64
+                     * @description Minor units: positive credits, negative debits
+                     */
+                    amount: number;
+                    category?: ("groceries" | "transport" | "fuel" | "utilities" | "telecom" | "subscriptions" | "restaurants" | "health" | "shopping" | "housing" | "salary" | "transfer" | "cash" | "entertainment" | "education" | "other") | null;
+                    description: string;
+                    merchant?: string | null;
+                    paused?: boolean;
+                    /** @example FREQ=MONTHLY;BYMONTHDAY=10 */
+                    rrule: string;
+                    /**
+                     * @description A positive ISO 8601 duration, e.g. P2D or PT36H
+                     * @example P2D
+                     */
+                    settleAfter?: string;
+                    /**
+                     * @description An ISO instant, or a negative ISO 8601 duration relative to now
+                     * @example -P3D
+                     */
+                    startAt?: string;
+                    /** @enum {string} */
+                    status?: "posted" | "pending";
+                    timezone?: string;
+                }[];
+                transactions?: {
+                    /**
+                     * Format: int64
+                     * @description Minor units: positive credits, negative debits
+                     */
+                    amount: number;
+                    /**
+                     * @description An ISO instant, or a negative ISO 8601 duration relative to now
+                     * @example -P3D
+                     */
+                    at: string;
+                    category?: ("groceries" | "transport" | "fuel" | "utilities" | "telecom" | "subscriptions" | "restaurants" | "health" | "shopping" | "housing" | "salary" | "transfer" | "cash" | "entertainment" | "education" | "other") | null;
+                    description: string;
+                    /**
+                     * @description A positive ISO 8601 duration, e.g. P2D or PT36H
+                     * @example P2D
+                     */
+                    expireAfter?: string;
+                    /** @description Default scn_<account key>_<n> */
+                    externalTxnId?: string;
+                    merchant?: string | null;
+                    /**
+                     * @description A positive ISO 8601 duration, e.g. P2D or PT36H
+                     * @example P2D
+                     */
+                    settleAfter?: string;
+                    /**
+                     * @description Default posted
+                     * @enum {string}
+                     */
+                    status?: "posted" | "pending";
+                }[];
+            }[];
+            /**
+             * @description Export only: the exporting world's now; applying moves a younger clock forward to it
+             * @example -P3D
+             */
+            asOf?: string;
+            /**
+             * @description Every generated value comes from this seed alone
+             * @example 42
+             */
+            seed: number | string;
+            /** @constant */
+            version: 1;
+            webhooks?: {
+                /**
+                 * @description Your identifier of the client app that owns this webhook
+                 * @example budget-app
+                 */
+                clientId: string;
+                /**
+                 * @description Event kinds to receive
+                 * @example [
+                 *       "transaction.created"
+                 *     ]
+                 */
+                events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied")[];
+                /**
+                 * @description 16–256 printable ASCII characters; never returned
+                 * @example whsec-0b5d8f1e2a7c4e9b
+                 */
+                secret: string;
+                /**
+                 * Format: uri
+                 * @example https://budget.example.com/hooks/sandbank
+                 */
+                url: string;
+            }[];
         };
         /** @description A recurring transaction, fired by the clock */
         Schedule: {
@@ -1188,7 +1414,7 @@ export interface components {
             createdAt: string;
             /** @description Why the webhook was disabled (e.g. the receiver answered 410) */
             disabledReason: string | null;
-            events: ("transaction.created" | "transaction.updated" | "transaction.removed")[];
+            events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied")[];
             /**
              * Format: uuid
              * @description UUID v7
@@ -4696,6 +4922,18 @@ export interface operations {
                      *             "balances": {
                      *               "balance": 1,
                      *               "availableBalance": 1
+                     *             },
+                     *             "scenario": {
+                     *               "seed": 1,
+                     *               "accounts": [
+                     *                 {
+                     *                   "key": "xxxxxx",
+                     *                   "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *                 }
+                     *               ],
+                     *               "transactions": 1,
+                     *               "schedules": 1,
+                     *               "webhooks": 1
                      *             }
                      *           }
                      *         }
@@ -4855,6 +5093,18 @@ export interface operations {
                      *           "balances": {
                      *             "balance": 1,
                      *             "availableBalance": 1
+                     *           },
+                     *           "scenario": {
+                     *             "seed": 1,
+                     *             "accounts": [
+                     *               {
+                     *                 "key": "xxxxxx",
+                     *                 "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *               }
+                     *             ],
+                     *             "transactions": 1,
+                     *             "schedules": 1,
+                     *             "webhooks": 1
                      *           }
                      *         }
                      *       }
@@ -5112,6 +5362,477 @@ export interface operations {
                      *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "scenarios.applyScenario": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scenario": {
+                 *         "version": 1,
+                 *         "seed": 42,
+                 *         "asOf": "-P3D",
+                 *         "accounts": [
+                 *           {
+                 *             "key": "main",
+                 *             "name": "x",
+                 *             "openingBalance": 1,
+                 *             "history": {
+                 *               "months": 1,
+                 *               "profile": "student"
+                 *             },
+                 *             "transactions": [
+                 *               {
+                 *                 "at": "-P3D",
+                 *                 "amount": 1,
+                 *                 "description": "xxxxxx",
+                 *                 "merchant": "xxxxxx",
+                 *                 "category": "groceries",
+                 *                 "status": "posted",
+                 *                 "settleAfter": "P2D",
+                 *                 "expireAfter": "P2D",
+                 *                 "externalTxnId": "xxxxxx"
+                 *               }
+                 *             ],
+                 *             "schedules": [
+                 *               {
+                 *                 "amount": 1,
+                 *                 "description": "xxxxxx",
+                 *                 "merchant": "xxxxxx",
+                 *                 "category": "groceries",
+                 *                 "rrule": "FREQ=MONTHLY;BYMONTHDAY=10",
+                 *                 "timezone": "x",
+                 *                 "startAt": "-P3D",
+                 *                 "status": "posted",
+                 *                 "settleAfter": "P2D",
+                 *                 "paused": true
+                 *               }
+                 *             ]
+                 *           }
+                 *         ],
+                 *         "webhooks": [
+                 *           {
+                 *             "url": "https://budget.example.com/hooks/sandbank",
+                 *             "secret": "whsec-0b5d8f1e2a7c4e9b",
+                 *             "events": [
+                 *               "transaction.created"
+                 *             ],
+                 *             "clientId": "budget-app"
+                 *           }
+                 *         ]
+                 *       },
+                 *       "reset": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Reset the world first (as POST /v1/sandbox/reset); default false */
+                    reset?: boolean;
+                    scenario: components["schemas"]["Scenario"];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accounts": [
+                     *           {
+                     *             "key": "xxxxxx",
+                     *             "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "name": "xxxxxx"
+                     *           }
+                     *         ],
+                     *         "transactions": 1,
+                     *         "schedules": 1,
+                     *         "webhooks": 1,
+                     *         "eventId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApplyScenarioResult"];
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_NAME_TAKEN, CLOCK_ADVANCING: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "ACCOUNT_NAME_TAKEN",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_FUNDS, BALANCE_LIMIT_EXCEEDED, SCENARIO_TOO_LARGE: The request is understood but breaks a business rule */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INSUFFICIENT_FUNDS",
+                     *       "message": "The request is understood but breaks a business rule"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "scenarios.exportScenario": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description A scenario document (its JSON Schema: GET /v1/scenarios/schema) */
+                        data: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "scenarios.getScenarioSchema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -7577,7 +8298,7 @@ export interface operations {
                      *       "transaction.created"
                      *     ]
                      */
-                    events: ("transaction.created" | "transaction.updated" | "transaction.removed")[];
+                    events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied")[];
                     /**
                      * @description 16–256 printable ASCII characters; never returned
                      * @example whsec-0b5d8f1e2a7c4e9b

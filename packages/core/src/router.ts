@@ -5,6 +5,7 @@ import { clockRouter } from './routers/clock/router.ts';
 import { eventsRouter } from './routers/events/router.ts';
 import { integrationsRouter } from './routers/integrations/router.ts';
 import { sandboxRouter } from './routers/sandbox/router.ts';
+import { scenariosRouter } from './routers/scenarios/router.ts';
 import { schedulesRouter } from './routers/schedules/router.ts';
 import { simulationsRouter } from './routers/simulations/router.ts';
 import { transactionsRouter } from './routers/transactions/router.ts';
@@ -22,6 +23,7 @@ export const appRouter = router({
   clock: clockRouter,
   schedules: schedulesRouter,
   sandbox: sandboxRouter,
+  scenarios: scenariosRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -84,7 +84,7 @@ export const ApiKeySchema = z
   .meta({ id: 'ApiKey' });
 export type ApiKey = z.infer<typeof ApiKeySchema>;
 
-export const EVENT_TYPES = ['transaction.created', 'transaction.updated', 'transaction.removed'] as const;
+export const EVENT_TYPES = ['transaction.created', 'transaction.updated', 'transaction.removed', 'scenario.applied'] as const;
 export const EventTypeSchema = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventTypeSchema>;
 
@@ -107,11 +107,23 @@ export const WebhookEventSchema = z
     type: EventTypeSchema,
     createdAt: TimestampSchema,
     data: z.object({
-      transaction: TransactionSchema,
+      transaction: TransactionSchema.optional().meta({
+        description: 'Every transaction.* event: the transaction after the change',
+      }),
       previous: z.record(z.string(), z.unknown()).optional(),
       changes: z.array(z.string()).optional(),
       reason: RemovalReasonSchema.optional(),
       balances: BalancesSchema.optional(),
+      scenario: z
+        .object({
+          seed: z.union([z.int(), z.string()]),
+          accounts: z.array(z.object({ key: z.string(), id: IdSchema })),
+          transactions: z.int(),
+          schedules: z.int(),
+          webhooks: z.int(),
+        })
+        .optional()
+        .meta({ description: 'scenario.applied only: what the scenario built (one event, not one per transaction)' }),
     }),
   })
   .meta({ id: 'Event', description: 'One event: the body its webhooks receive, byte for byte' });

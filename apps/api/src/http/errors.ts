@@ -44,8 +44,13 @@ interface BodyParserError {
 export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
   const parserError = error as BodyParserError;
   let appError: AppError | undefined;
-  if (parserError.type === 'entity.too.large') appError = new AppError('PAYLOAD_TOO_LARGE', 'The body is larger than 64 KiB');
-  else if (parserError.type === 'entity.parse.failed') appError = new AppError('VALIDATION_ERROR', 'Malformed JSON body');
+  if (parserError.type === 'entity.too.large') {
+    const limit = (parserError as { limit?: number }).limit ?? 64 * 1024;
+    appError = new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `The body is larger than ${limit >= 1024 * 1024 ? `${limit / 1024 / 1024} MiB` : `${limit / 1024} KiB`}`,
+    );
+  } else if (parserError.type === 'entity.parse.failed') appError = new AppError('VALIDATION_ERROR', 'Malformed JSON body');
   else if (parserError.type === 'encoding.unsupported' || parserError.type === 'charset.unsupported') {
     appError = new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding');
   }

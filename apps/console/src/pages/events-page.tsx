@@ -10,10 +10,18 @@ import { formatDateTime } from '../lib/format.ts';
 import type { EventItem, EventType } from '../lib/types.ts';
 import { useEventTail } from '../lib/use-event-tail.ts';
 
-const TYPES: EventType[] = ['transaction.created', 'transaction.updated', 'transaction.removed'];
+const TYPES: EventType[] = ['transaction.created', 'transaction.updated', 'transaction.removed', 'scenario.applied'];
 
 function Summary({ event }: { event: EventItem }) {
-  const { transaction, balances, changes, reason } = event.data;
+  const { transaction, balances, changes, reason, scenario } = event.data;
+  if (!transaction) {
+    return (
+      <span>
+        Scenario applied: {scenario?.accounts.length ?? 0} accounts, {scenario?.transactions ?? 0} transactions,{' '}
+        {scenario?.schedules ?? 0} schedules
+      </span>
+    );
+  }
   return (
     <span>
       <Money amount={transaction.amount} signed /> {transaction.description || '(no description)'}{' '}

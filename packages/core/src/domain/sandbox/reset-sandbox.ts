@@ -28,25 +28,26 @@ select (select count(*) from schedules_removed) as schedules,
        (select count(*) from transactions_removed) as transactions`;
 
 export async function resetSandbox(em: EntityManager, { userId }: { userId: string }): Promise<ResetCounts> {
-  return withClockLock(em, userId, () =>
-    em.transactional(async (tx) => {
-      // Schedules first (their runs point at transactions), then events (deliveries cascade), then
-      // transactions; accounts last, once nothing refers to them.
-      const [removed] = await tx.execute<{ schedules: string; events: string; transactions: string }[]>(RESET, [
-        userId,
-        userId,
-        userId,
-      ]);
-      const accounts = await tx.execute<{ id: string }[]>('delete from accounts where user_id = ? returning id', [userId]);
-      await tx.execute('update users set clock_offset_ms = 0, sync_epoch = sync_epoch + 1, updated_at = now() where id = ?', [
-        userId,
-      ]);
-      return {
-        accounts: accounts.length,
-        transactions: Number(removed?.transactions ?? 0),
-        schedules: Number(removed?.schedules ?? 0),
-        events: Number(removed?.events ?? 0),
-      };
-    }),
-  );
+  return withClockLock(em, userId, () => em.transactional((tx) => resetWorld(tx, userId)));
+}
+
+/** The reset itself, inside the caller's transaction and clock lock (a scenario applied with `reset`). */
+export async function resetWorld(tx: EntityManager, userId: string): Promise<ResetCounts> {
+  // Schedules first (their runs point at transactions), then events (deliveries cascade), then
+  // transactions; accounts last, once nothing refers to them.
+  const [removed] = await tx.execute<{ schedules: string; events: string; transactions: string }[]>(RESET, [
+    userId,
+    userId,
+    userId,
+  ]);
+  const accounts = await tx.execute<{ id: string }[]>('delete from accounts where user_id = ? returning id', [userId]);
+  await tx.execute('update users set clock_offset_ms = 0, sync_epoch = sync_epoch + 1, updated_at = now() where id = ?', [
+    userId,
+  ]);
+  return {
+    accounts: accounts.length,
+    transactions: Number(removed?.transactions ?? 0),
+    schedules: Number(removed?.schedules ?? 0),
+    events: Number(removed?.events ?? 0),
+  };
 }

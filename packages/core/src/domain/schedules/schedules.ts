@@ -80,29 +80,22 @@ export async function createSchedule(em: EntityManager, params: CreateSchedulePa
   const status = params.status ?? 'posted';
   if (status === 'posted' && params.settleAfter) throw invalid('settleAfter', 'Only a pending schedule settles');
   const first = recurrence(params.rrule, timezone, startAt).next(startAt, true);
-  const id = uuidv7();
-  await em.execute(
-    `insert into schedules (id, user_id, account_id, amount, description, merchant, category, rrule, timezone, start_at,
-                            status, settle_after, state, next_run_at, next_run_n, created_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?, ?, ?::timestamptz, 1, ?::timestamptz)`,
-    [
-      id,
-      params.userId,
-      params.accountId,
-      params.amount,
-      params.description,
-      params.merchant ?? null,
-      params.category ?? null,
-      params.rrule.trim().replace(/^RRULE:/i, ''),
-      timezone,
-      startAt.toISOString(),
-      status,
-      params.settleAfter ?? null,
-      first ? 'active' : 'ended',
-      first ? first.toISOString() : null,
-      now.toISOString(),
-    ],
-  );
+  const id = await insertSchedule(em, {
+    userId: params.userId,
+    accountId: params.accountId,
+    amount: params.amount,
+    description: params.description,
+    merchant: params.merchant ?? null,
+    category: params.category ?? null,
+    rrule: params.rrule,
+    timezone,
+    startAt,
+    status,
+    settleAfter: params.settleAfter ?? null,
+    state: first ? 'active' : 'ended',
+    nextRunAt: first,
+    createdAt: now,
+  });
   // A start in the past backfills: its occurrences up to now fire at once, in order, as the clock would have.
   if (first && first <= now) {
     await withClockLock(em, params.userId, async () => {
@@ -110,6 +103,53 @@ export async function createSchedule(em: EntityManager, params: CreateSchedulePa
     });
   }
   return getOwnedSchedule(em, { userId: params.userId, scheduleId: id });
+}
+
+export interface NewSchedule {
+  userId: string;
+  accountId: string;
+  amount: number;
+  description: string;
+  merchant: string | null;
+  category: Category | null;
+  rrule: string;
+  timezone: string;
+  /** Whole seconds. */
+  startAt: Date;
+  status: 'pending' | 'posted';
+  settleAfter: string | null;
+  state: ScheduleState;
+  /** The first occurrence; null when the rule never occurs from startAt. */
+  nextRunAt: Date | null;
+  createdAt: Date;
+}
+
+/** Stores a validated schedule (run 1 next); returns its id. */
+export async function insertSchedule(em: EntityManager, schedule: NewSchedule): Promise<string> {
+  const id = uuidv7();
+  await em.execute(
+    `insert into schedules (id, user_id, account_id, amount, description, merchant, category, rrule, timezone, start_at,
+                            status, settle_after, state, next_run_at, next_run_n, created_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?, ?, ?::timestamptz, 1, ?::timestamptz)`,
+    [
+      id,
+      schedule.userId,
+      schedule.accountId,
+      schedule.amount,
+      schedule.description,
+      schedule.merchant,
+      schedule.category,
+      schedule.rrule.trim().replace(/^RRULE:/i, ''),
+      schedule.timezone,
+      schedule.startAt.toISOString(),
+      schedule.status,
+      schedule.settleAfter,
+      schedule.nextRunAt ? schedule.state : 'ended',
+      schedule.nextRunAt ? schedule.nextRunAt.toISOString() : null,
+      schedule.createdAt.toISOString(),
+    ],
+  );
+  return id;
 }
 
 async function getOwnedSchedule(

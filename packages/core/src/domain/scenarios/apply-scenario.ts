@@ -1,0 +1,315 @@
+/**
+ * `POST /v1/scenarios/apply` (SPEC §8): build a world from a scenario document, all or none.
+ *
+ * Everything is checked before anything is written (bounds, rules, zones, names, funds), then
+ * written in ONE database transaction under the world's clock lock: the accounts, every
+ * transaction in one bulk statement, the balances, holds and counts from those rows, the
+ * schedules (whose past occurrences then fire in order, as a backfill), the webhooks, and one
+ * `scenario.applied` event — not one per transaction. Because sync is built on the event log and
+ * these rows have no events of their own, applying moves the user's sync epoch on (as a reset does):
+ * sync cursors issued before it answer 410 CURSOR_EXPIRED, and a client syncs again from scratch.
+ *
+ * The database still has the last word: CHECKs on balances and holds, the unique open-name index.
+ */
+import type { EntityManager } from '@sandbank/db';
+import type { Category } from '@sandbank/schemas';
+import { v7 as uuidv7 } from 'uuid';
+import type { Deps } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import { addIsoDuration, subtractIsoDuration } from '../../lib/duration.ts';
+import { moveClockTo, readClock, withClockLock } from '../clock/clock.ts';
+import { fireDueItems } from '../clock/due-items.ts';
+import { resetWorld } from '../sandbox/reset-sandbox.ts';
+import { recurrence, recurrenceProblem } from '../schedules/recurrence.ts';
+import { insertSchedule } from '../schedules/schedules.ts';
+import { MAX_BALANCE } from '../simulations/simulation-statement.ts';
+import { registerWebhook } from '../webhooks/webhooks.ts';
+import { generateHistory } from './generate-history.ts';
+import { SCENARIO_LIMITS, type Scenario, type ScenarioTime } from './scenario-document.ts';
+
+export interface ApplyScenarioParams {
+  userId: string;
+  scenario: Scenario;
+  reset?: boolean | undefined;
+}
+
+export interface ApplyScenarioResult {
+  accounts: { key: string; id: string; name: string }[];
+  transactions: number;
+  schedules: number;
+  webhooks: number;
+  eventId: string;
+}
+
+interface PlannedTransaction {
+  id: string;
+  account_id: string;
+  external_txn_id: string;
+  amount: number;
+  date: string;
+  description: string;
+  status: 'posted' | 'pending';
+  posted_at: string | null;
+  merchant: string | null;
+  category: Category | null;
+  settle_at: string | null;
+  expire_at: string | null;
+}
+
+const invalid = (path: string, message: string) =>
+  new AppError('VALIDATION_ERROR', `Invalid ${path}: ${message}`, { details: [{ path, message }] });
+
+function resolveTime(value: ScenarioTime, now: Date): Date {
+  return value.startsWith('-') ? subtractIsoDuration(now, value.slice(1)) : new Date(value);
+}
+
+export async function applyScenario(
+  em: EntityManager,
+  deps: Pick<Deps, 'config' | 'secrets'>,
+  { userId, scenario, reset = false }: ApplyScenarioParams,
+): Promise<ApplyScenarioResult> {
+  if (scenario.accounts.length > SCENARIO_LIMITS.accounts) {
+    throw tooLarge('scenario.accounts', `At most ${SCENARIO_LIMITS.accounts} accounts per apply`);
+  }
+  return withClockLock(em, userId, () =>
+    em.transactional(async (tx) => {
+      if (reset) await resetWorld(tx, userId);
+      let { now } = await readClock(tx, userId);
+      if (scenario.asOf) {
+        const asOf = resolveTime(scenario.asOf, now);
+        if (asOf > now) {
+          await moveClockTo(tx, userId, asOf);
+          now = (await readClock(tx, userId)).now;
+        }
+      }
+      const plan = planTransactions(scenario, now);
+      checkFunds(plan);
+      const accounts = await insertAccounts(tx, userId, scenario, now);
+      const rows = plan.map(({ accountIndex, ...row }) => ({ ...row, account_id: accounts[accountIndex]?.id ?? '' }));
+      if (rows.length > 0) {
+        await tx.execute(INSERT_TRANSACTIONS, [userId, now.toISOString(), JSON.stringify(rows)]);
+        await tx.execute(APPLY_BALANCES, [JSON.stringify(accounts.map((account) => account.id))]);
+      }
+      const schedules = await insertSchedules(tx, userId, scenario, accounts, now);
+      let webhooks = 0;
+      for (const [index, webhook] of (scenario.webhooks ?? []).entries()) {
+        await registerWebhook(tx, deps, { userId, ...webhook }).catch((error: unknown) => {
+          throw error instanceof AppError ? rePath(error, `scenario.webhooks.${index}`) : error;
+        });
+        webhooks += 1;
+      }
+      const eventId = uuidv7();
+      const summary = {
+        seed: scenario.seed,
+        accounts: accounts.map(({ key, id }) => ({ key, id })),
+        transactions: rows.length,
+        schedules,
+        webhooks,
+      };
+      await tx.execute(
+        `insert into events (id, type, user_id, payload, created_at) values (?, 'scenario.applied', ?, ?::jsonb, ?::timestamptz)`,
+        [eventId, userId, JSON.stringify({ scenario: summary }), now.toISOString()],
+      );
+      await tx.execute('update users set sync_epoch = sync_epoch + 1, updated_at = now() where id = ?', [userId]);
+      // Schedules that started in the past catch up, in due order, inside this same transaction.
+      if (schedules > 0) await fireDueItems(tx, { userId, until: now, moveClock: false });
+      return { accounts, transactions: rows.length, schedules, webhooks, eventId };
+    }),
+  );
+}
+
+const tooLarge = (path: string, message: string) => new AppError('SCENARIO_TOO_LARGE', message, { details: [{ path, message }] });
+
+function rePath(error: AppError, prefix: string): AppError {
+  if (!error.details) return error;
+  return new AppError(error.appCode, error.message, {
+    details: error.details.map((detail) => ({ ...detail, path: `${prefix}.${detail.path}` })),
+  });
+}
+
+/** Every transaction of the scenario, generated and explicit, validated and dated; nothing written yet. */
+function planTransactions(scenario: Scenario, now: Date): (Omit<PlannedTransaction, 'account_id'> & { accountIndex: number })[] {
+  const planned: (Omit<PlannedTransaction, 'account_id'> & { accountIndex: number })[] = [];
+  for (const [accountIndex, account] of scenario.accounts.entries()) {
+    const path = `scenario.accounts.${accountIndex}`;
+    const generated = account.history
+      ? generateHistory({
+          seed: scenario.seed,
+          accountKey: account.key,
+          profile: account.history.profile,
+          months: account.history.months,
+          openingBalance: account.openingBalance ?? 0,
+          now,
+        })
+      : [];
+    if (!account.history && (account.openingBalance ?? 0) > 0) {
+      generated.push({
+        externalTxnId: `scn_${account.key}_0`,
+        date: now,
+        amount: account.openingBalance ?? 0,
+        description: 'Saldo otwarcia',
+        merchant: null,
+        category: 'transfer',
+        status: 'posted',
+        settleAfter: null,
+      });
+    }
+    for (const item of generated) {
+      planned.push({
+        accountIndex,
+        id: uuidv7(),
+        external_txn_id: item.externalTxnId,
+        amount: item.amount,
+        date: item.date.toISOString(),
+        description: item.description,
+        status: item.status,
+        posted_at: item.status === 'posted' ? item.date.toISOString() : null,
+        merchant: item.merchant,
+        category: item.category,
+        settle_at: item.settleAfter ? addIsoDuration(item.date, item.settleAfter).toISOString() : null,
+        expire_at: null,
+      });
+    }
+    const seen = new Set(generated.map((item) => item.externalTxnId));
+    for (const [index, item] of (account.transactions ?? []).entries()) {
+      const at = resolveTime(item.at, now);
+      if (at > now) throw invalid(`${path}.transactions.${index}.at`, 'Must not be in the future');
+      const status = item.status ?? 'posted';
+      if (status === 'posted' && (item.settleAfter || item.expireAfter)) {
+        throw invalid(`${path}.transactions.${index}.status`, 'Only a pending transaction settles or expires');
+      }
+      const externalTxnId = item.externalTxnId ?? `scn_${account.key}_x${index}`;
+      if (seen.has(externalTxnId)) throw invalid(`${path}.transactions.${index}.externalTxnId`, 'Used twice in this account');
+      seen.add(externalTxnId);
+      planned.push({
+        accountIndex,
+        id: uuidv7(),
+        external_txn_id: externalTxnId,
+        amount: item.amount,
+        date: at.toISOString(),
+        description: item.description,
+        status,
+        posted_at: status === 'posted' ? at.toISOString() : null,
+        merchant: item.merchant ?? null,
+        category: item.category ?? null,
+        settle_at: item.settleAfter ? addIsoDuration(at, item.settleAfter).toISOString() : null,
+        expire_at: item.expireAfter ? addIsoDuration(at, item.expireAfter).toISOString() : null,
+      });
+    }
+    if (planned.length > SCENARIO_LIMITS.transactions) {
+      throw tooLarge(
+        `${path}.transactions`,
+        `At most ${SCENARIO_LIMITS.transactions} transactions per apply, generated ones included`,
+      );
+    }
+    for (const [index, schedule] of (account.schedules ?? []).entries()) {
+      const startAt = schedule.startAt ? resolveTime(schedule.startAt, now) : now;
+      const problem = recurrenceProblem(schedule.rrule, schedule.timezone ?? 'Europe/Warsaw', startAt);
+      if (problem)
+        throw invalid(`${path}.schedules.${index}.${problem.startsWith('Unknown time zone') ? 'timezone' : 'rrule'}`, problem);
+      if ((schedule.status ?? 'posted') === 'posted' && schedule.settleAfter) {
+        throw invalid(`${path}.schedules.${index}.settleAfter`, 'Only a pending schedule settles');
+      }
+    }
+  }
+  return planned;
+}
+
+/**
+ * Funds, as the booking would check them one by one in date order: the available balance (posted
+ * minus pending debits) never below zero, the balance never above the limit.
+ */
+function checkFunds(plan: (Omit<PlannedTransaction, 'account_id'> & { accountIndex: number })[]): void {
+  const byAccount = new Map<number, typeof plan>();
+  for (const row of plan) byAccount.set(row.accountIndex, [...(byAccount.get(row.accountIndex) ?? []), row]);
+  for (const [accountIndex, list] of byAccount) {
+    list.sort((a, b) => a.date.localeCompare(b.date) || a.external_txn_id.localeCompare(b.external_txn_id));
+    let balance = 0;
+    let held = 0;
+    for (const row of list) {
+      if (row.status === 'posted') balance += row.amount;
+      else if (row.amount < 0) held -= row.amount;
+      if (balance - held < 0 || balance > MAX_BALANCE) {
+        const message = `${row.external_txn_id} on ${row.date} would ${balance > MAX_BALANCE ? 'pass the balance limit' : 'overdraw the account'}`;
+        throw new AppError(balance > MAX_BALANCE ? 'BALANCE_LIMIT_EXCEEDED' : 'INSUFFICIENT_FUNDS', message, {
+          details: [{ path: `scenario.accounts.${accountIndex}.transactions`, message }],
+        });
+      }
+    }
+  }
+}
+
+async function insertAccounts(tx: EntityManager, userId: string, scenario: Scenario, now: Date) {
+  const accounts: { key: string; id: string; name: string }[] = [];
+  for (const [index, account] of scenario.accounts.entries()) {
+    const id = uuidv7();
+    const inserted = await tx.execute<{ id: string }[]>(
+      `insert into accounts (id, user_id, name, currency, balance, status, created_at)
+       values (?, ?, ?, 'PLN', 0, 'open', ?::timestamptz)
+       on conflict (user_id, lower(name)) where status = 'open' do nothing returning id`,
+      [id, userId, account.name, now.toISOString()],
+    );
+    if (inserted.length === 0) {
+      throw new AppError('ACCOUNT_NAME_TAKEN', `You already have an open account named ${account.name}`, {
+        details: [{ path: `scenario.accounts.${index}.name`, message: 'An open account has this name' }],
+      });
+    }
+    accounts.push({ key: account.key, id, name: account.name });
+  }
+  return accounts;
+}
+
+const INSERT_TRANSACTIONS = `
+insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, status,
+                          posted_at, merchant, category, settle_at, expire_at, created_at)
+select r.id, r.account_id, ?, r.external_txn_id, r.amount, 'PLN', r.date, r.description, '{"source":"scenario"}'::jsonb, r.status,
+       r.posted_at, r.merchant, r.category, r.settle_at, r.expire_at, ?::timestamptz
+  from jsonb_to_recordset(?::jsonb) as r(id uuid, account_id uuid, external_txn_id text, amount bigint, date timestamptz,
+       description text, status text, posted_at timestamptz, merchant text, category text, settle_at timestamptz, expire_at timestamptz)`;
+
+// The sums the booking statement keeps one row at a time, here from all rows at once.
+const APPLY_BALANCES = `
+update accounts a
+   set balance = s.balance, held_amount = s.held, transaction_count = s.count
+  from (select account_id,
+               coalesce(sum(amount) filter (where status = 'posted'), 0) as balance,
+               coalesce(-sum(amount) filter (where status = 'pending' and amount < 0), 0) as held,
+               count(*) filter (where status <> 'voided') as count
+          from transactions where account_id in (select value::uuid from jsonb_array_elements_text(?::jsonb)) group by account_id) s
+ where a.id = s.account_id`;
+
+async function insertSchedules(
+  tx: EntityManager,
+  userId: string,
+  scenario: Scenario,
+  accounts: { id: string }[],
+  now: Date,
+): Promise<number> {
+  let count = 0;
+  for (const [accountIndex, account] of scenario.accounts.entries()) {
+    for (const schedule of account.schedules ?? []) {
+      const startAt = new Date(Math.floor((schedule.startAt ? resolveTime(schedule.startAt, now) : now).getTime() / 1000) * 1000);
+      const timezone = schedule.timezone ?? 'Europe/Warsaw';
+      const first = recurrence(schedule.rrule, timezone, startAt).next(startAt, true);
+      const state = !first ? 'ended' : schedule.paused ? 'paused' : 'active';
+      await insertSchedule(tx, {
+        userId,
+        accountId: accounts[accountIndex]?.id ?? '',
+        amount: schedule.amount,
+        description: schedule.description,
+        merchant: schedule.merchant ?? null,
+        category: schedule.category ?? null,
+        rrule: schedule.rrule,
+        timezone,
+        startAt,
+        status: schedule.status ?? 'posted',
+        settleAfter: schedule.settleAfter ?? null,
+        state,
+        nextRunAt: first,
+        createdAt: now,
+      });
+      count += 1;
+    }
+  }
+  return count;
+}

@@ -1,0 +1,121 @@
+/**
+ * `GET /v1/scenarios/export` (SPEC §8): the caller's world as a scenario — explicit transactions
+ * and schedules, no generators, no secrets (webhooks are left out: they survive a reset and carry
+ * a secret). Applying it to a new user gives the same world: the same accounts, transactions
+ * (externalTxnId, amount, date, status, description, merchant, category, due times) and schedules
+ * going on from their next occurrence; `asOf` carries the world's now, so a world whose clock ran
+ * ahead is rebuilt at the same time.
+ *
+ * What it cannot carry: voided transactions (gone from the world), the link of a reversal to its
+ * original (exported as a plain posted transaction), the pending past of a posted transaction, and
+ * schedule runs (their transactions are exported; a COUNT rule counts only the runs still to come).
+ * Everything is ordered (accounts by creation, transactions by date and externalTxnId), so export
+ * → apply → export gives the same document.
+ */
+import type { EntityManager } from '@sandbank/db';
+import type { Category } from '@sandbank/schemas';
+import { Duration } from 'luxon';
+import { readClock } from '../clock/clock.ts';
+import type { Scenario } from './scenario-document.ts';
+
+interface AccountRow {
+  id: string;
+  name: string;
+}
+
+interface TransactionRow {
+  account_id: string;
+  external_txn_id: string;
+  amount: string;
+  date: Date;
+  description: string;
+  status: 'pending' | 'posted';
+  merchant: string | null;
+  category: Category | null;
+  settle_at: Date | null;
+  expire_at: Date | null;
+}
+
+interface ScheduleRow {
+  account_id: string;
+  amount: string;
+  description: string;
+  merchant: string | null;
+  category: Category | null;
+  rrule: string;
+  timezone: string;
+  status: 'pending' | 'posted';
+  settle_after: string | null;
+  state: 'active' | 'paused';
+  next_run_at: Date;
+  next_run_n: number;
+}
+
+const after = (from: Date, to: Date | null) => (to ? Duration.fromMillis(to.getTime() - from.getTime()).toISO() : undefined);
+
+/** COUNT=n counts from the first run; from the next run on, only the runs still to come remain. */
+function remainingRule(rrule: string, nextRunN: number): string {
+  return rrule.replace(
+    /(^|;)COUNT=(\d+)/i,
+    (_, lead: string, count: string) => `${lead}COUNT=${Math.max(1, Number(count) - nextRunN + 1)}`,
+  );
+}
+
+export async function exportScenario(em: EntityManager, { userId }: { userId: string }): Promise<Scenario> {
+  const { now } = await readClock(em, userId);
+  const accounts = await em.execute<AccountRow[]>(
+    `select id, name from accounts where user_id = ? and status = 'open' order by created_at, id`,
+    [userId],
+  );
+  const transactions = await em.execute<TransactionRow[]>(
+    `select account_id, external_txn_id, amount, date, description, status, merchant, category, settle_at, expire_at
+       from transactions where user_id = ? and status <> 'voided' order by date, external_txn_id`,
+    [userId],
+  );
+  const schedules = await em.execute<ScheduleRow[]>(
+    `select account_id, amount, description, merchant, category, rrule, timezone, status, settle_after, state, next_run_at, next_run_n
+       from schedules where user_id = ? and state <> 'ended' order by created_at, id`,
+    [userId],
+  );
+  return {
+    version: 1,
+    seed: 0,
+    asOf: now.toISOString(),
+    accounts: accounts.map((account, index) => ({
+      key: `a${index + 1}`,
+      name: account.name,
+      transactions: transactions
+        .filter((row) => row.account_id === account.id)
+        .map((row) => {
+          const date = new Date(row.date);
+          const settleAfter = row.settle_at ? after(date, new Date(row.settle_at)) : undefined;
+          const expireAfter = row.expire_at ? after(date, new Date(row.expire_at)) : undefined;
+          return {
+            at: date.toISOString(),
+            amount: Number(row.amount),
+            description: row.description,
+            merchant: row.merchant,
+            category: row.category,
+            status: row.status,
+            ...(settleAfter ? { settleAfter } : {}),
+            ...(expireAfter ? { expireAfter } : {}),
+            externalTxnId: row.external_txn_id,
+          };
+        }),
+      schedules: schedules
+        .filter((row) => row.account_id === account.id)
+        .map((row) => ({
+          amount: Number(row.amount),
+          description: row.description,
+          merchant: row.merchant,
+          category: row.category,
+          rrule: remainingRule(row.rrule, row.next_run_n),
+          timezone: row.timezone,
+          startAt: new Date(row.next_run_at).toISOString(),
+          status: row.status,
+          ...(row.settle_after ? { settleAfter: row.settle_after } : {}),
+          ...(row.state === 'paused' ? { paused: true } : {}),
+        })),
+    })),
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * The scenario format (SPEC §8): a JSON document that describes a world — accounts with an opening
+ * balance, generated histories, explicit transactions and schedules, and webhooks. The zod schema
+ * is the one definition: it validates `POST /v1/scenarios/apply`, types `GET /v1/scenarios/export`,
+ * and is published as JSON Schema (`GET /v1/scenarios/schema`, docs/scenario.schema.json).
+ *
+ * Times (`at`, `startAt`) are an ISO instant, or a negative ISO 8601 duration relative to the
+ * world's now (`-P3D`, `-PT2H`): a scenario written with relative times is the same world whenever
+ * it is applied.
+ */
+import { CategorySchema } from '@sandbank/schemas';
+import { Duration } from 'luxon';
+import { z } from 'zod';
+import { IsoDurationSchema } from '../../lib/duration.ts';
+import { exactJson } from '../../lib/exact-json.ts';
+import { nameSchema, textSchema } from '../../lib/text.ts';
+import {
+  ClientIdSchema,
+  WebhookEventsSchema,
+  WebhookSecretSchema,
+  WebhookUrlSchema,
+} from '../../routers/webhooks/webhooks.schema.ts';
+import { MAX_AMOUNT } from '../simulations/simulate-transaction.ts';
+import { PROFILES } from './profiles.ts';
+
+/** The bounds of one apply (SPEC §8); beyond them 422 SCENARIO_TOO_LARGE. */
+export const SCENARIO_LIMITS = { accounts: 100, transactions: 50_000 } as const;
+
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/;
+
+const ScenarioTimeSchema = z
+  .string()
+  .max(64)
+  .refine((value) => {
+    if (value.startsWith('-')) return Duration.fromISO(value.slice(1)).isValid;
+    return INSTANT.test(value) && !Number.isNaN(Date.parse(value));
+  }, 'Expected an ISO instant (2026-11-01T09:00:00Z) or a negative ISO duration relative to now (-P3D)')
+  .meta({ description: 'An ISO instant, or a negative ISO 8601 duration relative to now', example: '-P3D' });
+
+const AmountSchema = exactJson(
+  z
+    .int()
+    .min(-MAX_AMOUNT)
+    .max(MAX_AMOUNT)
+    .refine((amount) => amount !== 0, 'Must not be zero'),
+).meta({ description: 'Minor units: positive credits, negative debits' });
+
+const ExternalTxnIdSchema = z
+  .string()
+  .max(128)
+  .regex(/^[\x21-\x7e]{1,128}$/, 'Expected 1–128 visible ASCII characters');
+
+const ScenarioTransactionSchema = z.strictObject({
+  at: ScenarioTimeSchema,
+  amount: AmountSchema,
+  description: textSchema(500),
+  merchant: textSchema(200).nullable().optional(),
+  category: CategorySchema.nullable().optional(),
+  status: z.enum(['posted', 'pending']).optional().meta({ description: 'Default posted' }),
+  settleAfter: IsoDurationSchema.optional(),
+  expireAfter: IsoDurationSchema.optional(),
+  externalTxnId: ExternalTxnIdSchema.optional().meta({ description: 'Default scn_<account key>_<n>' }),
+});
+
+const ScenarioScheduleSchema = z.strictObject({
+  amount: AmountSchema,
+  description: textSchema(500),
+  merchant: textSchema(200).nullable().optional(),
+  category: CategorySchema.nullable().optional(),
+  rrule: z.string().min(1).max(500).meta({ example: 'FREQ=MONTHLY;BYMONTHDAY=10' }),
+  timezone: z.string().min(1).max(64).optional(),
+  startAt: ScenarioTimeSchema.optional(),
+  status: z.enum(['posted', 'pending']).optional(),
+  settleAfter: IsoDurationSchema.optional(),
+  paused: z.boolean().optional(),
+});
+
+const ScenarioAccountSchema = z.strictObject({
+  key: z
+    .string()
+    .max(32)
+    .regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'Lowercase letters, digits, - and _; up to 32')
+    .meta({ description: 'Names the account inside the scenario', example: 'main' }),
+  name: nameSchema(100),
+  openingBalance: exactJson(z.int().min(0).max(1_000_000_000_000))
+    .optional()
+    .meta({ description: 'Minor units credited at the start of the history (or now); default 0' }),
+  history: z
+    .strictObject({
+      months: exactJson(z.int().min(1).max(24)),
+      profile: z.enum(PROFILES),
+    })
+    .optional()
+    .meta({ description: 'A generated history of this many months before today, from the profile and the seed' }),
+  transactions: z
+    .array(ScenarioTransactionSchema)
+    .max(SCENARIO_LIMITS.transactions + 1)
+    .optional(),
+  schedules: z.array(ScenarioScheduleSchema).max(100).optional(),
+});
+
+const ScenarioWebhookSchema = z.strictObject({
+  url: WebhookUrlSchema,
+  secret: WebhookSecretSchema,
+  events: WebhookEventsSchema,
+  clientId: ClientIdSchema,
+});
+
+export const ScenarioSchema = z
+  .strictObject({
+    version: z.literal(1),
+    seed: z
+      .union([
+        exactJson(
+          z
+            .int()
+            .min(0)
+            .max(2 ** 53 - 1),
+        ),
+        z.string().min(1).max(64),
+      ])
+      .meta({
+        description: 'Every generated value comes from this seed alone',
+        example: 42,
+      }),
+    asOf: ScenarioTimeSchema.optional().meta({
+      description: "Export only: the exporting world's now; applying moves a younger clock forward to it",
+    }),
+    accounts: z
+      .array(ScenarioAccountSchema)
+      .max(SCENARIO_LIMITS.accounts + 1)
+      .refine(
+        (accounts) => new Set(accounts.map((account) => account.key)).size === accounts.length,
+        'Account keys must be unique',
+      ),
+    webhooks: z.array(ScenarioWebhookSchema).max(20).optional(),
+  })
+  .meta({ id: 'Scenario', title: 'Sandbank scenario', description: 'A sandbox world as data (SPEC §8)' });
+
+export type Scenario = z.infer<typeof ScenarioSchema>;
+export type ScenarioTime = z.infer<typeof ScenarioTimeSchema>;
+
+/** The published JSON Schema of a scenario document. */
+export function scenarioJsonSchema(): Record<string, unknown> {
+  // The schema's id makes zod answer a $ref into $defs; a published schema is the object itself.
+  const { $defs, ...top } = z.toJSONSchema(ScenarioSchema, { io: 'input', target: 'draft-2020-12' }) as {
+    $defs?: Record<string, Record<string, unknown>>;
+    $schema?: string;
+  };
+  const { Scenario, ...others } = $defs ?? {};
+  return { $schema: top.$schema, ...Scenario, ...(Object.keys(others).length > 0 ? { $defs: others } : {}) };
+}

@@ -1,0 +1,21 @@
+import { applyScenario } from '../../domain/scenarios/apply-scenario.ts';
+import { protectedProcedure } from '../../trpc.ts';
+import { ApplyScenarioInputSchema, ApplyScenarioOutputSchema } from './scenarios.schema.ts';
+
+export const applyScenarioProcedure = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/v1/scenarios/apply',
+      tags: ['scenarios'],
+      summary: 'Build your world from a scenario',
+      description:
+        'All or none, in one database transaction: accounts, generated histories (profiles student, family, freelancer; deterministic from the seed), explicit transactions, schedules and webhooks, and ONE scenario.applied event. Bounds: 100 accounts and 50,000 transactions per apply (422 SCENARIO_TOO_LARGE). Sync cursors issued before it answer 410 CURSOR_EXPIRED. Bodies up to 16 MiB.',
+    },
+    errorCodes: ['SCENARIO_TOO_LARGE', 'ACCOUNT_NAME_TAKEN', 'INSUFFICIENT_FUNDS', 'BALANCE_LIMIT_EXCEEDED', 'CLOCK_ADVANCING'],
+  })
+  .input(ApplyScenarioInputSchema)
+  .output(ApplyScenarioOutputSchema)
+  .mutation(async ({ ctx, input }) => ({
+    data: await applyScenario(ctx.em, ctx.deps, { userId: ctx.user.id, scenario: input.scenario, reset: input.reset }),
+  }));
