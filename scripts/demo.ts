@@ -3,10 +3,13 @@
  * http://localhost:3000). It registers a user, opens two accounts, books a month of realistic
  * PLN transactions, drives a card payment through its lifecycle (pending, posted with a tip, a
  * voided hold, a refund), receives signed webhooks on a local receiver, issues an API key and pulls
- * the history like a budgeting app would. Exits non-zero if any step fails (CI runs it).
+ * the history like a budgeting app would, then applies a year of a family from an example scenario
+ * and advances the clock a month. Exits non-zero if any step fails (CI runs it).
  */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { verifySignature } from '@sandbank/webhooks';
 
 const baseUrl = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/$/, '');
@@ -190,8 +193,38 @@ console.log(
 );
 for (const txn of pulled.data ?? []) console.log(`    ${txn.description.padEnd(28)} ${pln(txn.amount).padStart(14)}`);
 
+step('Apply a scenario: twelve months of a Polish family on three accounts (examples/scenarios/family.json)');
+const scenario = JSON.parse(readFileSync(fileURLToPath(new URL('../examples/scenarios/family.json', import.meta.url)), 'utf8'));
+const applyStarted = performance.now();
+const applied = await call<{ data: { accounts: { key: string; name: string }[]; transactions: number; schedules: number } }>(
+  'POST',
+  '/v1/scenarios/apply',
+  { scenario },
+  token,
+);
+console.log(
+  `  ${applied.data.transactions} transactions and ${applied.data.schedules} schedule on ${applied.data.accounts
+    .map((account) => account.name)
+    .join(', ')} in ${Math.round(performance.now() - applyStarted)} ms — the same ones for seed ${scenario.seed}, every time`,
+);
+
+step('Advance the clock a month: schedules run, pending card payments post');
+const advanced = await call<{
+  data: { from: string; now: string; fired: { scheduled: number; settled: number; expired: number } };
+}>('POST', '/v1/clock/advance', { by: 'P1M' }, token);
+const { fired } = advanced.data;
+console.log(
+  `  ${advanced.data.from.slice(0, 10)} → ${advanced.data.now.slice(0, 10)}: ${fired.scheduled} scheduled runs, ${fired.settled} settled, ${fired.expired} expired`,
+);
+
 receiver.close();
 const ok =
-  pullResponse.ok && pulled.meta.total === MONTH.length + LIFECYCLE_ROWS && received.length === expected && verified === expected;
+  pullResponse.ok &&
+  pulled.meta.total === MONTH.length + LIFECYCLE_ROWS &&
+  received.length === expected &&
+  verified === expected &&
+  applied.data.transactions > 600 &&
+  fired.scheduled >= 1 &&
+  fired.settled >= 1;
 console.log(ok ? '\n✔ demo complete' : '\n✘ demo finished with problems');
 process.exit(ok ? 0 : 1);
