@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { measureClock } from './clock.ts';
 import { type LoadResult, load } from './load.ts';
 import { runPgbench } from './pgbench.ts';
 import { startReceiver } from './receiver.ts';
@@ -81,7 +82,10 @@ const historyDeep = await load({
 // 3. Sync from nothing: the same owner's 100k+ transactions through /v1/transactions/sync.
 const sync = await measureSync(baseUrl, historyUser?.token ?? '');
 
-// 4. Pull endpoint with an API key.
+// 4. The clock: the family scenario (12 months × 3 accounts) and a one-year advance.
+const clock = await measureClock(baseUrl);
+
+// 5. Pull endpoint with an API key.
 const apiKey = await createApiKey(baseUrl, historyUser?.token ?? '');
 const pull = await load({
   url: `${baseUrl}/api/owner/${encodeURIComponent(historyUser?.email ?? '')}/transactions`,
@@ -110,6 +114,7 @@ const results = {
   historyPage100: historyDeep,
   pull,
   sync,
+  clock,
   webhooks: { deliveriesPerSecond, ...webhookLatency },
   coldStart,
   rss,
@@ -135,6 +140,8 @@ function printTable(r: typeof results): void {
       '',
       `pgbench TPC-B: ${r.pgbenchTps} TPS → simulations ÷ pgbench = ${r.ratioToPgbench}`,
       `sync from nothing: ${r.sync.transactions} transactions in ${r.sync.pages} pages, ${r.sync.seconds} s → ${r.sync.transactionsPerSecond} transactions/s (one client, 200 per page)`,
+      `scenario apply (family, 12 months × 3 accounts): ${r.clock.scenarioApply.transactions} transactions in ${r.clock.scenarioApply.medianMs} ms (median of ${r.clock.scenarioApply.runsMs.join(', ')}; target < 5000 ms)`,
+      `one-year advance, 10 schedules + 100 pending settlements: ${r.clock.yearAdvance.fired} items in ${r.clock.yearAdvance.medianMs} ms (median of ${r.clock.yearAdvance.runsMs.join(', ')})`,
       `webhooks: ${r.webhooks.deliveriesPerSecond} deliveries/s (1 worker); end-to-end p50 ${r.webhooks.p50} ms, p95 ${r.webhooks.p95} ms over ${r.webhooks.samples} events`,
       `cold start: /healthz ${r.coldStart.healthzMs} ms, /readyz ${r.coldStart.readyzMs} ms (median of ${r.coldStart.runs})`,
       `peak RSS: API ${r.rss.apiPeakMiB} MiB, worker ${r.rss.workerPeakMiB} MiB`,
