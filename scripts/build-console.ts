@@ -27,6 +27,7 @@ const SOURCES = [
   'packages/client/src/browser.ts',
   'packages/client/src/session.ts',
   'packages/client/src/trpc.ts',
+  'examples/scenarios',
   'pnpm-lock.yaml',
 ];
 

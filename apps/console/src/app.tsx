@@ -8,6 +8,7 @@ import { ApiKeysPage } from './pages/api-keys-page.tsx';
 import { AuthPage } from './pages/auth-page.tsx';
 import { EventsPage } from './pages/events-page.tsx';
 import { SimulatePage } from './pages/simulate-page.tsx';
+import { TimePage } from './pages/time-page.tsx';
 import { WebhookPage } from './pages/webhook-page.tsx';
 import { WebhooksPage } from './pages/webhooks-page.tsx';
 
@@ -37,6 +38,9 @@ function Routes() {
         <Route path="/accounts/:id">{(params) => <AccountPage key={params.id} id={params.id} />}</Route>
         <Route path="/simulate">
           <SimulatePage />
+        </Route>
+        <Route path="/time">
+          <TimePage />
         </Route>
         <Route path="/events">
           <EventsPage />

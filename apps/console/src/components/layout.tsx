@@ -6,6 +6,7 @@ import { useAuth } from '../lib/auth.tsx';
 const NAV = [
   { href: '/', label: 'Accounts' },
   { href: '/simulate', label: 'Simulate' },
+  { href: '/time', label: 'Time & scenarios' },
   { href: '/events', label: 'Event log' },
   { href: '/webhooks', label: 'Webhooks' },
   { href: '/api-keys', label: 'API keys' },

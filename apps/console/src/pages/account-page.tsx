@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { CloseAccountForm } from '../components/close-account-form.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
+import { SchedulesPanel } from '../components/schedules-panel.tsx';
 import { SimulateForm } from '../components/simulate-form.tsx';
 import { TransactionPanel } from '../components/transaction-panel.tsx';
 import { TransactionsTable } from '../components/transactions-table.tsx';
@@ -60,6 +61,7 @@ export function AccountPage({ id }: { id: string }) {
               <SimulateForm accountId={id} />
             </section>
           )}
+          <SchedulesPanel accountId={id} open={data.status === 'open'} />
           {data.status === 'open' && <CloseAccountForm account={data} />}
         </div>
       </div>
