@@ -16,6 +16,7 @@ import { createMetrics } from './http/metrics.ts';
 import { limitPerIp } from './http/rate-limit.ts';
 import { requestContext } from './http/request-context.ts';
 import { corsPolicy, securityHeaders, upgradesInsecureRequests } from './http/security.ts';
+import { simplefinRouter } from './http/simplefin.ts';
 import { restHandler, trpcHandler } from './http/trpc-handlers.ts';
 
 export type { Deps } from '@sandbank/core';
@@ -56,6 +57,7 @@ export function buildApp(baseDeps: Deps): Express {
   app.use('/docs', docsRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.use('/console', consoleRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.get('/metrics', metrics.serve);
+  app.use('/simplefin', simplefinRouter(deps));
 
   // A scenario may carry up to 50,000 transactions; every other body stays within 64 KiB.
   app.use(['/v1/scenarios/apply', '/trpc/scenarios.applyScenario'], express.json({ limit: '16mb' }));

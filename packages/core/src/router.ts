@@ -7,6 +7,7 @@ import { integrationsRouter } from './routers/integrations/router.ts';
 import { sandboxRouter } from './routers/sandbox/router.ts';
 import { scenariosRouter } from './routers/scenarios/router.ts';
 import { schedulesRouter } from './routers/schedules/router.ts';
+import { simplefinRouter } from './routers/simplefin/router.ts';
 import { simulationsRouter } from './routers/simulations/router.ts';
 import { transactionsRouter } from './routers/transactions/router.ts';
 import { webhooksRouter } from './routers/webhooks/router.ts';
@@ -24,6 +25,7 @@ export const appRouter = router({
   schedules: schedulesRouter,
   sandbox: sandboxRouter,
   scenarios: scenariosRouter,
+  simplefin: simplefinRouter,
 });
 
 export type AppRouter = typeof appRouter;

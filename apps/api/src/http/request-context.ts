@@ -7,6 +7,10 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 
 const WELL_FORMED_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Path segments that are secrets (a SimpleFIN claim code works once, but it is still a credential). */
+const SECRET_IN_PATH = /^(\/simplefin\/claim\/)[^/]+/;
+
+const loggablePath = (url: string) => (url.split('?')[0] ?? '').replace(SECRET_IN_PATH, '$1[redacted]');
 
 declare global {
   namespace Express {
@@ -30,7 +34,7 @@ export function requestContext(logger: Logger) {
       req.log[level](
         {
           method: req.method,
-          path: req.originalUrl.split('?')[0],
+          path: loggablePath(req.originalUrl),
           status: res.statusCode,
           durationMs: Math.round(durationMs * 10) / 10,
         },

@@ -34,6 +34,12 @@ export function createRouteLabeler(): RouteLabeler {
   const label = ((method: string, path: string): string => {
     if (OPERATIONAL.has(path)) return path;
     if (path.startsWith('/docs/')) return '/docs/assets';
+    if (path.startsWith('/simplefin/'))
+      return path.startsWith('/simplefin/claim/')
+        ? '/simplefin/claim/{code}'
+        : path.split('?')[0] === '/simplefin/accounts'
+          ? '/simplefin/accounts'
+          : '/simplefin/other';
     if (path.startsWith('/trpc/')) {
       const names = path.slice('/trpc/'.length).split(',');
       if (names.length > 1) return '/trpc/batch';

@@ -9,6 +9,7 @@ import { Migration20261122060000AccountTransactionCount } from './20261122060000
 import { Migration20261123020000TransactionLifecycle } from './20261123020000-transaction-lifecycle.ts';
 import { Migration20261123030000EventLog } from './20261123030000-event-log.ts';
 import { Migration20261123040000ClockAndSchedules } from './20261123040000-clock-and-schedules.ts';
+import { Migration20261124010000Simplefin } from './20261124010000-simplefin.ts';
 
 export const migrations: MigrationObject[] = [
   { name: '20261122000000-initial', class: Migration20261122000000Initial },
@@ -20,4 +21,5 @@ export const migrations: MigrationObject[] = [
   { name: '20261123020000-transaction-lifecycle', class: Migration20261123020000TransactionLifecycle },
   { name: '20261123030000-event-log', class: Migration20261123030000EventLog },
   { name: '20261123040000-clock-and-schedules', class: Migration20261123040000ClockAndSchedules },
+  { name: '20261124010000-simplefin', class: Migration20261124010000Simplefin },
 ];

@@ -1,0 +1,120 @@
+/**
+ * `GET /simplefin/accounts` (SPEC §9): a user's accounts and transactions as a SimpleFIN Account
+ * Set, protocol 1.0 by default and 2.0 with `version=2`. The transactions come from the same
+ * domain code as the pull endpoint (`listTransactions`), per account, in the window
+ * [start-date, end-date) on the transaction's date.
+ *
+ * What clients rely on (Actual Budget's sync server, read for this): `errors` present as an array
+ * (1.0); `org.name`; a `transactions` and a `holdings` array on every account (empty with
+ * balances-only); money as a decimal string with exactly two decimals (Actual removes the point
+ * and reads grosze); `transacted_at` on every transaction; `posted: 0` while pending; the `id`
+ * unchanged from pending to posted (it de-duplicates by it). Times are Unix seconds; balances are
+ * as of the world's clock.
+ */
+import type { EntityManager } from '@sandbank/db';
+import type { Transaction } from '@sandbank/schemas';
+import { readClock } from '../clock/clock.ts';
+import { listTransactions } from '../transactions/list-transactions.ts';
+
+/** Per account and request: far more than a client's usual 90-day window. */
+const MAX_TRANSACTIONS_PER_ACCOUNT = 10_000;
+
+export interface AccountSetQuery {
+  userId: string;
+  /** Unix seconds, inclusive / exclusive. */
+  startDate?: number | undefined;
+  endDate?: number | undefined;
+  pending: boolean;
+  /** Only these account ids (others, and other users' ids, are left out). */
+  accountIds?: string[] | undefined;
+  balancesOnly: boolean;
+  version: 1 | 2;
+  /** The server's public origin, for `sfin-url`. */
+  publicUrl: string;
+}
+
+/** Minor units → a decimal string with exactly two decimals, exact for every safe integer. */
+function formatMoney(minor: number): string {
+  const abs = Math.abs(minor);
+  return `${minor < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+const unix = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+function toSimplefinTransaction(transaction: Transaction) {
+  return {
+    id: transaction.id,
+    posted: transaction.postedAt ? unix(transaction.postedAt) : 0,
+    amount: formatMoney(transaction.amount),
+    description: transaction.description,
+    payee: transaction.merchant ?? transaction.description,
+    memo: '',
+    transacted_at: unix(transaction.date),
+    pending: transaction.status === 'pending',
+  };
+}
+
+interface AccountRow {
+  id: string;
+  name: string;
+  currency: string;
+  balance: string;
+  held_amount: string;
+}
+
+export async function buildAccountSet(em: EntityManager, query: AccountSetQuery): Promise<Record<string, unknown>> {
+  const { now } = await readClock(em, query.userId);
+  const accounts = await em.execute<AccountRow[]>(
+    'select id, name, currency, balance, held_amount from accounts where user_id = ? order by created_at, id',
+    [query.userId],
+  );
+  const wanted = query.accountIds && query.accountIds.length > 0 ? new Set(query.accountIds) : null;
+  const origin = query.publicUrl.replace(/\/$/, '');
+  const host = new URL(origin).host;
+  const connId = `CON-${query.userId}`;
+  const out = [];
+  for (const account of accounts) {
+    if (wanted && !wanted.has(account.id)) continue;
+    const transactions = query.balancesOnly
+      ? []
+      : (
+          await listTransactions(em, {
+            scope: { accountId: account.id },
+            range: {
+              ...(query.startDate !== undefined ? { from: new Date(query.startDate * 1000) } : {}),
+              ...(query.endDate !== undefined ? { before: new Date(query.endDate * 1000) } : {}),
+            },
+            page: 1,
+            limit: MAX_TRANSACTIONS_PER_ACCOUNT,
+            status: query.pending ? undefined : 'posted',
+            knownTotal: 0,
+          })
+        ).items
+          .reverse() // ordered by posting, oldest first, as the protocol lists them
+          .map(toSimplefinTransaction);
+    const balance = Number(account.balance);
+    const common = {
+      id: account.id,
+      name: account.name,
+      currency: account.currency,
+      balance: formatMoney(balance),
+      'available-balance': formatMoney(balance - Number(account.held_amount)),
+      'balance-date': Math.floor(now.getTime() / 1000),
+      transactions,
+      holdings: [],
+    };
+    out.push(
+      query.version === 2
+        ? { ...common, conn_id: connId }
+        : { org: { domain: host, 'sfin-url': `${origin}/simplefin`, name: 'Sandbank', id: 'sandbank' }, ...common },
+    );
+  }
+  if (query.version === 2) {
+    return {
+      errlist: [],
+      connections: [{ conn_id: connId, name: 'Sandbank', org_id: 'sandbank', org_url: origin, sfin_url: `${origin}/simplefin` }],
+      accounts: out,
+    };
+  }
+  return { errors: [], accounts: out };
+}
