@@ -33,7 +33,13 @@ export function ApiKeysPage() {
     const expiresAt = localInputToIso(expires);
     create.mutate({ name, ...(expiresAt ? { expiresAt } : {}) });
   };
+  const setup = useMutation(
+    trpc.simplefin.createSetupToken.mutationOptions({
+      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.integrations.listApiKeys.pathKey() }),
+    }),
+  );
   const created = create.data?.data;
+  const setupToken = setup.data?.data;
   const list = keys.data?.data ?? [];
   const now = Date.now();
 
@@ -71,6 +77,30 @@ export function ApiKeysPage() {
             </div>
             <div>
               <CopyButton text={created.key} label="Copy key" />
+            </div>
+          </div>
+        )}
+      </section>
+      <section className="card" aria-labelledby="simplefin">
+        <h2 id="simplefin">Connect a budgeting app (SimpleFIN)</h2>
+        <p className="muted">
+          Actual Budget and other SimpleFIN apps sync your sandbox as a bank. Create a setup token and paste it in the app; it
+          works once, for 7 days, and becomes a key named “SimpleFIN” below (revoke it to cut the app off).
+        </p>
+        <div className="row">
+          <button type="button" className="secondary" disabled={setup.isPending} onClick={() => setup.mutate({})}>
+            Create a setup token
+          </button>
+        </div>
+        <ErrorNote error={setup.error} />
+        {setupToken && (
+          <div className="note success" role="status">
+            <strong>Paste this setup token in your budgeting app (valid until {formatDateTime(setupToken.expiresAt)}):</strong>
+            <div className="secret" data-testid="setup-token">
+              {setupToken.setupToken}
+            </div>
+            <div>
+              <CopyButton text={setupToken.setupToken} label="Copy setup token" />
             </div>
           </div>
         )}

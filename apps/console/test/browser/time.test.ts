@@ -58,7 +58,7 @@ it('schedules a salary, advances a month, applies a scenario, exports and resets
   // Advance a month: the salary is booked on the 10th, by the clock.
   await page.getByRole('link', { name: 'Time & scenarios' }).click();
   await page.getByRole('heading', { name: 'Time and scenarios' }).waitFor();
-  expect(await page.getByText('the same as real time').count()).toBe(1);
+  await expect.poll(() => page.getByText('the same as real time').count()).toBe(1);
   await page.getByRole('button', { name: 'Advance a month' }).click();
   await expect.poll(() => text(page, 'advance-result')).toContain('1 scheduled runs');
   await expect.poll(() => page.getByText(/days ahead of real time/).count()).toBe(1);
@@ -95,5 +95,30 @@ it('schedules a salary, advances a month, applies a scenario, exports and resets
   await expect.poll(() => page.getByText('the same as real time').count()).toBe(1);
   await page.getByRole('link', { name: 'Accounts' }).click();
   await page.getByText(/No accounts/).waitFor();
+  await page.context().close();
+});
+
+it('creates a SimpleFIN setup token that a budgeting app claims once, showing up as a "SimpleFIN" key', async () => {
+  const watched = await openPage(browser, stack.url);
+  const { page } = watched;
+  await page.goto(`${stack.url}/console/register`);
+  await page.getByLabel('E-mail').fill(`simplefin-${Date.now()}@example.com`);
+  await page.getByLabel('Password').fill('correct-horse-battery');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await page.getByRole('heading', { name: 'Accounts', exact: true }).waitFor();
+  await page.getByRole('link', { name: 'API keys' }).click();
+  await page.getByRole('button', { name: 'Create a setup token' }).click();
+  const token = (await page.getByTestId('setup-token').textContent())?.trim() ?? '';
+  const claimUrl = new URL(Buffer.from(token, 'base64').toString());
+  expect(claimUrl.pathname).toMatch(/^\/simplefin\/claim\/[\w-]{43}$/);
+  const claimed = await fetch(`${stack.url}${claimUrl.pathname}`, { method: 'POST' });
+  expect(claimed.status).toBe(200);
+  expect(await claimed.text()).toMatch(/^http:\/\/[0-9a-f-]{36}:sbk_[\w-]{43}@.+\/simplefin$/);
+  expect((await fetch(`${stack.url}${claimUrl.pathname}`, { method: 'POST' })).status).toBe(403);
+  // Creating another key refreshes the list: the claim's key is there too.
+  await page.getByLabel('Name').fill('Budget app');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.getByRole('cell', { name: 'SimpleFIN' }).waitFor();
+  await checkPage(watched, 'api-keys-simplefin');
   await page.context().close();
 });
