@@ -5,15 +5,23 @@
  */
 import { createServer } from 'node:http';
 import { enableCompileCache } from 'node:module';
-import { createLogger, loadConfig } from '@sandbank/config';
+import { createLogger, failStartup, loadConfig } from '@sandbank/config';
 import { bootingHandler } from './http/booting.ts';
 
 // V8's code cache on disk for everything loaded below: a restart compiles (and strips types) far less.
 enableCompileCache();
 
-const config = loadConfig();
+const config = (() => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    return failStartup('sandbank api', error);
+  }
+})();
 const logger = createLogger(config, 'api');
 const server = createServer(bootingHandler);
+// Listening fails before anything else runs (a port taken, no permission): one line, exit 1.
+server.once('error', (error) => failStartup('sandbank api', error));
 server.keepAliveTimeout = 65_000;
 server.listen(config.http.port, config.http.host, () => {
   logger.info({ url: `http://${config.http.host}:${config.http.port}` }, 'api listening');
@@ -21,8 +29,7 @@ server.listen(config.http.port, config.http.host, () => {
   // that woke a sleeping instance (usually `/healthz`) a moment to be answered first.
   setTimeout(() => {
     main().catch((error: unknown) => {
-      logger.fatal({ err: error }, 'api failed to start');
-      process.exit(1);
+      failStartup('sandbank api', error);
     });
   }, 20);
 });

@@ -1,10 +1,16 @@
 /** The worker process: delivers webhooks. Stops gracefully on SIGTERM/SIGINT (running jobs finish or are released). */
-import { createLogger, loadConfig } from '@sandbank/config';
+import { createLogger, failStartup, loadConfig } from '@sandbank/config';
 import { createOrm, migrateDatabase, resolveDatabase } from '@sandbank/db';
 import { surviveLostConnections } from './connection-loss.ts';
 import { startWorker } from './worker.ts';
 
-const config = loadConfig();
+const config = (() => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    return failStartup('sandbank worker', error);
+  }
+})();
 const logger = createLogger(config, 'worker');
 surviveLostConnections(logger);
 
@@ -37,6 +43,5 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  logger.fatal({ err: error }, 'worker failed to start');
-  process.exit(1);
+  failStartup('sandbank worker', error);
 });

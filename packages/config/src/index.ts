@@ -1,3 +1,4 @@
 export { type Config, ConfigError, loadConfig } from './config.ts';
 export { createLogger, REDACTED_PATHS } from './logger.ts';
 export { resolveSecrets, type Secrets } from './secrets.ts';
+export { failStartup, startupFailureLine } from './startup.ts';
