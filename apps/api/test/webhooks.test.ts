@@ -55,6 +55,7 @@ describe('POST /v1/webhooks', () => {
       clientId: 'budget-app',
       status: 'active',
       disabledReason: null,
+      secretRotatedAt: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     expect(JSON.stringify(res.body)).not.toContain(SECRET);
@@ -207,7 +208,8 @@ describe('POST /v1/webhooks/:id/deliveries/:deliveryId/redeliver', () => {
     const { rows } = await app.db.query(`select payload from graphile_worker._private_jobs where key = $1`, [
       `delivery:${deliveryId}`,
     ]);
-    expect(rows).toEqual([{ payload: { deliveryId, attempt: 1 } }]);
+    // One job (the key replaces the waiting one), of the newest cycle: two redeliveries after the first → cycle 3.
+    expect(rows).toEqual([{ payload: { deliveryId, attempt: 1, cycle: 3 } }]);
   });
 
   it('is 409 CONFLICT for a disabled webhook and 404 for an unknown delivery', async () => {

@@ -138,6 +138,9 @@ export const WebhookSchema = z
     clientId: z.string(),
     status: WebhookStatusSchema,
     disabledReason: z.string().nullable().meta({ description: 'Why the webhook was disabled (e.g. the receiver answered 410)' }),
+    secretRotatedAt: TimestampSchema.nullable().meta({
+      description: 'When the secret last changed; deliveries carry the old signature too until the overlap ends',
+    }),
     createdAt: TimestampSchema,
   })
   .meta({ id: 'Webhook', description: 'A subscription of a URL to event kinds. The secret is never returned.' });

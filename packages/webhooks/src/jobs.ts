@@ -21,6 +21,8 @@ export const DeliveryJobPayloadSchema = z.object({
   deliveryId: z.uuid(),
   /** 1 for the first try of a delivery cycle (a relay or a redelivery), then 2, 3, … for retries. */
   attempt: z.int().min(1).default(1),
+  /** The delivery's cycle this job belongs to: 1, then +1 per redelivery. A job of an older cycle sends nothing. */
+  cycle: z.int().min(1).default(1),
 });
 export type DeliveryJobPayload = z.infer<typeof DeliveryJobPayloadSchema>;
 

@@ -23,10 +23,21 @@ export function signPayload(secret: string, idempotencyKey: string, timestamp: n
 
 export type WebhookHeaders = Record<string, string>;
 
-/** The six headers of one delivery attempt: ours and the Standard Webhooks names, same values. */
-export function signatureHeaders(secret: string, idempotencyKey: string, rawBody: string, now = new Date()): WebhookHeaders {
+/**
+ * The six headers of one delivery attempt: ours and the Standard Webhooks names, same values.
+ * With several secrets (a rotation's overlap: the new one first) the signature header carries one
+ * `v1,` signature per secret, space-separated, so a receiver verifies with either.
+ */
+export function signatureHeaders(
+  secrets: string | readonly string[],
+  idempotencyKey: string,
+  rawBody: string,
+  now = new Date(),
+): WebhookHeaders {
   const timestamp = Math.floor(now.getTime() / 1000);
-  const signature = signPayload(secret, idempotencyKey, timestamp, rawBody);
+  const signature = (typeof secrets === 'string' ? [secrets] : secrets)
+    .map((secret) => signPayload(secret, idempotencyKey, timestamp, rawBody))
+    .join(' ');
   return {
     'X-Sandbank-Timestamp': String(timestamp),
     'X-Sandbank-Idempotency-Key': idempotencyKey,

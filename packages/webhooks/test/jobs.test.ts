@@ -7,7 +7,7 @@ describe('deliveryJob', () => {
   it('builds the one job shape every enqueuer uses: task, validated payload, key per delivery, bounded attempts', () => {
     expect(deliveryJob({ deliveryId })).toEqual({
       identifier: DELIVER_WEBHOOK_TASK,
-      payload: { deliveryId, attempt: 1 },
+      payload: { deliveryId, attempt: 1, cycle: 1 },
       run_at: null,
       max_attempts: JOB_MAX_ATTEMPTS,
       job_key: deliveryJobKey(deliveryId),
@@ -22,5 +22,6 @@ describe('deliveryJob', () => {
   it('refuses a payload its task could not parse', () => {
     expect(() => deliveryJob({ deliveryId: 'not-a-uuid' })).toThrow();
     expect(() => deliveryJob({ deliveryId, attempt: 0 })).toThrow();
+    expect(() => deliveryJob({ deliveryId, cycle: 0 })).toThrow();
   });
 });

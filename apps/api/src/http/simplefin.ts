@@ -5,7 +5,7 @@
  * protocol's. The work is the domain's (claimSetupToken, authenticateSimplefin, buildAccountSet);
  * this file only speaks HTTP. Rate limited per credential with the API-key bucket.
  */
-import { authenticateSimplefin, buildAccountSet, claimSetupToken, consumePoint, type Deps } from '@sandbank/core';
+import { AppError, authenticateSimplefin, buildAccountSet, claimSetupToken, consumePoint, type Deps } from '@sandbank/core';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 
 const SUPPORTED_VERSIONS = ['1.0', '2.0'];
@@ -43,7 +43,18 @@ export function simplefinRouter(deps: Deps): Router {
     wrap(async (req, res) => {
       const code = String(req.params.code ?? '');
       if (!/^[A-Za-z0-9_-]{16,128}$/.test(code)) return forbidden(res);
-      const accessUrl = await claimSetupToken(orm.em.fork(), { code, publicUrl: config.http.publicUrl });
+      // Over the API-key limit the app gets no key: the claim fails like any other (403), and says why in the log.
+      const accessUrl = await claimSetupToken(orm.em.fork(), {
+        code,
+        publicUrl: config.http.publicUrl,
+        apiKeyLimit: config.limits.apiKeys,
+      }).catch((error: unknown) => {
+        if (error instanceof AppError && error.appCode === 'LIMIT_EXCEEDED') {
+          req.log.warn({ reason: error.message }, 'SimpleFIN claim refused: API key limit');
+          return null;
+        }
+        throw error;
+      });
       if (!accessUrl) return forbidden(res);
       res.status(200).type('text/plain').send(accessUrl);
     }),

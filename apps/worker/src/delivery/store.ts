@@ -16,29 +16,45 @@ export interface DeliveryTarget {
   active: boolean;
   secretCiphertext: string;
   secretKeyId: string;
+  /** The secret before a rotation, while the overlap lasts (null otherwise). */
+  previousSecretCiphertext: string | null;
+  previousSecretKeyId: string | null;
+  status: 'pending' | 'succeeded' | 'failed';
+  cycle: number;
   eventId: string;
   eventType: string;
   eventCreatedAt: Date;
   eventPayload: unknown;
 }
 
-export async function loadDeliveryTarget(pool: pg.Pool, deliveryId: string): Promise<DeliveryTarget | null> {
+export async function loadDeliveryTarget(
+  pool: pg.Pool,
+  deliveryId: string,
+  overlapSeconds: number,
+): Promise<DeliveryTarget | null> {
   const { rows } = await pool.query<DeliveryTarget>(
     `select d.id as "deliveryId", w.id as "webhookId", w.url,
             (w.status = 'active' and w.deleted_at is null) as active,
             w.secret_ciphertext as "secretCiphertext", w.secret_key_id as "secretKeyId",
+            case when w.secret_rotated_at > now() - make_interval(secs => $2) then w.previous_secret_ciphertext end
+              as "previousSecretCiphertext",
+            case when w.secret_rotated_at > now() - make_interval(secs => $2) then w.previous_secret_key_id end
+              as "previousSecretKeyId",
+            d.status, d.cycle,
             e.id as "eventId", e.type as "eventType", e.created_at as "eventCreatedAt", e.payload as "eventPayload"
        from webhook_deliveries d
        join webhooks w on w.id = d.webhook_id
        join events e on e.id = d.event_id
       where d.id = $1`,
-    [deliveryId],
+    [deliveryId, overlapSeconds],
   );
   return rows[0] ?? null;
 }
 
 export interface AttemptRecord {
   deliveryId: string;
+  /** The cycle of the job that made the attempt; an older cycle's attempt is recorded but moves nothing. */
+  cycle: number;
   webhookId: string;
   startedAt: Date;
   statusCode: number | null;
@@ -54,7 +70,7 @@ export interface AttemptRecord {
 
 export async function recordAttempt(pool: pg.Pool, record: AttemptRecord): Promise<void> {
   await inTransaction(pool, async (client) => {
-    await client.query(
+    const { rows } = await client.query<{ current: boolean }>(
       `with attempt as (
          insert into webhook_delivery_attempts (id, delivery_id, attempt, started_at, duration_ms, status_code, error, next_attempt_at)
          select $1, d.id, d.attempt_count + 1, $3, $4, $5, $6, $7 from webhook_deliveries d where d.id = $2
@@ -63,9 +79,14 @@ export async function recordAttempt(pool: pg.Pool, record: AttemptRecord): Promi
           where id = $9 and $10::text is not null and status = 'active'
        )
        update webhook_deliveries
-          set attempt_count = attempt_count + 1, status = $8, last_status_code = $5, next_attempt_at = $7,
-              completed_at = case when $8 = 'pending' then null else now() end, updated_at = now()
-        where id = $2`,
+          set attempt_count = attempt_count + 1,
+              status = case when cycle = $11 then $8 else status end,
+              last_status_code = $5,
+              next_attempt_at = case when cycle = $11 then $7 else next_attempt_at end,
+              completed_at = case when cycle <> $11 then completed_at when $8 = 'pending' then null else now() end,
+              updated_at = now()
+        where id = $2
+        returning cycle = $11 as current`,
       [
         uuidv7(),
         record.deliveryId,
@@ -77,10 +98,16 @@ export async function recordAttempt(pool: pg.Pool, record: AttemptRecord): Promi
         record.outcome,
         record.webhookId,
         record.disableReason,
+        record.cycle,
       ],
     );
+    // A redelivery started a new cycle while this attempt was in flight: its job decides what follows.
+    if (rows[0]?.current !== true) return;
     if (record.outcome === 'pending' && record.nextAttemptAt && record.nextJobAttempt) {
-      const job = deliveryJob({ deliveryId: record.deliveryId, attempt: record.nextJobAttempt }, record.nextAttemptAt);
+      const job = deliveryJob(
+        { deliveryId: record.deliveryId, attempt: record.nextJobAttempt, cycle: record.cycle },
+        record.nextAttemptAt,
+      );
       await client.query(enqueueDeliveryJobsSql('$1'), [JSON.stringify([job])]);
     }
   });

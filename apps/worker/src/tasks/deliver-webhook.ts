@@ -28,10 +28,14 @@ export interface DeliverWebhookDeps {
 export function deliverWebhookTask({ config, secrets, pool, agent, logger }: DeliverWebhookDeps): Task {
   const policy = { allowPrivate: config.webhooks.allowPrivateUrls };
   return async (rawPayload, helpers) => {
-    const { deliveryId, attempt } = DeliveryJobPayloadSchema.parse(rawPayload);
-    const log = logger.child({ deliveryId, attempt, jobId: helpers.job.id });
-    const target = await loadDeliveryTarget(pool, deliveryId);
+    const { deliveryId, attempt, cycle } = DeliveryJobPayloadSchema.parse(rawPayload);
+    const log = logger.child({ deliveryId, attempt, cycle, jobId: helpers.job.id });
+    const target = await loadDeliveryTarget(pool, deliveryId, config.webhooks.secretOverlapSeconds);
     if (!target) return log.warn('delivery no longer exists; nothing to send');
+    // A redelivery started a newer cycle: its own job sends; this one is superseded.
+    if (target.cycle > cycle) return log.info({ current: target.cycle }, 'job of an older delivery cycle; nothing to send');
+    // This cycle already ended (e.g. the job's completion was lost after a success): never send twice.
+    if (target.status !== 'pending') return log.info({ status: target.status }, 'delivery already completed; nothing to send');
     if (!target.active) {
       await abandonDelivery(pool, deliveryId);
       return log.info('webhook disabled or deleted; delivery closed without a request');
@@ -51,8 +55,13 @@ export function deliverWebhookTask({ config, secrets, pool, agent, logger }: Del
     const event = parsed.data;
     const body = JSON.stringify(event);
     const secret = openSecret({ keyId: target.secretKeyId, ciphertext: target.secretCiphertext }, secrets.encryptionKeys);
+    // During a rotation's overlap the old secret signs too, so receivers can roll without missing an event.
+    const previous =
+      target.previousSecretCiphertext && target.previousSecretKeyId
+        ? [openSecret({ keyId: target.previousSecretKeyId, ciphertext: target.previousSecretCiphertext }, secrets.encryptionKeys)]
+        : [];
     const headers = {
-      ...signatureHeaders(secret, event.id, body),
+      ...signatureHeaders([secret, ...previous], event.id, body),
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
     };
@@ -66,7 +75,7 @@ export function deliverWebhookTask({ config, secrets, pool, agent, logger }: Del
       shutdown: helpers.abortSignal,
     });
     const record = decide(outcome, attempt, config.webhooks.retryScheduleSeconds);
-    await recordAttempt(pool, { deliveryId, webhookId: target.webhookId, startedAt, ...outcome, ...record });
+    await recordAttempt(pool, { deliveryId, cycle, webhookId: target.webhookId, startedAt, ...outcome, ...record });
     log.info(
       { statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error, outcome: record.outcome },
       'webhook attempt',

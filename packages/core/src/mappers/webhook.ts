@@ -9,6 +9,7 @@ export const toWebhook = (webhook: WebhookEntity): Webhook => ({
   clientId: webhook.clientId,
   status: webhook.status,
   disabledReason: webhook.disabledReason ?? null,
+  secretRotatedAt: webhook.secretRotatedAt?.toISOString() ?? null,
   createdAt: webhook.createdAt.toISOString(),
 });
 

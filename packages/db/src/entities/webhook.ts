@@ -14,6 +14,10 @@ const WebhookDefinition = defineEntity({
     /** AES-256-GCM: base64(iv ‖ tag ‖ ciphertext), with the id of the key that sealed it. */
     secretCiphertext: p.text().hidden(),
     secretKeyId: p.text().hidden(),
+    /** The secret before the last rotation; deliveries carry its signature too until the overlap ends. */
+    previousSecretCiphertext: p.text().nullable().hidden(),
+    previousSecretKeyId: p.text().nullable().hidden(),
+    secretRotatedAt: p.datetime(3).nullable(),
     status: p.enum(['active', 'disabled'] as const).default('active'),
     disabledReason: p.text().nullable(),
     createdAt: p.datetime(3).onCreate(() => new Date()),
@@ -37,6 +41,8 @@ const DeliveryDefinition = defineEntity({
     event: () => p.manyToOne(EventEntity),
     status: p.enum(['pending', 'succeeded', 'failed'] as const).default('pending'),
     attemptCount: p.integer().default(0),
+    /** 1, then +1 for every redelivery; jobs carry it, so an older cycle's attempt cannot move the delivery. */
+    cycle: p.integer().default(1),
     nextAttemptAt: p.datetime(3).nullable(),
     lastStatusCode: p.integer().nullable(),
     createdAt: p.datetime(3).onCreate(() => new Date()),

@@ -7,22 +7,31 @@ import type { Currency } from '@sandbank/schemas';
 import { v7 as uuidv7 } from 'uuid';
 import { AppError, notFound } from '../../errors.ts';
 import { confirmPassword } from '../auth/users.ts';
+import { checkUserLimit } from '../limits/per-user-limits.ts';
 
 export async function createAccount(
   em: EntityManager,
-  { userId, name, currency = 'PLN' }: { userId: string; name: string; currency?: Currency | undefined },
+  {
+    userId,
+    name,
+    currency = 'PLN',
+    limit,
+  }: { userId: string; name: string; currency?: Currency | undefined /** LIMIT_OPEN_ACCOUNTS */; limit: number },
 ): Promise<AccountEntity> {
-  const account = em.create(AccountEntity, { id: uuidv7(), user: userId, name, currency, balance: 0, status: 'open' });
-  try {
-    await em.flush();
-  } catch (error) {
-    // The unique partial index on (user_id, lower(name)) where status = 'open' decides, race-free.
-    if (error instanceof UniqueConstraintViolationException) {
-      throw new AppError('ACCOUNT_NAME_TAKEN', 'You already have an open account with this name');
+  return em.transactional(async (tx) => {
+    await checkUserLimit(tx, { userId, resource: 'openAccounts', limit });
+    const account = tx.create(AccountEntity, { id: uuidv7(), user: userId, name, currency, balance: 0, status: 'open' });
+    try {
+      await tx.flush();
+    } catch (error) {
+      // The unique partial index on (user_id, lower(name)) where status = 'open' decides, race-free.
+      if (error instanceof UniqueConstraintViolationException) {
+        throw new AppError('ACCOUNT_NAME_TAKEN', 'You already have an open account with this name');
+      }
+      throw error;
     }
-    throw error;
-  }
-  return account;
+    return account;
+  });
 }
 
 export async function listAccounts(em: EntityManager, { userId, page, limit }: { userId: string; page: number; limit: number }) {

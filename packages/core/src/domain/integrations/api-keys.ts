@@ -6,6 +6,7 @@ import { ApiKeyEntity, type EntityManager } from '@sandbank/db';
 import { v7 as uuidv7 } from 'uuid';
 import { AppError, notFound } from '../../errors.ts';
 import { generateOpaqueToken, sha256 } from '../auth/tokens.ts';
+import { checkUserLimit } from '../limits/per-user-limits.ts';
 
 export const API_KEY_PREFIX = 'sbk_';
 /** `sbk_` and 8 characters (48 of the 256 bits): enough to tell keys apart, far too few to guess the rest. */
@@ -19,7 +20,7 @@ export interface CreatedApiKey {
 
 export async function createApiKey(
   em: EntityManager,
-  input: { userId: string; name: string; expiresAt?: Date | undefined; now?: Date },
+  input: { userId: string; name: string; expiresAt?: Date | undefined; now?: Date /** LIMIT_API_KEYS */; limit: number },
 ): Promise<CreatedApiKey> {
   const now = input.now ?? new Date();
   if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
@@ -27,18 +28,21 @@ export async function createApiKey(
       details: [{ path: 'expiresAt', message: 'Must be in the future' }],
     });
   }
-  const key = generateOpaqueToken(API_KEY_PREFIX);
-  const apiKey = em.create(ApiKeyEntity, {
-    id: uuidv7(),
-    user: input.userId,
-    name: input.name,
-    prefix: key.slice(0, VISIBLE_PREFIX_LENGTH),
-    keyHash: sha256(key),
-    createdAt: now,
-    expiresAt: input.expiresAt ?? null,
+  return em.transactional(async (tx) => {
+    await checkUserLimit(tx, { userId: input.userId, resource: 'apiKeys', limit: input.limit });
+    const key = generateOpaqueToken(API_KEY_PREFIX);
+    const apiKey = tx.create(ApiKeyEntity, {
+      id: uuidv7(),
+      user: input.userId,
+      name: input.name,
+      prefix: key.slice(0, VISIBLE_PREFIX_LENGTH),
+      keyHash: sha256(key),
+      createdAt: now,
+      expiresAt: input.expiresAt ?? null,
+    });
+    await tx.flush();
+    return { apiKey, key };
   });
-  await em.flush();
-  return { apiKey, key };
 }
 
 /** The user's keys that are not revoked (expired ones included, so their owner sees why), newest first. */

@@ -19,6 +19,7 @@ import { AppError } from '../../errors.ts';
 import { addIsoDuration, subtractIsoDuration } from '../../lib/duration.ts';
 import { moveClockTo, readClock, withClockLock } from '../clock/clock.ts';
 import { fireDueItems } from '../clock/due-items.ts';
+import { checkUserLimit } from '../limits/per-user-limits.ts';
 import { resetWorld } from '../sandbox/reset-sandbox.ts';
 import { recurrence, recurrenceProblem } from '../schedules/recurrence.ts';
 import { insertSchedule } from '../schedules/schedules.ts';
@@ -84,6 +85,12 @@ export async function applyScenario(
       }
       const plan = planTransactions(scenario, now);
       checkFunds(plan);
+      await checkUserLimit(tx, {
+        userId,
+        resource: 'openAccounts',
+        limit: deps.config.limits.openAccounts,
+        adding: scenario.accounts.length,
+      });
       const accounts = await insertAccounts(tx, userId, scenario, now);
       const rows = plan.map(({ accountIndex, ...row }) => ({ ...row, account_id: accounts[accountIndex]?.id ?? '' }));
       if (rows.length > 0) {

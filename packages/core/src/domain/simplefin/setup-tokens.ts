@@ -42,7 +42,7 @@ export async function createSetupToken(
  */
 export async function claimSetupToken(
   em: EntityManager,
-  { code, publicUrl }: { code: string; publicUrl: string },
+  { code, publicUrl, apiKeyLimit }: { code: string; publicUrl: string /** LIMIT_API_KEYS */; apiKeyLimit: number },
 ): Promise<string | null> {
   return em.transactional(async (tx) => {
     const [claimed] = await tx.execute<{ user_id: string }[]>(
@@ -51,7 +51,7 @@ export async function claimSetupToken(
       [sha256(code)],
     );
     if (!claimed) return null;
-    const { apiKey, key } = await createApiKey(tx, { userId: claimed.user_id, name: SIMPLEFIN_KEY_NAME });
+    const { apiKey, key } = await createApiKey(tx, { userId: claimed.user_id, name: SIMPLEFIN_KEY_NAME, limit: apiKeyLimit });
     await tx.execute('update simplefin_claims set api_key_id = ? where code_hash = ?', [apiKey.id, sha256(code)]);
     const url = new URL(publicUrl);
     // User and password are URL-safe as they are (a UUID and base64url): clients split on ':' and '@' without decoding.

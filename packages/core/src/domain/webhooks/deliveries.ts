@@ -43,12 +43,24 @@ export async function redeliver(
   if (webhook.status !== 'active') {
     throw new AppError('CONFLICT', 'The webhook is disabled; register it again to receive deliveries');
   }
-  const reset = { status: 'pending' as const, nextAttemptAt: new Date(), completedAt: null, updatedAt: new Date() };
-  await em.transactional(async (tx) => {
-    await tx.nativeUpdate(DeliveryEntity, { id: delivery.id }, reset);
-    await tx.execute(enqueueDeliveryJobsSql('?'), [JSON.stringify([deliveryJob({ deliveryId: delivery.id })])]);
+  // A new cycle: an attempt still in flight from the old one is recorded but cannot push this one back.
+  const [renewed] = await em.transactional(async (tx) => {
+    const rows = await tx.execute<{ cycle: number; next_attempt_at: Date; updated_at: Date }[]>(
+      `update webhook_deliveries
+          set status = 'pending', next_attempt_at = now(), completed_at = null, updated_at = now(), cycle = cycle + 1
+        where id = ? returning cycle, next_attempt_at, updated_at`,
+      [delivery.id],
+    );
+    const cycle = rows[0]?.cycle ?? 1;
+    await tx.execute(enqueueDeliveryJobsSql('?'), [JSON.stringify([deliveryJob({ deliveryId: delivery.id, cycle })])]);
+    return rows;
   });
-  Object.assign(delivery, reset);
+  Object.assign(delivery, {
+    status: 'pending' as const,
+    nextAttemptAt: renewed ? new Date(renewed.next_attempt_at) : new Date(),
+    completedAt: null,
+    cycle: renewed?.cycle ?? delivery.cycle,
+  });
   return { delivery, attempts: (await attemptsOf(em, [delivery])).get(delivery.id) ?? [] };
 }
 

@@ -5,6 +5,7 @@ import { checkWebhookUrl, sealSecret } from '@sandbank/webhooks';
 import { v7 as uuidv7 } from 'uuid';
 import type { Deps } from '../../deps.ts';
 import { AppError, notFound } from '../../errors.ts';
+import { checkUserLimit } from '../limits/per-user-limits.ts';
 
 export interface RegisterWebhookParams {
   userId: string;
@@ -26,17 +27,20 @@ export async function registerWebhook(
     });
   }
   const sealed = sealSecret(secret, deps.secrets.encryptionKeys);
-  const webhook = em.create(WebhookEntity, {
-    id: uuidv7(),
-    user: userId,
-    url: check.url.toString(),
-    clientId,
-    events: [...events],
-    secretCiphertext: sealed.ciphertext,
-    secretKeyId: sealed.keyId,
+  return em.transactional(async (tx) => {
+    await checkUserLimit(tx, { userId, resource: 'webhooks', limit: deps.config.limits.webhooks });
+    const webhook = tx.create(WebhookEntity, {
+      id: uuidv7(),
+      user: userId,
+      url: check.url.toString(),
+      clientId,
+      events: [...events],
+      secretCiphertext: sealed.ciphertext,
+      secretKeyId: sealed.keyId,
+    });
+    await tx.flush();
+    return webhook;
   });
-  await em.flush();
-  return webhook;
 }
 
 export interface ListWebhooksParams {
@@ -58,6 +62,53 @@ export async function listWebhooks(em: EntityManager, { userId, clientId, page, 
 export async function getOwnedWebhook(em: EntityManager, userId: string, webhookId: string): Promise<WebhookEntity> {
   const webhook = await em.findOne(WebhookEntity, { id: webhookId, user: userId, deletedAt: null });
   if (!webhook) throw notFound('Webhook');
+  return webhook;
+}
+
+export interface PatchWebhookParams {
+  userId: string;
+  webhookId: string;
+  url?: string | undefined;
+  events?: EventType[] | undefined;
+  status?: 'active' | 'disabled' | undefined;
+  /** A new secret: the old one keeps signing too until the overlap (WEBHOOK_SECRET_OVERLAP_HOURS) ends. */
+  secret?: string | undefined;
+}
+
+/**
+ * Changes a webhook's URL (checked like a new one), event kinds, status (re-enabling clears the
+ * reason it was disabled) or secret. A new secret rotates the Standard Webhooks way: the current
+ * one becomes the previous one, and deliveries carry both signatures for the overlap.
+ */
+export async function patchWebhook(
+  em: EntityManager,
+  deps: Pick<Deps, 'config' | 'secrets'>,
+  { userId, webhookId, url, events, status, secret }: PatchWebhookParams,
+): Promise<WebhookEntity> {
+  const webhook = await getOwnedWebhook(em, userId, webhookId);
+  if (url !== undefined) {
+    const check = await checkWebhookUrl(url, { allowPrivate: deps.config.webhooks.allowPrivateUrls });
+    if (!check.ok) {
+      throw new AppError('VALIDATION_ERROR', 'The webhook URL is not allowed', {
+        details: [{ path: 'url', message: check.reason }],
+      });
+    }
+    webhook.url = check.url.toString();
+  }
+  if (events !== undefined) webhook.events = [...events];
+  if (status !== undefined && status !== webhook.status) {
+    webhook.status = status;
+    webhook.disabledReason = status === 'disabled' ? 'Disabled by its owner' : null;
+  }
+  if (secret !== undefined) {
+    const sealed = sealSecret(secret, deps.secrets.encryptionKeys);
+    webhook.previousSecretCiphertext = webhook.secretCiphertext;
+    webhook.previousSecretKeyId = webhook.secretKeyId;
+    webhook.secretCiphertext = sealed.ciphertext;
+    webhook.secretKeyId = sealed.keyId;
+    webhook.secretRotatedAt = new Date();
+  }
+  await em.flush();
   return webhook;
 }
 

@@ -21,5 +21,12 @@ export const createAccountProcedure = protectedProcedure
   .input(CreateAccountInputSchema)
   .output(dataOf(AccountSchema))
   .mutation(async ({ ctx, input }) => ({
-    data: toAccount(await createAccount(ctx.em, { userId: ctx.user.id, name: input.name, currency: input.currency })),
+    data: toAccount(
+      await createAccount(ctx.em, {
+        userId: ctx.user.id,
+        name: input.name,
+        currency: input.currency,
+        limit: ctx.deps.config.limits.openAccounts,
+      }),
+    ),
   }));

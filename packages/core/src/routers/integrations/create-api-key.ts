@@ -20,6 +20,11 @@ export const createApiKeyProcedure = protectedProcedure
   .output(CreateApiKeyOutputSchema)
   .mutation(async ({ ctx, input }) => {
     const expiresAt = input.expiresAt ? new Date(input.expiresAt) : undefined;
-    const { apiKey, key } = await createApiKey(ctx.em, { userId: ctx.user.id, name: input.name, expiresAt });
+    const { apiKey, key } = await createApiKey(ctx.em, {
+      userId: ctx.user.id,
+      name: input.name,
+      expiresAt,
+      limit: ctx.deps.config.limits.apiKeys,
+    });
     return { data: { ...toApiKey(apiKey), key } };
   });

@@ -1,0 +1,35 @@
+/**
+ * Limits per user (issue 11): how many webhooks, active API keys and open accounts one user may
+ * have (LIMIT_WEBHOOKS, LIMIT_API_KEYS, LIMIT_OPEN_ACCOUNTS). Beyond them: 422 LIMIT_EXCEEDED.
+ *
+ * Race-free: the check locks the user's row, so two creations of the same user run one after the
+ * other and the second counts the first. It must run inside the transaction that then inserts.
+ */
+import type { EntityManager } from '@sandbank/db';
+import { AppError } from '../../errors.ts';
+
+export type LimitedResource = 'webhooks' | 'apiKeys' | 'openAccounts';
+
+const COUNT: Record<LimitedResource, string> = {
+  webhooks: 'select count(*) as n from webhooks where user_id = ? and deleted_at is null',
+  apiKeys:
+    'select count(*) as n from api_keys where user_id = ? and revoked_at is null and (expires_at is null or expires_at > now())',
+  openAccounts: `select count(*) as n from accounts where user_id = ? and status = 'open'`,
+};
+
+const WHAT: Record<LimitedResource, string> = { webhooks: 'webhooks', apiKeys: 'active API keys', openAccounts: 'open accounts' };
+
+/** Throws LIMIT_EXCEEDED unless `adding` more fit under `limit`; call it inside the inserting transaction. */
+export async function checkUserLimit(
+  tx: EntityManager,
+  { userId, resource, limit, adding = 1 }: { userId: string; resource: LimitedResource; limit: number; adding?: number },
+): Promise<void> {
+  await tx.execute('select 1 from users where id = ? for no key update', [userId]);
+  const [row] = await tx.execute<{ n: string }[]>(COUNT[resource], [userId]);
+  const count = Number(row?.n ?? 0);
+  if (count + adding > limit) {
+    throw new AppError('LIMIT_EXCEEDED', `You have ${count} ${WHAT[resource]}; the limit is ${limit}`, {
+      details: [{ path: resource, message: `At most ${limit} ${WHAT[resource]} per user` }],
+    });
+  }
+}

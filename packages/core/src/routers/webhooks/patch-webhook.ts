@@ -1,0 +1,33 @@
+import { dataOf, IdSchema, WebhookSchema, WebhookStatusSchema } from '@sandbank/schemas';
+import { z } from 'zod';
+import { patchWebhook } from '../../domain/webhooks/webhooks.ts';
+import { toWebhook } from '../../mappers/webhook.ts';
+import { protectedProcedure } from '../../trpc.ts';
+import { WebhookEventsSchema, WebhookSecretSchema, WebhookUrlSchema } from './webhooks.schema.ts';
+
+export const patchWebhookProcedure = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'PATCH',
+      path: '/v1/webhooks/{id}',
+      tags: ['webhooks'],
+      summary: 'Change a webhook',
+      description:
+        'Any of url (checked like a new one), events, status (active re-enables a disabled webhook) and secret. A new secret rotates the Standard Webhooks way: for WEBHOOK_SECRET_OVERLAP_HOURS (default 24) deliveries carry both signatures (`v1,<new> v1,<old>`), so a receiver can switch without dropping events.',
+    },
+    errorCodes: ['NOT_FOUND'],
+  })
+  .input(
+    z.strictObject({
+      id: IdSchema,
+      url: WebhookUrlSchema.optional(),
+      events: WebhookEventsSchema.optional(),
+      status: WebhookStatusSchema.optional(),
+      secret: WebhookSecretSchema.optional(),
+    }),
+  )
+  .output(dataOf(WebhookSchema))
+  .mutation(async ({ ctx, input }) => {
+    const { id, ...changes } = input;
+    return { data: toWebhook(await patchWebhook(ctx.em, ctx.deps, { userId: ctx.user.id, webhookId: id, ...changes })) };
+  });
