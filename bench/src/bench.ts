@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { measureClock } from './clock.ts';
+import { measureLifecycleLoad } from './lifecycle.ts';
 import { type LoadResult, load } from './load.ts';
 import { runPgbench } from './pgbench.ts';
 import { startReceiver } from './receiver.ts';
@@ -61,6 +62,9 @@ const deliveredSeconds = (performance.now() - loadStarted) / 1000;
 const deliveriesPerSecond = Math.round((receiver.received() - deliveredBefore) / deliveredSeconds);
 const webhookLatency = await measureWebhookLatency(baseUrl, accounts, receiver);
 
+// 1b. The mixed lifecycle load: create pending, post (some with a tip) or void, read the account.
+const lifecycle = await measureLifecycleLoad(baseUrl, users, { connections: CLIENTS, durationSeconds: 10 });
+
 // 2. History: one account with 100,000 transactions.
 const historyUser = users[0];
 const historyAccount = historyUser?.accountIds[0] ?? '';
@@ -110,6 +114,7 @@ const results = {
   simulations,
   pgbenchTps,
   ratioToPgbench: Number((simulations.requestsPerSecond / pgbenchTps).toFixed(2)),
+  lifecycle,
   historyFirstPage: historyFirst,
   historyPage100: historyDeep,
   pull,
@@ -134,6 +139,7 @@ function printTable(r: typeof results): void {
       '| scenario | req/s | p50 ms | p95 ms | p99 ms | non-2xx |',
       '|---|---|---|---|---|---|',
       row('POST /v1/simulations/transaction', r.simulations),
+      row('lifecycle mix: pending → post/void → read', r.lifecycle),
       row('GET history, first page (100k rows)', r.historyFirstPage),
       row('GET history, page 100', r.historyPage100),
       row('GET /api/owner/:owner/transactions', r.pull),
