@@ -3,5 +3,6 @@ export { acquireAdvisoryLock, type HeldLock } from './advisory-lock.ts';
 export { checkReadiness, type DatabaseServer, migrateDatabase, type Readiness, resolveDatabase } from './database.ts';
 export { createDatabaseIfMissing, startEmbeddedPostgres } from './embedded.ts';
 export * from './entities/index.ts';
+export { executeHot, type HotStatement } from './hot-statement.ts';
 export { createOrm, type EntityManager, MIGRATION_NAMES, nativePool, type Orm } from './orm.ts';
 export { EmbeddedPostgresError } from './postgres-process.ts';

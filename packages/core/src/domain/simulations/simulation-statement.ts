@@ -23,7 +23,7 @@
  *
  * A statement that inserts nothing returns no row; the caller then finds out why.
  */
-import type { EntityManager } from '@sandbank/db';
+import { type EntityManager, executeHot } from '@sandbank/db';
 import { TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
 import { WORLD_NOW_SQL } from '../clock/clock.ts';
 
@@ -65,6 +65,8 @@ with clock as (
   from inserted, account, applied
 )
 select inserted.*, applied.balance, applied.held_amount from inserted, applied`;
+
+const SIMULATE_STATEMENT = { name: 'sandbank_simulate_v1', sql: SIMULATE };
 
 /** The transaction exactly as it is to be stored (and as it appears in the event). */
 export interface BookingRow extends Omit<TransactionRow, 'date' | 'posted_at'> {
@@ -108,35 +110,39 @@ export async function runSimulationStatement(
   const amount = Number(row.amount);
   const delta = bookingDeltas(row.status === 'pending' ? 'pending' : 'posted', amount);
   const date = isoOrNull(row.date);
-  const [result] = await em.execute<(TransactionRow & { balance: string | number; held_amount: string | number })[]>(SIMULATE, [
-    isoOrNull(at ?? null),
-    userId,
-    row.account_id,
-    userId,
-    delta.balance,
-    MAX_BALANCE,
-    delta.balance,
-    delta.held,
-    date,
-    row.id,
-    row.external_txn_id,
-    amount,
-    row.currency,
-    date,
-    row.description,
-    JSON.stringify(row.raw),
-    row.status,
-    row.status,
-    date,
-    row.merchant,
-    row.category,
-    isoOrNull(row.settle_at),
-    isoOrNull(row.expire_at),
-    delta.balance,
-    delta.held,
-    eventId,
-    JSON.stringify(eventTransaction),
-  ]);
+  const [result] = await executeHot<TransactionRow & { balance: string | number; held_amount: string | number }>(
+    em,
+    SIMULATE_STATEMENT,
+    [
+      isoOrNull(at ?? null),
+      userId,
+      row.account_id,
+      userId,
+      delta.balance,
+      MAX_BALANCE,
+      delta.balance,
+      delta.held,
+      date,
+      row.id,
+      row.external_txn_id,
+      amount,
+      row.currency,
+      date,
+      row.description,
+      JSON.stringify(row.raw),
+      row.status,
+      row.status,
+      date,
+      row.merchant,
+      row.category,
+      isoOrNull(row.settle_at),
+      isoOrNull(row.expire_at),
+      delta.balance,
+      delta.held,
+      eventId,
+      JSON.stringify(eventTransaction),
+    ],
+  );
   if (!result) return null;
   const { balance, held_amount, ...stored } = result;
   return { row: stored, balance: Number(balance), heldAmount: Number(held_amount) };
