@@ -123,3 +123,18 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
   await page.setViewportSize(viewport);
 }
+
+/** The page is quiet (no request in flight), accessible, within its CSP, and photographed. */
+export async function checkPage(watched: WatchedPage, name: string): Promise<void> {
+  await watched.page.waitForLoadState('networkidle');
+  await expectAccessible(watched.page, name);
+  await expectClean(watched);
+  await screenshot(watched.page, name);
+}
+
+const pln = new Intl.NumberFormat('pl-PL', { style: 'currency', currency: 'PLN' });
+/** Minor units as the console shows them. */
+export const money = (minor: number) => pln.format(minor / 100);
+
+/** The text of the first element with this test id. */
+export const textOf = (page: Page, testId: string) => page.getByTestId(testId).first().textContent();

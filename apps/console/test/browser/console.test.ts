@@ -8,11 +8,8 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, expectClean, launchBrowser, openPage, screenshot, type WatchedPage } from './browser.ts';
+import { checkPage, launchBrowser, money, openPage, textOf } from './browser.ts';
 import { type ConsoleStack, startConsoleStack } from './stack.ts';
-
-const pln = new Intl.NumberFormat('pl-PL', { style: 'currency', currency: 'PLN' });
-const money = (minor: number) => pln.format(minor / 100);
 
 let stack: ConsoleStack;
 let browser: Browser;
@@ -23,14 +20,6 @@ afterAll(async () => {
   await browser?.close();
   await stack?.close();
 });
-
-/** The page is quiet (no request in flight), accessible, within its CSP, and photographed. */
-async function checkPage(watched: WatchedPage, name: string): Promise<void> {
-  await watched.page.waitForLoadState('networkidle');
-  await expectAccessible(watched.page, name);
-  await expectClean(watched);
-  await screenshot(watched.page, name);
-}
 
 interface SimulateOptions {
   pending?: boolean;
@@ -49,11 +38,9 @@ async function simulate(page: Page, direction: 'in' | 'out', amount: string, des
 /** Waits until the account page shows these balance, held and available figures. */
 async function expectFigures(page: Page, balance: number, held: number, available: number): Promise<void> {
   await expect
-    .poll(() => Promise.all([text(page, 'balance'), text(page, 'held'), text(page, 'available')]))
+    .poll(() => Promise.all([textOf(page, 'balance'), textOf(page, 'held'), textOf(page, 'available')]))
     .toEqual([money(balance), money(held), money(available)]);
 }
-
-const text = (page: Page, testId: string) => page.getByTestId(testId).first().textContent();
 
 describe('the console in a browser', () => {
   it('takes a new user from registration to a delivered webhook and an API key', async () => {
@@ -74,7 +61,7 @@ describe('the console in a browser', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).toContain('INVALID_CREDENTIALS');
-    expect(await text(page, 'trace-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await textOf(page, 'trace-id')).toMatch(/^[0-9a-f-]{36}$/);
 
     await page.getByRole('link', { name: 'Register' }).click();
     await page.getByRole('heading', { name: 'Create your sandbox' }).waitFor();
@@ -90,15 +77,15 @@ describe('the console in a browser', () => {
     await page.getByLabel('Name').fill('Daily spending');
     await page.getByRole('button', { name: 'Open account' }).click();
     await page.getByRole('link', { name: 'Daily spending' }).waitFor();
-    expect(await text(page, 'account-balance')).toBe(money(0));
+    expect(await textOf(page, 'account-balance')).toBe(money(0));
 
     // The account: a credit and a debit move the balance; an overdraft is refused with a traceId.
     await page.getByRole('link', { name: 'Daily spending' }).click();
     await page.getByRole('heading', { name: 'Daily spending' }).waitFor();
     await simulate(page, 'in', '1500', 'Salary');
-    await expect.poll(() => text(page, 'balance')).toBe(money(150_000));
+    await expect.poll(() => textOf(page, 'balance')).toBe(money(150_000));
     await simulate(page, 'out', '12,50', 'Coffee');
-    await expect.poll(() => text(page, 'balance')).toBe(money(148_750));
+    await expect.poll(() => textOf(page, 'balance')).toBe(money(148_750));
     const history = page.getByRole('table', { name: 'Transactions' });
     await expect.poll(() => history.getByRole('row').count()).toBe(3); // header + 2
     expect(await history.textContent()).toContain(`+${money(150_000)}`);
@@ -110,8 +97,8 @@ describe('the console in a browser', () => {
     await simulate(page, 'out', '5000', 'Too much');
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).toContain('INSUFFICIENT_FUNDS');
-    expect(await text(page, 'trace-id')).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await text(page, 'balance')).toBe(money(148_750));
+    expect(await textOf(page, 'trace-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await textOf(page, 'balance')).toBe(money(148_750));
 
     // A pending card payment holds money: the balance stays, the available balance drops.
     await simulate(page, 'out', '50', 'Card payment', { pending: true, merchant: 'Biedronka' });
@@ -126,7 +113,7 @@ describe('the console in a browser', () => {
     await details.getByRole('button', { name: 'Post it' }).click();
     await expectFigures(page, 143_250, 0, 143_250);
     await expect.poll(() => cardRow.textContent()).toContain('posted');
-    expect(await text(page, 'panel-amount')).toBe(money(-5_500));
+    expect(await textOf(page, 'panel-amount')).toBe(money(-5_500));
 
     // Another authorisation, voided: the hold is released and the row leaves the default view.
     await simulate(page, 'out', '20', 'Parking', { pending: true });
@@ -179,7 +166,7 @@ describe('the console in a browser', () => {
     await page.getByRole('link', { name: 'Deliveries' }).click();
     const deliveries = page.getByRole('table', { name: 'Deliveries' });
     await expect.poll(() => deliveries.textContent(), { timeout: 15_000 }).toContain('succeeded');
-    expect(await text(page, 'status-code')).toBe('204');
+    expect(await textOf(page, 'status-code')).toBe('204');
     await checkPage(watched, 'deliveries');
 
     // Redeliver: the receiver gets the same event again, and the page shows the second attempt.
@@ -287,7 +274,7 @@ describe('the console in a browser', () => {
     await page.getByRole('link', { name: 'Pocket' }).focus();
     await page.keyboard.press('Enter');
     await simulate(page, 'in', '99,99', 'Gift');
-    await expect.poll(() => text(page, 'balance')).toBe(money(9_999));
+    await expect.poll(() => textOf(page, 'balance')).toBe(money(9_999));
     // Nothing wider than the screen: the page does not scroll sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await checkPage(watched, 'phone-account');

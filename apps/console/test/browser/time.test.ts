@@ -4,13 +4,10 @@
  * scenario, export the world, and reset it. Every page is accessible, within its CSP and
  * photographed, like the rest of the console.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { expectAccessible, expectClean, launchBrowser, openPage, screenshot, type WatchedPage } from './browser.ts';
+import { checkPage, launchBrowser, money, openPage, textOf } from './browser.ts';
 import { type ConsoleStack, startConsoleStack } from './stack.ts';
-
-const pln = new Intl.NumberFormat('pl-PL', { style: 'currency', currency: 'PLN' });
-const money = (minor: number) => pln.format(minor / 100);
 
 let stack: ConsoleStack;
 let browser: Browser;
@@ -21,15 +18,6 @@ afterAll(async () => {
   await browser?.close();
   await stack?.close();
 });
-
-async function checkPage(watched: WatchedPage, name: string): Promise<void> {
-  await watched.page.waitForLoadState('networkidle');
-  await expectAccessible(watched.page, name);
-  await expectClean(watched);
-  await screenshot(watched.page, name);
-}
-
-const text = (page: Page, testId: string) => page.getByTestId(testId).first().textContent();
 
 it('schedules a salary, advances a month, applies a scenario, exports and resets the world', async () => {
   const watched = await openPage(browser, stack.url);
@@ -60,7 +48,7 @@ it('schedules a salary, advances a month, applies a scenario, exports and resets
   await page.getByRole('heading', { name: 'Time and scenarios' }).waitFor();
   await expect.poll(() => page.getByText('the same as real time').count()).toBe(1);
   await page.getByRole('button', { name: 'Advance a month' }).click();
-  await expect.poll(() => text(page, 'advance-result')).toContain('1 scheduled runs');
+  await expect.poll(() => textOf(page, 'advance-result')).toContain('1 scheduled runs');
   await expect.poll(() => page.getByText(/days ahead of real time/).count()).toBe(1);
   await checkPage(watched, 'time');
   await page.getByRole('link', { name: 'Accounts' }).click();
@@ -72,7 +60,7 @@ it('schedules a salary, advances a month, applies a scenario, exports and resets
   await page.getByRole('link', { name: 'Time & scenarios' }).click();
   await page.getByLabel('Start from an example').selectOption('student');
   await page.getByRole('button', { name: 'Apply scenario' }).click();
-  await expect.poll(() => text(page, 'apply-result'), { timeout: 15_000 }).toContain('Konto dla młodych');
+  await expect.poll(() => textOf(page, 'apply-result'), { timeout: 15_000 }).toContain('Konto dla młodych');
   // A broken document is refused with the path of the problem, and nothing changes.
   await page
     .getByLabel('Scenario JSON')
