@@ -7,7 +7,7 @@
 import { fireDueItemsEverywhere } from '@sandbank/core';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { startTestApp, type TestApp, type TestUser, visibleEvents } from './helpers.ts';
 import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
 
 let app: TestApp;
@@ -58,7 +58,7 @@ describe('the clock', () => {
     expect(booked.status).toBe(201);
     const date = new Date(booked.body.data.transaction.date).getTime();
     expect(Math.abs(date - new Date(after.now).getTime())).toBeLessThan(5_000);
-    const events = (await app.call('GET', '/v1/events', { token: user.accessToken })).body.data;
+    const events = await visibleEvents(app, user, 1, '');
     expect(Math.abs(new Date(events[0].createdAt).getTime() - date)).toBeLessThan(5_000);
     expect(events[0].data.transaction.date).toBe(booked.body.data.transaction.date);
     // "Not in the future" is the world's future: a week after wall time is the past now.
@@ -110,7 +110,8 @@ describe('the clock', () => {
     expect(new Date(settled?.postedAt ?? 0).getTime()).toBe(new Date(settles.body.data.transaction.date).getTime() + 2 * DAY);
     expect(find(expires.body.data.transaction.externalTxnId)?.status).toBe('voided');
     expect(find(later.body.data.transaction.externalTxnId)?.status).toBe('pending');
-    const events = (await app.call('GET', '/v1/events?limit=50', { token: user.accessToken })).body.data;
+    // 4 created, 1 updated (settled), 1 removed (expired).
+    const events = await visibleEvents(app, user, 6, '?limit=50');
     const removed = events.find((event: any) => event.type === 'transaction.removed');
     expect(removed.data.reason).toBe('expired');
     expect(new Date(removed.createdAt).getTime()).toBe(new Date(expires.body.data.transaction.date).getTime() + 5 * DAY);

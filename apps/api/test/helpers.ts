@@ -10,6 +10,7 @@ import { createOrm, nativePool, UserEntity } from '@sandbank/db';
 import { createTestDatabase } from '@sandbank/testing';
 import argon2 from 'argon2';
 import { v7 as uuidv7 } from 'uuid';
+import { expect } from 'vitest';
 import { buildApp } from '../src/app.ts';
 
 export const TEST_PASSWORD = 'correct-horse-battery';
@@ -116,4 +117,20 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
   const dropDatabase = () => database.drop();
 
   return { url, deps, orm, db, logs, env: fullEnv, call, createUser, close, dropDatabase, databaseUrl: database.url };
+}
+
+/**
+ * The user's events once at least `count` are visible. The event log serves an event only when every
+ * older database transaction of the cluster has finished (its gap-free horizon), so under parallel
+ * test files a just-committed event can take a moment to appear.
+ */
+export async function visibleEvents(app: TestApp, user: TestUser, count: number, query = '?limit=200'): Promise<any[]> {
+  let events: any[] = [];
+  await expect
+    .poll(async () => {
+      events = (await app.call('GET', `/v1/events${query}`, { token: user.accessToken })).body.data;
+      return events.length;
+    })
+    .toBeGreaterThanOrEqual(count);
+  return events;
 }

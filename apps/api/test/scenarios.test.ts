@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { startTestApp, type TestApp, type TestUser, visibleEvents } from './helpers.ts';
 import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -68,7 +68,7 @@ describe('applying a scenario', () => {
       ]),
     );
     expect(rows.some((row) => row.status === 'pending')).toBe(true);
-    const events = (await app.call('GET', '/v1/events?limit=200', { token: user.accessToken })).body.data;
+    const events = await visibleEvents(app, user, 1);
     expect(events.filter((event: any) => event.type === 'scenario.applied').map((event: any) => event.id)).toEqual([eventId]);
     expect(events.find((event: any) => event.id === eventId).data.scenario).toMatchObject({
       seed: 2026,

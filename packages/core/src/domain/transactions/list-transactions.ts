@@ -61,3 +61,29 @@ export async function listTransactions(
   ]);
   return { items: rows.map(rowToTransaction), total };
 }
+
+/**
+ * How many pending and posted transactions of an owner lie in `range`, without counting the window:
+ * the accounts' `transaction_count` (kept by every statement that books or voids) gives all of
+ * them, and only the rows outside the window are counted and taken off. A pull's window usually
+ * holds most of an owner's rows (the default is the last 90 days), so this counts few rows where
+ * `count(*)` over the window counted them all on every page. Exact: the counters and the rows are
+ * read in one statement, one snapshot.
+ */
+export async function countOwnerTransactions(
+  em: EntityManager,
+  { userId, range }: { userId: string; range: DateRange },
+): Promise<number> {
+  const params: unknown[] = [userId];
+  let sql = `select (select coalesce(sum(transaction_count), 0) from accounts where user_id = ?)`;
+  if (range.from) {
+    sql += ` - (select count(*) from transactions where user_id = ? and status <> 'voided' and date < ?)`;
+    params.push(userId, range.from.toISOString());
+  }
+  if (range.before) {
+    sql += ` - (select count(*) from transactions where user_id = ? and status <> 'voided' and date >= ?)`;
+    params.push(userId, range.before.toISOString());
+  }
+  const [row] = await em.execute<{ total: string }[]>(`${sql} as total`, params);
+  return Number(row?.total ?? 0);
+}

@@ -2,7 +2,7 @@ import { listMeta, listOf, PageQuerySchema, TransactionSchema } from '@sandbank/
 import { z } from 'zod';
 import { pullRange } from '../../domain/integrations/pull-range.ts';
 import { resolveOwner } from '../../domain/integrations/resolve-owner.ts';
-import { listTransactions, StatusFilterSchema } from '../../domain/transactions/list-transactions.ts';
+import { countOwnerTransactions, listTransactions, StatusFilterSchema } from '../../domain/transactions/list-transactions.ts';
 import { DaySchema } from '../../lib/date-range.ts';
 import { byApiKey, rateLimit } from '../../protection/rate-limit-middleware.ts';
 import { apiKeyProcedure } from '../../trpc.ts';
@@ -41,6 +41,14 @@ export const pullTransactionsProcedure = apiKeyProcedure
     const userId = await resolveOwner(ctx.em, ctx.apiKey, input.owner);
     const range = pullRange(input.from, input.to);
     const { page, limit, status } = input;
-    const { items, total } = await listTransactions(ctx.em, { scope: { userId }, range, page, limit, status });
+    if (status !== undefined) {
+      const { items, total } = await listTransactions(ctx.em, { scope: { userId }, range, page, limit, status });
+      return { data: items, meta: listMeta(page, limit, total) };
+    }
+    // The default view (pending and posted) is counted from the accounts' counters, not over the window.
+    const [{ items }, total] = await Promise.all([
+      listTransactions(ctx.em, { scope: { userId }, range, page, limit, knownTotal: 0 }),
+      countOwnerTransactions(ctx.em, { userId, range }),
+    ]);
     return { data: items, meta: listMeta(page, limit, total) };
   });
