@@ -95,12 +95,13 @@ describe('SimpleFIN', () => {
     expect(await info.json()).toEqual({ versions: ['1.0', '2.0'] });
   });
 
-  it('serves the 2.0 body with version=2, and only balances with balances-only=1', async () => {
+  it('serves the 2.0 body with version=2 field by field, and only balances with balances-only=1', async () => {
     const user = await app.createUser();
     const accountId = await openAccount(app, user, 'Main');
-    await simulate(app, user, { accountId, amount: 100 });
+    await simulate(app, user, { accountId, amount: 100, description: 'Wpłata' });
+    await simulate(app, user, { accountId, amount: -25, status: 'pending', merchant: 'Żabka', description: 'ŻABKA Z1' });
     const connection = await connect(user);
-    const v2 = (await connection.accounts('?version=2')).body;
+    const v2 = (await connection.accounts('?version=2&pending=1')).body;
     expect(Object.keys(v2).sort()).toEqual(['accounts', 'connections', 'errlist']);
     expect(v2.errlist).toEqual([]);
     expect(v2.connections).toEqual([
@@ -112,11 +113,50 @@ describe('SimpleFIN', () => {
         sfin_url: expect.stringMatching(/\/simplefin$/),
       },
     ]);
-    expect(v2.accounts[0]).toMatchObject({ id: accountId, conn_id: v2.connections[0].conn_id, balance: '1.00' });
-    expect(v2.accounts[0].org).toBeUndefined();
-    const balancesOnly = (await connection.accounts('?balances-only=1')).body;
-    expect(balancesOnly.accounts[0].transactions).toEqual([]);
-    expect(balancesOnly.accounts[0].balance).toBe('1.00');
+    const [account] = v2.accounts;
+    expect(Object.keys(account).sort()).toEqual(
+      ['available-balance', 'balance', 'balance-date', 'conn_id', 'currency', 'holdings', 'id', 'name', 'transactions'].sort(),
+    );
+    expect(account).toMatchObject({
+      id: accountId,
+      name: 'Main',
+      conn_id: v2.connections[0].conn_id,
+      currency: 'PLN',
+      balance: '1.00',
+      'available-balance': '0.75',
+      holdings: [],
+    });
+    expect(Number.isInteger(account['balance-date'])).toBe(true);
+    const [posted, pending] = account.transactions;
+    for (const transaction of account.transactions) {
+      expect(Object.keys(transaction).sort()).toEqual(
+        ['amount', 'description', 'id', 'memo', 'payee', 'pending', 'posted', 'transacted_at'].sort(),
+      );
+      expect(typeof transaction.id).toBe('string');
+      expect(typeof transaction.memo).toBe('string');
+      expect(Number.isInteger(transaction.transacted_at)).toBe(true);
+    }
+    expect(posted).toMatchObject({ amount: '1.00', description: 'Wpłata', payee: 'Wpłata', pending: false });
+    expect(posted.posted).toBeGreaterThan(0);
+    expect(pending).toMatchObject({ amount: '-0.25', description: 'ŻABKA Z1', payee: 'Żabka', pending: true, posted: 0 });
+
+    // version=1 (or 1.0) is the 1.0 body, like no version at all; an unknown version is refused.
+    for (const query of ['', '?version=1', '?version=1.0']) {
+      expect(Object.keys((await connection.accounts(query)).body).sort(), query).toEqual(['accounts', 'errors']);
+    }
+    expect(Object.keys((await connection.accounts('?version=2.0')).body).sort()).toEqual(['accounts', 'connections', 'errlist']);
+    for (const query of ['?version=3', '?version=constructor', '?version=2&version=2']) {
+      expect((await connection.accounts(query)).status, query).toBe(400);
+    }
+
+    // balances-only: every account keeps its balances and an empty transactions array, in both versions.
+    for (const query of ['?balances-only=1&pending=1', '?balances-only=1&pending=1&version=2']) {
+      const [only] = (await connection.accounts(query)).body.accounts;
+      expect(only.transactions).toEqual([]);
+      expect(only.holdings).toEqual([]);
+      expect(only.balance).toBe('1.00');
+      expect(only['available-balance']).toBe('0.75');
+    }
   });
 
   it('formats every amount with exactly two decimals, up to 10^13 minor units', async () => {
@@ -135,13 +175,29 @@ describe('SimpleFIN', () => {
       '-0.01',
       '-9999999999.99',
     ]);
-    const total = amounts.reduce((sum, amount) => sum + amount, 0);
-    expect(body.accounts[0].balance).toBe(`${Math.floor(total / 100)}.${String(total % 100).padStart(2, '0')}`);
-    // 10^13 minor units as a balance keeps every digit.
-    await simulate(app, user, { accountId, amount: 1_000_000_000_000 });
-    for (let i = 0; i < 8; i++) await simulate(app, user, { accountId, amount: 1_000_000_000_000 });
-    const big = (await (await connect(user)).accounts('?balances-only=1')).body.accounts[0].balance;
-    expect(big).toBe(`${Math.floor((total + 9e12) / 100)}.${String((total + 9e12) % 100).padStart(2, '0')}`);
+    expect(amounts.reduce((sum, amount) => sum + amount, 0)).toBe(122_350);
+    expect(body.accounts[0].balance).toBe('1223.50');
+  });
+
+  it('formats balances of 10^13 minor units and pending debits exactly, in both versions', async () => {
+    const user = await app.createUser();
+    const accountId = await openAccount(app, user);
+    for (let i = 0; i < 10; i++) expect((await simulate(app, user, { accountId, amount: 1_000_000_000_000 })).status).toBe(201);
+    expect((await simulate(app, user, { accountId, amount: -1_000_000_000_000 })).status).toBe(201);
+    expect((await simulate(app, user, { accountId, amount: 1_000_000_000_000 })).status).toBe(201);
+    expect((await simulate(app, user, { accountId, amount: -5, status: 'pending' })).status).toBe(201);
+    const connection = await connect(user);
+    for (const query of ['?pending=1', '?pending=1&version=2']) {
+      const [account] = (await connection.accounts(query)).body.accounts;
+      expect(account.balance).toBe('100000000000.00'); // 10^13 minor units
+      expect(account['available-balance']).toBe('99999999999.95');
+      expect(account.transactions.map((t: any) => t.amount)).toEqual([
+        ...Array(10).fill('10000000000.00'),
+        '-10000000000.00',
+        '10000000000.00',
+        '-0.05',
+      ]);
+    }
   });
 
   it('keeps the window: start inclusive, end exclusive, in Unix seconds', async () => {
@@ -162,6 +218,20 @@ describe('SimpleFIN', () => {
     const later = await connection.accounts(`?start-date=${end}`);
     expect(later.body.accounts[0].transactions.map((t: any) => t.description)).toEqual(['2026-01-02T00:00:00.000Z']);
     expect((await connection.accounts('?start-date=yesterday')).status).toBe(400);
+    // Fractions of a second (Actual divides milliseconds by 1000) are exact at our millisecond precision.
+    const edge = '2026-01-01T23:59:59.999Z';
+    const descriptions = async (query: string) =>
+      (await connection.accounts(query)).body.accounts[0].transactions.map((t: any) => t.description);
+    expect(await descriptions(`?start-date=${end - 0.001}&end-date=${end}`)).toEqual([edge]);
+    expect(await descriptions(`?start-date=${end - 0.0009}&end-date=${end}`)).toEqual([]);
+    expect(await descriptions(`?start-date=${start}&end-date=${end - 0.001}`)).toEqual(['2026-01-01T00:00:00.000Z']);
+    expect(await descriptions(`?start-date=${start}&end-date=${end - 0.0009}`)).toEqual(['2026-01-01T00:00:00.000Z', edge]);
+    expect(await descriptions('?start-date=0&end-date=99999999999')).toHaveLength(3);
+    for (const bad of ['?end-date=-1', '?end-date=999999999999', '?start-date=1e9', '?start-date=1&start-date=2']) {
+      const refused = await connection.accounts(bad);
+      expect(refused.status, bad).toBe(400);
+      expect(typeof refused.body).toBe('string');
+    }
   });
 
   it('includes pending only with pending=1, and a pending transaction that posts keeps its id', async () => {
@@ -184,6 +254,16 @@ describe('SimpleFIN', () => {
     const after = (await connection.accounts('?pending=1')).body.accounts[0].transactions.find((t: any) => t.id === card.id);
     expect(after).toMatchObject({ pending: false, amount: '-25.00' });
     expect(after.posted).toBe(Math.floor(Date.parse(posted.body.data.transaction.postedAt) / 1000));
+
+    // A pending transaction that is voided is gone from the set (voided ones are never listed).
+    const voided = (await simulate(app, user, { accountId, amount: -1_00, status: 'pending' })).body.data.transaction;
+    expect((await connection.accounts('?pending=1')).body.accounts[0].transactions.map((t: any) => t.id)).toContain(voided.id);
+    expect((await app.call('POST', `/v1/transactions/${voided.id}/void`, { token: user.accessToken, body: {} })).status).toBe(
+      200,
+    );
+    const remaining = (await connection.accounts('?pending=1')).body.accounts[0].transactions.map((t: any) => t.id);
+    expect(remaining).not.toContain(voided.id);
+    expect(remaining).toHaveLength(2);
   });
 
   it('answers 403 to a used, unknown or malformed claim, a revoked key, bad credentials; never shows another user', async () => {
@@ -222,7 +302,9 @@ describe('SimpleFIN', () => {
     const logs = app.logs.join('');
     expect(logs).not.toContain(code);
     expect(logs).not.toContain(password);
+    expect(logs).not.toContain(Buffer.from(`${user.id}:${password}`).toString('base64'));
     expect(logs).toContain('/simplefin/claim/[redacted]');
+    expect(logs).toContain('"path":"/simplefin/accounts"'); // the capture did see these requests
   });
 
   it('expires a setup token after 7 days', async () => {
@@ -232,5 +314,36 @@ describe('SimpleFIN', () => {
     expect(Math.abs(expiresAt - Date.now() - 7 * 86_400_000)).toBeLessThan(60_000);
     await app.db.query(`update simplefin_claims set expires_at = now() - interval '1 second' where user_id = $1`, [user.id]);
     expect((await fetch(claimPath(created.body.data.claimUrl), { method: 'POST' })).status).toBe(403);
+  });
+});
+
+describe('SimpleFIN rate limit', () => {
+  it('limits each credential on its own (RATE_LIMIT_API_KEY): 429 with Retry-After, another credential still reads', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_API_KEY: '2/60' });
+    try {
+      const get = async (accessUrl: string) => {
+        const [, rest = ''] = accessUrl.split('//');
+        const [auth = ''] = rest.split('@');
+        return fetch(`${limited.url}/simplefin/accounts`, {
+          headers: { authorization: `Basic ${Buffer.from(auth).toString('base64')}` },
+        });
+      };
+      const claim = async () => {
+        const user = await limited.createUser();
+        const created = await limited.call('POST', '/v1/simplefin/setup-token', { token: user.accessToken, body: {} });
+        const claimed = await fetch(limited.url + new URL(created.body.data.claimUrl).pathname, { method: 'POST' });
+        return claimed.text();
+      };
+      const [first, second] = [await claim(), await claim()];
+      expect((await get(first)).status).toBe(200);
+      expect((await get(first)).status).toBe(200);
+      const refused = await get(first);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+      expect((await get(second)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });

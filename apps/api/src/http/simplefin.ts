@@ -18,12 +18,28 @@ function badRequest(res: Response, message: string): void {
   res.status(400).type('text/plain').send(message);
 }
 
-/** A Unix timestamp in seconds (clients may send a fraction); undefined when absent. */
-function unixSeconds(value: unknown): number | undefined | null {
+/**
+ * A Unix timestamp in seconds (clients may send a fraction) as an instant; undefined when absent,
+ * null when malformed. Rounded up to the millisecond our dates have, which keeps both bounds exact:
+ * a date is on or after `start` and before `end` exactly when it is so against the rounded value.
+ * At most 11 digits (year 5138), so every instant stays a plain ISO timestamp.
+ */
+function unixInstant(value: unknown): Date | undefined | null {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^\d{1,12}(\.\d+)?$/.test(value)) return null;
-  return Math.floor(Number(value));
+  const match = typeof value === 'string' ? /^(\d{1,11})(?:\.(\d+))?$/.exec(value) : null;
+  if (!match) return null;
+  const fraction = match[2] ?? '';
+  const ms = Number(match[1]) * 1000 + Number(fraction.slice(0, 3).padEnd(3, '0'));
+  return new Date(/[1-9]/.test(fraction.slice(3)) ? ms + 1 : ms);
 }
+
+/** `version` of GET /accounts: the protocol's query parameter (1 when absent; the server picks the default). */
+const VERSIONS = new Map<unknown, 1 | 2>([
+  ['1', 1],
+  ['1.0', 1],
+  ['2', 2],
+  ['2.0', 2],
+]);
 
 const flag = (value: unknown) => value === '1' || value === 'true';
 
@@ -74,18 +90,19 @@ export function simplefinRouter(deps: Deps): Router {
           return;
         }
       }
-      const startDate = unixSeconds(req.query['start-date']);
-      const endDate = unixSeconds(req.query['end-date']);
-      if (startDate === null) return badRequest(res, 'start-date must be a Unix timestamp in seconds');
-      if (endDate === null) return badRequest(res, 'end-date must be a Unix timestamp in seconds');
+      const from = unixInstant(req.query['start-date']);
+      const before = unixInstant(req.query['end-date']);
+      if (from === null) return badRequest(res, 'start-date must be a Unix timestamp in seconds');
+      if (before === null) return badRequest(res, 'end-date must be a Unix timestamp in seconds');
+      const version = req.query.version === undefined ? 1 : VERSIONS.get(req.query.version);
+      if (!version) return badRequest(res, `version must be one of ${SUPPORTED_VERSIONS.join(', ')}`);
       const account = req.query.account;
       const accountIds = (Array.isArray(account) ? account : account === undefined ? [] : [account]).map(String);
-      const version = req.query.version === '2' || req.query.version === '2.0' ? 2 : 1;
       res.json(
         await buildAccountSet(em, {
           userId: credential.userId,
-          startDate,
-          endDate,
+          from,
+          before,
           pending: flag(req.query.pending),
           accountIds,
           balancesOnly: flag(req.query['balances-only']),

@@ -21,9 +21,9 @@ const MAX_TRANSACTIONS_PER_ACCOUNT = 10_000;
 
 export interface AccountSetQuery {
   userId: string;
-  /** Unix seconds, inclusive / exclusive. */
-  startDate?: number | undefined;
-  endDate?: number | undefined;
+  /** The window on the transaction's date: `start-date` (inclusive) and `end-date` (exclusive). */
+  from?: Date | undefined;
+  before?: Date | undefined;
   pending: boolean;
   /** Only these account ids (others, and other users' ids, are left out). */
   accountIds?: string[] | undefined;
@@ -33,10 +33,15 @@ export interface AccountSetQuery {
   publicUrl: string;
 }
 
-/** Minor units → a decimal string with exactly two decimals, exact for every safe integer. */
-function formatMoney(minor: number): string {
-  const abs = Math.abs(minor);
-  return `${minor < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+/**
+ * Minor units → a decimal string with exactly two decimals (`-0.05`, `1234.50`). Integer arithmetic
+ * on bigint, so every size is exact (balances reach 10^15 minor units); clients such as Actual read
+ * the result by removing the point.
+ */
+function formatMoney(minor: bigint | number | string): string {
+  const value = BigInt(minor);
+  const abs = value < 0n ? -value : value;
+  return `${value < 0n ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
 }
 
 const unix = (iso: string) => Math.floor(Date.parse(iso) / 1000);
@@ -81,8 +86,8 @@ export async function buildAccountSet(em: EntityManager, query: AccountSetQuery)
           await listTransactions(em, {
             scope: { accountId: account.id },
             range: {
-              ...(query.startDate !== undefined ? { from: new Date(query.startDate * 1000) } : {}),
-              ...(query.endDate !== undefined ? { before: new Date(query.endDate * 1000) } : {}),
+              ...(query.from ? { from: query.from } : {}),
+              ...(query.before ? { before: query.before } : {}),
             },
             page: 1,
             limit: MAX_TRANSACTIONS_PER_ACCOUNT,
@@ -92,13 +97,13 @@ export async function buildAccountSet(em: EntityManager, query: AccountSetQuery)
         ).items
           .reverse() // ordered by posting, oldest first, as the protocol lists them
           .map(toSimplefinTransaction);
-    const balance = Number(account.balance);
+    const balance = BigInt(account.balance);
     const common = {
       id: account.id,
       name: account.name,
       currency: account.currency,
       balance: formatMoney(balance),
-      'available-balance': formatMoney(balance - Number(account.held_amount)),
+      'available-balance': formatMoney(balance - BigInt(account.held_amount)),
       'balance-date': Math.floor(now.getTime() / 1000),
       transactions,
       holdings: [],
