@@ -12,7 +12,7 @@
 import type { EntityManager } from '@sandbank/db';
 import { runScheduleOccurrence } from '../schedules/schedules.ts';
 import { settleDueTransaction } from '../transactions/settle-due.ts';
-import { moveClockTo, tryClockLock, WORLD_NOW_SQL } from './clock.ts';
+import { moveClockTo, tryClockLock, userNow, WORLD_NOW_SQL } from './clock.ts';
 
 export interface FiredCounts {
   scheduled: number;
@@ -116,9 +116,7 @@ export async function fireDueItemsEverywhere(
     const lock = await tryClockLock(em, userId);
     if (!lock) continue;
     try {
-      const [row] = await em.execute<{ now: Date }[]>(`select ${WORLD_NOW_SQL} as now from users u where u.id = ?`, [userId]);
-      if (!row) continue;
-      const fired = await fireDueItems(em, { userId, until: new Date(row.now), moveClock: false });
+      const fired = await fireDueItems(em, { userId, until: await userNow(em, userId), moveClock: false });
       total.scheduled += fired.scheduled;
       total.settled += fired.settled;
       total.expired += fired.expired;

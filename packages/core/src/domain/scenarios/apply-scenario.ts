@@ -21,8 +21,8 @@ import { moveClockTo, readClock, withClockLock } from '../clock/clock.ts';
 import { fireDueItems } from '../clock/due-items.ts';
 import { checkUserLimit } from '../limits/per-user-limits.ts';
 import { resetWorld } from '../sandbox/reset-sandbox.ts';
-import { recurrence, recurrenceProblem } from '../schedules/recurrence.ts';
-import { insertSchedule } from '../schedules/schedules.ts';
+import { recurrenceProblem } from '../schedules/recurrence.ts';
+import { DEFAULT_TIMEZONE, insertSchedule } from '../schedules/schedules.ts';
 import { MAX_BALANCE } from '../simulations/simulation-statement.ts';
 import { registerWebhook } from '../webhooks/webhooks.ts';
 import { generateHistory } from './generate-history.ts';
@@ -211,9 +211,8 @@ function planTransactions(scenario: Scenario, now: Date): (Omit<PlannedTransacti
     }
     for (const [index, schedule] of (account.schedules ?? []).entries()) {
       const startAt = schedule.startAt ? resolveTime(schedule.startAt, now) : now;
-      const problem = recurrenceProblem(schedule.rrule, schedule.timezone ?? 'Europe/Warsaw', startAt);
-      if (problem)
-        throw invalid(`${path}.schedules.${index}.${problem.startsWith('Unknown time zone') ? 'timezone' : 'rrule'}`, problem);
+      const problem = recurrenceProblem(schedule.rrule, schedule.timezone ?? DEFAULT_TIMEZONE, startAt);
+      if (problem) throw invalid(`${path}.schedules.${index}.${problem.field}`, problem.message);
       if ((schedule.status ?? 'posted') === 'posted' && schedule.settleAfter) {
         throw invalid(`${path}.schedules.${index}.settleAfter`, 'Only a pending schedule settles');
       }
@@ -295,10 +294,6 @@ async function insertSchedules(
   let count = 0;
   for (const [accountIndex, account] of scenario.accounts.entries()) {
     for (const schedule of account.schedules ?? []) {
-      const startAt = new Date(Math.floor((schedule.startAt ? resolveTime(schedule.startAt, now) : now).getTime() / 1000) * 1000);
-      const timezone = schedule.timezone ?? 'Europe/Warsaw';
-      const first = recurrence(schedule.rrule, timezone, startAt).next(startAt, true);
-      const state = !first ? 'ended' : schedule.paused ? 'paused' : 'active';
       await insertSchedule(tx, {
         userId,
         accountId: accounts[accountIndex]?.id ?? '',
@@ -307,12 +302,11 @@ async function insertSchedules(
         merchant: schedule.merchant ?? null,
         category: schedule.category ?? null,
         rrule: schedule.rrule,
-        timezone,
-        startAt,
+        timezone: schedule.timezone ?? DEFAULT_TIMEZONE,
+        startAt: schedule.startAt ? resolveTime(schedule.startAt, now) : now,
         status: schedule.status ?? 'posted',
         settleAfter: schedule.settleAfter ?? null,
-        state,
-        nextRunAt: first,
+        paused: schedule.paused === true,
         createdAt: now,
       });
       count += 1;

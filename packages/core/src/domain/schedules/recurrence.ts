@@ -27,17 +27,24 @@ export interface Recurrence {
   countBefore(before: Date): number;
 }
 
+export interface RecurrenceProblem {
+  /** The input field at fault. */
+  field: 'timezone' | 'rrule';
+  message: string;
+}
+
 /** Why a rule is refused, or null when it is usable. */
-export function recurrenceProblem(text: string, timezone: string, startAt: Date): string | null {
-  if (!IANAZone.isValidZone(timezone)) return `Unknown time zone ${timezone}`;
+export function recurrenceProblem(text: string, timezone: string, startAt: Date): RecurrenceProblem | null {
+  if (!IANAZone.isValidZone(timezone)) return { field: 'timezone', message: `Unknown time zone ${timezone}` };
   let rule: Rule;
   try {
     rule = parseRule(text, timezone, startAt);
   } catch (error) {
-    return `Not an RFC 5545 recurrence: ${(error as Error).message}`;
+    return { field: 'rrule', message: `Not an RFC 5545 recurrence: ${(error as Error).message}` };
   }
-  if (!ALLOWED_FREQUENCIES.has(rule.options.freq)) return 'FREQ must be DAILY, WEEKLY, MONTHLY or YEARLY';
-  if (!rule.after(rule.options.dtstart, true)) return 'The rule never occurs';
+  if (!ALLOWED_FREQUENCIES.has(rule.options.freq))
+    return { field: 'rrule', message: 'FREQ must be DAILY, WEEKLY, MONTHLY or YEARLY' };
+  if (!rule.after(rule.options.dtstart, true)) return { field: 'rrule', message: 'The rule never occurs' };
   return null;
 }
 

@@ -19,7 +19,7 @@ import { fireDueItems } from '../clock/due-items.ts';
 import { simulateTransaction } from '../simulations/simulate-transaction.ts';
 import { recurrence, recurrenceProblem } from './recurrence.ts';
 
-const DEFAULT_TIMEZONE = 'Europe/Warsaw';
+export const DEFAULT_TIMEZONE = 'Europe/Warsaw';
 /** A schedule may start this far back: its past occurrences fire at once (a backfill). */
 const MAX_BACKFILL = 'P2Y';
 
@@ -71,16 +71,14 @@ export async function createSchedule(em: EntityManager, params: CreateSchedulePa
   const account = await getOwnedAccount(em, { userId: params.userId, accountId: params.accountId });
   if (account.status === 'closed') throw new AppError('ACCOUNT_CLOSED', 'The account is closed');
   const now = await userNow(em, params.userId);
-  // Whole seconds: RFC 5545 times have no fractions, and run n must land on the same instant every time.
-  const startAt = new Date(Math.floor((params.startAt ?? now).getTime() / 1000) * 1000);
+  const startAt = params.startAt ?? now;
   if (startAt < subtractIsoDuration(now, MAX_BACKFILL)) throw invalid('startAt', 'Must not lie more than two years back');
   const timezone = params.timezone ?? DEFAULT_TIMEZONE;
   const problem = recurrenceProblem(params.rrule, timezone, startAt);
-  if (problem) throw invalid(problem.startsWith('Unknown time zone') ? 'timezone' : 'rrule', problem);
+  if (problem) throw invalid(problem.field, problem.message);
   const status = params.status ?? 'posted';
   if (status === 'posted' && params.settleAfter) throw invalid('settleAfter', 'Only a pending schedule settles');
-  const first = recurrence(params.rrule, timezone, startAt).next(startAt, true);
-  const id = await insertSchedule(em, {
+  const { id, nextRunAt } = await insertSchedule(em, {
     userId: params.userId,
     accountId: params.accountId,
     amount: params.amount,
@@ -92,12 +90,11 @@ export async function createSchedule(em: EntityManager, params: CreateSchedulePa
     startAt,
     status,
     settleAfter: params.settleAfter ?? null,
-    state: first ? 'active' : 'ended',
-    nextRunAt: first,
+    paused: false,
     createdAt: now,
   });
   // A start in the past backfills: its occurrences up to now fire at once, in order, as the clock would have.
-  if (first && first <= now) {
+  if (nextRunAt && nextRunAt <= now) {
     await withClockLock(em, params.userId, async () => {
       await fireDueItems(em, { userId: params.userId, until: await userNow(em, params.userId), moveClock: false });
     });
@@ -114,19 +111,24 @@ export interface NewSchedule {
   category: Category | null;
   rrule: string;
   timezone: string;
-  /** Whole seconds. */
+  /** The first possible occurrence; kept to whole seconds (RFC 5545 times have no fractions). */
   startAt: Date;
   status: 'pending' | 'posted';
   settleAfter: string | null;
-  state: ScheduleState;
-  /** The first occurrence; null when the rule never occurs from startAt. */
-  nextRunAt: Date | null;
+  paused: boolean;
   createdAt: Date;
 }
 
-/** Stores a validated schedule (run 1 next); returns its id. */
-export async function insertSchedule(em: EntityManager, schedule: NewSchedule): Promise<string> {
+/**
+ * Stores a validated schedule with run 1 next: its first occurrence from `startAt` (none: ended).
+ * Returns its id and that first occurrence.
+ */
+export async function insertSchedule(em: EntityManager, schedule: NewSchedule): Promise<{ id: string; nextRunAt: Date | null }> {
   const id = uuidv7();
+  // Whole seconds, so run n lands on the same instant every time.
+  const startAt = new Date(Math.floor(schedule.startAt.getTime() / 1000) * 1000);
+  const nextRunAt = recurrence(schedule.rrule, schedule.timezone, startAt).next(startAt, true);
+  const state: ScheduleState = !nextRunAt ? 'ended' : schedule.paused ? 'paused' : 'active';
   await em.execute(
     `insert into schedules (id, user_id, account_id, amount, description, merchant, category, rrule, timezone, start_at,
                             status, settle_after, state, next_run_at, next_run_n, created_at)
@@ -141,15 +143,15 @@ export async function insertSchedule(em: EntityManager, schedule: NewSchedule): 
       schedule.category,
       schedule.rrule.trim().replace(/^RRULE:/i, ''),
       schedule.timezone,
-      schedule.startAt.toISOString(),
+      startAt.toISOString(),
       schedule.status,
       schedule.settleAfter,
-      schedule.nextRunAt ? schedule.state : 'ended',
-      schedule.nextRunAt ? schedule.nextRunAt.toISOString() : null,
+      state,
+      nextRunAt ? nextRunAt.toISOString() : null,
       schedule.createdAt.toISOString(),
     ],
   );
-  return id;
+  return { id, nextRunAt };
 }
 
 async function getOwnedSchedule(
