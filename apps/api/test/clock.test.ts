@@ -5,6 +5,7 @@
  * fall due as wall time passes.
  */
 import { fireDueItemsEverywhere } from '@sandbank/core';
+import type { ScheduleRun } from '@sandbank/schemas';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser, visibleEvents } from './helpers.ts';
@@ -25,7 +26,7 @@ const advance = (user: TestUser, body: Record<string, unknown>) =>
   app.call('POST', '/v1/clock/advance', { token: user.accessToken, body });
 const schedule = (user: TestUser, accountId: string, body: Record<string, unknown>) =>
   app.call('POST', `/v1/accounts/${accountId}/schedules`, { token: user.accessToken, body });
-const runs = async (user: TestUser, scheduleId: string) =>
+const runs = async (user: TestUser, scheduleId: string): Promise<ScheduleRun[]> =>
   (await app.call('GET', `/v1/schedules/${scheduleId}/runs?limit=200`, { token: user.accessToken })).body.data;
 
 async function history(user: TestUser, accountId: string) {
@@ -58,9 +59,9 @@ describe('the clock', () => {
     expect(booked.status).toBe(201);
     const date = new Date(booked.body.data.transaction.date).getTime();
     expect(Math.abs(date - new Date(after.now).getTime())).toBeLessThan(5_000);
-    const events = await visibleEvents(app, user, 1, '');
-    expect(Math.abs(new Date(events[0].createdAt).getTime() - date)).toBeLessThan(5_000);
-    expect(events[0].data.transaction.date).toBe(booked.body.data.transaction.date);
+    const [event] = await visibleEvents(app, user, 1, '');
+    expect(Math.abs(new Date(event?.createdAt ?? 0).getTime() - date)).toBeLessThan(5_000);
+    expect(event?.data.transaction?.date).toBe(booked.body.data.transaction.date);
     // "Not in the future" is the world's future: a week after wall time is the past now.
     const lastWeek = new Date(Date.now() + 7 * DAY).toISOString();
     expect((await simulate(app, user, { accountId, amount: 1_00, date: lastWeek })).status).toBe(201);
@@ -112,9 +113,9 @@ describe('the clock', () => {
     expect(find(later.body.data.transaction.externalTxnId)?.status).toBe('pending');
     // 4 created, 1 updated (settled), 1 removed (expired).
     const events = await visibleEvents(app, user, 6, '?limit=50');
-    const removed = events.find((event: any) => event.type === 'transaction.removed');
-    expect(removed.data.reason).toBe('expired');
-    expect(new Date(removed.createdAt).getTime()).toBe(new Date(expires.body.data.transaction.date).getTime() + 5 * DAY);
+    const removed = events.find((event) => event.type === 'transaction.removed');
+    expect(removed?.data.reason).toBe('expired');
+    expect(new Date(removed?.createdAt ?? 0).getTime()).toBe(new Date(expires.body.data.transaction.date).getTime() + 5 * DAY);
     expectConsistent(await ledgerOf(app, accountId));
   });
 });
@@ -152,9 +153,9 @@ describe('schedules', () => {
 
     const salaryRuns = await runs(user, salary.body.data.id);
     expect(salaryRuns).toHaveLength(12);
-    expect(salaryRuns.every((run: any) => run.transactionId && run.failure === null)).toBe(true);
+    expect(salaryRuns.every((run) => run.transactionId && run.failure === null)).toBe(true);
     // Newest first; 09:00 local is 08:00Z in winter (CET) and 07:00Z in summer (CEST).
-    expect(salaryRuns.map((run: any) => run.dueAt).reverse()).toEqual(
+    expect(salaryRuns.map((run) => run.dueAt).reverse()).toEqual(
       Array.from({ length: 12 }, (_, month) => {
         const summer = month >= 3 && month <= 9;
         return `${YEAR}-${String(month + 1).padStart(2, '0')}-10T0${summer ? 7 : 8}:00:00.000Z`;
@@ -163,7 +164,7 @@ describe('schedules', () => {
     // Rent on 1 January finds no money (the salary comes on the 10th): that run fails, the schedule goes on.
     const rentRuns = (await runs(user, rent.body.data.id)).reverse();
     expect(rentRuns[0]).toMatchObject({ n: 1, transactionId: null, failure: { code: 'INSUFFICIENT_FUNDS' } });
-    expect(rentRuns.slice(1).every((run: any) => run.transactionId !== null)).toBe(true);
+    expect(rentRuns.slice(1).every((run) => run.transactionId !== null)).toBe(true);
 
     const rows = await history(user, accountId);
     expect(rows.filter((row) => row.externalTxnId === `sch_${salary.body.data.id}_3`)).toMatchObject([
@@ -219,7 +220,7 @@ describe('schedules', () => {
     const thirtyFirst = await dueDays('FREQ=MONTHLY;BYMONTHDAY=31');
     const leap = await dueDays('FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;COUNT=1');
     await advance(user, { to: `${YEAR + 1}-07-01T00:00:00Z` });
-    const days = async (id: string) => (await runs(user, id)).map((run: any) => run.dueAt.slice(0, 10)).reverse();
+    const days = async (id: string) => (await runs(user, id)).map((run) => run.dueAt.slice(0, 10)).reverse();
     const lastDays = await days(last);
     expect(lastDays).toHaveLength(18);
     expect(lastDays.slice(0, 3)).toEqual([`${YEAR}-01-31`, `${YEAR}-02-${isLeap(YEAR) ? 29 : 28}`, `${YEAR}-03-31`]);
@@ -285,7 +286,7 @@ describe('schedules', () => {
     const resumed = await app.call('POST', `/v1/schedules/${id}/resume`, { token: user.accessToken, body: {} });
     expect(resumed.body.data).toMatchObject({ state: 'active', nextRunAt: `${YEAR}-04-05T09:00:00.000Z` });
     await advance(user, { to: `${YEAR}-05-01T00:00:00Z` });
-    expect((await runs(user, id)).map((run: any) => run.n)).toEqual([4, 1]);
+    expect((await runs(user, id)).map((run) => run.n)).toEqual([4, 1]);
     expect((await history(user, accountId)).map((row) => row.externalTxnId).sort()).toEqual([`sch_${id}_1`, `sch_${id}_4`]);
     const deleted = await app.call('DELETE', `/v1/schedules/${id}`, { token: user.accessToken });
     expect(deleted.status).toBe(200);

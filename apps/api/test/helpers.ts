@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { createLogger, loadConfig, resolveSecrets } from '@sandbank/config';
 import { type Deps, issueSession } from '@sandbank/core';
 import { createOrm, nativePool, UserEntity } from '@sandbank/db';
+import type { WebhookEvent } from '@sandbank/schemas';
 import { createTestDatabase } from '@sandbank/testing';
 import argon2 from 'argon2';
 import { v7 as uuidv7 } from 'uuid';
@@ -124,8 +125,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
  * older database transaction of the cluster has finished (its gap-free horizon), so under parallel
  * test files a just-committed event can take a moment to appear.
  */
-export async function visibleEvents(app: TestApp, user: TestUser, count: number, query = '?limit=200'): Promise<any[]> {
-  let events: any[] = [];
+export async function visibleEvents(app: TestApp, user: TestUser, count: number, query = '?limit=200'): Promise<WebhookEvent[]> {
+  let events: WebhookEvent[] = [];
   await expect
     .poll(async () => {
       events = (await app.call('GET', `/v1/events${query}`, { token: user.accessToken })).body.data;

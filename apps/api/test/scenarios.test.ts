@@ -69,8 +69,8 @@ describe('applying a scenario', () => {
     );
     expect(rows.some((row) => row.status === 'pending')).toBe(true);
     const events = await visibleEvents(app, user, 1);
-    expect(events.filter((event: any) => event.type === 'scenario.applied').map((event: any) => event.id)).toEqual([eventId]);
-    expect(events.find((event: any) => event.id === eventId).data.scenario).toMatchObject({
+    expect(events.filter((event) => event.type === 'scenario.applied').map((event) => event.id)).toEqual([eventId]);
+    expect(events.find((event) => event.id === eventId)?.data.scenario).toMatchObject({
       seed: 2026,
       transactions,
       schedules: 1,

@@ -18,12 +18,12 @@ import { Duration } from 'luxon';
 import { readClock } from '../clock/clock.ts';
 import type { Scenario } from './scenario-document.ts';
 
-interface AccountRow {
+interface ExportedAccountRow {
   id: string;
   name: string;
 }
 
-interface TransactionRow {
+interface ExportedTransactionRow {
   account_id: string;
   external_txn_id: string;
   amount: string;
@@ -36,7 +36,7 @@ interface TransactionRow {
   expire_at: Date | null;
 }
 
-interface ScheduleRow {
+interface ExportedScheduleRow {
   account_id: string;
   amount: string;
   description: string;
@@ -63,16 +63,16 @@ function remainingRule(rrule: string, nextRunN: number): string {
 
 export async function exportScenario(em: EntityManager, { userId }: { userId: string }): Promise<Scenario> {
   const { now } = await readClock(em, userId);
-  const accounts = await em.execute<AccountRow[]>(
+  const accounts = await em.execute<ExportedAccountRow[]>(
     `select id, name from accounts where user_id = ? and status = 'open' order by created_at, id`,
     [userId],
   );
-  const transactions = await em.execute<TransactionRow[]>(
+  const transactions = await em.execute<ExportedTransactionRow[]>(
     `select account_id, external_txn_id, amount, date, description, status, merchant, category, settle_at, expire_at
        from transactions where user_id = ? and status <> 'voided' order by date, external_txn_id`,
     [userId],
   );
-  const schedules = await em.execute<ScheduleRow[]>(
+  const schedules = await em.execute<ExportedScheduleRow[]>(
     `select account_id, amount, description, merchant, category, rrule, timezone, status, settle_after, state, next_run_at, next_run_n
        from schedules where user_id = ? and state <> 'ended' order by created_at, id`,
     [userId],
