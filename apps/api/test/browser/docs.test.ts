@@ -4,31 +4,15 @@
  * CSP errors, no `securitypolicyviolation` events) and nothing is fetched from another host.
  * Chromium is required: the `test:browser` task installs it (scripts/ensure-chromium.sh); without it this test fails, it never skips.
  */
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import { launchBrowser } from '@sandbank/testing/browser';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let app: TestApp;
 let browser: Browser;
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install it with \`apt-get install -y chromium\` (as .ci/run does)`);
-  }
-  app = await startTestApp();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();

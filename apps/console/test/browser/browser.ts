@@ -3,36 +3,18 @@
  * /docs test does), a page that records CSP violations, console errors and requests to other
  * hosts, axe-core run inside the page, and screenshots of each page.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** Where screenshots go: SCREENSHOT_DIR (docs/console for the README's pictures) or a scratch folder. */
 export const SCREENSHOT_DIR = path.resolve(
   process.env.SCREENSHOT_DIR ?? path.join(import.meta.dirname, '../../../../.data/console-screenshots'),
 );
-
-export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install it with \`apt-get install -y chromium\` (scripts/ensure-chromium.sh does)`);
-  }
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-}
 
 export interface WatchedPage {
   page: Page;

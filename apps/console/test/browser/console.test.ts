@@ -6,9 +6,11 @@
  * no serious or critical violation, the CSP refuses nothing, nothing leaves the origin; each page
  * is photographed (SCREENSHOT_DIR=docs/console for the README's pictures).
  */
+
+import { launchBrowser } from '@sandbank/testing/browser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPage, launchBrowser, money, openPage, textOf } from './browser.ts';
+import { checkPage, money, openPage, textOf } from './browser.ts';
 import { type ConsoleStack, startConsoleStack } from './stack.ts';
 
 let stack: ConsoleStack;

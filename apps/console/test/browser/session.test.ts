@@ -5,9 +5,10 @@
  * the token's own `exp` claim and waited for exactly, never guessed.
  */
 import { startTestApp, type TestApp } from '@sandbank/api/test-helpers';
+import { launchBrowser } from '@sandbank/testing/browser';
 import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage } from './browser.ts';
+import { openPage } from './browser.ts';
 
 let app: TestApp;
 let browser: Browser;

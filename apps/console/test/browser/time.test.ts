@@ -4,9 +4,11 @@
  * scenario, export the world, and reset it. Every page is accessible, within its CSP and
  * photographed, like the rest of the console.
  */
+
+import { launchBrowser } from '@sandbank/testing/browser';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { checkPage, launchBrowser, money, openPage, textOf } from './browser.ts';
+import { checkPage, money, openPage, textOf } from './browser.ts';
 import { type ConsoleStack, startConsoleStack } from './stack.ts';
 
 let stack: ConsoleStack;
