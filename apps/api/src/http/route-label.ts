@@ -6,6 +6,7 @@
 import { procedureMetas } from '@sandbank/core';
 
 const OPERATIONAL = new Set(['/healthz', '/readyz', '/openapi.json', '/metrics', '/docs']);
+const SIMPLEFIN_ROUTES = new Set(['/simplefin/accounts', '/simplefin/info']);
 
 interface RestRoute {
   method: string;
@@ -34,12 +35,9 @@ export function createRouteLabeler(): RouteLabeler {
   const label = ((method: string, path: string): string => {
     if (OPERATIONAL.has(path)) return path;
     if (path.startsWith('/docs/')) return '/docs/assets';
-    if (path.startsWith('/simplefin/'))
-      return path.startsWith('/simplefin/claim/')
-        ? '/simplefin/claim/{code}'
-        : path.split('?')[0] === '/simplefin/accounts'
-          ? '/simplefin/accounts'
-          : '/simplefin/other';
+    // The SimpleFIN routes are not procedures; a claim code is a secret and never a label value.
+    if (path.startsWith('/simplefin/claim/')) return '/simplefin/claim/{code}';
+    if (SIMPLEFIN_ROUTES.has(path)) return path;
     if (path.startsWith('/trpc/')) {
       const names = path.slice('/trpc/'.length).split(',');
       if (names.length > 1) return '/trpc/batch';
