@@ -16,6 +16,8 @@ export interface LoadOptions {
   connections: number;
   durationSeconds: number;
   method?: 'GET' | 'POST';
+  /** A fixed total rate (requests/s) instead of as fast as the server answers. */
+  rate?: number;
   headers?: Record<string, string>;
   /** A fresh body and headers per request (e.g. a random account, its owner's token). */
   request?: () => { body?: string; headers?: Record<string, string> };
@@ -27,6 +29,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     connections: options.connections,
     duration: options.durationSeconds,
     method: options.method ?? 'GET',
+    ...(options.rate ? { overallRate: options.rate } : {}),
     headers: options.headers ?? {},
     requests: options.request
       ? [

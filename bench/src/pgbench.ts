@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 
-function pgbenchBinary(): string {
+export function pgbenchBinary(): string {
   for (const candidate of ['pgbench', '/usr/lib/postgresql/15/bin/pgbench']) {
     try {
       execFileSync(candidate, ['--version'], { stdio: 'ignore' });

@@ -8,7 +8,7 @@
  */
 import { buildOpenApiDocument, createRateLimits, type Deps, partnerKeys } from '@sandbank/core';
 import { checkReadiness } from '@sandbank/db';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { consoleRouter } from './http/console.ts';
 import { docsRouter } from './http/docs.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
@@ -21,7 +21,20 @@ import { restHandler, trpcHandler } from './http/trpc-handlers.ts';
 
 export type { Deps } from '@sandbank/core';
 
-export function buildApp(baseDeps: Deps): Express {
+/** The layers of the request path that `bench/src/ablation.ts` leaves out, one at a time, to price each. */
+export type Layer = 'request-id' | 'request-log' | 'metrics' | 'helmet' | 'cors' | 'rate-limit' | 'json-parser';
+
+export interface BuildOptions {
+  /**
+   * For the ablation benchmark only (production passes nothing): layers to leave out, and a
+   * handler that answers `POST /v1/simulations/transaction` in place of the router (behind the
+   * same middleware) to price the layers inside the router.
+   */
+  ablation?: { without?: ReadonlySet<Layer>; simulationRoute?: RequestHandler };
+}
+
+export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
+  const without = options.ablation?.without ?? new Set<Layer>();
   const { config } = baseDeps;
   const rateLimits = config.rateLimits.enabled ? (baseDeps.rateLimits ?? createRateLimits(config, baseDeps.orm)) : undefined;
   const deps: Deps = { ...baseDeps, rateLimits };
@@ -32,15 +45,15 @@ export function buildApp(baseDeps: Deps): Express {
   app.set('trust proxy', config.http.trustProxy);
   app.set('etag', false);
 
-  app.use(requestContext(deps.logger));
-  app.use(metrics.record);
-  app.use(securityHeaders(config));
-  app.use(corsPolicy(config));
+  app.use(requestContext(deps.logger, { id: !without.has('request-id'), log: !without.has('request-log') }));
+  if (!without.has('metrics')) app.use(metrics.record);
+  if (!without.has('helmet')) app.use(securityHeaders(config));
+  if (!without.has('cors')) app.use(corsPolicy(config));
 
   app.get('/healthz', (_req, res) => {
     res.json({ data: { status: 'ok' } });
   });
-  if (rateLimits) app.use(limitPerIp(rateLimits.ip));
+  if (rateLimits && !without.has('rate-limit')) app.use(limitPerIp(rateLimits.ip));
   app.get('/readyz', async (req, res) => {
     const readiness = await checkReadiness(deps.orm);
     if (readiness.ready) {
@@ -61,7 +74,8 @@ export function buildApp(baseDeps: Deps): Express {
 
   // A scenario may carry up to 50,000 transactions; every other body stays within 64 KiB.
   app.use(['/v1/scenarios/apply', '/trpc/scenarios.applyScenario'], express.json({ limit: '16mb' }));
-  app.use(express.json({ limit: '64kb' }));
+  if (!without.has('json-parser')) app.use(express.json({ limit: '64kb' }));
+  if (options.ablation?.simulationRoute) app.post('/v1/simulations/transaction', options.ablation.simulationRoute);
   app.use('/trpc', trpcHandler(deps));
   app.use(restHandler(deps));
   app.use(notFoundHandler);

@@ -1,12 +1,13 @@
 export { type Context, createContextInner, type ResponseMeta } from './context.ts';
 export type { Deps } from './deps.ts';
 export { issueSession } from './domain/auth/sessions.ts';
-export { signAccessToken } from './domain/auth/tokens.ts';
+export { signAccessToken, verifyAccessToken } from './domain/auth/tokens.ts';
 export { fireDueItems, fireDueItemsEverywhere } from './domain/clock/due-items.ts';
 export { partnerKeys } from './domain/integrations/partner-keys.ts';
 export { buildAccountSet } from './domain/simplefin/account-set.ts';
 export { authenticateSimplefin } from './domain/simplefin/credentials.ts';
 export { claimSetupToken } from './domain/simplefin/setup-tokens.ts';
+export { simulateTransaction } from './domain/simulations/simulate-transaction.ts';
 export { AppError, isDatabaseUnavailable, statusOf, toErrorBody } from './errors.ts';
 export { isStorable } from './lib/storable-text.ts';
 export { buildOpenApiDocument } from './openapi.ts';
@@ -20,4 +21,5 @@ export {
   type RateLimits,
 } from './protection/rate-limiters.ts';
 export { type AppRouter, appRouter, procedureMetas } from './router.ts';
+export { SimulateTransactionInputSchema, SimulationOutputSchema } from './routers/simulations/simulations.schema.ts';
 export { bearerToken, type Meta } from './trpc.ts';

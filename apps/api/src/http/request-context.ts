@@ -21,12 +21,18 @@ declare global {
   }
 }
 
-export function requestContext(logger: Logger) {
+/** `id` and `log` are switched off only by the ablation benchmark (see app.ts). */
+export function requestContext(logger: Logger, layers = { id: true, log: true }) {
   return (req: Request, res: Response, next: NextFunction) => {
     const incoming = req.get('x-request-id');
-    req.id = incoming && WELL_FORMED_ID.test(incoming) ? incoming : randomUUID();
+    req.id = !layers.id ? '' : incoming && WELL_FORMED_ID.test(incoming) ? incoming : randomUUID();
+    if (layers.id) res.setHeader('X-Request-Id', req.id);
+    if (!layers.log) {
+      req.log = logger;
+      next();
+      return;
+    }
     req.log = logger.child({ traceId: req.id });
-    res.setHeader('X-Request-Id', req.id);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;

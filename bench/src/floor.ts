@@ -1,0 +1,169 @@
+/**
+ * The same-work floor (`../shared/bench-floor`, see its README): a hand-written node:http + pg + jose
+ * server running Sandbank's booking statement shape, measured by its own `baseline.mjs` (its own
+ * embedded PostgreSQL, then pgbench TPC-B there), and Sandbank driven with the same load shape:
+ * one user, 1,000 accounts, alternating +100/−100 over 32 connections. Run in turns in one sitting,
+ * so every figure is a ratio.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { cpuMeter, cpuSeconds, instructionMeter } from './cpu.ts';
+import { type LoadResult, load } from './load.ts';
+import { pgbenchBinary } from './pgbench.ts';
+import { root } from './stack.ts';
+
+export const floorDir = path.resolve(process.env.BENCH_FLOOR_DIR ?? path.join(root, '../shared/bench-floor'));
+
+export interface FloorRun {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  pgbenchTps: number;
+  /** CPU µs per request of the floor's server process (its start-up included: a few ms). */
+  serverCpuMicrosPerRequest: number;
+  /** Thousands of instructions per request of that process (perf), when available. */
+  serverKiloInstructionsPerRequest: number | null;
+}
+
+/** The pid of `baseline.mjs`'s child running raw-server.mjs, if it is running. */
+function rawServerPid(parent: number | undefined): number | undefined {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (cmdline.includes('raw-server.mjs') && ppid === parent) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
+/** Null (with the reason printed) when the floor's folder is missing or not installed. */
+export function floorAvailable(): boolean {
+  const ready = fs.existsSync(path.join(floorDir, 'baseline.mjs')) && fs.existsSync(path.join(floorDir, 'node_modules'));
+  if (!ready)
+    console.log(
+      `floor: ${floorDir} is missing or not installed (cd there && npx -y pnpm@10 install --ignore-workspace); skipped`,
+    );
+  return ready;
+}
+
+/** One run of the floor's `baseline.mjs` in mode `same`, with pgbench on its server afterwards. */
+export async function runFloor(options: { connections: number; seconds: number }): Promise<FloorRun> {
+  const child = spawn(
+    process.execPath,
+    [path.join(floorDir, 'baseline.mjs'), '--connections', String(options.connections), '--seconds', String(options.seconds)],
+    { cwd: floorDir, env: { ...process.env, MODES: 'same', PGBENCH: pgbenchBinary() }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  // The server's CPU time, read until it exits (its /proc entry goes with it).
+  let serverPid: number | undefined;
+  let serverCpu = 0;
+  let instructions = null as ReturnType<typeof instructionMeter>;
+  const sampler = setInterval(() => {
+    if (serverPid === undefined) {
+      serverPid = rawServerPid(child.pid);
+      instructions = instructionMeter(serverPid);
+    }
+    const seconds = cpuSeconds(serverPid);
+    if (seconds > 0) serverCpu = seconds;
+  }, 100);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearInterval(sampler);
+  const counted = (await instructions?.stop()) ?? null;
+  const json = output.slice(output.indexOf('{'));
+  if (code !== 0 || !json) throw new Error(`floor baseline.mjs exited ${code}:\n${output}`);
+  const result = JSON.parse(json) as { raw: { same: { rps: number; p50: number; p99: number } }; pgbenchTps: number };
+  return {
+    requestsPerSecond: Math.round(result.raw.same.rps),
+    p50: result.raw.same.p50,
+    p99: result.raw.same.p99,
+    pgbenchTps: Math.round(result.pgbenchTps),
+    serverCpuMicrosPerRequest: Math.round((serverCpu * 1e6) / (result.raw.same.rps * options.seconds)),
+    serverKiloInstructionsPerRequest:
+      counted === null ? null : Math.round(counted / 1000 / (result.raw.same.rps * options.seconds)),
+  };
+}
+
+async function post<T>(baseUrl: string, route: string, body: unknown, token?: string): Promise<T> {
+  const response = await fetch(baseUrl + route, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const json = (await response.json()) as { data: T };
+  if (!response.ok) throw new Error(`${route} → ${response.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+export interface FloorShapedTarget {
+  token: string;
+  accountIds: string[];
+}
+
+/** The floor's set-up against Sandbank: one user, `accounts` accounts, each with a large opening balance. */
+export async function seedFloorShape(baseUrl: string, accounts = 1000): Promise<FloorShapedTarget> {
+  const auth = await post<{ accessToken: string }>(baseUrl, '/v1/auth/register', {
+    email: `floor.${Date.now()}@example.com`,
+    password: 'bench-password-1',
+  });
+  const accountIds: string[] = [];
+  for (let i = 0; i < accounts; i++) {
+    const account = await post<{ id: string }>(baseUrl, '/v1/accounts', { name: `floor ${i}` }, auth.accessToken);
+    await post(baseUrl, '/v1/simulations/transaction', { accountId: account.id, amount: 1_000_000_000 }, auth.accessToken);
+    accountIds.push(account.id);
+  }
+  return { token: auth.accessToken, accountIds };
+}
+
+export interface SandbankRun extends LoadResult {
+  /** CPU microseconds per answered request, by process (and the whole machine). */
+  cpuMicrosPerRequest: Record<string, number>;
+  /** Thousands of instructions per answered request of `options.countInstructionsOf` (perf), if asked and available. */
+  kiloInstructionsPerRequest: number | null;
+}
+
+/** The floor's load against Sandbank's `POST /v1/simulations/transaction`, with CPU per request of `pids`. */
+export async function floorShapedLoad(
+  baseUrl: string,
+  target: FloorShapedTarget,
+  options: {
+    connections: number;
+    seconds: number;
+    rate?: number;
+    pids?: Record<string, number | undefined>;
+    countInstructionsOf?: number | undefined;
+  },
+): Promise<SandbankRun> {
+  let n = 0;
+  const instructions = options.countInstructionsOf ? instructionMeter(options.countInstructionsOf) : null;
+  await instructions?.started;
+  const meter = cpuMeter(options.pids ?? {});
+  const result = await load({
+    url: `${baseUrl}/v1/simulations/transaction`,
+    method: 'POST',
+    connections: options.connections,
+    durationSeconds: options.seconds,
+    ...(options.rate ? { rate: options.rate } : {}),
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${target.token}` },
+    request: () => {
+      n += 1;
+      const accountId = target.accountIds[n % target.accountIds.length];
+      return { body: JSON.stringify({ accountId, amount: (n % 2 ? 1 : -1) * 100, description: 'bench' }) };
+    },
+  });
+  const used = meter.stop();
+  const counted = (await instructions?.stop()) ?? null;
+  const cpuMicrosPerRequest = Object.fromEntries(
+    Object.entries(used).map(([name, seconds]) => [name, Math.round((seconds * 1e6) / Math.max(1, result.total))]),
+  );
+  const kiloInstructionsPerRequest = counted === null ? null : Math.round(counted / 1000 / Math.max(1, result.total));
+  return { ...result, cpuMicrosPerRequest, kiloInstructionsPerRequest };
+}
