@@ -11,6 +11,7 @@ import { measureLifecycleLoad } from './lifecycle.ts';
 import { type LoadResult, load } from './load.ts';
 import { runPgbench } from './pgbench.ts';
 import { startReceiver } from './receiver.ts';
+import { measureScaleOut, printScale, runScaleBench } from './scale.ts';
 import { createApiKey, seedHistory, seedUsers } from './seed.ts';
 import { freshDatabase, root, spawnApp, startPostgres, waitFor200 } from './stack.ts';
 import { measureSync } from './sync.ts';
@@ -20,6 +21,12 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const PORT = Number(process.env.BENCH_PORT ?? 3900);
 const baseUrl = `http://127.0.0.1:${PORT}`;
+
+// `pnpm bench --scale`: only the scale-out part (bench/src/scale.ts), to results/<date>-scale.json.
+if (process.argv.includes('--scale')) {
+  await runScaleBench();
+  process.exit(0);
+}
 
 const server = await startPostgres();
 const databaseUrl = await freshDatabase(server, 'sandbank_bench');
@@ -104,6 +111,7 @@ await Promise.all([api.stop(), worker.stop(), receiver.close()]);
 // Baseline: pgbench TPC-B on the same server, same clients.
 const pgbenchUrl = await freshDatabase(server, 'pgbench_bench', false);
 const pgbenchTps = runPgbench(pgbenchUrl, CLIENTS, SECONDS);
+const scale = await measureScaleOut({ server, port: PORT, clients: CLIENTS, seconds: 10, rounds: 2 });
 await server.stop();
 
 const results = {
@@ -123,8 +131,10 @@ const results = {
   webhooks: { deliveriesPerSecond, ...webhookLatency },
   coldStart,
   rss,
+  scale,
 };
 printTable(results);
+printScale(results.scale);
 const file = path.join(root, 'bench/results', `${results.date.slice(0, 10)}.json`);
 fs.mkdirSync(path.dirname(file), { recursive: true });
 fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);

@@ -12,7 +12,8 @@ export interface LoadResult {
 }
 
 export interface LoadOptions {
-  url: string;
+  /** Several URLs: autocannon opens connection i to url[i % n] and keeps one histogram for all. */
+  url: string | string[];
   connections: number;
   durationSeconds: number;
   method?: 'GET' | 'POST';
@@ -25,7 +26,8 @@ export interface LoadOptions {
 
 export async function load(options: LoadOptions): Promise<LoadResult> {
   const result = await autocannon({
-    url: options.url,
+    // autocannon takes an array (its README: "More than one URL is allowed"); its types say string.
+    url: options.url as string,
     connections: options.connections,
     duration: options.durationSeconds,
     method: options.method ?? 'GET',
