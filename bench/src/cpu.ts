@@ -20,6 +20,26 @@ export function cpuSeconds(pid: number | undefined): number {
   }
 }
 
+/** The pid of the PostgreSQL server listening on `port` and of every backend it has forked. */
+export function postgresPids(port: number): number[] {
+  const parents = new Map<number, number>();
+  let postmaster: number | undefined;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      const argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      const portAt = argv.indexOf('-p');
+      if (/postgres$/.test(argv[0] ?? '') && portAt > 0 && argv[portAt + 1] === String(port)) postmaster = Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  if (postmaster === undefined) return [];
+  return [postmaster, ...[...parents].filter(([, parent]) => parent === postmaster).map(([pid]) => pid)];
+}
+
 /** The machine's busy CPU seconds (all cores) so far, from /proc/stat. */
 export function machineBusySeconds(): number {
   const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
@@ -27,13 +47,25 @@ export function machineBusySeconds(): number {
   return (user + nice + system + irq + softirq + steal) / TICKS_PER_SECOND;
 }
 
-/** Starts counting; `stop()` gives CPU seconds used by each pid and by the machine since. */
-export function cpuMeter(pids: Record<string, number | undefined>) {
+/**
+ * Starts counting; `stop()` gives CPU seconds used since by each pid, by each group (a function
+ * listing its pids when asked: PostgreSQL's backends) and by the machine.
+ */
+export function cpuMeter(pids: Record<string, number | undefined>, groups: Record<string, () => number[]> = {}) {
+  const groupSeconds = (list: number[]) => new Map(list.map((pid) => [pid, cpuSeconds(pid)]));
   const start = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuSeconds(pid)]));
+  const groupStart = Object.fromEntries(Object.entries(groups).map(([name, list]) => [name, groupSeconds(list())]));
   const machineStart = machineBusySeconds();
   return {
     stop(): Record<string, number> & { machine: number } {
-      const used = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuSeconds(pid) - (start[name] ?? 0)]));
+      const used: Record<string, number> = Object.fromEntries(
+        Object.entries(pids).map(([name, pid]) => [name, cpuSeconds(pid) - (start[name] ?? 0)]),
+      );
+      for (const [name, list] of Object.entries(groups)) {
+        const before = groupStart[name] ?? new Map<number, number>();
+        // A process that started meanwhile counts from zero; one that ended is lost (the pools keep theirs).
+        used[name] = [...groupSeconds(list())].reduce((sum, [pid, seconds]) => sum + seconds - (before.get(pid) ?? 0), 0);
+      }
       return { ...used, machine: machineBusySeconds() - machineStart };
     },
   };

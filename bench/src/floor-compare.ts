@@ -3,7 +3,7 @@
  * (see floor.ts). Sandbank runs as in production: NODE_ENV=production, per-IP limits on (lifted
  * high enough for the load), its worker relaying every event. Prints each turn and the ratios.
  */
-import { cpuMeter } from './cpu.ts';
+import { cpuMeter, postgresPids } from './cpu.ts';
 import { floorAvailable, floorShapedLoad, runFloor, seedFloorShape } from './floor.ts';
 import { freshDatabase, spawnApp, startPostgres, waitFor200 } from './stack.ts';
 
@@ -12,6 +12,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
 const TURNS = Number(process.env.BENCH_TURNS ?? 2);
 const PORT = Number(process.env.BENCH_PORT ?? 3900);
 const baseUrl = `http://127.0.0.1:${PORT}`;
+const POSTGRES_PORT = Number(process.env.BENCH_PG_PORT ?? 54359);
 
 export const PRODUCTION_LIKE_ENV = {
   RATE_LIMIT_ENABLED: 'true',
@@ -31,9 +32,14 @@ await floorShapedLoad(baseUrl, target, { connections: CONNECTIONS, seconds: 6 })
 const withFloor = floorAvailable();
 for (let turn = 1; turn <= TURNS; turn++) {
   const floor = withFloor ? await runFloor({ connections: CONNECTIONS, seconds: SECONDS }) : undefined;
-  const meter = cpuMeter({});
-  const sandbank = await floorShapedLoad(baseUrl, target, { connections: CONNECTIONS, seconds: SECONDS, pids });
-  meter.stop();
+
+  const sandbank = await floorShapedLoad(baseUrl, target, {
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    pids,
+    groups: { postgres: () => postgresPids(POSTGRES_PORT) },
+  });
+
   console.log(
     JSON.stringify({
       turn,

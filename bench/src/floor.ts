@@ -8,10 +8,13 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cpuMeter, cpuSeconds, instructionMeter } from './cpu.ts';
+import { cpuMeter, cpuSeconds, instructionMeter, postgresPids } from './cpu.ts';
 import { type LoadResult, load } from './load.ts';
 import { pgbenchBinary } from './pgbench.ts';
 import { root } from './stack.ts';
+
+/** The port `baseline.mjs` starts its embedded PostgreSQL on. */
+const FLOOR_POSTGRES_PORT = 54340;
 
 export const floorDir = path.resolve(process.env.BENCH_FLOOR_DIR ?? path.join(root, '../shared/bench-floor'));
 
@@ -24,6 +27,8 @@ export interface FloorRun {
   serverCpuMicrosPerRequest: number;
   /** Thousands of instructions per request of that process (perf), when available. */
   serverKiloInstructionsPerRequest: number | null;
+  /** CPU µs per request of the floor's PostgreSQL (its server and backends). */
+  postgresCpuMicrosPerRequest: number;
 }
 
 /** The pid of `baseline.mjs`'s child running raw-server.mjs, if it is running. */
@@ -66,14 +71,19 @@ export async function runFloor(options: { connections: number; seconds: number }
   // The server's CPU time, read until it exits (its /proc entry goes with it).
   let serverPid: number | undefined;
   let serverCpu = 0;
+  let postgresMeter: ReturnType<typeof cpuMeter> | undefined;
+  let postgresCpu = 0;
   let instructions = null as ReturnType<typeof instructionMeter>;
   const sampler = setInterval(() => {
     if (serverPid === undefined) {
       serverPid = rawServerPid(child.pid);
       instructions = instructionMeter(serverPid);
+      if (serverPid !== undefined) postgresMeter = cpuMeter({}, { postgres: () => postgresPids(FLOOR_POSTGRES_PORT) });
     }
     const seconds = cpuSeconds(serverPid);
     if (seconds > 0) serverCpu = seconds;
+    // While the server runs (pgbench comes after it, on the same PostgreSQL).
+    if (postgresMeter && seconds > 0 && cpuSeconds(serverPid) > 0) postgresCpu = postgresMeter.stop().postgres ?? 0;
   }, 100);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   clearInterval(sampler);
@@ -87,6 +97,7 @@ export async function runFloor(options: { connections: number; seconds: number }
     p99: result.raw.same.p99,
     pgbenchTps: Math.round(result.pgbenchTps),
     serverCpuMicrosPerRequest: Math.round((serverCpu * 1e6) / (result.raw.same.rps * options.seconds)),
+    postgresCpuMicrosPerRequest: Math.round((postgresCpu * 1e6) / (result.raw.same.rps * options.seconds)),
     serverKiloInstructionsPerRequest:
       counted === null ? null : Math.round(counted / 1000 / (result.raw.same.rps * options.seconds)),
   };
@@ -139,13 +150,15 @@ export async function floorShapedLoad(
     seconds: number;
     rate?: number;
     pids?: Record<string, number | undefined>;
+    /** Process groups to meter too (e.g. PostgreSQL's backends). */
+    groups?: Record<string, () => number[]>;
     countInstructionsOf?: number | undefined;
   },
 ): Promise<SandbankRun> {
   let n = 0;
   const instructions = options.countInstructionsOf ? instructionMeter(options.countInstructionsOf) : null;
   await instructions?.started;
-  const meter = cpuMeter(options.pids ?? {});
+  const meter = cpuMeter(options.pids ?? {}, options.groups);
   const result = await load({
     url: `${baseUrl}/v1/simulations/transaction`,
     method: 'POST',

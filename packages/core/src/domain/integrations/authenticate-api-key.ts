@@ -4,7 +4,7 @@
  * unknown, revoked and expired keys — and user access tokens — are all 401 UNAUTHENTICATED.
  */
 import type { Config } from '@sandbank/config';
-import { ApiKeyEntity, type EntityManager } from '@sandbank/db';
+import { ApiKeyEntity, type EntityManager, executeHot } from '@sandbank/db';
 import { AppError } from '../../errors.ts';
 import { sha256 } from '../auth/tokens.ts';
 import { API_KEY_PREFIX } from './api-keys.ts';
@@ -34,18 +34,29 @@ export async function authenticateApiKey(
       JWT_SHAPE.test(token) ? 'This endpoint takes an API key, not a user access token' : 'The API key is not valid',
     );
   }
-  const key = await em.findOne(ApiKeyEntity, { keyHash });
+  // Every pull starts here: a prepared statement on the pool, not an entity (see executeHot).
+  const [key] = await executeHot<KeyRow>(em, FIND_KEY, [keyHash]);
   if (!key) throw unauthenticated('The API key is not valid');
-  if (key.revokedAt) throw unauthenticated('The API key has been revoked');
-  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) throw unauthenticated('The API key has expired');
+  if (key.revoked_at) throw unauthenticated('The API key has been revoked');
+  if (key.expires_at && new Date(key.expires_at).getTime() <= now.getTime()) throw unauthenticated('The API key has expired');
   await touchLastUsed(em, key, now);
-  return { kind: 'user', keyId: key.id, userId: key.user.id };
+  return { kind: 'user', keyId: key.id, userId: key.user_id };
 }
 
+interface KeyRow {
+  id: string;
+  user_id: string;
+  last_used_at: Date | string | null;
+  expires_at: Date | string | null;
+  revoked_at: Date | string | null;
+}
+
+const FIND_KEY = { sql: 'select id, user_id, last_used_at, expires_at, revoked_at from api_keys where key_hash = ?' };
+
 /** Records use at a one-minute resolution; the condition keeps concurrent requests to one write. */
-async function touchLastUsed(em: EntityManager, key: ApiKeyEntity, now: Date): Promise<void> {
+async function touchLastUsed(em: EntityManager, key: KeyRow, now: Date): Promise<void> {
   const cutoff = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
-  if (key.lastUsedAt && key.lastUsedAt > cutoff) return;
+  if (key.last_used_at && new Date(key.last_used_at) > cutoff) return;
   await em.nativeUpdate(
     ApiKeyEntity,
     { id: key.id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lte: cutoff } }] },

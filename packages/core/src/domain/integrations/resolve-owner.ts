@@ -4,7 +4,7 @@
  * own user, so anything else is 404 (never 403); a partner key sees everyone, so a local part
  * shared by several users is 409 CONFLICT.
  */
-import type { EntityManager } from '@sandbank/db';
+import { type EntityManager, executeHot } from '@sandbank/db';
 import { z } from 'zod';
 import { AppError, notFound } from '../../errors.ts';
 import { isStorable } from '../../lib/storable-text.ts';
@@ -53,6 +53,6 @@ export async function resolveOwner(em: EntityManager, identity: ApiKeyIdentity, 
 /** At most two matching user ids (two are enough to know it is ambiguous); `scope` limits them to one user. */
 async function findUsers(em: EntityManager, condition: string, value: string, scope: string | null): Promise<string[]> {
   const sql = `select id from users where ${condition}${scope ? ' and id = ?' : ''} order by id limit 2`;
-  const rows = await em.execute<{ id: string }[]>(sql, scope ? [value, scope] : [value]);
+  const rows = await executeHot<{ id: string }>(em, { sql }, scope ? [value, scope] : [value]);
   return rows.map((row) => row.id);
 }

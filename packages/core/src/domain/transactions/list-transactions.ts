@@ -3,7 +3,7 @@
  * the partner pull endpoint, which differ only in which accounts they read. A read hot path:
  * one indexed SQL statement mapped straight to the API shape (no entity hydration).
  */
-import type { EntityManager } from '@sandbank/db';
+import { type EntityManager, executeHot } from '@sandbank/db';
 import type { Transaction } from '@sandbank/schemas';
 import { z } from 'zod';
 import type { DateRange } from '../../lib/date-range.ts';
@@ -49,15 +49,15 @@ export async function listTransactions(
   }
   const where = conditions.join(' and ');
   const [rows, total] = await Promise.all([
-    em.execute<TransactionRow[]>(
-      `select ${TRANSACTION_COLUMNS}
-         from transactions where ${where} order by date desc, id desc limit ? offset ?`,
+    executeHot<TransactionRow>(
+      em,
+      { sql: `select ${TRANSACTION_COLUMNS} from transactions where ${where} order by date desc, id desc limit ? offset ?` },
       [...params, limit, (page - 1) * limit],
     ),
     knownTotal ??
-      em
-        .execute<{ total: string }[]>(`select count(*) as total from transactions where ${where}`, params)
-        .then(([row]) => Number(row?.total ?? 0)),
+      executeHot<{ total: string }>(em, { sql: `select count(*) as total from transactions where ${where}` }, params).then(
+        ([row]) => Number(row?.total ?? 0),
+      ),
   ]);
   return { items: rows.map(rowToTransaction), total };
 }
@@ -84,6 +84,6 @@ export async function countOwnerTransactions(
     sql += ` - (select count(*) from transactions where user_id = ? and status <> 'voided' and date >= ?)`;
     params.push(userId, range.before.toISOString());
   }
-  const [row] = await em.execute<{ total: string }[]>(`${sql} as total`, params);
+  const [row] = await executeHot<{ total: string }>(em, { sql: `${sql} as total` }, params);
   return Number(row?.total ?? 0);
 }

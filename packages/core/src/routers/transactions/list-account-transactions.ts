@@ -1,6 +1,6 @@
 import { IdSchema, listMeta, listOf, PageQuerySchema, TransactionSchema } from '@sandbank/schemas';
 import { z } from 'zod';
-import { getOwnedAccount } from '../../domain/accounts/accounts.ts';
+import { ownedAccountTransactionCount } from '../../domain/accounts/accounts.ts';
 import { listTransactions, StatusFilterSchema } from '../../domain/transactions/list-transactions.ts';
 import { DayOrInstantSchema, toDateRange } from '../../lib/date-range.ts';
 import { protectedProcedure } from '../../trpc.ts';
@@ -29,7 +29,7 @@ export const listAccountTransactionsProcedure = protectedProcedure
   .output(listOf(TransactionSchema))
   .query(async ({ ctx, input }) => {
     const range = toDateRange(input.from, input.to);
-    const account = await getOwnedAccount(ctx.em, { userId: ctx.user.id, accountId: input.id });
+    const transactionCount = await ownedAccountTransactionCount(ctx.em, { userId: ctx.user.id, accountId: input.id });
     // The account counts its pending and posted rows: the default view of the whole history needs no count(*).
     const unfiltered = !range.from && !range.before && input.status === undefined;
     const { items, total } = await listTransactions(ctx.em, {
@@ -38,7 +38,7 @@ export const listAccountTransactionsProcedure = protectedProcedure
       page: input.page,
       limit: input.limit,
       status: input.status,
-      ...(unfiltered ? { knownTotal: account.transactionCount } : {}),
+      ...(unfiltered ? { knownTotal: transactionCount } : {}),
     });
     return { data: items, meta: listMeta(input.page, input.limit, total) };
   });
