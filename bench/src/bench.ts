@@ -7,6 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { measureClock } from './clock.ts';
+import { postgresPids } from './cpu.ts';
+import { compareWithFloor, seedFloorShape } from './floor.ts';
 import { measureLifecycleLoad } from './lifecycle.ts';
 import { type LoadResult, load } from './load.ts';
 import { runPgbench } from './pgbench.ts';
@@ -30,7 +32,8 @@ if (process.argv.includes('--scale')) {
 
 const server = await startPostgres();
 const databaseUrl = await freshDatabase(server, 'sandbank_bench');
-const env = { DATABASE_URL: databaseUrl, PORT: String(PORT), HOST: '127.0.0.1' };
+// The floor comparison opens 1,000 accounts for one user (the floor's own shape).
+const env = { DATABASE_URL: databaseUrl, PORT: String(PORT), HOST: '127.0.0.1', LIMIT_OPEN_ACCOUNTS: '100000' };
 const coldStart = await measureColdStart(env, baseUrl);
 
 const api = spawnApp('apps/api/src/main.ts', env);
@@ -68,6 +71,17 @@ while (receiver.received() - deliveredBefore < expected && performance.now() < d
 const deliveredSeconds = (performance.now() - loadStarted) / 1000;
 const deliveriesPerSecond = Math.round((receiver.received() - deliveredBefore) / deliveredSeconds);
 const webhookLatency = await measureWebhookLatency(baseUrl, accounts, receiver);
+
+// 1a. The same-work floor (../shared/bench-floor) and Sandbank in turns, with the floor's load shape
+// (one user, 1,000 accounts, ±100); Sandbank's worker relays every event meanwhile.
+const floorTarget = await seedFloorShape(baseUrl);
+const floor = await compareWithFloor(baseUrl, floorTarget, {
+  connections: CLIENTS,
+  seconds: Number(process.env.BENCH_FLOOR_SECONDS ?? 12),
+  turns: Number(process.env.BENCH_FLOOR_TURNS ?? 2),
+  pids: { api: api.child.pid, worker: worker.child.pid },
+  groups: { postgres: () => postgresPids(new URL(databaseUrl).port ? Number(new URL(databaseUrl).port) : 5432) },
+});
 
 // 1b. The mixed lifecycle load: create pending, post (some with a tip) or void, read the account.
 const lifecycle = await measureLifecycleLoad(baseUrl, users, { connections: CLIENTS, durationSeconds: 10 });
@@ -120,6 +134,7 @@ const results = {
   clients: CLIENTS,
   seconds: SECONDS,
   simulations,
+  floor,
   pgbenchTps,
   ratioToPgbench: Number((simulations.requestsPerSecond / pgbenchTps).toFixed(2)),
   lifecycle,
@@ -155,6 +170,9 @@ function printTable(r: typeof results): void {
       row('GET /api/owner/:owner/transactions', r.pull),
       '',
       `pgbench TPC-B: ${r.pgbenchTps} TPS → simulations ÷ pgbench = ${r.ratioToPgbench}`,
+      r.floor
+        ? `same-work floor (median of ${r.floor.turns.length} turns): floor ${r.floor.floorRequestsPerSecond} req/s p99 ${r.floor.floorP99} ms, Sandbank ${r.floor.sandbankRequestsPerSecond} req/s p99 ${r.floor.sandbankP99} ms → ${r.floor.ratio} of the floor, p99 ${r.floor.p99Ratio}× (floor's pgbench ${r.floor.floorPgbenchTps} TPS)`
+        : 'same-work floor: skipped (../shared/bench-floor not installed)',
       `sync from nothing: ${r.sync.transactions} transactions in ${r.sync.pages} pages, ${r.sync.seconds} s → ${r.sync.transactionsPerSecond} transactions/s (one client, 200 per page)`,
       `scenario apply (family, 12 months × 3 accounts): ${r.clock.scenarioApply.transactions} transactions in ${r.clock.scenarioApply.medianMs} ms (median of ${r.clock.scenarioApply.runsMs.join(', ')}; target < 5000 ms)`,
       `one-year advance, 10 schedules + 100 pending settlements: ${r.clock.yearAdvance.fired} items in ${r.clock.yearAdvance.medianMs} ms (median of ${r.clock.yearAdvance.runsMs.join(', ')})`,

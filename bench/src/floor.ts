@@ -180,3 +180,62 @@ export async function floorShapedLoad(
   const kiloInstructionsPerRequest = counted === null ? null : Math.round(counted / 1000 / Math.max(1, result.total));
   return { ...result, cpuMicrosPerRequest, kiloInstructionsPerRequest };
 }
+
+export interface FloorComparison {
+  turns: { floor: FloorRun; sandbank: SandbankRun }[];
+  /** Medians over the turns. */
+  floorRequestsPerSecond: number;
+  sandbankRequestsPerSecond: number;
+  ratio: number;
+  floorP99: number;
+  sandbankP99: number;
+  p99Ratio: number;
+  /** pgbench TPC-B on the floor's server, same clients (baseline.mjs). */
+  floorPgbenchTps: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/**
+ * The floor and Sandbank in turns (floor, Sandbank, floor, Sandbank…) after a warm-up of Sandbank;
+ * `pids` and `groups` are Sandbank's processes to meter. Null when the floor is not installed.
+ */
+export async function compareWithFloor(
+  baseUrl: string,
+  target: FloorShapedTarget,
+  options: {
+    connections: number;
+    seconds: number;
+    turns: number;
+    pids?: Record<string, number | undefined>;
+    groups?: Record<string, () => number[]>;
+  },
+): Promise<FloorComparison | null> {
+  if (!floorAvailable()) return null;
+  await floorShapedLoad(baseUrl, target, { connections: options.connections, seconds: 6 }); // warm-up
+  const turns: FloorComparison['turns'] = [];
+  for (let turn = 1; turn <= options.turns; turn++) {
+    const floor = await runFloor({ connections: options.connections, seconds: options.seconds });
+    const sandbank = await floorShapedLoad(baseUrl, target, options);
+    if (sandbank.non2xx + sandbank.errors > 0)
+      throw new Error(`floor-shaped load: ${sandbank.non2xx} non-2xx, ${sandbank.errors} errors`);
+    turns.push({ floor, sandbank });
+    console.log(
+      `floor turn ${turn}: floor ${floor.requestsPerSecond} req/s p99 ${floor.p99} ms; Sandbank ${sandbank.requestsPerSecond} req/s p99 ${sandbank.p99} ms`,
+    );
+  }
+  const floorRequestsPerSecond = median(turns.map((t) => t.floor.requestsPerSecond));
+  const sandbankRequestsPerSecond = median(turns.map((t) => t.sandbank.requestsPerSecond));
+  const floorP99 = median(turns.map((t) => t.floor.p99));
+  const sandbankP99 = median(turns.map((t) => t.sandbank.p99));
+  return {
+    turns,
+    floorRequestsPerSecond,
+    sandbankRequestsPerSecond,
+    ratio: Number((sandbankRequestsPerSecond / floorRequestsPerSecond).toFixed(2)),
+    floorP99,
+    sandbankP99,
+    p99Ratio: Number((sandbankP99 / floorP99).toFixed(2)),
+    floorPgbenchTps: median(turns.map((t) => t.floor.pgbenchTps)),
+  };
+}
