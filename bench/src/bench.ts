@@ -170,7 +170,7 @@ function printTable(r: typeof results): void {
       row('GET /api/owner/:owner/transactions', r.pull),
       '',
       `pgbench TPC-B: ${r.pgbenchTps} TPS → simulations ÷ pgbench = ${r.ratioToPgbench}`,
-      r.floor
+      r.floor.ratio !== null
         ? `same-work floor (median of ${r.floor.turns.length} turns): floor ${r.floor.floorRequestsPerSecond} req/s p99 ${r.floor.floorP99} ms, Sandbank ${r.floor.sandbankRequestsPerSecond} req/s p99 ${r.floor.sandbankP99} ms → ${r.floor.ratio} of the floor, p99 ${r.floor.p99Ratio}× (floor's pgbench ${r.floor.floorPgbenchTps} TPS)`
         : 'same-work floor: skipped (../shared/bench-floor not installed)',
       `sync from nothing: ${r.sync.transactions} transactions in ${r.sync.pages} pages, ${r.sync.seconds} s → ${r.sync.transactionsPerSecond} transactions/s (one client, 200 per page)`,

@@ -36,7 +36,7 @@ const comparison = await compareWithFloor(baseUrl, target, {
   pids: { api: api.child.pid, worker: worker?.child.pid },
   groups: { postgres: () => postgresPids(POSTGRES_PORT) },
 });
-for (const [index, turn] of (comparison?.turns ?? []).entries()) {
+for (const [index, turn] of comparison.turns.entries()) {
   console.log(
     JSON.stringify({
       turn: index + 1,
@@ -46,7 +46,7 @@ for (const [index, turn] of (comparison?.turns ?? []).entries()) {
     }),
   );
 }
-const { turns: _turns, ...summary } = comparison ?? { turns: [] };
+const { turns: _turns, ...summary } = comparison;
 console.log({ ...summary, apiPeakRssMiB: api.peakRssMiB(), workerPeakRssMiB: worker?.peakRssMiB() });
 await Promise.all([api.stop(), worker?.stop()]);
 await server.stop();

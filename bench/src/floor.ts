@@ -182,16 +182,17 @@ export async function floorShapedLoad(
 }
 
 export interface FloorComparison {
-  turns: { floor: FloorRun; sandbank: SandbankRun }[];
-  /** Medians over the turns. */
-  floorRequestsPerSecond: number;
+  /** `floor` is null when ../shared/bench-floor is not installed: Sandbank's turns are still run. */
+  turns: { floor: FloorRun | null; sandbank: SandbankRun }[];
+  /** Medians over the turns (the floor's and the ratios null without the floor). */
+  floorRequestsPerSecond: number | null;
   sandbankRequestsPerSecond: number;
-  ratio: number;
-  floorP99: number;
+  ratio: number | null;
+  floorP99: number | null;
   sandbankP99: number;
-  p99Ratio: number;
+  p99Ratio: number | null;
   /** pgbench TPC-B on the floor's server, same clients (baseline.mjs). */
-  floorPgbenchTps: number;
+  floorPgbenchTps: number | null;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -210,32 +211,33 @@ export async function compareWithFloor(
     pids?: Record<string, number | undefined>;
     groups?: Record<string, () => number[]>;
   },
-): Promise<FloorComparison | null> {
-  if (!floorAvailable()) return null;
+): Promise<FloorComparison> {
+  const withFloor = floorAvailable();
   await floorShapedLoad(baseUrl, target, { connections: options.connections, seconds: 6 }); // warm-up
   const turns: FloorComparison['turns'] = [];
   for (let turn = 1; turn <= options.turns; turn++) {
-    const floor = await runFloor({ connections: options.connections, seconds: options.seconds });
+    const floor = withFloor ? await runFloor({ connections: options.connections, seconds: options.seconds }) : null;
     const sandbank = await floorShapedLoad(baseUrl, target, options);
     if (sandbank.non2xx + sandbank.errors > 0)
       throw new Error(`floor-shaped load: ${sandbank.non2xx} non-2xx, ${sandbank.errors} errors`);
     turns.push({ floor, sandbank });
     console.log(
-      `floor turn ${turn}: floor ${floor.requestsPerSecond} req/s p99 ${floor.p99} ms; Sandbank ${sandbank.requestsPerSecond} req/s p99 ${sandbank.p99} ms`,
+      `floor turn ${turn}: floor ${floor?.requestsPerSecond ?? '—'} req/s p99 ${floor?.p99 ?? '—'} ms; Sandbank ${sandbank.requestsPerSecond} req/s p99 ${sandbank.p99} ms`,
     );
   }
-  const floorRequestsPerSecond = median(turns.map((t) => t.floor.requestsPerSecond));
+  const floors = turns.flatMap((t) => (t.floor ? [t.floor] : []));
+  const floorRequestsPerSecond = withFloor ? median(floors.map((f) => f.requestsPerSecond)) : null;
   const sandbankRequestsPerSecond = median(turns.map((t) => t.sandbank.requestsPerSecond));
-  const floorP99 = median(turns.map((t) => t.floor.p99));
+  const floorP99 = withFloor ? median(floors.map((f) => f.p99)) : null;
   const sandbankP99 = median(turns.map((t) => t.sandbank.p99));
   return {
     turns,
     floorRequestsPerSecond,
     sandbankRequestsPerSecond,
-    ratio: Number((sandbankRequestsPerSecond / floorRequestsPerSecond).toFixed(2)),
+    ratio: floorRequestsPerSecond ? Number((sandbankRequestsPerSecond / floorRequestsPerSecond).toFixed(2)) : null,
     floorP99,
     sandbankP99,
-    p99Ratio: Number((sandbankP99 / floorP99).toFixed(2)),
-    floorPgbenchTps: median(turns.map((t) => t.floor.pgbenchTps)),
+    p99Ratio: floorP99 ? Number((sandbankP99 / floorP99).toFixed(2)) : null,
+    floorPgbenchTps: withFloor ? median(floors.map((f) => f.pgbenchTps)) : null,
   };
 }
