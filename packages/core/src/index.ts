@@ -9,6 +9,7 @@ export { authenticateSimplefin } from './domain/simplefin/credentials.ts';
 export { claimSetupToken } from './domain/simplefin/setup-tokens.ts';
 export { simulateTransaction } from './domain/simulations/simulate-transaction.ts';
 export { AppError, isDatabaseUnavailable, statusOf, toErrorBody } from './errors.ts';
+export { uuidv7 } from './lib/ids.ts';
 export { isStorable } from './lib/storable-text.ts';
 export { buildOpenApiDocument } from './openapi.ts';
 export { byApiKey, byIp, rateLimit } from './protection/rate-limit-middleware.ts';

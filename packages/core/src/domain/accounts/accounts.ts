@@ -4,8 +4,8 @@
  */
 import { AccountEntity, type EntityManager, executeHot, UniqueConstraintViolationException } from '@sandbank/db';
 import type { Currency } from '@sandbank/schemas';
-import { v7 as uuidv7 } from 'uuid';
 import { AppError, notFound } from '../../errors.ts';
+import { uuidv7 } from '../../lib/ids.ts';
 import { confirmPassword } from '../auth/users.ts';
 import { checkUserLimit } from '../limits/per-user-limits.ts';
 

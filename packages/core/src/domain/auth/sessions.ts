@@ -4,9 +4,9 @@
  * dies as soon as its owner refreshes.
  */
 import { type EntityManager, RefreshTokenEntity, UserEntity } from '@sandbank/db';
-import { v7 as uuidv7 } from 'uuid';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
+import { uuidv7 } from '../../lib/ids.ts';
 import { generateOpaqueToken, sha256, signAccessToken } from './tokens.ts';
 
 export interface Session {

@@ -4,9 +4,9 @@
  */
 import { createHash, randomBytes, webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { v7 as uuidv7 } from 'uuid';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
+import { uuidv7 } from '../../lib/ids.ts';
 
 export interface AuthUser {
   id: string;

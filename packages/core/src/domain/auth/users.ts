@@ -1,8 +1,8 @@
 /** Registration, login and the current user. */
 import { type EntityManager, UniqueConstraintViolationException, UserEntity } from '@sandbank/db';
-import { v7 as uuidv7 } from 'uuid';
 import type { Deps } from '../../deps.ts';
 import { AppError, notFound } from '../../errors.ts';
+import { uuidv7 } from '../../lib/ids.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { issueSession, type Session } from './sessions.ts';
 

@@ -3,8 +3,8 @@
  * as a SHA-256 hash (enough for high-entropy keys) with a short visible prefix for listings.
  */
 import { ApiKeyEntity, type EntityManager } from '@sandbank/db';
-import { v7 as uuidv7 } from 'uuid';
 import { AppError, notFound } from '../../errors.ts';
+import { uuidv7 } from '../../lib/ids.ts';
 import { generateOpaqueToken, sha256 } from '../auth/tokens.ts';
 import { checkUserLimit } from '../limits/per-user-limits.ts';
 

@@ -13,10 +13,10 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import type { Category } from '@sandbank/schemas';
-import { v7 as uuidv7 } from 'uuid';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { addIsoDuration, subtractIsoDuration } from '../../lib/duration.ts';
+import { uuidv7 } from '../../lib/ids.ts';
 import { moveClockTo, readClock, withClockLock } from '../clock/clock.ts';
 import { fireDueItems } from '../clock/due-items.ts';
 import { checkUserLimit } from '../limits/per-user-limits.ts';

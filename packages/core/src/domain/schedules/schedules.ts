@@ -10,9 +10,9 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import type { Category } from '@sandbank/schemas';
-import { v7 as uuidv7 } from 'uuid';
 import { AppError, notFound } from '../../errors.ts';
 import { subtractIsoDuration } from '../../lib/duration.ts';
+import { uuidv7 } from '../../lib/ids.ts';
 import { getOwnedAccount } from '../accounts/accounts.ts';
 import { userNow, withClockLock } from '../clock/clock.ts';
 import { fireDueItems } from '../clock/due-items.ts';

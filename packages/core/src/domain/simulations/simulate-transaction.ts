@@ -5,9 +5,9 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import { type Category, type Currency, SIMULATOR_SOURCE, type Transaction } from '@sandbank/schemas';
-import { v7 as uuidv7 } from 'uuid';
 import { AppError, notFound } from '../../errors.ts';
 import { addIsoDuration } from '../../lib/duration.ts';
+import { uuidv7 } from '../../lib/ids.ts';
 import { rowToTransaction, type TransactionRow } from '../../mappers/transaction.ts';
 import { accountClosed } from '../accounts/accounts.ts';
 import { userNow } from '../clock/clock.ts';

@@ -10,8 +10,8 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import { SIMULATOR_SOURCE } from '@sandbank/schemas';
-import { v7 as uuidv7 } from 'uuid';
 import { AppError } from '../../errors.ts';
+import { uuidv7 } from '../../lib/ids.ts';
 import { rowToTransaction, TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
 import { accountClosed } from '../accounts/accounts.ts';
 import { userNow } from '../clock/clock.ts';

@@ -12,8 +12,8 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import type { Balances, EventType, Transaction } from '@sandbank/schemas';
-import { v7 as uuidv7 } from 'uuid';
 import { AppError, notFound } from '../../errors.ts';
+import { uuidv7 } from '../../lib/ids.ts';
 import { rowToTransaction, TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
 
 export interface LockedTransaction {

@@ -2,9 +2,9 @@
 import { type EntityManager, WebhookEntity } from '@sandbank/db';
 import type { EventType } from '@sandbank/schemas';
 import { checkWebhookUrl, sealSecret } from '@sandbank/webhooks';
-import { v7 as uuidv7 } from 'uuid';
 import type { Deps } from '../../deps.ts';
 import { AppError, notFound } from '../../errors.ts';
+import { uuidv7 } from '../../lib/ids.ts';
 import { checkUserLimit } from '../limits/per-user-limits.ts';
 
 export interface RegisterWebhookParams {
