@@ -109,7 +109,11 @@ console.log(
     ),
   ].join('\n'),
 );
-const file = path.join(root, 'bench/results', `${new Date().toISOString().slice(0, 10)}-ablation${process.env.ABLATION_LABEL ? `-${process.env.ABLATION_LABEL}` : ''}.json`);
+const file = path.join(
+  root,
+  'bench/results',
+  `${new Date().toISOString().slice(0, 10)}-ablation${process.env.ABLATION_LABEL ? `-${process.env.ABLATION_LABEL}` : ''}.json`,
+);
 fs.writeFileSync(
   file,
   `${JSON.stringify({ date: new Date().toISOString(), connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, rows }, null, 2)}\n`,
