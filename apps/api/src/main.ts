@@ -52,11 +52,12 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 async function main(): Promise<void> {
-  const [{ createOrm, migrateDatabase, resolveDatabase }, { resolveSecrets }, { buildApp }] = await Promise.all([
-    import('@sandbank/db'),
-    import('@sandbank/config'),
-    import('./app.ts'),
-  ]);
+  // One after the other: loaded concurrently, CommonJS `pg` (reached from both graphs) was now and
+  // then seen half-initialised ("Cannot read properties of undefined (reading 'Client')"), seen twice
+  // in `pnpm bench`'s cold starts.
+  const { createOrm, migrateDatabase, resolveDatabase } = await import('@sandbank/db');
+  const { resolveSecrets } = await import('@sandbank/config');
+  const { buildApp } = await import('./app.ts');
   const database = await resolveDatabase(config, (message) => logger.warn({ message }, 'embedded postgres'));
   opened.close = database.stop;
   const orm = await createOrm({ url: database.url, poolSize: config.database.poolSize });
