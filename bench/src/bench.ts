@@ -15,7 +15,7 @@ import { runPgbench } from './pgbench.ts';
 import { startReceiver } from './receiver.ts';
 import { measureScaleOut, printScale, runScaleBench } from './scale.ts';
 import { createApiKey, seedHistory, seedUsers } from './seed.ts';
-import { freshDatabase, root, spawnApp, startPostgres, waitFor200 } from './stack.ts';
+import { APP_ENTRY, freshDatabase, root, spawnApp, startPostgres, waitFor200 } from './stack.ts';
 import { measureSync } from './sync.ts';
 import { measureColdStart, measureWebhookLatency } from './webhooks.ts';
 
@@ -36,8 +36,8 @@ const databaseUrl = await freshDatabase(server, 'sandbank_bench');
 const env = { DATABASE_URL: databaseUrl, PORT: String(PORT), HOST: '127.0.0.1', LIMIT_OPEN_ACCOUNTS: '100000' };
 const coldStart = await measureColdStart(env, baseUrl);
 
-const api = spawnApp('apps/api/src/main.ts', env);
-const worker = spawnApp('apps/worker/src/main.ts', env);
+const api = spawnApp(APP_ENTRY.api, env);
+const worker = spawnApp(APP_ENTRY.worker, env);
 await waitFor200(`${baseUrl}/readyz`, performance.now());
 const receiver = await startReceiver();
 const users = await seedUsers(baseUrl, { users: 8, accountsPerUser: 8, webhookUrl: receiver.url });

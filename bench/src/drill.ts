@@ -13,7 +13,7 @@ import { checkLedger } from './drill-checks.ts';
 import { type DrillLoad, startDrillLoad } from './drill-load.ts';
 import { type DrillReceiver, startDrillReceiver } from './drill-receiver.ts';
 import { seedUsers } from './seed.ts';
-import { freshDatabase, type Proc, root, spawnApp, waitFor200 } from './stack.ts';
+import { APP_ENTRY, freshDatabase, type Proc, root, spawnApp, waitFor200 } from './stack.ts';
 
 const PORT = Number(process.env.DRILL_PORT ?? 3901);
 const PG_PORT = Number(process.env.DRILL_PG_PORT ?? 54369);
@@ -43,8 +43,8 @@ let load: DrillLoad | undefined;
 let exitCode = 1;
 try {
   databaseUrl = await freshDatabase({ adminUrl: postgres.url, stop: postgres.stop }, 'sandbank_drill');
-  api = start('apps/api/src/main.ts');
-  worker = start('apps/worker/src/main.ts');
+  api = start(APP_ENTRY.api);
+  worker = start(APP_ENTRY.worker);
   await waitFor200(`${baseUrl}/readyz`, performance.now());
   receiver = await startDrillReceiver({ delayMs: 150, slowMs: 1500 });
   const users = await seedUsers(baseUrl, { users: 4, accountsPerUser: 4, webhookUrl: receiver.url });
@@ -66,7 +66,7 @@ try {
   log('SIGKILL api');
   api.child.kill('SIGKILL');
   await pause(1000);
-  api = start('apps/api/src/main.ts');
+  api = start(APP_ENTRY.api);
   await waitFor200(`${baseUrl}/healthz`, performance.now());
   log('api restarted');
   await phase('api restart');
@@ -76,7 +76,7 @@ try {
   log(`SIGKILL worker (${receiver.inFlight()} deliveries in flight)`);
   worker.child.kill('SIGKILL');
   await pause(1000);
-  worker = start('apps/worker/src/main.ts');
+  worker = start(APP_ENTRY.worker);
   log('worker restarted');
   await phase('worker restart');
 

@@ -6,7 +6,7 @@
  */
 import { postgresPids } from './cpu.ts';
 import { compareWithFloor, seedFloorShape } from './floor.ts';
-import { freshDatabase, spawnApp, startPostgres, waitFor200 } from './stack.ts';
+import { APP_ENTRY, freshDatabase, spawnApp, startPostgres, waitFor200 } from './stack.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CLIENTS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
@@ -25,8 +25,8 @@ const env = {
   RATE_LIMIT_IP: '100000000/60',
   LIMIT_OPEN_ACCOUNTS: '100000',
 };
-const api = spawnApp('apps/api/src/main.ts', env);
-const worker = process.env.BENCH_NO_WORKER ? undefined : spawnApp('apps/worker/src/main.ts', env);
+const api = spawnApp(APP_ENTRY.api, env);
+const worker = process.env.BENCH_NO_WORKER ? undefined : spawnApp(APP_ENTRY.worker, env);
 await waitFor200(`${baseUrl}/readyz`, performance.now());
 const target = await seedFloorShape(baseUrl);
 const comparison = await compareWithFloor(baseUrl, target, {

@@ -5,7 +5,7 @@
  */
 import { load } from './load.ts';
 import { createApiKey, seedHistory, seedUsers } from './seed.ts';
-import { freshDatabase, spawnApp, startPostgres, waitFor200 } from './stack.ts';
+import { APP_ENTRY, freshDatabase, spawnApp, startPostgres, waitFor200 } from './stack.ts';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3900);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

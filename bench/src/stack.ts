@@ -6,10 +6,23 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '@sandbank/config';
 import { createOrm, migrateDatabase, startEmbeddedPostgres } from '@sandbank/db';
 import { withClient, withDatabase } from '@sandbank/testing';
+import { buildServer, bundlePath } from '../../scripts/build-server.ts';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * What the bench runs, as `pnpm start` does: the production bundles (built now when the sources
+ * changed); with BENCH_SOURCES=1, or when they cannot be built, the TypeScript sources.
+ */
+export const APP_ENTRY = await (async () => {
+  const sources = { api: 'apps/api/src/main.ts', worker: 'apps/worker/src/main.ts' };
+  if (process.env.BENCH_SOURCES === '1') return sources;
+  const outcome = await buildServer();
+  return outcome === 'no-esbuild' ? sources : { api: bundlePath('api'), worker: bundlePath('worker') };
+})();
 
 export interface Server {
   /** URL of the server's `postgres` database. */
@@ -60,13 +73,13 @@ export interface Proc {
   stop(): Promise<void>;
 }
 
-export function spawnApp(entry: string, env: Record<string, string>): Proc {
+/** Starts `entry` with the Node flags and environment of `pnpm start` and the Dockerfile (or `nodeFlags`). */
+export function spawnApp(entry: string, env: Record<string, string>, nodeFlags: string[] = SERVER_NODE_FLAGS): Proc {
   // The real binary, not node_modules/.bin/node: that is a shell wrapper that does not pass
   // SIGTERM on, so stop() would orphan the process.
-  // Same Node flags as `pnpm start` and the Dockerfile.
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', path.join(root, entry)], {
+  const child = spawn(process.execPath, [...nodeFlags, path.resolve(root, entry)], {
     cwd: root,
-    env: { ...process.env, ...BENCH_ENV, ...env },
+    env: { ...SERVER_ENV, ...process.env, ...BENCH_ENV, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return {

@@ -12,7 +12,7 @@
  */
 import { startReceiver } from './receiver.ts';
 import { seedUsers } from './seed.ts';
-import { freshDatabase, spawnApp, startPostgres, waitFor200 } from './stack.ts';
+import { APP_ENTRY, freshDatabase, spawnApp, startPostgres, waitFor200 } from './stack.ts';
 import { measureWebhookLatency } from './webhooks.ts';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3910);
@@ -23,8 +23,8 @@ const baseUrl = `http://127.0.0.1:${PORT}`;
 const server = await startPostgres();
 const databaseUrl = await freshDatabase(server, 'sandbank_webhook_bench');
 const env = { DATABASE_URL: databaseUrl, PORT: String(PORT), HOST: '127.0.0.1' };
-const api = spawnApp('apps/api/src/main.ts', env);
-let worker = spawnApp('apps/worker/src/main.ts', env);
+const api = spawnApp(APP_ENTRY.api, env);
+let worker = spawnApp(APP_ENTRY.worker, env);
 await waitFor200(`${baseUrl}/readyz`, performance.now());
 const receiver = await startReceiver();
 const users = await seedUsers(baseUrl, { users: 8, accountsPerUser: 2, webhookUrl: receiver.url });
@@ -55,7 +55,7 @@ await Promise.all(
 console.log(`${created} committed; starting one worker`);
 const before = receiver.received();
 const arrivals: number[] = [];
-worker = spawnApp('apps/worker/src/main.ts', env);
+worker = spawnApp(APP_ENTRY.worker, env);
 const deadline = performance.now() + 300_000;
 while (receiver.received() - before < created && performance.now() < deadline) {
   if (receiver.received() > before && arrivals.length === 0) arrivals.push(performance.now());

@@ -1,6 +1,6 @@
 /** Cold start and webhook end-to-end latency. */
 import type { Receiver } from './receiver.ts';
-import { spawnApp, waitFor200 } from './stack.ts';
+import { APP_ENTRY, spawnApp, waitFor200 } from './stack.ts';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const percentile = (values: number[], p: number) => {
@@ -14,7 +14,7 @@ export async function measureColdStart(env: Record<string, string>, baseUrl: str
   const readyz: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
-    const api = spawnApp('apps/api/src/main.ts', env);
+    const api = spawnApp(APP_ENTRY.api, env);
     healthz.push(await waitFor200(`${baseUrl}/healthz`, started));
     readyz.push(await waitFor200(`${baseUrl}/readyz`, started));
     await api.stop();

@@ -4,7 +4,8 @@
  * clock's advance calls, world by world, each up to its own now. Several workers may run it at
  * once: a world is worked on under its clock lock, and a busy world is skipped (its holder fires).
  */
-import { fireDueItemsEverywhere } from '@sandbank/core';
+// The subpath, not the package's index: that one loads the whole API (router, OpenAPI, limits).
+import { fireDueItemsEverywhere } from '@sandbank/core/due-items';
 import type { Orm } from '@sandbank/db';
 import type { Logger } from 'pino';
 

