@@ -11,6 +11,7 @@ import path from 'node:path';
 import { cpuMeter, cpuSeconds, instructionMeter, postgresPids } from './cpu.ts';
 import { type LoadResult, load } from './load.ts';
 import { pgbenchBinary } from './pgbench.ts';
+import { post } from './seed.ts';
 import { root } from './stack.ts';
 
 /** The port `baseline.mjs` starts its embedded PostgreSQL on. */
@@ -101,17 +102,6 @@ export async function runFloor(options: { connections: number; seconds: number }
     serverKiloInstructionsPerRequest:
       counted === null ? null : Math.round(counted / 1000 / (result.raw.same.rps * options.seconds)),
   };
-}
-
-async function post<T>(baseUrl: string, route: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(baseUrl + route, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const json = (await response.json()) as { data: T };
-  if (!response.ok) throw new Error(`${route} → ${response.status} ${JSON.stringify(json)}`);
-  return json.data;
 }
 
 export interface FloorShapedTarget {

@@ -13,7 +13,7 @@ const baseUrl = `http://127.0.0.1:${PORT}`;
 
 const server = await startPostgres();
 const databaseUrl = await freshDatabase(server, 'sandbank_reads');
-const api = spawnApp('apps/api/src/main.ts', {
+const api = spawnApp(APP_ENTRY.api, {
   DATABASE_URL: databaseUrl,
   PORT: String(PORT),
   HOST: '127.0.0.1',

@@ -8,7 +8,8 @@ export interface SeedUser {
   accountIds: string[];
 }
 
-async function post<T>(baseUrl: string, path: string, body: unknown, token?: string): Promise<T> {
+/** POST through the public API; the `data` of a 2xx, else an error with the body. */
+export async function post<T>(baseUrl: string, path: string, body: unknown, token?: string): Promise<T> {
   const response = await fetch(baseUrl + path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
