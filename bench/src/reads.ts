@@ -1,34 +1,84 @@
 /**
  * `pnpm --filter @sandbank/bench reads`: the two read hot paths alone — the first page of an
  * account's history and the pull endpoint's default 90-day window, on 100,000 transactions, at
- * 32 connections. API_NODE_OPTIONS=--cpu-prof profiles the API (see profile-summary.ts).
+ * 32 connections — with the CPU each request costs the API, PostgreSQL and the load generator.
+ *
+ * - BENCH_READS_VARIANTS=`before:/path/to/old/dist/main.js,after:apps/api/dist/main.js` compares
+ *   API builds on the same database, in turns (BENCH_ROUNDS rounds): a ratio from one sitting. A
+ *   third field sets the Node flags instead of `pnpm start`'s (`semi16:apps/api/dist/main.js:--max-semi-space-size=16`).
+ * - BENCH_READS_QUERY=`?limit=1` prices the rows apart from the request.
+ * - API_NODE_OPTIONS=--cpu-prof profiles the API (see profile-summary.ts).
  */
+import path from 'node:path';
+import { cpuMeter, postgresPids } from './cpu.ts';
 import { load } from './load.ts';
 import { createApiKey, seedHistory, seedUsers } from './seed.ts';
-import { APP_ENTRY, freshDatabase, spawnApp, startPostgres, waitFor200 } from './stack.ts';
+import { APP_ENTRY, freshDatabase, type Proc, root, spawnApp, startPostgres, waitFor200 } from './stack.ts';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3900);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+const QUERY = process.env.BENCH_READS_QUERY ?? '';
+const VARIANTS = (process.env.BENCH_READS_VARIANTS ?? `current:${APP_ENTRY.api}`).split(',').map((spec) => {
+  const [name = '', entry = '', flags] = spec.split(':');
+  return { name, entry: path.resolve(root, entry), flags: flags?.split(' ') };
+});
 const baseUrl = `http://127.0.0.1:${PORT}`;
 
 const server = await startPostgres();
 const databaseUrl = await freshDatabase(server, 'sandbank_reads');
-const api = spawnApp(APP_ENTRY.api, {
-  DATABASE_URL: databaseUrl,
-  PORT: String(PORT),
-  HOST: '127.0.0.1',
-  ...(process.env.API_NODE_OPTIONS ? { NODE_OPTIONS: process.env.API_NODE_OPTIONS } : {}),
-});
-await waitFor200(`${baseUrl}/readyz`, performance.now());
+const pgPort = Number(new URL(databaseUrl).port);
+
+async function startApi(entry: string, flags?: string[]): Promise<Proc> {
+  const api = spawnApp(
+    entry,
+    {
+      DATABASE_URL: databaseUrl,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      ...(process.env.API_NODE_OPTIONS ? { NODE_OPTIONS: process.env.API_NODE_OPTIONS } : {}),
+    },
+    flags,
+  );
+  await waitFor200(`${baseUrl}/readyz`, performance.now());
+  return api;
+}
+
+let api = await startApi(VARIANTS[0]?.entry ?? APP_ENTRY.api);
 const [user] = await seedUsers(baseUrl, { users: 1, accountsPerUser: 1, webhookUrl: null });
 if (!user?.accountIds[0]) throw new Error('seeding failed');
 await seedHistory(databaseUrl, user.accountIds[0], 100_000);
 const apiKey = await createApiKey(baseUrl, user.token);
-const run = (url: string, authorization: string) =>
-  load({ url, connections: 32, durationSeconds: SECONDS, headers: { authorization } });
-await run(`${baseUrl}/v1/accounts/${user.accountIds[0]}/transactions`, `Bearer ${user.token}`); // warm-up
-const history = await run(`${baseUrl}/v1/accounts/${user.accountIds[0]}/transactions`, `Bearer ${user.token}`);
-const pull = await run(`${baseUrl}/api/owner/${encodeURIComponent(user.email)}/transactions`, `Bearer ${apiKey}`);
-console.log(JSON.stringify({ history, pull }));
 await api.stop();
+
+/** One autocannon run, with CPU µs per request of the API, PostgreSQL and this process (autocannon). */
+async function run(url: string, authorization: string) {
+  const meter = cpuMeter({ api: api.child.pid, bench: process.pid }, { postgres: () => postgresPids(pgPort) });
+  const result = await load({ url, connections: 32, durationSeconds: SECONDS, headers: { authorization } });
+  const cpu = meter.stop();
+  const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(result.total, 1));
+  return {
+    ...result,
+    cpuMicrosPerRequest: {
+      api: perRequest(cpu.api ?? 0),
+      postgres: perRequest(cpu.postgres ?? 0),
+      bench: perRequest(cpu.bench ?? 0),
+      machine: perRequest(cpu.machine),
+    },
+  };
+}
+
+const historyUrl = `${baseUrl}/v1/accounts/${user.accountIds[0]}/transactions${QUERY}`;
+const pullUrl = `${baseUrl}/api/owner/${encodeURIComponent(user.email)}/transactions${QUERY}`;
+for (let round = 1; round <= ROUNDS; round++) {
+  for (const variant of VARIANTS) {
+    api = await startApi(variant.entry, variant.flags);
+    await load({ url: historyUrl, connections: 32, durationSeconds: 3, headers: { authorization: `Bearer ${user.token}` } });
+    await load({ url: pullUrl, connections: 32, durationSeconds: 3, headers: { authorization: `Bearer ${apiKey}` } });
+    const history = await run(historyUrl, `Bearer ${user.token}`);
+    const pull = await run(pullUrl, `Bearer ${apiKey}`);
+    console.log(JSON.stringify({ round, variant: variant.name, history, pull }));
+    await api.stop();
+  }
+}
 await server.stop();

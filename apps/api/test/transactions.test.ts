@@ -121,6 +121,24 @@ describe('GET /v1/accounts/:id/transactions', () => {
     expect((await history()).body.meta.total).toBe(6);
   });
 
+  it("answers another user's account like a missing one, and an account without transactions with an empty page", async () => {
+    const stranger = await app.createUser();
+    const foreign = await history('', stranger.accessToken);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.code).toBe('NOT_FOUND');
+    const empty = await openAccount(app, user, 'Empty');
+    const res = await app.call('GET', `/v1/accounts/${empty}/transactions`, { token: user.accessToken });
+    expect(res.body).toEqual({ data: [], meta: { page: 1, limit: 50, total: 0, hasMore: false } });
+  });
+
+  it('counts a filtered page over the filter, not the whole account', async () => {
+    const day = await history('?from=2026-03-02&to=2026-03-02&limit=1');
+    expect(keys(day.body)).toEqual(['d2-end']);
+    expect(day.body.meta).toEqual({ page: 1, limit: 1, total: 4, hasMore: true });
+    expect((await history('?status=pending')).body.meta.total).toBe(0);
+    expect((await history('?status=all&limit=2&page=3')).body.meta).toEqual({ page: 3, limit: 2, total: 6, hasMore: false });
+  });
+
   it('answers 404 for an unknown account', async () => {
     const res = await app.call('GET', '/v1/accounts/0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d/transactions', {
       token: user.accessToken,

@@ -2,7 +2,7 @@
  * Accounts: open, read, close. Balances are never written here: only the simulation statement
  * changes them. Closing is one conditional UPDATE, so it cannot interleave with a simulation.
  */
-import { AccountEntity, type EntityManager, executeHot, UniqueConstraintViolationException } from '@sandbank/db';
+import { AccountEntity, type EntityManager, UniqueConstraintViolationException } from '@sandbank/db';
 import type { Currency } from '@sandbank/schemas';
 import { AppError, notFound } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
@@ -52,21 +52,6 @@ export async function getOwnedAccount(
   if (!account) throw notFound('Account');
   return account;
 }
-
-/**
- * The caller's account's `transaction_count` (its pending and posted rows), 404 like
- * `getOwnedAccount` otherwise: the history's total, read with one prepared statement and no entity.
- */
-export async function ownedAccountTransactionCount(
-  em: EntityManager,
-  { userId, accountId }: { userId: string; accountId: string },
-): Promise<number> {
-  const [row] = await executeHot<{ transaction_count: string }>(em, OWNED_ACCOUNT_COUNT, [accountId, userId]);
-  if (!row) throw notFound('Account');
-  return Number(row.transaction_count);
-}
-
-const OWNED_ACCOUNT_COUNT = { sql: 'select transaction_count from accounts where id = ? and user_id = ?' };
 
 export interface CloseAccountParams {
   userId: string;

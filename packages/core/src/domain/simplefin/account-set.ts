@@ -1,7 +1,7 @@
 /**
  * `GET /simplefin/accounts` (SPEC §9): a user's accounts and transactions as a SimpleFIN Account
  * Set, protocol 1.0 by default and 2.0 with `version=2`. The transactions come from the same
- * domain code as the pull endpoint (`listTransactions`), per account, in the window
+ * domain code as the pull endpoint (`readTransactionPage`), per account, in the window
  * [start-date, end-date) on the transaction's date.
  *
  * What clients rely on (Actual Budget's sync server, read for this): `errors` present as an array
@@ -14,7 +14,7 @@
 import type { EntityManager } from '@sandbank/db';
 import type { Transaction } from '@sandbank/schemas';
 import { readClock } from '../clock/clock.ts';
-import { listTransactions } from '../transactions/list-transactions.ts';
+import { readTransactionPage } from '../transactions/list-transactions.ts';
 
 /** Per account and request: far more than a client's usual 90-day window. */
 const MAX_TRANSACTIONS_PER_ACCOUNT = 10_000;
@@ -80,23 +80,21 @@ export async function buildAccountSet(em: EntityManager, query: AccountSetQuery)
   const out = [];
   for (const account of accounts) {
     if (wanted && !wanted.has(account.id)) continue;
-    const transactions = query.balancesOnly
-      ? []
-      : (
-          await listTransactions(em, {
-            scope: { accountId: account.id },
-            range: {
-              ...(query.from ? { from: query.from } : {}),
-              ...(query.before ? { before: query.before } : {}),
-            },
-            page: 1,
-            limit: MAX_TRANSACTIONS_PER_ACCOUNT,
-            status: query.pending ? undefined : 'posted',
-            knownTotal: 0,
-          })
-        ).items
-          .reverse() // ordered by posting, oldest first, as the protocol lists them
-          .map(toSimplefinTransaction);
+    const page = query.balancesOnly
+      ? null
+      : await readTransactionPage(em, {
+          scope: { userId: query.userId, accountId: account.id },
+          range: {
+            ...(query.from ? { from: query.from } : {}),
+            ...(query.before ? { before: query.before } : {}),
+          },
+          page: 1,
+          limit: MAX_TRANSACTIONS_PER_ACCOUNT,
+          status: query.pending ? undefined : 'posted',
+          total: 'none',
+        });
+    // Ordered by posting, oldest first, as the protocol lists them.
+    const transactions = (page?.items ?? []).reverse().map(toSimplefinTransaction);
     const balance = BigInt(account.balance);
     const common = {
       id: account.id,

@@ -1,7 +1,8 @@
 /**
- * Transaction history, newest first (date, then id), paginated. Used by the account history and
- * the partner pull endpoint, which differ only in which accounts they read. A read hot path:
- * one indexed SQL statement mapped straight to the API shape (no entity hydration).
+ * Transaction history, newest first (date, then id), paginated. Used by an account's history, the
+ * pull endpoint and SimpleFIN, which differ only in which accounts they read and how they count.
+ * A read hot path: one indexed, prepared statement per page that checks the scope, counts and
+ * reads the page in one round trip and one snapshot, mapped straight to the API shape.
  */
 import { type EntityManager, executeHot } from '@sandbank/db';
 import type { Transaction } from '@sandbank/schemas';
@@ -16,74 +17,98 @@ export const StatusFilterSchema = z
   .meta({ description: 'pending, posted, voided or all; default: pending and posted' });
 type StatusFilter = z.infer<typeof StatusFilterSchema>;
 
+/**
+ * How the page's `total` is found:
+ * - `counter`: the accounts' `transaction_count` (pending and posted rows, kept by every statement
+ *   that books or voids) minus the rows outside the range. Only for the default status. It counts
+ *   few rows where a pull's window (the last 90 days by default) holds most of them; for an
+ *   account's unfiltered history it counts none.
+ * - `count`: `count(*)` of the rows that match.
+ * - `none`: not needed (0).
+ */
+export type TotalMethod = 'counter' | 'count' | 'none';
+
 export interface ListTransactionsParams {
-  /** Either one account or every account of a user. */
-  scope: { accountId: string } | { userId: string };
+  /** One account of a user (nothing when the user does not own it), or every account of a user. */
+  scope: { userId: string; accountId?: string };
   range: DateRange;
   page: number;
   limit: number;
   status?: StatusFilter;
-  /** The total when the caller already knows it (an account's counter for an unfiltered history). */
-  knownTotal?: number;
+  total: TotalMethod;
 }
 
-export async function listTransactions(
-  em: EntityManager,
-  { scope, range, page, limit, status, knownTotal }: ListTransactionsParams,
-): Promise<{ items: Transaction[]; total: number }> {
-  // Each scope has its own index: (account_id, date desc, id desc) or (user_id, date desc, id desc).
-  const conditions = ['accountId' in scope ? 'account_id = ?' : 'user_id = ?'];
-  const params: unknown[] = ['accountId' in scope ? scope.accountId : scope.userId];
-  if (status === undefined) conditions.push(`status <> 'voided'`);
-  else if (status !== 'all') {
-    conditions.push('status = ?');
-    params.push(status);
-  }
-  if (range.from) {
-    conditions.push('date >= ?');
-    params.push(range.from.toISOString());
-  }
-  if (range.before) {
-    conditions.push('date < ?');
-    params.push(range.before.toISOString());
-  }
-  const where = conditions.join(' and ');
-  const [rows, total] = await Promise.all([
-    executeHot<TransactionRow>(
-      em,
-      { sql: `select ${TRANSACTION_COLUMNS} from transactions where ${where} order by date desc, id desc limit ? offset ?` },
-      [...params, limit, (page - 1) * limit],
-    ),
-    knownTotal ??
-      executeHot<{ total: string }>(em, { sql: `select count(*) as total from transactions where ${where}` }, params).then(
-        ([row]) => Number(row?.total ?? 0),
-      ),
-  ]);
-  return { items: rows.map(rowToTransaction), total };
+export interface TransactionPage {
+  items: Transaction[];
+  total: number;
 }
 
 /**
- * How many pending and posted transactions of an owner lie in `range`, without counting the window:
- * the accounts' `transaction_count` (kept by every statement that books or voids) gives all of
- * them, and only the rows outside the window are counted and taken off. A pull's window usually
- * holds most of an owner's rows (the default is the last 90 days), so this counts few rows where
- * `count(*)` over the window counted them all on every page. Exact: the counters and the rows are
- * read in one statement, one snapshot.
+ * One page and its total, in one statement (one snapshot, one round trip); null when `scope` names
+ * an account the user does not own.
  */
-export async function countOwnerTransactions(
+export async function readTransactionPage(
   em: EntityManager,
-  { userId, range }: { userId: string; range: DateRange },
-): Promise<number> {
-  const params: unknown[] = [userId];
-  let sql = `select (select coalesce(sum(transaction_count), 0) from accounts where user_id = ?)`;
+  { scope, range, page, limit, status, total }: ListTransactionsParams,
+): Promise<TransactionPage | null> {
+  if (total === 'counter' && status !== undefined) throw new Error('the counters count the default status only');
+  // Each scope has its own index: (account_id, date desc, id desc) or (user_id, date desc, id desc).
+  // `s` is the scope's row: the owned account, or the user.
+  const byAccount = scope.accountId !== undefined;
+  const scopeRow = byAccount
+    ? { from: 'from accounts s', where: 's.id = ? and s.user_id = ?' }
+    : { from: 'from users s', where: 's.id = ?' };
+  const scopeParams = byAccount ? [scope.accountId, scope.userId] : [scope.userId];
+  const owned = byAccount ? 'account_id = s.id' : 'user_id = s.id';
+
+  const filters: string[] = [];
+  const filterParams: unknown[] = [];
+  if (status === undefined) filters.push(`status <> 'voided'`);
+  else if (status !== 'all') {
+    filters.push('status = ?');
+    filterParams.push(status);
+  }
   if (range.from) {
-    sql += ` - (select count(*) from transactions where user_id = ? and status <> 'voided' and date < ?)`;
-    params.push(userId, range.from.toISOString());
+    filters.push('date >= ?');
+    filterParams.push(range.from.toISOString());
   }
   if (range.before) {
-    sql += ` - (select count(*) from transactions where user_id = ? and status <> 'voided' and date >= ?)`;
-    params.push(userId, range.before.toISOString());
+    filters.push('date < ?');
+    filterParams.push(range.before.toISOString());
   }
-  const [row] = await executeHot<{ total: string }>(em, { sql: `${sql} as total` }, params);
-  return Number(row?.total ?? 0);
+  const where = [owned, ...filters].join(' and ');
+
+  // Parameters in the order their `?` appear: the total's, the page's, then the scope's.
+  const params: unknown[] = [];
+  let totalSql = '0';
+  if (total === 'count') {
+    totalSql = `(select count(*) from transactions where ${where})`;
+    params.push(...filterParams);
+  } else if (total === 'counter') {
+    totalSql = byAccount
+      ? 's.transaction_count'
+      : '(select coalesce(sum(transaction_count), 0) from accounts where user_id = s.id)';
+    if (range.from) {
+      totalSql += ` - (select count(*) from transactions where ${owned} and status <> 'voided' and date < ?)`;
+      params.push(range.from.toISOString());
+    }
+    if (range.before) {
+      totalSql += ` - (select count(*) from transactions where ${owned} and status <> 'voided' and date >= ?)`;
+      params.push(range.before.toISOString());
+    }
+  }
+  params.push(...filterParams, limit, (page - 1) * limit, ...scopeParams);
+  // The scope's row, its total (once: a lateral, not a subquery per row) and the page beside it;
+  // an empty page is one row of nulls, a scope not found no row at all.
+  const sql = `select c.total, p.* ${scopeRow.from}
+    cross join lateral (select ${totalSql} as total) c
+    left join lateral (select ${TRANSACTION_COLUMNS} from transactions
+      where ${where} order by date desc, id desc limit ? offset ?) p on true
+    where ${scopeRow.where} order by p.date desc, p.id desc`;
+  const rows = await executeHot<PageRow>(em, { sql }, params);
+  const [first] = rows;
+  if (!first) return null;
+  return { items: first.id === null ? [] : rows.map(rowToTransaction), total: Number(first.total) };
 }
+
+type PageRow = TransactionRow & { total: string | number };

@@ -2,7 +2,8 @@ import { listMeta, listOf, PageQuerySchema, TransactionSchema } from '@sandbank/
 import { z } from 'zod';
 import { pullRange } from '../../domain/integrations/pull-range.ts';
 import { resolveOwner } from '../../domain/integrations/resolve-owner.ts';
-import { countOwnerTransactions, listTransactions, StatusFilterSchema } from '../../domain/transactions/list-transactions.ts';
+import { readTransactionPage, StatusFilterSchema } from '../../domain/transactions/list-transactions.ts';
+import { notFound } from '../../errors.ts';
 import { DaySchema } from '../../lib/date-range.ts';
 import { byApiKey, rateLimit } from '../../protection/rate-limit-middleware.ts';
 import { apiKeyProcedure } from '../../trpc.ts';
@@ -39,16 +40,16 @@ export const pullTransactionsProcedure = apiKeyProcedure
   .output(listOf(TransactionSchema))
   .query(async ({ ctx, input }) => {
     const userId = await resolveOwner(ctx.em, ctx.apiKey, input.owner);
-    const range = pullRange(input.from, input.to);
     const { page, limit, status } = input;
-    if (status !== undefined) {
-      const { items, total } = await listTransactions(ctx.em, { scope: { userId }, range, page, limit, status });
-      return { data: items, meta: listMeta(page, limit, total) };
-    }
     // The default view (pending and posted) is counted from the accounts' counters, not over the window.
-    const [{ items }, total] = await Promise.all([
-      listTransactions(ctx.em, { scope: { userId }, range, page, limit, knownTotal: 0 }),
-      countOwnerTransactions(ctx.em, { userId, range }),
-    ]);
-    return { data: items, meta: listMeta(page, limit, total) };
+    const found = await readTransactionPage(ctx.em, {
+      scope: { userId },
+      range: pullRange(input.from, input.to),
+      page,
+      limit,
+      status,
+      total: status === undefined ? 'counter' : 'count',
+    });
+    if (!found) throw notFound('Owner'); // deleted since resolveOwner found it
+    return { data: found.items, meta: listMeta(page, limit, found.total) };
   });

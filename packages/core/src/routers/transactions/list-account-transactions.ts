@@ -1,7 +1,7 @@
 import { IdSchema, listMeta, listOf, PageQuerySchema, TransactionSchema } from '@sandbank/schemas';
 import { z } from 'zod';
-import { ownedAccountTransactionCount } from '../../domain/accounts/accounts.ts';
-import { listTransactions, StatusFilterSchema } from '../../domain/transactions/list-transactions.ts';
+import { readTransactionPage, StatusFilterSchema } from '../../domain/transactions/list-transactions.ts';
+import { notFound } from '../../errors.ts';
 import { DayOrInstantSchema, toDateRange } from '../../lib/date-range.ts';
 import { protectedProcedure } from '../../trpc.ts';
 
@@ -29,16 +29,16 @@ export const listAccountTransactionsProcedure = protectedProcedure
   .output(listOf(TransactionSchema))
   .query(async ({ ctx, input }) => {
     const range = toDateRange(input.from, input.to);
-    const transactionCount = await ownedAccountTransactionCount(ctx.em, { userId: ctx.user.id, accountId: input.id });
     // The account counts its pending and posted rows: the default view of the whole history needs no count(*).
     const unfiltered = !range.from && !range.before && input.status === undefined;
-    const { items, total } = await listTransactions(ctx.em, {
-      scope: { accountId: input.id },
+    const page = await readTransactionPage(ctx.em, {
+      scope: { userId: ctx.user.id, accountId: input.id },
       range,
       page: input.page,
       limit: input.limit,
       status: input.status,
-      ...(unfiltered ? { knownTotal: transactionCount } : {}),
+      total: unfiltered ? 'counter' : 'count',
     });
-    return { data: items, meta: listMeta(input.page, input.limit, total) };
+    if (!page) throw notFound('Account');
+    return { data: page.items, meta: listMeta(input.page, input.limit, page.total) };
   });
