@@ -11,6 +11,7 @@ export { simulateTransaction } from './domain/simulations/simulate-transaction.t
 export { AppError, isDatabaseUnavailable, statusOf, toErrorBody } from './errors.ts';
 export { uuidv7 } from './lib/ids.ts';
 export { isStorable } from './lib/storable-text.ts';
+export { isoTimestamp } from './lib/timestamps.ts';
 export { buildOpenApiDocument } from './openapi.ts';
 export { byApiKey, byIp, rateLimit } from './protection/rate-limit-middleware.ts';
 export {

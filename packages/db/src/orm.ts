@@ -13,6 +13,18 @@ export interface OrmOptions {
   poolSize?: number;
 }
 
+/**
+ * Settings of every pooled session:
+ * - `plan_cache_mode=force_generic_plan`: the hot statements are named prepared statements
+ *   (`executeHot`) so that PostgreSQL plans them once per connection. But for a statement with
+ *   range parameters (the pull's window, the history's bounds) the planner kept choosing a custom
+ *   plan, made again on every call: 0.4 ms of planning for a 0.2 ms execution. Their generic plans
+ *   are the same index scans (each statement has one obvious index).
+ * - `TimeZone=UTC`: no statement depends on the session's zone, but timestamps then arrive as
+ *   `…+00`, which `isoTimestamp` rewrites as ISO strings without parsing a Date.
+ */
+const SESSION_OPTIONS = '-c plan_cache_mode=force_generic_plan -c TimeZone=UTC';
+
 export async function createOrm({ url, poolSize = 10 }: OrmOptions): Promise<MikroORM> {
   return MikroORM.init({
     clientUrl: url,
@@ -26,6 +38,7 @@ export async function createOrm({ url, poolSize = 10 }: OrmOptions): Promise<Mik
       snapshot: false,
     },
     pool: { min: 0, max: poolSize },
+    driverOptions: { options: SESSION_OPTIONS },
     // Raw rows keep timestamps as Date (we map them ourselves), ints stay numbers.
     forceUtcTimezone: true,
     debug: false,

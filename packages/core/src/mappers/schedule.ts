@@ -1,8 +1,7 @@
 /** Schedules and their runs, from the rows of domain/schedules, in the SPEC's shapes. */
 import type { Category, Schedule, ScheduleRun } from '@sandbank/schemas';
 import type { ScheduleRow, ScheduleRunRow } from '../domain/schedules/schedules.ts';
-
-const iso = (value: Date | string) => new Date(value).toISOString();
+import { isoTimestamp } from '../lib/timestamps.ts';
 
 export function toSchedule(row: ScheduleRow): Schedule {
   return {
@@ -14,20 +13,20 @@ export function toSchedule(row: ScheduleRow): Schedule {
     category: row.category as Category | null,
     rrule: row.rrule,
     timezone: row.timezone,
-    startAt: iso(row.start_at),
+    startAt: isoTimestamp(row.start_at),
     status: row.status,
     settleAfter: row.settle_after,
-    nextRunAt: row.next_run_at === null ? null : iso(row.next_run_at),
+    nextRunAt: row.next_run_at === null ? null : isoTimestamp(row.next_run_at),
     state: row.state,
     runs: Number(row.runs),
-    createdAt: iso(row.created_at),
+    createdAt: isoTimestamp(row.created_at),
   };
 }
 
 export function toScheduleRun(row: ScheduleRunRow): ScheduleRun {
   return {
     n: Number(row.n),
-    dueAt: iso(row.due_at),
+    dueAt: isoTimestamp(row.due_at),
     transactionId: row.transaction_id,
     failure: row.failure_code === null ? null : { code: row.failure_code, message: row.failure_message ?? '' },
   };

@@ -3,6 +3,7 @@
  * and webhook events all build their Transaction objects here, from the row as SQL returns it.
  */
 import type { Category, Currency, Transaction, TransactionStatus } from '@sandbank/schemas';
+import { isoTimestamp } from '../lib/timestamps.ts';
 
 /** The columns every statement returns for a transaction (`t.`-qualified variant below). */
 export const TRANSACTION_COLUMNS =
@@ -26,8 +27,6 @@ export interface TransactionRow {
   reversal_of: string | null;
 }
 
-const iso = (value: Date | string) => new Date(value).toISOString();
-
 export function rowToTransaction(row: TransactionRow): Transaction {
   return {
     id: row.id,
@@ -35,11 +34,11 @@ export function rowToTransaction(row: TransactionRow): Transaction {
     accountId: row.account_id,
     amount: Number(row.amount),
     currency: row.currency as Currency,
-    date: iso(row.date),
+    date: isoTimestamp(row.date),
     description: row.description,
     raw: { ...row.raw, source: String(row.raw.source) },
     status: row.status,
-    postedAt: row.posted_at === null ? null : iso(row.posted_at),
+    postedAt: row.posted_at === null ? null : isoTimestamp(row.posted_at),
     version: Number(row.version),
     merchant: row.merchant,
     category: row.category as Category | null,

@@ -10,8 +10,11 @@ import { sha256 } from '../auth/tokens.ts';
 import { API_KEY_PREFIX } from './api-keys.ts';
 import { matchPartnerKey } from './partner-keys.ts';
 
-/** Who is calling with an API key; `keyId` is stable and not secret, so rate limits can key on it. */
-export type ApiKeyIdentity = { kind: 'user'; keyId: string; userId: string } | { kind: 'partner'; keyId: string };
+/**
+ * Who is calling with an API key; `keyId` is stable and not secret, so rate limits can key on it.
+ * A user key carries its user's e-mail, so the owner it names resolves without another query.
+ */
+export type ApiKeyIdentity = { kind: 'user'; keyId: string; userId: string; email: string } | { kind: 'partner'; keyId: string };
 
 /** `lastUsedAt` is written at most once per this interval per key, so reads stay reads. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -40,18 +43,22 @@ export async function authenticateApiKey(
   if (key.revoked_at) throw unauthenticated('The API key has been revoked');
   if (key.expires_at && new Date(key.expires_at).getTime() <= now.getTime()) throw unauthenticated('The API key has expired');
   await touchLastUsed(em, key, now);
-  return { kind: 'user', keyId: key.id, userId: key.user_id };
+  return { kind: 'user', keyId: key.id, userId: key.user_id, email: key.email };
 }
 
 interface KeyRow {
   id: string;
   user_id: string;
+  email: string;
   last_used_at: Date | string | null;
   expires_at: Date | string | null;
   revoked_at: Date | string | null;
 }
 
-const FIND_KEY = { sql: 'select id, user_id, last_used_at, expires_at, revoked_at from api_keys where key_hash = ?' };
+const FIND_KEY = {
+  sql: `select k.id, k.user_id, u.email, k.last_used_at, k.expires_at, k.revoked_at
+    from api_keys k join users u on u.id = k.user_id where k.key_hash = ?`,
+};
 
 /** Records use at a one-minute resolution; the condition keeps concurrent requests to one write. */
 async function touchLastUsed(em: EntityManager, key: KeyRow, now: Date): Promise<void> {

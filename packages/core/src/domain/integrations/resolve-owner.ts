@@ -34,14 +34,22 @@ function decodeOwner(raw: string): string {
 export async function resolveOwner(em: EntityManager, identity: ApiKeyIdentity, rawOwner: string): Promise<string> {
   const owner = decodeOwner(rawOwner).trim();
   if (!owner) throw notFound('Owner');
-  const scope = identity.kind === 'user' ? identity.userId : null;
+  if (identity.kind === 'user') {
+    // A user key reads its own user only: compare with what the key's lookup already read
+    // (e-mails are stored trimmed and lower-cased), as the queries below would.
+    const wanted = owner.toLowerCase();
+    const { userId, email } = identity;
+    const named = owner.includes('@') ? email === wanted : email.split('@')[0] === wanted;
+    if ((isUuid(owner) && wanted === userId) || named) return userId;
+    throw notFound('Owner');
+  }
   if (isUuid(owner)) {
-    const [byId] = await findUsers(em, 'id = ?', owner.toLowerCase(), scope);
+    const [byId] = await findUsers(em, 'id = ?', owner.toLowerCase());
     if (byId) return byId;
   }
   const matches = owner.includes('@')
-    ? await findUsers(em, 'email = ?', owner.toLowerCase(), scope)
-    : await findUsers(em, "split_part(email, '@', 1) = ?", owner.toLowerCase(), scope);
+    ? await findUsers(em, 'email = ?', owner.toLowerCase())
+    : await findUsers(em, "split_part(email, '@', 1) = ?", owner.toLowerCase());
   if (matches.length > 1) {
     throw new AppError('CONFLICT', 'Several users share this e-mail local part; use the full e-mail or the user id');
   }
@@ -50,9 +58,10 @@ export async function resolveOwner(em: EntityManager, identity: ApiKeyIdentity, 
   return userId;
 }
 
-/** At most two matching user ids (two are enough to know it is ambiguous); `scope` limits them to one user. */
-async function findUsers(em: EntityManager, condition: string, value: string, scope: string | null): Promise<string[]> {
-  const sql = `select id from users where ${condition}${scope ? ' and id = ?' : ''} order by id limit 2`;
-  const rows = await executeHot<{ id: string }>(em, { sql }, scope ? [value, scope] : [value]);
+/** At most two matching user ids (two are enough to know it is ambiguous). */
+async function findUsers(em: EntityManager, condition: string, value: string): Promise<string[]> {
+  const rows = await executeHot<{ id: string }>(em, { sql: `select id from users where ${condition} order by id limit 2` }, [
+    value,
+  ]);
   return rows.map((row) => row.id);
 }
