@@ -93,12 +93,9 @@ process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
 // The API and worker restart on changes under apps/ and packages/ (the console's own files are Vite's).
-const nodeArgs = [
-  ...SERVER_NODE_FLAGS,
-  ...(watch ? ['--watch-path=apps/api', '--watch-path=apps/worker', '--watch-path=packages'] : []),
-];
-launch('api', entries.api, nodeArgs);
-launch('worker', entries.worker, nodeArgs);
+const watchArgs = watch ? ['--watch-path=apps/api', '--watch-path=apps/worker', '--watch-path=packages'] : [];
+launch('api', entries.api, [...SERVER_NODE_FLAGS.api, ...watchArgs]);
+launch('worker', entries.worker, [...SERVER_NODE_FLAGS.worker, ...watchArgs]);
 if (watch) {
   const consoleDir = path.join(root, 'apps/console');
   launch('console', path.join(consoleDir, 'node_modules/vite/bin/vite.js'), [], consoleDir);

@@ -1,7 +1,8 @@
 /**
  * `pnpm --filter @sandbank/bench reads`: the two read hot paths alone — the first page of an
  * account's history and the pull endpoint's default 90-day window, on 100,000 transactions, at
- * 32 connections — with the CPU each request costs the API, PostgreSQL and the load generator.
+ * 32 connections — with the CPU each request costs the API, PostgreSQL and the load generator;
+ * then one client syncs the whole owner from nothing (transactions/s).
  *
  * - BENCH_READS_VARIANTS=`before:/path/to/old/dist/main.js,after:apps/api/dist/main.js` compares
  *   API builds on the same database, in turns (BENCH_ROUNDS rounds): a ratio from one sitting. A
@@ -14,6 +15,7 @@ import { cpuMeter, postgresPids } from './cpu.ts';
 import { load } from './load.ts';
 import { createApiKey, seedHistory, seedUsers } from './seed.ts';
 import { APP_ENTRY, freshDatabase, type Proc, root, spawnApp, startPostgres, waitFor200 } from './stack.ts';
+import { measureSync } from './sync.ts';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3900);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -77,7 +79,8 @@ for (let round = 1; round <= ROUNDS; round++) {
     await load({ url: pullUrl, connections: 32, durationSeconds: 3, headers: { authorization: `Bearer ${apiKey}` } });
     const history = await run(historyUrl, `Bearer ${user.token}`);
     const pull = await run(pullUrl, `Bearer ${apiKey}`);
-    console.log(JSON.stringify({ round, variant: variant.name, history, pull }));
+    const sync = await measureSync(baseUrl, user.token);
+    console.log(JSON.stringify({ round, variant: variant.name, history, pull, sync }));
     await api.stop();
   }
 }

@@ -74,7 +74,11 @@ export interface Proc {
 }
 
 /** Starts `entry` with the Node flags and environment of `pnpm start` and the Dockerfile (or `nodeFlags`). */
-export function spawnApp(entry: string, env: Record<string, string>, nodeFlags: string[] = SERVER_NODE_FLAGS): Proc {
+export function spawnApp(
+  entry: string,
+  env: Record<string, string>,
+  nodeFlags: readonly string[] = entry.includes('worker') ? SERVER_NODE_FLAGS.worker : SERVER_NODE_FLAGS.api,
+): Proc {
   // The real binary, not node_modules/.bin/node: that is a shell wrapper that does not pass
   // SIGTERM on, so stop() would orphan the process.
   const child = spawn(process.execPath, [...nodeFlags, path.resolve(root, entry)], {

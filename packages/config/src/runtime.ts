@@ -3,14 +3,21 @@
  * and the Docker image (docker/Dockerfile repeats these; keep them equal). Each one was measured
  * under the 32-connection simulation load against the same set-up without it (bench/README.md,
  * "Memory"):
- * - `--max-semi-space-size=4`: a young generation of 2 × 4 MiB instead of up to 2 × 16 MiB;
+ * - `--max-semi-space-size`: the worker's young generation is 2 × 4 MiB instead of up to 2 × 16 MiB.
+ *   The API keeps V8's 16: a history page allocates a few hundred objects, and with 4 MiB the
+ *   scavenges took 14 % of the API's time on reads. Measured in one sitting (bench/README.md,
+ *   "Reads"): history 0.6 → 0.4 ms of API CPU per request, and the API's peak RSS under the
+ *   simulation load 127 → 153 MiB (target 200);
  * - `--heap-growing-percent=20`: after each full GC the old generation may grow by 20 % (at least
  *   8 MiB) before the next one, instead of up to 4× on a machine with plenty of memory, which let
  *   the API's heap triple under load with only a third of it live;
  * - glibc's allocator: two arenas instead of one per thread (V8's compiler threads each kept their
  *   own, mostly free), and freed memory above 128 KiB handed back to the system.
  */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4', '--heap-growing-percent=20'];
+export const SERVER_NODE_FLAGS = {
+  api: ['--max-semi-space-size=16', '--heap-growing-percent=20'],
+  worker: ['--max-semi-space-size=4', '--heap-growing-percent=20'],
+} as const;
 
 export const SERVER_ENV: Record<string, string> = {
   GLIBC_TUNABLES: 'glibc.malloc.arena_max=2:glibc.malloc.trim_threshold=131072:glibc.malloc.mmap_threshold=131072',

@@ -26,7 +26,7 @@ type StatusFilter = z.infer<typeof StatusFilterSchema>;
  * - `count`: `count(*)` of the rows that match.
  * - `none`: not needed (0).
  */
-export type TotalMethod = 'counter' | 'count' | 'none';
+type TotalMethod = 'counter' | 'count' | 'none';
 
 export interface ListTransactionsParams {
   /** One account of a user (nothing when the user does not own it), or every account of a user. */
