@@ -2,12 +2,14 @@ import { insertAccount, insertTransaction } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers.ts';
 
+const PARTNER_KEY = 'pull-dates-partner-key-0123456789-abcdefghijk';
+
 let app: TestApp;
 let key: string;
 let ownerId: string;
 let accountId: string;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ PARTNER_API_KEYS: PARTNER_KEY });
   const user = await app.createUser();
   ownerId = user.id;
   key = (await app.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name: 'Dates' } })).body.data.key;
@@ -43,6 +45,27 @@ describe('pull date bounds', () => {
     const res = await pull('');
     expect(res.status).toBe(200);
     expect(dates(res)).toEqual(inside);
+  });
+
+  it("ends the default window at today in the owner's world, whose clock may run ahead (user and partner keys)", async () => {
+    const traveller = await app.createUser();
+    const travellerKey = (await app.call('POST', '/v1/api-keys', { token: traveller.accessToken, body: { name: 'Ahead' } })).body
+      .data.key;
+    const travellerAccount = await insertAccount(app.db, traveller.id);
+    const advanced = await app.call('POST', '/v1/clock/advance', { token: traveller.accessToken, body: { by: 'P200D' } });
+    expect(advanced.status).toBe(200);
+    const worldNow = Date.parse(advanced.body.data.now);
+    const inWorld = new Date(worldNow - 10 * DAY_MS).toISOString(); // 10 days ago in the world
+    const onlyByWallTime = new Date(Date.now() - 10 * DAY_MS).toISOString(); // 210 days ago in the world
+    for (const date of [inWorld, onlyByWallTime]) {
+      await insertTransaction(app.db, { moveBalance: false, accountId: travellerAccount, date });
+    }
+    for (const token of [travellerKey, PARTNER_KEY]) {
+      const res = await app.call('GET', `/api/owner/${traveller.id}/transactions`, { token });
+      expect(res.status).toBe(200);
+      expect(dates(res)).toEqual([inWorld]);
+      expect(res.body.meta.total).toBe(1);
+    }
   });
 
   it('counts the default 90 days back from `to` when only `to` is given', async () => {

@@ -7,14 +7,18 @@ import type { Config } from '@sandbank/config';
 import { ApiKeyEntity, type EntityManager, executeHot } from '@sandbank/db';
 import { AppError } from '../../errors.ts';
 import { sha256 } from '../auth/tokens.ts';
+import { WORLD_NOW_SQL } from '../clock/clock.ts';
 import { API_KEY_PREFIX } from './api-keys.ts';
 import { matchPartnerKey } from './partner-keys.ts';
 
 /**
  * Who is calling with an API key; `keyId` is stable and not secret, so rate limits can key on it.
- * A user key carries its user's e-mail, so the owner it names resolves without another query.
+ * A user key also carries what its lookup read of its user — the e-mail and the world's now — so
+ * the owner it names resolves without another statement (`resolveOwner`).
  */
-export type ApiKeyIdentity = { kind: 'user'; keyId: string; userId: string; email: string } | { kind: 'partner'; keyId: string };
+export type ApiKeyIdentity =
+  | { kind: 'user'; keyId: string; userId: string; email: string; userNow: Date }
+  | { kind: 'partner'; keyId: string };
 
 /** `lastUsedAt` is written at most once per this interval per key, so reads stay reads. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -43,20 +47,21 @@ export async function authenticateApiKey(
   if (key.revoked_at) throw unauthenticated('The API key has been revoked');
   if (key.expires_at && new Date(key.expires_at).getTime() <= now.getTime()) throw unauthenticated('The API key has expired');
   await touchLastUsed(em, key, now);
-  return { kind: 'user', keyId: key.id, userId: key.user_id, email: key.email };
+  return { kind: 'user', keyId: key.id, userId: key.user_id, email: key.email, userNow: new Date(key.user_now) };
 }
 
 interface KeyRow {
   id: string;
   user_id: string;
   email: string;
+  user_now: string;
   last_used_at: Date | string | null;
   expires_at: Date | string | null;
   revoked_at: Date | string | null;
 }
 
 const FIND_KEY = {
-  sql: `select k.id, k.user_id, u.email, k.last_used_at, k.expires_at, k.revoked_at
+  sql: `select k.id, k.user_id, u.email, ${WORLD_NOW_SQL} as user_now, k.last_used_at, k.expires_at, k.revoked_at
     from api_keys k join users u on u.id = k.user_id where k.key_hash = ?`,
 };
 

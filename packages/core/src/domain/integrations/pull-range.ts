@@ -7,10 +7,11 @@ const DAY_MS = 86_400_000;
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
 /**
- * Without `from`, the range starts 89 days before `to` (or today, UTC), so it spans 90 whole days
- * including that last one. Without `to`, it has no upper bound (no transaction lies in the future).
+ * Without `from`, the range starts 89 days before `to` (or the UTC day of `now`, the owner's world's
+ * now), so it spans 90 whole days including that last one. Without `to`, it has no upper bound (no
+ * transaction lies in the world's future).
  */
-export function pullRange(from: string | undefined, to: string | undefined, now = new Date()): DateRange {
+export function pullRange(from: string | undefined, to: string | undefined, now: Date): DateRange {
   const last = to ? new Date(`${to}T00:00:00.000Z`) : new Date(`${dayOf(now)}T00:00:00.000Z`);
   const first = from ?? dayOf(new Date(last.getTime() - (DEFAULT_PULL_DAYS - 1) * DAY_MS));
   return toDateRange(first, to);

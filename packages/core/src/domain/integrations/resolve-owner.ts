@@ -8,6 +8,7 @@ import { type EntityManager, executeHot } from '@sandbank/db';
 import { z } from 'zod';
 import { AppError, notFound } from '../../errors.ts';
 import { isStorable } from '../../lib/storable-text.ts';
+import { WORLD_NOW_SQL } from '../clock/clock.ts';
 import type { ApiKeyIdentity } from './authenticate-api-key.ts';
 
 const isUuid = (value: string) => z.uuid().safeParse(value).success;
@@ -31,16 +32,22 @@ function decodeOwner(raw: string): string {
   return decoded;
 }
 
-export async function resolveOwner(em: EntityManager, identity: ApiKeyIdentity, rawOwner: string): Promise<string> {
+/** The user an owner names, and the now of that user's world (the pull's default window ends there). */
+export interface Owner {
+  id: string;
+  now: Date;
+}
+
+export async function resolveOwner(em: EntityManager, identity: ApiKeyIdentity, rawOwner: string): Promise<Owner> {
   const owner = decodeOwner(rawOwner).trim();
   if (!owner) throw notFound('Owner');
   if (identity.kind === 'user') {
     // A user key reads its own user only: compare with what the key's lookup already read
     // (e-mails are stored trimmed and lower-cased), as the queries below would.
     const wanted = owner.toLowerCase();
-    const { userId, email } = identity;
+    const { userId, email, userNow } = identity;
     const named = owner.includes('@') ? email === wanted : email.split('@')[0] === wanted;
-    if ((isUuid(owner) && wanted === userId) || named) return userId;
+    if ((isUuid(owner) && wanted === userId) || named) return { id: userId, now: userNow };
     throw notFound('Owner');
   }
   if (isUuid(owner)) {
@@ -53,15 +60,14 @@ export async function resolveOwner(em: EntityManager, identity: ApiKeyIdentity, 
   if (matches.length > 1) {
     throw new AppError('CONFLICT', 'Several users share this e-mail local part; use the full e-mail or the user id');
   }
-  const [userId] = matches;
-  if (!userId) throw notFound('Owner');
-  return userId;
+  const [found] = matches;
+  if (!found) throw notFound('Owner');
+  return found;
 }
 
-/** At most two matching user ids (two are enough to know it is ambiguous). */
-async function findUsers(em: EntityManager, condition: string, value: string): Promise<string[]> {
-  const rows = await executeHot<{ id: string }>(em, { sql: `select id from users where ${condition} order by id limit 2` }, [
-    value,
-  ]);
-  return rows.map((row) => row.id);
+/** At most two matching users (two are enough to know it is ambiguous). */
+async function findUsers(em: EntityManager, condition: string, value: string): Promise<Owner[]> {
+  const sql = `select u.id, ${WORLD_NOW_SQL} as now from users u where ${condition} order by u.id limit 2`;
+  const rows = await executeHot<{ id: string; now: string }>(em, { sql }, [value]);
+  return rows.map((row) => ({ id: row.id, now: new Date(row.now) }));
 }

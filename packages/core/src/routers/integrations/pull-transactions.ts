@@ -32,19 +32,20 @@ export const pullTransactionsProcedure = apiKeyProcedure
       tags: ['integrations'],
       summary: 'Pull an owner’s transactions',
       description:
-        'For external systems, with `Authorization: Bearer <API_KEY>` (a user’s `sbk_` key or a partner key; user access tokens are refused). Every account of the owner, closed ones included, newest first; pending and posted unless `status` says otherwise. `from`/`to` are whole UTC days (YYYY-MM-DD, inclusive); without `from` the range is the 90 days ending at `to` (default: today), without `to` it has no upper bound. A user key reads only its own user (anything else is 404); a local part shared by several users is 409 CONFLICT for partner keys. Limited per API key (RATE_LIMIT_API_KEY).',
+        'For external systems, with `Authorization: Bearer <API_KEY>` (a user’s `sbk_` key or a partner key; user access tokens are refused). Every account of the owner, closed ones included, newest first; pending and posted unless `status` says otherwise. `from`/`to` are whole UTC days (YYYY-MM-DD, inclusive); without `from` the range is the 90 days ending at `to` (default: today in the owner’s world, whose clock may run ahead), without `to` it has no upper bound. A user key reads only its own user (anything else is 404); a local part shared by several users is 409 CONFLICT for partner keys. Limited per API key (RATE_LIMIT_API_KEY).',
     },
     errorCodes: ['NOT_FOUND', 'CONFLICT'],
   })
   .input(PullTransactionsInputSchema)
   .output(listOf(TransactionSchema))
   .query(async ({ ctx, input }) => {
-    const userId = await resolveOwner(ctx.em, ctx.apiKey, input.owner);
+    // The default window is the last 90 days of the owner's world, whose clock may run ahead.
+    const owner = await resolveOwner(ctx.em, ctx.apiKey, input.owner);
     const { page, limit, status } = input;
     // The default view (pending and posted) is counted from the accounts' counters, not over the window.
     const found = await readTransactionPage(ctx.em, {
-      scope: { userId },
-      range: pullRange(input.from, input.to),
+      scope: { userId: owner.id },
+      range: pullRange(input.from, input.to, owner.now),
       page,
       limit,
       status,

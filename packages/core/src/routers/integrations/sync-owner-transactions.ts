@@ -21,6 +21,6 @@ export const syncOwnerTransactionsProcedure = apiKeyProcedure
   .input(z.strictObject({ owner: OwnerParamSchema, ...SyncQuerySchema }))
   .output(SyncTransactionsOutputSchema)
   .query(async ({ ctx, input }) => {
-    const userId = await resolveOwner(ctx.em, ctx.apiKey, input.owner);
+    const { id: userId } = await resolveOwner(ctx.em, ctx.apiKey, input.owner);
     return { data: await syncTransactions(ctx.em, { userId, cursor: input.cursor, limit: input.limit }) };
   });
