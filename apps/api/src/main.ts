@@ -29,6 +29,9 @@ server.listen(config.http.port, config.http.host, () => {
   // that woke a sleeping instance (usually `/healthz`) a moment to be answered first.
   setTimeout(() => {
     main().catch((error: unknown) => {
+      // Stopped mid start-up (e.g. while migrating): closing the database failed the start; that is
+      // the stop asked for, not a reason to report that the API cannot start.
+      if (stopping) return;
       failStartup('sandbank api', error);
     });
   }, 20);
