@@ -37,6 +37,9 @@ server.listen(config.http.port, config.http.host, () => {
   }, 20);
 });
 
+/** How long shutdown waits for the database pool to close. */
+const ORM_CLOSE_MS = 5_000;
+
 /** What start-up has opened so far; shutdown closes whatever is there, whenever the signal comes. */
 const opened: { close?: () => Promise<void> } = {};
 let stopping = false;
@@ -65,7 +68,9 @@ async function main(): Promise<void> {
   opened.close = database.stop;
   const orm = await createOrm({ url: database.url, poolSize: config.database.poolSize });
   opened.close = async () => {
-    await orm.close();
+    // A stop that comes while the migrations still run finds one of the pool's connections checked
+    // out for them, and closing the pool would wait for it forever: bounded, the database still stops.
+    await Promise.race([orm.close(), new Promise((resolve) => setTimeout(resolve, ORM_CLOSE_MS).unref())]);
     await database.stop();
   };
   const app = buildApp({ config, secrets: resolveSecrets(config), orm, logger });
