@@ -5,9 +5,9 @@
  * and balances equal the sum of posted rows.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@sandbank/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers.ts';
 import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
@@ -24,14 +24,6 @@ afterAll(async () => {
   child?.kill('SIGKILL');
   await app.close();
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function startApiProcess(): Promise<{ url: string; exited: Promise<unknown> }> {
   const port = await freePort();

@@ -4,25 +4,16 @@
  * database is back. The test runs its own PostgreSQL so it can stop and restart it.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createOrm, migrateDatabase, startEmbeddedPostgres } from '@sandbank/db';
+import { freePort } from '@sandbank/testing';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, expect, it } from 'vitest';
 import { startTestApp } from './helpers.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbank-down-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 it('answers 503 with Retry-After while PostgreSQL is down, never 500, and recovers when it is back', async () => {
   const port = await freePort();

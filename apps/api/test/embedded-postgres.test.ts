@@ -6,25 +6,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres } from '@sandbank/db';
-import { withClient } from '@sandbank/testing';
+import { freePort, withClient } from '@sandbank/testing';
 import { afterAll, expect, it } from 'vitest';
 
 const isRoot = process.getuid?.() === 0;
 const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbank-private-'));
 afterAll(() => fs.rmSync(parent, { recursive: true, force: true }));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const query = (url: string, text: string) => withClient(url, async (client) => (await client.query(text)).rows);
 

@@ -5,10 +5,9 @@
  * "cannot start" line (it once hung on closing the pool, and before that reported a failed start).
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestDatabase, type TestDatabase } from '@sandbank/testing';
+import { createTestDatabase, freePort, type TestDatabase } from '@sandbank/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -17,14 +16,6 @@ beforeAll(async () => {
   database = await createTestDatabase();
 });
 afterAll(() => database.drop());
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 it('ends within the shutdown bound, exit code 0, when stopped right after /readyz', { timeout: 60_000 }, async () => {
   // The race is timing-dependent (seen in 4 of 6 tries): several tries.

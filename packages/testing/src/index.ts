@@ -3,6 +3,7 @@
  * per test file, cloned from a template that the global setup migrated once.
  */
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import pg from 'pg';
 import { inject } from 'vitest';
 
@@ -63,4 +64,16 @@ export async function withClient<T>(url: string, run: (client: pg.Client) => Pro
   } finally {
     await client.end();
   }
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago, for a server a test starts itself. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
