@@ -98,10 +98,11 @@ export async function readTransactionPage(
     }
   }
   params.push(...filterParams, limit, (page - 1) * limit, ...scopeParams);
-  // The scope's row, its total (once: a lateral, not a subquery per row) and the page beside it;
-  // an empty page is one row of nulls, a scope not found no row at all.
+  // The scope's row, its total and the page beside it; an empty page is one row of nulls, a scope
+  // not found no row at all. `offset 0` keeps the total a subquery evaluated once: pulled up into
+  // the outer query, its count subqueries ran once per row of the page (`loops=50`).
   const sql = `select c.total, p.* ${scopeRow.from}
-    cross join lateral (select ${totalSql} as total) c
+    cross join lateral (select ${totalSql} as total offset 0) c
     left join lateral (select ${TRANSACTION_COLUMNS} from transactions
       where ${where} order by date desc, id desc limit ? offset ?) p on true
     where ${scopeRow.where} order by p.date desc, p.id desc`;
