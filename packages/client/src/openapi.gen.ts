@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Pull an owner’s transactions
-         * @description For external systems, with `Authorization: Bearer <API_KEY>` (a user’s `sbk_` key or a partner key; user access tokens are refused). Every account of the owner, closed ones included, newest first; pending and posted unless `status` says otherwise. `from`/`to` are whole UTC days (YYYY-MM-DD, inclusive); without `from` the range is the 90 days ending at `to` (default: today), without `to` it has no upper bound. A user key reads only its own user (anything else is 404); a local part shared by several users is 409 CONFLICT for partner keys. Limited per API key (RATE_LIMIT_API_KEY).
+         * @description For external systems, with `Authorization: Bearer <API_KEY>` (a user’s `sbk_` key or a partner key; user access tokens are refused). Every account of the owner, closed ones included, newest first; pending and posted unless `status` says otherwise. `from`/`to` are whole UTC days (YYYY-MM-DD, inclusive); without `from` the range is the 90 days ending at `to` (default: today in the owner’s world, whose clock may run ahead), without `to` it has no upper bound. A user key reads only its own user (anything else is 404); a local part shared by several users is 409 CONFLICT for partner keys. Limited per API key (RATE_LIMIT_API_KEY).
          */
         get: operations["integrations.pullTransactions"];
         put?: never;
