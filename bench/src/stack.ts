@@ -73,7 +73,10 @@ export interface Proc {
   stop(): Promise<void>;
 }
 
-/** Starts `entry` with the Node flags and environment of `pnpm start` and the Dockerfile (or `nodeFlags`). */
+/**
+ * Starts `entry` with the Node flags and environment of `pnpm start` and the Dockerfile (or
+ * `nodeFlags`): the worker's flags for an entry under a `worker` path, the API's otherwise.
+ */
 export function spawnApp(
   entry: string,
   env: Record<string, string>,

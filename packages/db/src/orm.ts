@@ -39,7 +39,8 @@ export async function createOrm({ url, poolSize = 10 }: OrmOptions): Promise<Mik
     },
     pool: { min: 0, max: poolSize },
     driverOptions: { options: SESSION_OPTIONS },
-    // Raw rows keep timestamps as Date (we map them ourselves), ints stay numbers.
+    // How entities map dates; raw rows (`em.execute`, the native pool) get PostgreSQL's timestamp text
+    // either way (MikroORM's type parsers), which the mappers rewrite with `isoTimestamp`.
     forceUtcTimezone: true,
     debug: false,
   });

@@ -8,7 +8,7 @@
  * else goes through a Date.
  */
 export function isoTimestamp(value: Date | string): string {
-  if (typeof value === 'string' && value.length <= 29 && value[10] === ' ' && value.endsWith('+00')) {
+  if (typeof value === 'string' && value[10] === ' ' && value.endsWith('+00')) {
     const fraction = value[19] === '.' ? value.slice(20, -3) : '';
     if (value.length === (fraction ? 23 + fraction.length : 22)) {
       return `${value.slice(0, 10)}T${value.slice(11, 19)}.${`${fraction}000`.slice(0, 3)}Z`;
