@@ -15,7 +15,7 @@ import { runPgbench } from './pgbench.ts';
 import { startReceiver } from './receiver.ts';
 import { measureScaleOut, printScale, runScaleBench } from './scale.ts';
 import { createApiKey, seedHistory, seedUsers } from './seed.ts';
-import { APP_ENTRY, freshDatabase, root, spawnApp, startPostgres, waitFor200 } from './stack.ts';
+import { APP_ENTRY, freshDatabase, READ_FLOOR_ENTRY, root, spawnApp, startPostgres, waitFor200 } from './stack.ts';
 import { measureSync } from './sync.ts';
 import { measureColdStart, measureWebhookLatency } from './webhooks.ts';
 
@@ -101,6 +101,9 @@ const historyFirst = await load({
   durationSeconds: 10,
   headers: auth,
 });
+// The same page from the read floor (a hand-written node:http + pg server, same statement and body),
+// right after, on its own port: the reference the history's figures are a ratio to.
+const historyFloor = await measureReadFloor(historyFirst);
 const historyDeep = await load({
   url: `${baseUrl}/v1/accounts/${historyAccount}/transactions?page=100`,
   connections: CLIENTS,
@@ -123,6 +126,28 @@ const pull = await load({
   headers: { authorization: `Bearer ${apiKey}` },
 });
 
+/** The read floor's first page, and Sandbank's throughput and p99 as ratios to it. */
+async function measureReadFloor(sandbank: LoadResult) {
+  const floorPort = PORT + 7;
+  const floorServer = spawnApp(READ_FLOOR_ENTRY, { DATABASE_URL: databaseUrl, PORT: String(floorPort), HOST: '127.0.0.1' });
+  try {
+    await waitFor200(`http://127.0.0.1:${floorPort}/readyz`, performance.now());
+    const result = await load({
+      url: `http://127.0.0.1:${floorPort}/v1/accounts/${historyAccount}/transactions`,
+      connections: CLIENTS,
+      durationSeconds: 10,
+      headers: auth,
+    });
+    return {
+      ...result,
+      ratio: Number((sandbank.requestsPerSecond / Math.max(result.requestsPerSecond, 1)).toFixed(2)),
+      p99Ratio: Number((sandbank.p99 / Math.max(result.p99, 1)).toFixed(2)),
+    };
+  } finally {
+    await floorServer.stop();
+  }
+}
+
 const rss = { apiPeakMiB: api.peakRssMiB(), workerPeakMiB: worker.peakRssMiB(), underSimulationLoad: simulationRss };
 await Promise.all([api.stop(), worker.stop(), receiver.close()]);
 
@@ -143,6 +168,7 @@ const results = {
   ratioToPgbench: Number((simulations.requestsPerSecond / pgbenchTps).toFixed(2)),
   lifecycle,
   historyFirstPage: historyFirst,
+  historyFloor,
   historyPage100: historyDeep,
   pull,
   sync,
@@ -170,6 +196,7 @@ function printTable(r: typeof results): void {
       row('POST /v1/simulations/transaction', r.simulations),
       row('lifecycle mix: pending → post/void → read', r.lifecycle),
       row('GET history, first page (100k rows)', r.historyFirstPage),
+      row('GET history, first page — read floor', r.historyFloor),
       row('GET history, page 100', r.historyPage100),
       row('GET /api/owner/:owner/transactions', r.pull),
       '',
@@ -177,6 +204,7 @@ function printTable(r: typeof results): void {
       r.floor.ratio !== null
         ? `same-work floor (median of ${r.floor.turns.length} turns): floor ${r.floor.floorRequestsPerSecond} req/s p99 ${r.floor.floorP99} ms, Sandbank ${r.floor.sandbankRequestsPerSecond} req/s p99 ${r.floor.sandbankP99} ms → ${r.floor.ratio} of the floor, p99 ${r.floor.p99Ratio}× (floor's pgbench ${r.floor.floorPgbenchTps} TPS)`
         : 'same-work floor: skipped (../shared/bench-floor not installed)',
+      `history's first page ÷ the read floor (hand-written node:http + pg, same statement and body): ${r.historyFloor.ratio} of its req/s, p99 ${r.historyFloor.p99Ratio}× its ${r.historyFloor.p99} ms`,
       `sync from nothing: ${r.sync.transactions} transactions in ${r.sync.pages} pages, ${r.sync.seconds} s → ${r.sync.transactionsPerSecond} transactions/s (one client, 200 per page)`,
       `scenario apply (family, 12 months × 3 accounts): ${r.clock.scenarioApply.transactions} transactions in ${r.clock.scenarioApply.medianMs} ms (median of ${r.clock.scenarioApply.runsMs.join(', ')}; target < 5000 ms)`,
       `one-year advance, 10 schedules + 100 pending settlements: ${r.clock.yearAdvance.fired} items in ${r.clock.yearAdvance.medianMs} ms (median of ${r.clock.yearAdvance.runsMs.join(', ')})`,

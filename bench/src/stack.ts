@@ -17,6 +17,9 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
  * What the bench runs, as `pnpm start` does: the production bundles (built now when the sources
  * changed); with BENCH_SOURCES=1, or when they cannot be built, the TypeScript sources.
  */
+/** The read floor (`read-floor.ts`): the history's first page by a hand-written node:http + pg server. */
+export const READ_FLOOR_ENTRY = 'bench/src/read-floor.ts';
+
 export const APP_ENTRY = await (async () => {
   const sources = { api: 'apps/api/src/main.ts', worker: 'apps/worker/src/main.ts' };
   if (process.env.BENCH_SOURCES === '1') return sources;
