@@ -89,6 +89,9 @@ const server = http.createServer(async (req, res) => {
   }
 });
 server.listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');
-const stop = () => server.close(() => void pool.end());
+const stop = () => {
+  server.close(() => void pool.end());
+  server.closeAllConnections();
+};
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

@@ -4,6 +4,7 @@
  * 32 connections — with the CPU each request costs the API, PostgreSQL and the load generator;
  * then one client syncs the whole owner from nothing (transactions/s).
  *
+ * - By default the current bundle and the read floor (`read-floor.ts`, history only) in turns.
  * - BENCH_READS_VARIANTS=`before:/path/to/old/dist/main.js,after:apps/api/dist/main.js` compares
  *   API builds on the same database, in turns (BENCH_ROUNDS rounds): a ratio from one sitting. A
  *   third field sets the Node flags instead of `pnpm start`'s (`semi16:apps/api/dist/main.js:--max-semi-space-size=16`).
