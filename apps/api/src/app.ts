@@ -12,6 +12,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { consoleRouter } from './http/console.ts';
 import { docsRouter } from './http/docs.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
+import { type InFlight, inFlightRequests } from './http/in-flight.ts';
 import { createMetrics } from './http/metrics.ts';
 import { limitPerIp } from './http/rate-limit.ts';
 import { requestContext } from './http/request-context.ts';
@@ -31,10 +32,13 @@ export interface BuildOptions {
    * same middleware) to price the layers inside the router.
    */
   ablation?: { without?: ReadonlySet<Layer>; simulationRoute?: RequestHandler };
+  /** Where the handlers count the requests still running, for the process's shutdown (default: a counter of its own). */
+  inFlight?: InFlight;
 }
 
 export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   const without = options.ablation?.without ?? new Set<Layer>();
+  const inFlight = options.inFlight ?? inFlightRequests();
   const { config } = baseDeps;
   const rateLimits = config.rateLimits.enabled ? (baseDeps.rateLimits ?? createRateLimits(config, baseDeps.orm)) : undefined;
   const deps: Deps = { ...baseDeps, rateLimits };
@@ -70,14 +74,14 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.use('/docs', docsRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.use('/console', consoleRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.get('/metrics', metrics.serve);
-  app.use('/simplefin', simplefinRouter(deps));
+  app.use('/simplefin', simplefinRouter(deps, inFlight));
 
   // A scenario may carry up to 50,000 transactions; every other body stays within 64 KiB.
   app.use(['/v1/scenarios/apply', '/trpc/scenarios.applyScenario'], express.json({ limit: '16mb' }));
   if (!without.has('json-parser')) app.use(express.json({ limit: '64kb' }));
   if (options.ablation?.simulationRoute) app.post('/v1/simulations/transaction', options.ablation.simulationRoute);
-  app.use('/trpc', trpcHandler(deps));
-  app.use(restHandler(deps));
+  app.use('/trpc', trpcHandler(deps, inFlight));
+  app.use(restHandler(deps, inFlight));
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

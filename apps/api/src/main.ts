@@ -40,17 +40,23 @@ server.listen(config.http.port, config.http.host, () => {
 /** How long shutdown waits for the database pool to close. */
 const ORM_CLOSE_MS = 5_000;
 
-/** What start-up has opened so far; shutdown closes whatever is there, whenever the signal comes. */
-const opened: { close?: () => Promise<void> } = {};
+/**
+ * What start-up has opened so far; shutdown closes whatever is there, whenever the signal comes.
+ * `settled` waits for the request handlers still running (some may have lost their client).
+ */
+const opened: { settled?: () => Promise<void>; close?: () => Promise<void> } = {};
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'api stopping');
-  // Stop accepting, let requests in flight finish (bounded), then close the database.
+  // Stop accepting, let requests in flight finish (bounded), then close the database. The server's
+  // close waits for open connections; a handler whose client has gone still runs after its socket
+  // closed, hence `settled`.
   const drained = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
-  await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+  const finished = drained.then(() => opened.settled?.());
+  await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
   await opened.close?.();
   process.exit(0);
 }
@@ -64,6 +70,7 @@ async function main(): Promise<void> {
   const { createOrm, migrateDatabase, resolveDatabase } = await import('@sandbank/db');
   const { resolveSecrets } = await import('@sandbank/config');
   const { buildApp } = await import('./app.ts');
+  const { inFlightRequests } = await import('./http/in-flight.ts');
   const database = await resolveDatabase(config, (message) => logger.warn({ message }, 'embedded postgres'));
   opened.close = database.stop;
   const orm = await createOrm({ url: database.url, poolSize: config.database.poolSize });
@@ -73,7 +80,9 @@ async function main(): Promise<void> {
     await Promise.race([orm.close(), new Promise((resolve) => setTimeout(resolve, ORM_CLOSE_MS).unref())]);
     await database.stop();
   };
-  const app = buildApp({ config, secrets: resolveSecrets(config), orm, logger });
+  const inFlight = inFlightRequests();
+  opened.settled = inFlight.settled;
+  const app = buildApp({ config, secrets: resolveSecrets(config), orm, logger }, { inFlight });
   server.removeListener('request', bootingHandler);
   server.on('request', app);
   await migrateDatabase(orm, database.url);

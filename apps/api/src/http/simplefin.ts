@@ -7,6 +7,7 @@
  */
 import { AppError, authenticateSimplefin, buildAccountSet, claimSetupToken, consumePoint, type Deps } from '@sandbank/core';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { InFlight } from './in-flight.ts';
 
 const SUPPORTED_VERSIONS = ['1.0', '2.0'];
 
@@ -43,11 +44,11 @@ const VERSIONS = new Map<unknown, 1 | 2>([
 
 const flag = (value: unknown) => value === '1' || value === 'true';
 
-export function simplefinRouter(deps: Deps): Router {
+export function simplefinRouter(deps: Deps, inFlight: InFlight): Router {
   const router = express.Router();
   const { config, orm } = deps;
   const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => {
-    handler(req, res).catch(next);
+    inFlight.track(handler(req, res)).catch(next);
   };
 
   router.get('/info', (_req, res) => {

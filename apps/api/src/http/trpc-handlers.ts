@@ -18,10 +18,11 @@ import {
   toErrorBody,
 } from '@sandbank/core';
 import type { TRPCError } from '@trpc/server';
-import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { sendError, UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors.ts';
+import type { InFlight } from './in-flight.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -68,8 +69,8 @@ function logInternal(error: TRPCError, req: Request): void {
   else req.log.error({ err: error.cause ?? error }, 'procedure failed');
 }
 
-export function trpcHandler(deps: Deps): RequestHandler {
-  const handler = createExpressMiddleware({
+export function trpcHandler(deps: Deps, inFlight: InFlight): RequestHandler {
+  const options = {
     router: appRouter,
     createContext: createContextFactory(deps),
     responseMeta: responseMetaFactory(),
@@ -77,8 +78,8 @@ export function trpcHandler(deps: Deps): RequestHandler {
     // One call per HTTP request: a batch would share one context and slip past the per-IP limit
     // (hundreds of password checks in one request). Our client uses httpLink.
     allowBatching: false,
-    onError: ({ error, req }) => logInternal(error, req as Request),
-  });
+    onError: ({ error, req }: { error: TRPCError; req: IncomingMessage }) => logInternal(error, req as Request),
+  };
   return (req: Request, res: Response, next: NextFunction) => {
     // tRPC also reads form data and octet streams; the contract is JSON only (415 otherwise).
     const type = req.headers['content-type'];
@@ -86,11 +87,14 @@ export function trpcHandler(deps: Deps): RequestHandler {
       sendError(res, toErrorBody(new AppError('UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json'), req.id));
       return;
     }
-    handler(req, res, next);
+    // What tRPC's Express adapter does (the procedure's path is the last segment), but with the
+    // handler's promise, so that shutdown can wait for it.
+    const path = req.path.slice(req.path.lastIndexOf('/') + 1);
+    inFlight.track(nodeHTTPRequestHandler({ ...options, req, res, path })).catch(next);
   };
 }
 
-export function restHandler(deps: Deps): RequestHandler {
+export function restHandler(deps: Deps, inFlight: InFlight): RequestHandler {
   const failures = new WeakMap<Request, TRPCError>();
   const handler = createOpenApiNodeHttpHandler({
     router: appRouter,
@@ -109,9 +113,13 @@ export function restHandler(deps: Deps): RequestHandler {
       if (!failure) return end(chunk);
       return end(JSON.stringify(toErrorBody(failure, req.id)));
     }) as Response['end'];
-    handler(req, res, () => {
-      res.end = end as Response['end'];
-      next();
-    }).catch(next);
+    inFlight
+      .track(
+        handler(req, res, () => {
+          res.end = end as Response['end'];
+          next();
+        }),
+      )
+      .catch(next);
   };
 }
