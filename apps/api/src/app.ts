@@ -34,6 +34,11 @@ export interface BuildOptions {
   ablation?: { without?: ReadonlySet<Layer>; simulationRoute?: RequestHandler };
   /** Where the handlers count the requests still running, for the process's shutdown (default: a counter of its own). */
   inFlight?: InFlight;
+  /**
+   * True while the process's own start-up (its migration run) has not finished: `/readyz` is then
+   * 503 whatever the database says, since another replica may have migrated it already (default: never).
+   */
+  starting?: () => boolean;
 }
 
 export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
@@ -59,7 +64,9 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   });
   if (rateLimits && !without.has('rate-limit')) app.use(limitPerIp(rateLimits.ip));
   app.get('/readyz', async (req, res) => {
-    const readiness = await checkReadiness(deps.orm);
+    const readiness = options.starting?.()
+      ? { ready: false as const, reason: 'still starting (migrations)' }
+      : await checkReadiness(deps.orm);
     if (readiness.ready) {
       res.json({ data: { status: 'ready' } });
       return;

@@ -82,9 +82,11 @@ async function main(): Promise<void> {
   };
   const inFlight = inFlightRequests();
   opened.settled = inFlight.settled;
-  const app = buildApp({ config, secrets: resolveSecrets(config), orm, logger }, { inFlight });
+  let migrated = false;
+  const app = buildApp({ config, secrets: resolveSecrets(config), orm, logger }, { inFlight, starting: () => !migrated });
   server.removeListener('request', bootingHandler);
   server.on('request', app);
   await migrateDatabase(orm, database.url);
+  migrated = true;
   logger.info({ embeddedDatabase: database.embedded }, 'database migrated; ready');
 }

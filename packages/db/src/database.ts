@@ -10,8 +10,8 @@ import pg from 'pg';
 import { type EmbeddedHandle, startEmbeddedPostgres } from './embedded.ts';
 import { MIGRATION_NAMES } from './orm.ts';
 
-/** Any constant works; it only has to be the same in every process that migrates. */
-const MIGRATION_LOCK_ID = 0x5a4d_ba4c;
+/** Any constant works; it only has to be the same in every process that migrates (tests hold it to pause a start-up). */
+export const MIGRATION_LOCK_ID = 0x5a4d_ba4c;
 
 export interface DatabaseServer {
   url: string;

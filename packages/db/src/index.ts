@@ -1,6 +1,13 @@
 export { UniqueConstraintViolationException } from '@mikro-orm/core';
 export { acquireAdvisoryLock, type HeldLock } from './advisory-lock.ts';
-export { checkReadiness, type DatabaseServer, migrateDatabase, type Readiness, resolveDatabase } from './database.ts';
+export {
+  checkReadiness,
+  type DatabaseServer,
+  MIGRATION_LOCK_ID,
+  migrateDatabase,
+  type Readiness,
+  resolveDatabase,
+} from './database.ts';
 export { createDatabaseIfMissing, startEmbeddedPostgres } from './embedded.ts';
 export * from './entities/index.ts';
 export { executeHot, type HotStatement } from './hot-statement.ts';
