@@ -9,7 +9,8 @@
  *   API builds on the same database, in turns (BENCH_ROUNDS rounds): a ratio from one sitting. A
  *   third field sets the Node flags instead of `pnpm start`'s (`semi16:apps/api/dist/main.js:--max-semi-space-size=16`).
  * - BENCH_READS_QUERY=`?limit=1` prices the rows apart from the request.
- * - API_NODE_OPTIONS=--cpu-prof profiles the API (see profile-summary.ts).
+ * - API_NODE_OPTIONS=--cpu-prof profiles the API (see profile-summary.ts); BENCH_READS_HISTORY_ONLY=1
+ *   leaves out the pull and the sync, so the profile is the history's alone.
  */
 import path from 'node:path';
 import { cpuMeter, postgresPids } from './cpu.ts';
@@ -22,6 +23,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 3900);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const QUERY = process.env.BENCH_READS_QUERY ?? '';
+const HISTORY_ONLY = process.env.BENCH_READS_HISTORY_ONLY === '1';
 const VARIANTS = (process.env.BENCH_READS_VARIANTS ?? `current:${APP_ENTRY.api},floor:${READ_FLOOR_ENTRY}`)
   .split(',')
   .map((spec) => {
@@ -82,7 +84,7 @@ for (let round = 1; round <= ROUNDS; round++) {
     await load({ url: historyUrl, connections: 32, durationSeconds: 3, headers: { authorization: `Bearer ${user.token}` } });
     const history = await run(historyUrl, `Bearer ${user.token}`);
     // The read floor answers only the history.
-    if (variant.entry === READ_FLOOR) {
+    if (variant.entry === READ_FLOOR || HISTORY_ONLY) {
       console.log(JSON.stringify({ round, variant: variant.name, history }));
     } else {
       await load({ url: pullUrl, connections: 32, durationSeconds: 3, headers: { authorization: `Bearer ${apiKey}` } });
