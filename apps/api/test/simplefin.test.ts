@@ -307,6 +307,29 @@ describe('SimpleFIN', () => {
     expect(logs).toContain('"path":"/simplefin/accounts"'); // the capture did see these requests
   });
 
+  it('never logs a claim code, however the claim path is spelt', async () => {
+    const user = await app.createUser();
+    const spellings = [
+      '/SIMPLEFIN/claim/',
+      '/simplefin/CLAIM/',
+      '//simplefin//claim/',
+      '/%73implefin/claim/',
+      '/simplefin/claim',
+    ];
+    const codes: string[] = [];
+    for (const spelling of spellings) {
+      const created = await app.call('POST', '/v1/simplefin/setup-token', { token: user.accessToken, body: {} });
+      const code = new URL(created.body.data.claimUrl).pathname.split('/').pop() ?? '';
+      codes.push(code);
+      const path = spelling.endsWith('/') ? `${spelling}${code}` : `${spelling}%2F${code}`;
+      await fetch(`${app.url}${path}`, { method: 'POST' });
+    }
+    const logs = app.logs.join('');
+    for (const code of codes) expect(logs).not.toContain(code);
+    // The router is case-insensitive: the upper-case spelling did claim (and was logged, redacted).
+    expect(logs.match(/\/simplefin\/claim\/\[redacted\]/g)?.length).toBeGreaterThanOrEqual(spellings.length);
+  });
+
   it('expires a setup token after 7 days', async () => {
     const user = await app.createUser();
     const created = await app.call('POST', '/v1/simplefin/setup-token', { token: user.accessToken, body: {} });

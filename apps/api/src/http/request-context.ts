@@ -7,10 +7,23 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 
 const WELL_FORMED_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-/** Path segments that are secrets (a SimpleFIN claim code works once, but it is still a credential). */
-const SECRET_IN_PATH = /^(\/simplefin\/claim\/)[^/]+/;
+/**
+ * Paths that carry a secret: a SimpleFIN claim code works once, but it is still a credential.
+ * Matched the way a router could reach the claim (any case, repeated slashes, percent-encoded
+ * letters), so no spelling of the path logs the code; the whole rest of the path is dropped.
+ */
+const SECRET_IN_PATH = /^\/+simplefin\/+claim(\/|$)/i;
 
-const loggablePath = (url: string) => (url.split('?')[0] ?? '').replace(SECRET_IN_PATH, '$1[redacted]');
+function loggablePath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Malformed percent-encoding: match the raw path.
+  }
+  return SECRET_IN_PATH.test(decoded) ? '/simplefin/claim/[redacted]' : path;
+}
 
 declare global {
   namespace Express {
