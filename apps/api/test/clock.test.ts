@@ -62,6 +62,57 @@ describe('the clock', () => {
     expect(new Date(toInstant.body.data.now).getTime() - new Date(to).getTime()).toBeLessThan(5_000);
   });
 
+  it('dates accounts, API keys and webhooks on the world clock; a key expires on it', async () => {
+    const user = await app.createUser();
+    await advance(user, { by: 'P1Y' });
+    const { now } = await clock(user);
+    const nearNow = (instant: string | null | undefined) =>
+      expect(Math.abs(new Date(instant ?? 0).getTime() - new Date(now).getTime())).toBeLessThan(5_000);
+
+    const accountId = await openAccount(app, user, 'Dated');
+    const account = await app.call('GET', `/v1/accounts/${accountId}`, { token: user.accessToken });
+    nearNow(account.body.data.createdAt);
+    const closed = await app.call('POST', `/v1/accounts/${accountId}/close`, {
+      token: user.accessToken,
+      body: { name: 'Dated', password: user.password },
+    });
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    nearNow(closed.body.data.closedAt);
+
+    const webhook = await app.call('POST', '/v1/webhooks', {
+      token: user.accessToken,
+      body: {
+        url: 'http://127.0.0.1:9/hook',
+        clientId: 'budget-app',
+        secret: 'a-webhook-secret-of-32-characters!',
+        events: ['transaction.created'],
+      },
+    });
+    expect(webhook.status, JSON.stringify(webhook.body)).toBe(201);
+    nearNow(webhook.body.data.createdAt);
+
+    // A key that expires tomorrow in the world (a year after wall time): valid now, expired after two days.
+    const tomorrow = new Date(new Date(now).getTime() + DAY).toISOString();
+    const created = await app.call('POST', '/v1/api-keys', {
+      token: user.accessToken,
+      body: { name: 'dated', expiresAt: tomorrow },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    nearNow(created.body.data.createdAt);
+    const pull = () =>
+      fetch(`${app.url}/api/owner/${user.id}/transactions`, { headers: { authorization: `Bearer ${created.body.data.key}` } });
+    expect((await pull()).status).toBe(200);
+    const [listed] = (await app.call('GET', '/v1/api-keys', { token: user.accessToken })).body.data;
+    nearNow(listed.lastUsedAt);
+    await advance(user, { by: 'P2D' });
+    const expired = await pull();
+    expect(expired.status).toBe(401);
+    expect(((await expired.json()) as { message: string }).message).toBe('The API key has expired');
+    // An expiry in the world's past is refused, though it is a year after wall time.
+    const past = await app.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name: 'late', expiresAt: tomorrow } });
+    expect([past.status, past.body.details?.[0]?.path]).toEqual([400, 'expiresAt']);
+  });
+
   it('refuses bad advances with a clear error and changes nothing', async () => {
     const user = await app.createUser();
     const before = await clock(user);

@@ -7,6 +7,7 @@ import type { Currency } from '@sandbank/schemas';
 import { AppError, notFound } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { confirmPassword } from '../auth/users.ts';
+import { userNow } from '../clock/clock.ts';
 import { checkUserLimit } from '../limits/per-user-limits.ts';
 
 export async function createAccount(
@@ -20,7 +21,15 @@ export async function createAccount(
 ): Promise<AccountEntity> {
   return em.transactional(async (tx) => {
     await checkUserLimit(tx, { userId, resource: 'openAccounts', limit });
-    const account = tx.create(AccountEntity, { id: uuidv7(), user: userId, name, currency, balance: 0, status: 'open' });
+    const account = tx.create(AccountEntity, {
+      id: uuidv7(),
+      user: userId,
+      name,
+      currency,
+      balance: 0,
+      status: 'open',
+      createdAt: await userNow(tx, userId), // the world's time, as everything in it
+    });
     try {
       await tx.flush();
     } catch (error) {
@@ -78,7 +87,7 @@ export async function closeAccount(
   const closed = await em.nativeUpdate(
     AccountEntity,
     { id: accountId, user: userId, status: 'open', balance: 0 },
-    { status: 'closed', closedAt: new Date() },
+    { status: 'closed', closedAt: await userNow(em, userId) },
   );
   const current = await getOwnedAccount(em, { userId, accountId, refresh: true });
   if (closed === 1) return current;

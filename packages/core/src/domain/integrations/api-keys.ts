@@ -6,6 +6,7 @@ import { ApiKeyEntity, type EntityManager } from '@sandbank/db';
 import { AppError, notFound } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { generateOpaqueToken, sha256 } from '../auth/tokens.ts';
+import { userNow } from '../clock/clock.ts';
 import { checkUserLimit } from '../limits/per-user-limits.ts';
 
 export const API_KEY_PREFIX = 'sbk_';
@@ -20,9 +21,10 @@ export interface CreatedApiKey {
 
 export async function createApiKey(
   em: EntityManager,
-  input: { userId: string; name: string; expiresAt?: Date | undefined; now?: Date /** LIMIT_API_KEYS */; limit: number },
+  input: { userId: string; name: string; expiresAt?: Date | undefined /** LIMIT_API_KEYS */; limit: number },
 ): Promise<CreatedApiKey> {
-  const now = input.now ?? new Date();
+  // A key lives in its user's world: created, used, revoked and expiring on the world's clock.
+  const now = await userNow(em, input.userId);
   if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
     throw new AppError('VALIDATION_ERROR', '`expiresAt` must be in the future', {
       details: [{ path: 'expiresAt', message: 'Must be in the future' }],
@@ -59,7 +61,7 @@ export async function listApiKeys(em: EntityManager, input: { userId: string; pa
 export async function revokeApiKey(em: EntityManager, input: { userId: string; id: string }): Promise<ApiKeyEntity> {
   const apiKey = await em.findOne(ApiKeyEntity, { id: input.id, user: input.userId, revokedAt: null });
   if (!apiKey) throw notFound('API key');
-  apiKey.revokedAt = new Date();
+  apiKey.revokedAt = await userNow(em, input.userId);
   await em.flush();
   return apiKey;
 }

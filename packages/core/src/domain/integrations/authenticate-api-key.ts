@@ -25,12 +25,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
-export async function authenticateApiKey(
-  em: EntityManager,
-  config: Config,
-  token: string | null,
-  now = new Date(),
-): Promise<ApiKeyIdentity> {
+export async function authenticateApiKey(em: EntityManager, config: Config, token: string | null): Promise<ApiKeyIdentity> {
   if (!token) throw unauthenticated('An API key is required: Authorization: Bearer <API_KEY>');
   const keyHash = sha256(token);
   const partnerId = matchPartnerKey(config, keyHash);
@@ -45,9 +40,11 @@ export async function authenticateApiKey(
   const [key] = await executeHot<KeyRow>(em, FIND_KEY, [keyHash]);
   if (!key) throw unauthenticated('The API key is not valid');
   if (key.revoked_at) throw unauthenticated('The API key has been revoked');
+  // A user's key lives in the user's world: it expires, and is used, on the world's clock.
+  const now = new Date(key.user_now);
   if (key.expires_at && new Date(key.expires_at).getTime() <= now.getTime()) throw unauthenticated('The API key has expired');
   await touchLastUsed(em, key, now);
-  return { kind: 'user', keyId: key.id, userId: key.user_id, email: key.email, userNow: new Date(key.user_now) };
+  return { kind: 'user', keyId: key.id, userId: key.user_id, email: key.email, userNow: now };
 }
 
 interface KeyRow {

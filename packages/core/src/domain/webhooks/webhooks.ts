@@ -5,6 +5,7 @@ import { checkWebhookUrl, sealSecret } from '@sandbank/webhooks';
 import type { Deps } from '../../deps.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
+import { userNow } from '../clock/clock.ts';
 import { checkUserLimit } from '../limits/per-user-limits.ts';
 
 export interface RegisterWebhookParams {
@@ -29,7 +30,10 @@ export async function registerWebhook(
   const sealed = sealSecret(secret, deps.secrets.encryptionKeys);
   return em.transactional(async (tx) => {
     await checkUserLimit(tx, { userId, resource: 'webhooks', limit: deps.config.limits.webhooks });
+    const now = await userNow(tx, userId); // the world's time (deliveries and their signatures keep wall time)
     const webhook = tx.create(WebhookEntity, {
+      createdAt: now,
+      updatedAt: now,
       id: uuidv7(),
       user: userId,
       url: check.url.toString(),
