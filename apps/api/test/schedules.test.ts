@@ -3,6 +3,7 @@
  * rent at 09:00 Warsaw across DST, due-time order, month ends and leap days as RFC 5545 says, bad
  * rules, pause/resume/delete, and a backfill from a start in the past.
  */
+import { createSchedule, tryClockLock } from '@sandbank/core';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers.ts';
@@ -210,6 +211,37 @@ describe('schedules', () => {
     expect(created.status).toBe(201);
     expect(created.body.data.runs).toBe(10);
     expect(await history(user, accountId)).toHaveLength(10);
+  });
+
+  it('a backfill waits for a running advance; when the clock stays busy, nothing is created', async () => {
+    const user = await app.createUser();
+    const accountId = await openAccount(app, user);
+    const startAt = new Date(Date.now() - 3 * DAY).toISOString();
+    const body = { amount: 1_00, description: 'Daily', rrule: 'FREQ=DAILY', startAt, timezone: 'UTC' };
+    // An advance of this world holds its clock lock (a session advisory lock, as any process takes it).
+    const advancing = await tryClockLock(app.orm.em.fork(), user.id);
+    if (!advancing) throw new Error('the clock lock was taken');
+
+    // Past the wait: 409, and no schedule (a retry must not make a second one).
+    const busy = createSchedule(app.orm.em.fork(), {
+      userId: user.id,
+      accountId,
+      ...body,
+      startAt: new Date(startAt),
+      clockWaitMs: 300,
+    });
+    await expect(busy).rejects.toMatchObject({ appCode: 'CLOCK_ADVANCING' });
+    const listed = await app.call('GET', `/v1/accounts/${accountId}/schedules`, { token: user.accessToken });
+    expect(listed.body.data).toEqual([]);
+
+    // Within the wait: it answers once the advance ends, with its runs.
+    const created = schedule(user, accountId, body);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await advancing.release();
+    const answered = await created;
+    expect(answered.status, JSON.stringify(answered.body)).toBe(201);
+    expect(answered.body.data.runs).toBeGreaterThanOrEqual(3);
+    expect((await app.call('GET', `/v1/accounts/${accountId}/schedules`, { token: user.accessToken })).body.data).toHaveLength(1);
   });
 });
 

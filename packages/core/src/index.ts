@@ -2,8 +2,10 @@ export { type Context, createContextInner, type ResponseMeta } from './context.t
 export type { Deps } from './deps.ts';
 export { issueSession } from './domain/auth/sessions.ts';
 export { signAccessToken, verifyAccessToken } from './domain/auth/tokens.ts';
+export { tryClockLock } from './domain/clock/clock.ts';
 export { fireDueItems, fireDueItemsEverywhere } from './domain/clock/due-items.ts';
 export { partnerKeys } from './domain/integrations/partner-keys.ts';
+export { createSchedule } from './domain/schedules/schedules.ts';
 export { buildAccountSet } from './domain/simplefin/account-set.ts';
 export { authenticateSimplefin } from './domain/simplefin/credentials.ts';
 export { claimSetupToken } from './domain/simplefin/setup-tokens.ts';

@@ -62,6 +62,8 @@ export interface CreateScheduleParams {
   startAt?: Date | undefined;
   status?: 'pending' | 'posted' | undefined;
   settleAfter?: string | undefined;
+  /** How long a backfill waits for the world's clock lock before 409 CLOCK_ADVANCING (default: the clock's 30 s). */
+  clockWaitMs?: number;
 }
 
 const invalid = (path: string, message: string) =>
@@ -78,7 +80,7 @@ export async function createSchedule(em: EntityManager, params: CreateSchedulePa
   if (problem) throw invalid(problem.field, problem.message);
   const status = params.status ?? 'posted';
   if (status === 'posted' && params.settleAfter) throw invalid('settleAfter', 'Only a pending schedule settles');
-  const { id, nextRunAt } = await insertSchedule(em, {
+  const schedule: NewSchedule = {
     userId: params.userId,
     accountId: params.accountId,
     amount: params.amount,
@@ -92,13 +94,25 @@ export async function createSchedule(em: EntityManager, params: CreateSchedulePa
     settleAfter: params.settleAfter ?? null,
     paused: false,
     createdAt: now,
-  });
-  // A start in the past backfills: its occurrences up to now fire at once, in order, as the clock would have.
-  if (nextRunAt && nextRunAt <= now) {
-    await withClockLock(em, params.userId, async () => {
-      await fireDueItems(em, { userId: params.userId, until: await userNow(em, params.userId), moveClock: false });
-    });
+  };
+  const firstRun = firstOccurrence(schedule);
+  if (!firstRun || firstRun > now) {
+    const { id } = await insertSchedule(em, schedule);
+    return getOwnedSchedule(em, { userId: params.userId, scheduleId: id });
   }
+  // A start in the past backfills: its occurrences up to now fire at once, in order, as the clock
+  // would have. The world's clock lock comes first, so a busy clock (409 CLOCK_ADVANCING) leaves no
+  // schedule behind for a retry to double; each run then commits on its own, as in an advance.
+  const id = await withClockLock(
+    em,
+    params.userId,
+    async () => {
+      const { id } = await insertSchedule(em, schedule);
+      await fireDueItems(em, { userId: params.userId, until: await userNow(em, params.userId), moveClock: false });
+      return id;
+    },
+    params.clockWaitMs,
+  );
   return getOwnedSchedule(em, { userId: params.userId, scheduleId: id });
 }
 
@@ -125,9 +139,8 @@ export interface NewSchedule {
  */
 export async function insertSchedule(em: EntityManager, schedule: NewSchedule): Promise<{ id: string; nextRunAt: Date | null }> {
   const id = uuidv7();
-  // Whole seconds, so run n lands on the same instant every time.
-  const startAt = new Date(Math.floor(schedule.startAt.getTime() / 1000) * 1000);
-  const nextRunAt = recurrence(schedule.rrule, schedule.timezone, startAt).next(startAt, true);
+  const startAt = wholeSeconds(schedule.startAt);
+  const nextRunAt = firstOccurrence(schedule);
   const state: ScheduleState = !nextRunAt ? 'ended' : schedule.paused ? 'paused' : 'active';
   await em.execute(
     `insert into schedules (id, user_id, account_id, amount, description, merchant, category, rrule, timezone, start_at,
@@ -152,6 +165,15 @@ export async function insertSchedule(em: EntityManager, schedule: NewSchedule): 
     ],
   );
   return { id, nextRunAt };
+}
+
+/** Whole seconds, so run n lands on the same instant every time. */
+const wholeSeconds = (instant: Date) => new Date(Math.floor(instant.getTime() / 1000) * 1000);
+
+/** Run 1's due time (null: the rule has no occurrence from `startAt` on). */
+function firstOccurrence(schedule: Pick<NewSchedule, 'rrule' | 'timezone' | 'startAt'>): Date | null {
+  const startAt = wholeSeconds(schedule.startAt);
+  return recurrence(schedule.rrule, schedule.timezone, startAt).next(startAt, true);
 }
 
 async function getOwnedSchedule(

@@ -11,10 +11,10 @@ export const createScheduleProcedure = protectedProcedure
       tags: ['schedules'],
       summary: 'Schedule a recurring transaction',
       description:
-        'Each occurrence of the RFC 5545 rule (in `timezone`, keeping local wall time across DST) books a transaction when your clock reaches it — by an advance, or as wall time passes. Run n books with externalTxnId sch_<scheduleId>_<n>; a debit without funds fails that run (recorded) and the schedule goes on.',
+        'Each occurrence of the RFC 5545 rule (in `timezone`, keeping local wall time across DST) books a transaction when your clock reaches it — by an advance, or as wall time passes. Run n books with externalTxnId sch_<scheduleId>_<n>; a debit without funds fails that run (recorded) and the schedule goes on. A `startAt` in the past (at most two years back) backfills its occurrences before answering; while an advance of your world runs, that waits for it (up to 30 s, then 409 CLOCK_ADVANCING and nothing is created).',
     },
     successStatus: 201,
-    errorCodes: ['NOT_FOUND', 'ACCOUNT_CLOSED'],
+    errorCodes: ['NOT_FOUND', 'ACCOUNT_CLOSED', 'CLOCK_ADVANCING'],
   })
   .input(CreateScheduleInputSchema)
   .output(ScheduleOutputSchema)
