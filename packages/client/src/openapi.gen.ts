@@ -123,7 +123,7 @@ export interface paths {
         put?: never;
         /**
          * Schedule a recurring transaction
-         * @description Each occurrence of the RFC 5545 rule (in `timezone`, keeping local wall time across DST) books a transaction when your clock reaches it — by an advance, or as wall time passes. Run n books with externalTxnId sch_<scheduleId>_<n>; a debit without funds fails that run (recorded) and the schedule goes on.
+         * @description Each occurrence of the RFC 5545 rule (in `timezone`, keeping local wall time across DST) books a transaction when your clock reaches it — by an advance, or as wall time passes. Run n books with externalTxnId sch_<scheduleId>_<n>; a debit without funds fails that run (recorded) and the schedule goes on. A `startAt` in the past (at most two years back) backfills its occurrences before answering; while an advance of your world runs, that waits for it (up to 30 s, then 409 CLOCK_ADVANCING and nothing is created).
          */
         post: operations["schedules.createSchedule"];
         delete?: never;
@@ -2978,7 +2978,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ACCOUNT_CLOSED: A conflict with the current state */
+            /** @description ACCOUNT_CLOSED, CLOCK_ADVANCING: A conflict with the current state */
             409: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
