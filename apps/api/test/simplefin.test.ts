@@ -234,6 +234,44 @@ describe('SimpleFIN', () => {
     }
   });
 
+  it('lists at most 10,000 transactions per account and says so in the errors, in both versions', async () => {
+    const user = await app.createUser();
+    const big = await openAccount(app, user, 'Big');
+    const small = await openAccount(app, user, 'Small');
+    await simulate(app, user, { accountId: small, amount: 1_00, description: 'one' });
+    // 10,001 posted rows, one a minute back from a day ago (the ledger's own columns, as a booking writes them).
+    await app.db.query(
+      `insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, posted_at)
+       select gen_random_uuid(), $1, $2, 'bulk_' || i, 1_00, 'PLN', now() - interval '1 day' - i * interval '1 minute',
+              'bulk ' || i, '{"source":"sandbank-simulator"}', now() - interval '1 day' - i * interval '1 minute'
+         from generate_series(1, 10001) as i`,
+      [big, user.id],
+    );
+    await app.db.query(
+      'update accounts set (balance, transaction_count) = (select sum(amount), count(*) from transactions where account_id = $1) where id = $1',
+      [big],
+    );
+    const connection = await connect(user);
+    const v1 = await connection.accounts();
+    expect(v1.status).toBe(200);
+    const [bigV1, smallV1] = v1.body.accounts;
+    expect(bigV1.transactions).toHaveLength(10_000);
+    // The newest 10,000: bulk 1 … bulk 10000, oldest first; bulk 10001 is left out and reported.
+    expect([bigV1.transactions[0].description, bigV1.transactions.at(-1).description]).toEqual(['bulk 10000', 'bulk 1']);
+    expect(smallV1.transactions).toHaveLength(1);
+    expect(v1.body.errors).toEqual([
+      'Big: only the newest 10,000 transactions of this window are listed; ask with an earlier end-date for the rest',
+    ]);
+    const v2 = await connection.accounts('?version=2');
+    expect(v2.body.errlist).toEqual([
+      { code: 'act.missingdata', msg: expect.stringContaining('Big: only the newest'), account_id: big },
+    ]);
+    // The rest, with an end-date before the oldest listed.
+    const rest = await connection.accounts(`?account=${big}&end-date=${bigV1.transactions[0].transacted_at}`);
+    expect(rest.body.accounts[0].transactions.map((t: any) => t.description)).toEqual(['bulk 10001']);
+    expect(rest.body.errors).toEqual([]);
+  });
+
   it('includes pending only with pending=1, and a pending transaction that posts keeps its id', async () => {
     const user = await app.createUser();
     const accountId = await openAccount(app, user);

@@ -16,7 +16,11 @@ import type { Transaction } from '@sandbank/schemas';
 import { readClock } from '../clock/clock.ts';
 import { readTransactionPage } from '../transactions/list-transactions.ts';
 
-/** Per account and request: far more than a client's usual 90-day window. */
+/**
+ * Per account and request: far more than a client's usual 90-day window. An account whose window
+ * holds more lists its newest this many and says so in the body's errors (`act.missingdata` in
+ * 2.0), so a client never takes a cut listing for the whole one.
+ */
 const MAX_TRANSACTIONS_PER_ACCOUNT = 10_000;
 
 export interface AccountSetQuery {
@@ -78,6 +82,7 @@ export async function buildAccountSet(em: EntityManager, query: AccountSetQuery)
   const host = new URL(origin).host;
   const connId = `CON-${query.userId}`;
   const out = [];
+  const truncated: { id: string; name: string }[] = [];
   for (const account of accounts) {
     if (wanted && !wanted.has(account.id)) continue;
     const page = query.balancesOnly
@@ -89,12 +94,17 @@ export async function buildAccountSet(em: EntityManager, query: AccountSetQuery)
             ...(query.before ? { before: query.before } : {}),
           },
           page: 1,
-          limit: MAX_TRANSACTIONS_PER_ACCOUNT,
+          limit: MAX_TRANSACTIONS_PER_ACCOUNT + 1, // one more tells whether the window holds more
           status: query.pending ? undefined : 'posted',
           total: 'none',
         });
+    const items = page?.items ?? [];
+    if (items.length > MAX_TRANSACTIONS_PER_ACCOUNT) {
+      items.length = MAX_TRANSACTIONS_PER_ACCOUNT; // newest first: the oldest one goes
+      truncated.push({ id: account.id, name: account.name });
+    }
     // Ordered by posting, oldest first, as the protocol lists them.
-    const transactions = (page?.items ?? []).reverse().map(toSimplefinTransaction);
+    const transactions = items.reverse().map(toSimplefinTransaction);
     const balance = BigInt(account.balance);
     const common = {
       id: account.id,
@@ -112,12 +122,14 @@ export async function buildAccountSet(em: EntityManager, query: AccountSetQuery)
         : { org: { domain: host, 'sfin-url': `${origin}/simplefin`, name: 'Sandbank', id: 'sandbank' }, ...common },
     );
   }
+  const missing = (name: string) =>
+    `${name}: only the newest ${MAX_TRANSACTIONS_PER_ACCOUNT.toLocaleString('en')} transactions of this window are listed; ask with an earlier end-date for the rest`;
   if (query.version === 2) {
     return {
-      errlist: [],
+      errlist: truncated.map(({ id, name }) => ({ code: 'act.missingdata', msg: missing(name), account_id: id })),
       connections: [{ conn_id: connId, name: 'Sandbank', org_id: 'sandbank', org_url: origin, sfin_url: `${origin}/simplefin` }],
       accounts: out,
     };
   }
-  return { errors: [], accounts: out };
+  return { errors: truncated.map(({ name }) => missing(name)), accounts: out };
 }
