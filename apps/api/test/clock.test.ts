@@ -214,4 +214,38 @@ describe('reset', () => {
     const expired = await app.call('GET', `/v1/transactions/sync?cursor=${cursor}`, { token: user.accessToken });
     expect([expired.status, expired.body.code]).toEqual([410, 'CURSOR_EXPIRED']);
   });
+
+  it('leaves no event behind for a booking that commits while the reset runs', async () => {
+    const user = await app.createUser();
+    const accountId = await openAccount(app, user);
+    // Hold the account's row, as a booking in flight does; a simulation then queues behind it.
+    const holder = await app.db.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from accounts where id = $1 for update', [accountId]);
+      const booking = simulate(app, user, { accountId, amount: 10_00 });
+      const waiting = async (count: number) => {
+        for (;;) {
+          const { rows } = await app.db.query<{ n: number }>(
+            `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+          );
+          if ((rows[0]?.n ?? 0) >= count) return;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      };
+      await waiting(1);
+      const reset = app.call('POST', '/v1/sandbox/reset', { token: user.accessToken, body: { confirm: 'RESET' } });
+      await waiting(2); // the reset waits too (before it removes anything, or at the accounts)
+      await holder.query('rollback');
+      const booked = await booking;
+      expect(booked.status, app.logs.filter((line) => line.includes('"level":50')).join('').slice(0, 1500)).toBe(201); // first in the queue: it commits, with its event
+      const res = await reset;
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.removed).toMatchObject({ accounts: 1, transactions: 1, events: 1 });
+    } finally {
+      holder.release();
+    }
+    const { rows } = await app.db.query<{ n: number }>('select count(*)::int as n from events where user_id = $1', [user.id]);
+    expect(rows[0]?.n).toBe(0);
+  });
 });

@@ -15,17 +15,13 @@ export interface ResetCounts {
   events: number;
 }
 
-const RESET = `
-with schedules_removed as (
-  delete from schedules where user_id = ? returning 1
-), events_removed as (
-  delete from events where user_id = ? returning 1
-), transactions_removed as (
-  delete from transactions where user_id = ? returning 1
-)
-select (select count(*) from schedules_removed) as schedules,
-       (select count(*) from events_removed) as events,
-       (select count(*) from transactions_removed) as transactions`;
+/** The world's rows, counted as they go; each statement sees every commit before it (READ COMMITTED). */
+const REMOVE = {
+  schedules: 'delete from schedules where user_id = ?', // their runs cascade
+  transactions: 'delete from transactions where user_id = ?',
+  accounts: 'delete from accounts where user_id = ?',
+  events: 'delete from events where user_id = ?', // their deliveries cascade
+} as const;
 
 export async function resetSandbox(em: EntityManager, { userId }: { userId: string }): Promise<ResetCounts> {
   return withClockLock(em, userId, () => em.transactional((tx) => resetWorld(tx, userId)));
@@ -33,21 +29,28 @@ export async function resetSandbox(em: EntityManager, { userId }: { userId: stri
 
 /** The reset itself, inside the caller's transaction and clock lock (a scenario applied with `reset`). */
 export async function resetWorld(tx: EntityManager, userId: string): Promise<ResetCounts> {
-  // Schedules first (their runs point at transactions), then events (deliveries cascade), then
-  // transactions; accounts last, once nothing refers to them.
-  const [removed] = await tx.execute<{ schedules: string; events: string; transactions: string }[]>(RESET, [
-    userId,
-    userId,
-    userId,
-  ]);
-  const accounts = await tx.execute<{ id: string }[]>('delete from accounts where user_id = ? returning id', [userId]);
+  // Writers of this world first finish or wait: the user's row stops new accounts (their creation
+  // locks it), the accounts' rows wait for bookings and transitions in flight (each locks its
+  // account) and hold back new ones, which then find no account. Without this, a simulation that
+  // committed between two of the statements below left its event behind for a removed transaction.
+  await tx.execute('select 1 from users where id = ? for no key update', [userId]); // not KEY SHARE: bookings' foreign keys take that
+  await tx.execute('select 1 from accounts where user_id = ? order by id for update', [userId]);
+  const remove = async (sql: string) =>
+    (await tx.execute<{ removed: string }[]>(`with d as (${sql} returning 1) select count(*) as removed from d`, [userId]))[0]
+      ?.removed;
+  // Events last: a change that reached a transaction row before it was removed has committed its
+  // event by then (its UPDATE held the row), and one that came after found no row.
+  const schedules = await remove(REMOVE.schedules);
+  const transactions = await remove(REMOVE.transactions);
+  const accounts = await remove(REMOVE.accounts);
+  const events = await remove(REMOVE.events);
   await tx.execute('update users set clock_offset_ms = 0, sync_epoch = sync_epoch + 1, updated_at = now() where id = ?', [
     userId,
   ]);
   return {
-    accounts: accounts.length,
-    transactions: Number(removed?.transactions ?? 0),
-    schedules: Number(removed?.schedules ?? 0),
-    events: Number(removed?.events ?? 0),
+    accounts: Number(accounts ?? 0),
+    transactions: Number(transactions ?? 0),
+    schedules: Number(schedules ?? 0),
+    events: Number(events ?? 0),
   };
 }
