@@ -43,6 +43,12 @@ export default async function setup(project: TestProject) {
       );
       for (const row of rows) await client.query(`drop database if exists "${row.datname}" with (force)`);
     });
-    await stopServer();
+    // Another run (a second worktree, a watch) may have found this server running and be using it:
+    // its template says so. Stopping under it would fail its tests with ECONNREFUSED; leave it up.
+    const othersRunning = await withClient(adminUrl, async (client) => {
+      const { rows } = await client.query(`select 1 from pg_database where starts_with(datname, 'sandbank_template_') limit 1`);
+      return rows.length > 0;
+    });
+    if (!othersRunning) await stopServer();
   };
 }
