@@ -237,14 +237,7 @@ describe('reset', () => {
       const reset = app.call('POST', '/v1/sandbox/reset', { token: user.accessToken, body: { confirm: 'RESET' } });
       await waiting(2); // the reset waits too (before it removes anything, or at the accounts)
       await holder.query('rollback');
-      const booked = await booking;
-      expect(
-        booked.status,
-        app.logs
-          .filter((line) => line.includes('"level":50'))
-          .join('')
-          .slice(0, 1500),
-      ).toBe(201); // first in the queue: it commits, with its event
+      expect((await booking).status).toBe(201); // first in the queue: it commits, with its event
       const res = await reset;
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.data.removed).toMatchObject({ accounts: 1, transactions: 1, events: 1 });
