@@ -627,7 +627,9 @@ export interface paths {
         put?: never;
         /**
          * Reverse a posted transaction (refund)
-         * @description Books a new posted transaction of the opposite sign with `reversalOf` set (all that is left by default, or a partial `amount`); the reversals of one transaction never exceed it (422 REVERSAL_EXCEEDS_ORIGINAL). Emits transaction.created for the reversal. Idempotent per `externalTxnId` (default rev_<id>_<amount>). Answers the reversal.
+         * @description Books a new posted transaction of the opposite sign with `reversalOf` set (all that is left by default, or a partial `amount`); the reversals of one transaction never exceed it (422 REVERSAL_EXCEEDS_ORIGINAL). Emits transaction.created for the reversal. Answers the reversal (201).
+         *
+         *     Idempotent per `externalTxnId`, whose default names the request: `rev_<id>` for a full reversal (no `amount`: all that is left), `rev_<id>_<amount>` for a partial one. Repeating a request with the same key answers 200 with the reversal it booked and changes nothing — so two identical partial requests are one reversal (a retry, as with an Idempotency-Key); to give the same amount back twice, send a distinct `externalTxnId` with each. The same key with another original, amount or description is 409 IDEMPOTENCY_CONFLICT. Identical requests racing book one reversal.
          */
         post: operations["transactions.reverseTransaction"];
         delete?: never;
@@ -7665,7 +7667,7 @@ export interface operations {
                     amount?: number;
                     /** @description Default: 'Reversal: <original description>' */
                     description?: string;
-                    /** @description Idempotency key of the reversal; default rev_<id>_<amount> */
+                    /** @description Idempotency key of the reversal; default rev_<id> (full) or rev_<id>_<amount> (partial) */
                     externalTxnId?: string;
                 };
             };

@@ -4,9 +4,16 @@
  * `reversed_amount` (CHECK: never above |amount|), so the reversals of one transaction never
  * exceed it, however many race.
  *
- * Idempotent by key: `externalTxnId` defaults to `rev_<originalId>_<amount>`, so repeating the same
- * reversal answers it again (200) instead of refunding twice; two equal partial reversals need two
- * keys of the caller's choosing.
+ * Idempotent by key (`externalTxnId`), and the default key names the input, so that repeating the
+ * same request answers the reversal it booked (200) instead of refunding twice (SPEC §6):
+ *   - `{}` (all that is left) → `rev_<originalId>`: a repeat finds it whatever is left now (the
+ *     amount it booked was "the rest" at the time; computing the rest again would ask for 0);
+ *   - `{ amount }` (a partial reversal) → `rev_<originalId>_<amount>`: two identical partial requests
+ *     are one reversal, as an Idempotency-Key retry is with Stripe; to give the same amount back twice,
+ *     send a distinct `externalTxnId` with each.
+ * A key already used with another original, another amount or another description is 409
+ * IDEMPOTENCY_CONFLICT. Requests on one original serialise on its row lock, and the key is looked up
+ * after it, so identical requests racing book one reversal.
  */
 import type { EntityManager } from '@sandbank/db';
 import { SIMULATOR_SOURCE } from '@sandbank/schemas';
@@ -37,6 +44,10 @@ with original as (
 )
 insert into events (id, type, user_id, payload, created_at) values (?, 'transaction.created', ?, ?::jsonb, ?::timestamptz)`;
 
+/** `rev_<id>` for a full reversal (all that is left), `rev_<id>_<amount>` for a partial one. */
+const defaultReversalKey = (originalId: string, amount: number | undefined) =>
+  amount === undefined ? `rev_${originalId}` : `rev_${originalId}_${amount}`;
+
 export async function reverseTransaction(em: EntityManager, params: ReverseParams): Promise<TransitionResult> {
   return em.transactional(async (tx) => {
     const locked = await lockTransaction(tx, params.userId, params.transactionId);
@@ -44,14 +55,15 @@ export async function reverseTransaction(em: EntityManager, params: ReverseParam
     if (row.reversal_of) throw invalidTransition('A reversal cannot itself be reversed');
     if (row.status !== 'posted') throw invalidTransition(`A ${row.status} transaction cannot be reversed; void a pending one`);
     const original = Number(row.amount);
-    const remaining = Math.abs(original) - locked.reversedAmount;
-    const magnitude = params.amount ?? remaining;
-    const externalTxnId = params.externalTxnId ?? `rev_${row.id}_${magnitude}`;
+    const externalTxnId = params.externalTxnId ?? defaultReversalKey(row.id, params.amount);
     const [existing] = await tx.execute<TransactionRow[]>(
       `select ${TRANSACTION_COLUMNS} from transactions where account_id = ? and external_txn_id = ?`,
       [row.account_id, externalTxnId],
     );
-    if (existing) return replay(existing, locked, row.id, -Math.sign(original) * magnitude);
+    if (existing) return replay(existing, locked, { ...params, externalTxnId, sign: -Math.sign(original) });
+    const remaining = Math.abs(original) - locked.reversedAmount;
+    if (remaining === 0) throw new AppError('REVERSAL_EXCEEDS_ORIGINAL', 'This transaction is already fully reversed');
+    const magnitude = params.amount ?? remaining;
     if (magnitude <= 0 || magnitude > remaining) {
       throw new AppError(
         'REVERSAL_EXCEEDS_ORIGINAL',
@@ -107,9 +119,21 @@ export async function reverseTransaction(em: EntityManager, params: ReverseParam
   });
 }
 
-function replay(existing: TransactionRow, locked: { balance: number; heldAmount: number }, originalId: string, amount: number) {
-  if (existing.reversal_of !== originalId || Number(existing.amount) !== amount) {
-    throw new AppError('IDEMPOTENCY_CONFLICT', 'This externalTxnId was already used with a different payload');
+/** The reversal booked earlier under this key, if this request is the same one; else 409. */
+function replay(
+  existing: TransactionRow,
+  locked: { row: TransactionRow; balance: number; heldAmount: number },
+  asked: { amount?: number | undefined; description?: string | undefined; externalTxnId: string; sign: number },
+): TransitionResult {
+  const same =
+    existing.reversal_of === locked.row.id &&
+    (asked.amount === undefined || Number(existing.amount) === asked.sign * asked.amount) &&
+    (asked.description === undefined || existing.description === asked.description);
+  if (!same) {
+    throw new AppError(
+      'IDEMPOTENCY_CONFLICT',
+      `externalTxnId ${asked.externalTxnId} was already used for another transaction, amount or description; send a new externalTxnId for another reversal`,
+    );
   }
   return {
     transaction: rowToTransaction(existing),

@@ -29,7 +29,7 @@ export const ReverseTransactionInputSchema = z.strictObject({
     .max(128)
     .regex(/^[\x21-\x7e]{1,128}$/, 'Expected 1–128 visible ASCII characters')
     .optional()
-    .meta({ description: 'Idempotency key of the reversal; default rev_<id>_<amount>' }),
+    .meta({ description: 'Idempotency key of the reversal; default rev_<id> (full) or rev_<id>_<amount> (partial)' }),
 });
 
 export const PatchTransactionInputSchema = z.strictObject({
