@@ -291,6 +291,29 @@ describe('POST /v1/transactions/:id/reverse', () => {
     expectConsistent(await ledgerOf(app, accountId));
   });
 
+  it("honours ifVersion (the original's): 409 VERSION_CONFLICT once it has moved on, nothing booked", async () => {
+    const { user, accountId } = await funded();
+    const purchase = (await simulate(app, user, { accountId, amount: -40_00 })).body.data.transaction;
+    expect((await patch(user, purchase.id, { description: 'LIDL WARSZAWA' })).body.data.transaction.version).toBe(2);
+    const stale = await act(user, purchase.id, 'reverse', { amount: 10_00, ifVersion: 1 });
+    expect(stale.status).toBe(409);
+    expect(stale.body.code).toBe('VERSION_CONFLICT');
+    expect(await account(user, accountId)).toMatchObject({ balance: 60_00 });
+    const booked = await act(user, purchase.id, 'reverse', { amount: 10_00, ifVersion: 2 });
+    expect(booked.status).toBe(201);
+    // The reversal is a new transaction: the original stays at version 2, so the same request repeats.
+    const retry = await act(user, purchase.id, 'reverse', { amount: 10_00, ifVersion: 2 });
+    expect(retry.status).toBe(200);
+    expect(retry.body.data).toEqual(booked.body.data);
+    await patch(user, purchase.id, { category: 'groceries' });
+    const moved = await act(user, purchase.id, 'reverse', { amount: 10_00, ifVersion: 2 });
+    expect(moved.status).toBe(409);
+    expect(moved.body.code).toBe('VERSION_CONFLICT');
+    expect((await act(user, purchase.id, 'reverse', { ifVersion: 0 })).status).toBe(400);
+    expect(await account(user, accountId)).toMatchObject({ balance: 70_00 });
+    expectConsistent(await ledgerOf(app, accountId));
+  });
+
   it('refuses to reverse a pending transaction', async () => {
     const { user, accountId } = await funded();
     const card = await pendingCard(user, accountId);

@@ -630,6 +630,8 @@ export interface paths {
          * @description Books a new posted transaction of the opposite sign with `reversalOf` set (all that is left by default, or a partial `amount`); the reversals of one transaction never exceed it (422 REVERSAL_EXCEEDS_ORIGINAL). Emits transaction.created for the reversal. Answers the reversal (201).
          *
          *     Idempotent per `externalTxnId`, whose default names the request: `rev_<id>` for a full reversal (no `amount`: all that is left), `rev_<id>_<amount>` for a partial one. Repeating a request with the same key answers 200 with the reversal it booked and changes nothing — so two identical partial requests are one reversal (a retry, as with an Idempotency-Key); to give the same amount back twice, send a distinct `externalTxnId` with each. The same key with another original, amount or description is 409 IDEMPOTENCY_CONFLICT. Identical requests racing book one reversal.
+         *
+         *     `ifVersion` is the original's version: 409 VERSION_CONFLICT unless the original is still at it. Booking a reversal leaves the original's version as it is, so a retry with the same `ifVersion` is answered 200 unless the original was changed (patched) since.
          */
         post: operations["transactions.reverseTransaction"];
         delete?: never;
@@ -7656,7 +7658,8 @@ export interface operations {
                  * @example {
                  *       "amount": 1,
                  *       "description": "xxxxxx",
-                 *       "externalTxnId": "xxxxxx"
+                 *       "externalTxnId": "xxxxxx",
+                 *       "ifVersion": 1
                  *     }
                  */
                 "application/json": {
@@ -7669,6 +7672,11 @@ export interface operations {
                     description?: string;
                     /** @description Idempotency key of the reversal; default rev_<id> (full) or rev_<id>_<amount> (partial) */
                     externalTxnId?: string;
+                    /**
+                     * Format: int64
+                     * @description Refuse with 409 VERSION_CONFLICT unless the original is at this version (a reversal is a new transaction: it leaves the original's version as it is)
+                     */
+                    ifVersion?: number;
                 };
             };
         };
@@ -7772,7 +7780,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ACCOUNT_CLOSED, IDEMPOTENCY_CONFLICT, INVALID_TRANSITION: A conflict with the current state */
+            /** @description ACCOUNT_CLOSED, IDEMPOTENCY_CONFLICT, INVALID_TRANSITION, VERSION_CONFLICT: A conflict with the current state */
             409: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];

@@ -1,8 +1,8 @@
 /**
  * What a person can do to one transaction: post a pending one (optionally for another final
  * amount, e.g. with a tip), void a pending one, reverse a posted one (in full or in part), and
- * edit its description, merchant and category. Post, void and edit send the version they were
- * made on (`ifVersion`), so a change made meanwhile (e.g. the clock settled it) is refused with
+ * edit its description, merchant and category. Each sends the version it was made on
+ * (`ifVersion`), so a change made meanwhile (e.g. the clock settled it) is refused with
  * VERSION_CONFLICT instead of being overwritten.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -53,7 +53,7 @@ export function TransactionActions({ transaction }: { transaction: Transaction }
       const amount = magnitude === undefined ? {} : { amount: transaction.amount < 0 ? -magnitude : magnitude };
       post.mutate({ ...guarded, ...amount });
     }
-    if (mode === 'reverse') reverse.mutate({ id: transaction.id, ...(magnitude === undefined ? {} : { amount: magnitude }) });
+    if (mode === 'reverse') reverse.mutate({ ...guarded, ...(magnitude === undefined ? {} : { amount: magnitude }) });
   };
 
   const label =

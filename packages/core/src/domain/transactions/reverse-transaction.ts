@@ -22,7 +22,7 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { rowToTransaction, TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
 import { accountClosed } from '../accounts/accounts.ts';
 import { userNow } from '../clock/clock.ts';
-import { balancesAfter, invalidTransition, lockTransaction, type TransitionResult } from './transaction-lock.ts';
+import { balancesAfter, checkVersion, invalidTransition, lockTransaction, type TransitionResult } from './transaction-lock.ts';
 import { checkBalances, type TransitionParams } from './transitions.ts';
 
 export interface ReverseParams extends TransitionParams {
@@ -54,6 +54,9 @@ export async function reverseTransaction(em: EntityManager, params: ReverseParam
     const { row } = locked;
     if (row.reversal_of) throw invalidTransition('A reversal cannot itself be reversed');
     if (row.status !== 'posted') throw invalidTransition(`A ${row.status} transaction cannot be reversed; void a pending one`);
+    // A reversal is a new transaction and leaves the original's version as it is: a repeat carrying the
+    // same ifVersion passes this check unless the original was changed (patched) since.
+    checkVersion(locked, params.ifVersion);
     const original = Number(row.amount);
     const externalTxnId = params.externalTxnId ?? defaultReversalKey(row.id, params.amount);
     const [existing] = await tx.execute<TransactionRow[]>(

@@ -30,6 +30,10 @@ export const ReverseTransactionInputSchema = z.strictObject({
     .regex(/^[\x21-\x7e]{1,128}$/, 'Expected 1–128 visible ASCII characters')
     .optional()
     .meta({ description: 'Idempotency key of the reversal; default rev_<id> (full) or rev_<id>_<amount> (partial)' }),
+  ifVersion: IfVersionSchema.meta({
+    description:
+      "Refuse with 409 VERSION_CONFLICT unless the original is at this version (a reversal is a new transaction: it leaves the original's version as it is)",
+  }),
 });
 
 export const PatchTransactionInputSchema = z.strictObject({
