@@ -346,6 +346,70 @@ describe('PATCH /v1/transactions/:id', () => {
   });
 });
 
+describe('repeating a transition with the ifVersion it was made on', () => {
+  const typesOf = async (id: string) => (await eventsOf(id)).map((event) => event.type);
+
+  it('a retried post, void or patch whose answer was lost is 200 with the transaction as it is, writing nothing', async () => {
+    const { user, accountId } = await funded();
+    const card = await pendingCard(user, accountId, -40_00);
+    const posted = await act(user, card.id, 'post', { ifVersion: 1 });
+    expect(posted.body.data.transaction.version).toBe(2);
+    const postAgain = await act(user, card.id, 'post', { ifVersion: 1 });
+    expect(postAgain.status).toBe(200);
+    expect(postAgain.body.data).toEqual(posted.body.data);
+    const tipped = await pendingCard(user, accountId, -20_00);
+    const withTip = await act(user, tipped.id, 'post', { amount: -23_00, ifVersion: 1 });
+    expect((await act(user, tipped.id, 'post', { amount: -23_00, ifVersion: 1 })).body.data).toEqual(withTip.body.data);
+    const voidable = await pendingCard(user, accountId, -5_00);
+    const voided = await act(user, voidable.id, 'void', { ifVersion: 1 });
+    const voidAgain = await act(user, voidable.id, 'void', { ifVersion: 1 });
+    expect(voidAgain.status).toBe(200);
+    expect(voidAgain.body.data).toEqual(voided.body.data);
+    const cleaned = await patch(user, card.id, { description: 'ŻABKA Z1234', category: 'groceries', ifVersion: 2 });
+    expect(cleaned.body.data.transaction.version).toBe(3);
+    const patchAgain = await patch(user, card.id, { description: 'ŻABKA Z1234', category: 'groceries', ifVersion: 2 });
+    expect(patchAgain.status).toBe(200);
+    expect(patchAgain.body.data).toEqual(cleaned.body.data);
+    expect(await typesOf(card.id)).toEqual(['transaction.created', 'transaction.updated', 'transaction.updated']);
+    expect(await typesOf(tipped.id)).toEqual(['transaction.created', 'transaction.updated']);
+    expect(await typesOf(voidable.id)).toEqual(['transaction.created', 'transaction.removed']);
+    expect(await account(user, accountId)).toMatchObject({ balance: 37_00, heldAmount: 0 });
+    expectConsistent(await ledgerOf(app, accountId));
+  });
+
+  it('is 409 VERSION_CONFLICT when the transaction moved on otherwise: changed since, or changed by another transition', async () => {
+    const { user, accountId } = await funded();
+    const conflict = (res: { status: number; body: { code?: string } }) => {
+      expect(res.status).toBe(409);
+      expect(res.body.code).toBe('VERSION_CONFLICT');
+    };
+    // Posted as asked, then patched: the transaction has moved on since.
+    const later = await pendingCard(user, accountId, -10_00);
+    await act(user, later.id, 'post', { ifVersion: 1 });
+    await patch(user, later.id, { description: 'cleaned' });
+    conflict(await act(user, later.id, 'post', { ifVersion: 1 }));
+    // Someone else posted it with a tip: a post without an amount at version 1 would have kept -10.00.
+    const tipped = await pendingCard(user, accountId, -10_00);
+    await act(user, tipped.id, 'post', { amount: -12_00 });
+    conflict(await act(user, tipped.id, 'post', { ifVersion: 1 }));
+    // Patched at version 1, then posted: the change from version 1 was not a post.
+    const patchedFirst = await pendingCard(user, accountId, -10_00);
+    await patch(user, patchedFirst.id, { merchant: 'Lidl' });
+    await act(user, patchedFirst.id, 'post');
+    conflict(await act(user, patchedFirst.id, 'post', { ifVersion: 1 }));
+    // A patch of other fields at version 1: ours (already true) was not the change.
+    const otherField = await pendingCard(user, accountId, -10_00);
+    await patch(user, otherField.id, { merchant: 'Biedronka' });
+    conflict(await patch(user, otherField.id, { category: 'groceries', ifVersion: 1 }));
+    // Posted at version 1, so a void made on version 1 is a stale, impossible step.
+    const settled = await pendingCard(user, accountId, -10_00);
+    await act(user, settled.id, 'post');
+    conflict(await act(user, settled.id, 'void', { ifVersion: 1 }));
+    expect(await typesOf(later.id)).toEqual(['transaction.created', 'transaction.updated', 'transaction.updated']);
+    expectConsistent(await ledgerOf(app, accountId));
+  });
+});
+
 describe('settlement of due pending transactions', () => {
   it('posts those whose settleAfter passed and voids (expired) those whose expireAfter passed, each once', async () => {
     const { user, accountId } = await funded();

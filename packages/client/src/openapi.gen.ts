@@ -591,7 +591,7 @@ export interface paths {
         head?: never;
         /**
          * Clean up a transaction (description, merchant, category)
-         * @description What a bank does to a card payment after the fact. Any status but voided. Emits transaction.updated with `previous` and `changes` when something changed; the same values again change nothing.
+         * @description What a bank does to a card payment after the fact. Any status but voided. Emits transaction.updated with `previous` and `changes` when something changed; the same values again change nothing (200), also with the `ifVersion` the first patch was made on, unless something else changed the transaction since (409 VERSION_CONFLICT).
          */
         patch: operations["transactions.patchTransaction"];
         trace?: never;
@@ -607,7 +607,7 @@ export interface paths {
         put?: never;
         /**
          * Post a pending transaction
-         * @description pending → posted, keeping the id. `amount` may change it (same sign, e.g. a tip); the balance moves by the posted amount and the hold is released. Emits transaction.updated with `previous` and `changes`. Posting it again with the same amount answers it unchanged.
+         * @description pending → posted, keeping the id. `amount` may change it (same sign, e.g. a tip); the balance moves by the posted amount and the hold is released. Emits transaction.updated with `previous` and `changes`. Posting it again with the same amount answers it unchanged (200), also with the `ifVersion` the first post was made on, unless something else changed it since (409 VERSION_CONFLICT).
          */
         post: operations["transactions.postTransaction"];
         delete?: never;
@@ -651,7 +651,7 @@ export interface paths {
         put?: never;
         /**
          * Void a pending transaction
-         * @description pending → voided: the hold is released and the transaction leaves the default history. Emits transaction.removed with reason `voided`. Voiding it again answers it unchanged; a posted one is 409 INVALID_TRANSITION (reverse it instead).
+         * @description pending → voided: the hold is released and the transaction leaves the default history. Emits transaction.removed with reason `voided`. Voiding it again answers it unchanged (200), also with the `ifVersion` the first void was made on; a posted one is 409 INVALID_TRANSITION (reverse it instead).
          */
         post: operations["transactions.voidTransaction"];
         delete?: never;
@@ -7176,7 +7176,7 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: int64
-                     * @description Refuse with 409 VERSION_CONFLICT unless the transaction is at this version
+                     * @description Refuse with 409 VERSION_CONFLICT unless the transaction is at this version, or one past it through this same step (a retry whose answer was lost: 200, as it is)
                      */
                     ifVersion?: number;
                     /** @description null clears it */
@@ -7413,7 +7413,7 @@ export interface operations {
                     amount?: number;
                     /**
                      * Format: int64
-                     * @description Refuse with 409 VERSION_CONFLICT unless the transaction is at this version
+                     * @description Refuse with 409 VERSION_CONFLICT unless the transaction is at this version, or one past it through this same step (a retry whose answer was lost: 200, as it is)
                      */
                     ifVersion?: number;
                 };
@@ -7923,7 +7923,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: int64
-                     * @description Refuse with 409 VERSION_CONFLICT unless the transaction is at this version
+                     * @description Refuse with 409 VERSION_CONFLICT unless the transaction is at this version, or one past it through this same step (a retry whose answer was lost: 200, as it is)
                      */
                     ifVersion?: number;
                 };

@@ -54,9 +54,48 @@ export async function lockTransaction(tx: EntityManager, userId: string, transac
 }
 
 export function checkVersion(locked: LockedTransaction, ifVersion: number | undefined): void {
-  if (ifVersion !== undefined && ifVersion !== Number(locked.row.version)) {
-    throw new AppError('VERSION_CONFLICT', `The transaction is at version ${locked.row.version}, not ${ifVersion}`);
+  if (ifVersion !== undefined && ifVersion !== Number(locked.row.version)) throw versionConflict(locked, ifVersion);
+}
+
+const versionConflict = (locked: LockedTransaction, ifVersion: number) =>
+  new AppError('VERSION_CONFLICT', `The transaction is at version ${locked.row.version}, not ${ifVersion}`);
+
+/** The change that brought a transaction to a version, as its event recorded it. */
+export interface RecordedChange {
+  type: EventType;
+  /** `transaction.updated`: the changed fields' old values and their names. */
+  previous: Record<string, unknown> | null;
+  changes: string[] | null;
+}
+
+// Writes to one transaction serialise on its row lock, so its events' (txid, seq) follow its versions;
+// the newest-first walk of the user's log stops at the first match, the most recent change.
+const CHANGE_TO_VERSION = `
+select type, payload->'previous' as previous, payload->'changes' as changes
+  from events
+ where user_id = ? and payload->'transaction'->>'id' = ? and payload->'transaction'->>'version' = ?
+ order by txid desc, seq desc
+ limit 1`;
+
+/**
+ * `ifVersion` on a transition that has already happened (a repeat, SPEC §6). The transaction is
+ * answered as it is when it is at that version, or one past it through this same transition — a
+ * client retrying a request whose answer was lost; if anything else changed it since (or the
+ * change from that version was another one), 409 VERSION_CONFLICT.
+ */
+export async function checkRepeatVersion(
+  tx: EntityManager,
+  locked: LockedTransaction,
+  ifVersion: number | undefined,
+  isThisTransition: (change: RecordedChange) => boolean,
+): Promise<void> {
+  const version = Number(locked.row.version);
+  if (ifVersion === undefined || ifVersion === version) return;
+  if (version === ifVersion + 1) {
+    const [change] = await tx.execute<RecordedChange[]>(CHANGE_TO_VERSION, [locked.userId, locked.row.id, String(version)]);
+    if (change && isThisTransition(change)) return;
   }
+  throw versionConflict(locked, ifVersion);
 }
 
 export const invalidTransition = (message: string) => new AppError('INVALID_TRANSITION', message);

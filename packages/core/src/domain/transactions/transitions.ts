@@ -3,7 +3,9 @@
  * transaction that locks the transaction and its account, checks the rule on the locked values,
  * and writes the new state, the balance or hold, the version and the event in one statement
  * (transaction-lock.ts). Repeating a transition that already happened with the same input answers
- * the transaction as it is and writes nothing.
+ * the transaction as it is and writes nothing; that check comes before `ifVersion`'s, so a retry
+ * carrying the version it was made on is answered too, unless something else changed the
+ * transaction since (checkRepeatVersion).
  *
  *   pending ──post──▶ posted ──reverse──▶ (a new posted transaction with reversalOf)
  *      └─────void───▶ voided
@@ -18,6 +20,7 @@ import { MAX_BALANCE } from '../simulations/simulation-statement.ts';
 import {
   type AccountDelta,
   balancesAfter,
+  checkRepeatVersion,
   checkVersion,
   invalidTransition,
   type LockedTransaction,
@@ -52,10 +55,22 @@ export async function postTransaction(
 ): Promise<TransitionResult> {
   return em.transactional(async (tx) => {
     const locked = await lockTransaction(tx, params.userId, params.transactionId);
-    checkVersion(locked, params.ifVersion);
     const { row } = locked;
     const before = Number(row.amount);
-    if (row.status === 'posted' && (params.amount === undefined || params.amount === before)) return unchanged(locked);
+    if (row.status === 'posted' && (params.amount === undefined || params.amount === before)) {
+      // The same post: from pending, and to the amount asked (without one, the pending amount kept).
+      await checkRepeatVersion(
+        tx,
+        locked,
+        params.ifVersion,
+        (change) =>
+          change.type === 'transaction.updated' &&
+          change.previous?.status === 'pending' &&
+          (params.amount !== undefined || !('amount' in change.previous)),
+      );
+      return unchanged(locked);
+    }
+    checkVersion(locked, params.ifVersion);
     if (row.status !== 'pending') throw invalidTransition(`A ${row.status} transaction cannot be posted`);
     const amount = params.amount ?? before;
     if (Math.sign(amount) !== Math.sign(before)) {
@@ -83,9 +98,13 @@ export async function voidTransaction(
 ): Promise<TransitionResult> {
   return em.transactional(async (tx) => {
     const locked = await lockTransaction(tx, params.userId, params.transactionId);
-    checkVersion(locked, params.ifVersion);
     const { row } = locked;
-    if (row.status === 'voided') return unchanged(locked);
+    if (row.status === 'voided') {
+      // Voided or expired alike: pending → voided, the hold released.
+      await checkRepeatVersion(tx, locked, params.ifVersion, (change) => change.type === 'transaction.removed');
+      return unchanged(locked);
+    }
+    checkVersion(locked, params.ifVersion);
     if (row.status !== 'pending') throw invalidTransition('Only a pending transaction can be voided; reverse a posted one');
     const at = params.at ?? (await userNow(tx, params.userId));
     const next = { ...row, status: 'voided' as const, version: Number(row.version) + 1 };
@@ -109,13 +128,17 @@ export interface PatchParams extends TransitionParams {
   category?: Category | null | undefined;
 }
 
+const PATCHABLE = ['description', 'merchant', 'category'] as const;
+
 /** The bank cleans up a description, a merchant or a category; any status but voided. */
 export async function patchTransaction(em: EntityManager, params: PatchParams): Promise<TransitionResult> {
   return em.transactional(async (tx) => {
     const locked = await lockTransaction(tx, params.userId, params.transactionId);
-    checkVersion(locked, params.ifVersion);
     const { row } = locked;
-    if (row.status === 'voided') throw invalidTransition('A voided transaction cannot be changed');
+    if (row.status === 'voided') {
+      checkVersion(locked, params.ifVersion);
+      throw invalidTransition('A voided transaction cannot be changed');
+    }
     const previous: Record<string, unknown> = {};
     const next = { ...row };
     if (params.description !== undefined && params.description !== row.description) {
@@ -130,7 +153,21 @@ export async function patchTransaction(em: EntityManager, params: PatchParams): 
       previous.category = row.category;
       next.category = params.category;
     }
-    if (Object.keys(previous).length === 0) return unchanged(locked);
+    if (Object.keys(previous).length === 0) {
+      // The same patch: it changed only fields this request gives (their values are the asked ones now).
+      const given = PATCHABLE.filter((field) => params[field] !== undefined);
+      await checkRepeatVersion(
+        tx,
+        locked,
+        params.ifVersion,
+        (change) =>
+          change.type === 'transaction.updated' &&
+          change.changes !== null &&
+          change.changes.every((field) => (given as string[]).includes(field)),
+      );
+      return unchanged(locked);
+    }
+    checkVersion(locked, params.ifVersion);
     next.version = Number(row.version) + 1;
     const at = params.at ?? (await userNow(tx, params.userId));
     return writeTransition(

@@ -10,7 +10,7 @@ export const patchTransactionProcedure = protectedProcedure
       tags: ['transactions'],
       summary: 'Clean up a transaction (description, merchant, category)',
       description:
-        'What a bank does to a card payment after the fact. Any status but voided. Emits transaction.updated with `previous` and `changes` when something changed; the same values again change nothing.',
+        'What a bank does to a card payment after the fact. Any status but voided. Emits transaction.updated with `previous` and `changes` when something changed; the same values again change nothing (200), also with the `ifVersion` the first patch was made on, unless something else changed the transaction since (409 VERSION_CONFLICT).',
     },
     errorCodes: ['NOT_FOUND', 'INVALID_TRANSITION', 'VERSION_CONFLICT'],
   })

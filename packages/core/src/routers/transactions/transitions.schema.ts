@@ -4,9 +4,10 @@ import { MAX_AMOUNT } from '../../domain/simulations/simulate-transaction.ts';
 import { exactJson } from '../../lib/exact-json.ts';
 import { textSchema } from '../../lib/text.ts';
 
-const IfVersionSchema = exactJson(z.int().min(1))
-  .optional()
-  .meta({ description: 'Refuse with 409 VERSION_CONFLICT unless the transaction is at this version' });
+const IfVersionSchema = exactJson(z.int().min(1)).optional().meta({
+  description:
+    'Refuse with 409 VERSION_CONFLICT unless the transaction is at this version, or one past it through this same step (a retry whose answer was lost: 200, as it is)',
+});
 
 export const PostTransactionInputSchema = z.strictObject({
   id: IdSchema,

@@ -10,7 +10,7 @@ export const voidTransactionProcedure = protectedProcedure
       tags: ['transactions'],
       summary: 'Void a pending transaction',
       description:
-        'pending → voided: the hold is released and the transaction leaves the default history. Emits transaction.removed with reason `voided`. Voiding it again answers it unchanged; a posted one is 409 INVALID_TRANSITION (reverse it instead).',
+        'pending → voided: the hold is released and the transaction leaves the default history. Emits transaction.removed with reason `voided`. Voiding it again answers it unchanged (200), also with the `ifVersion` the first void was made on; a posted one is 409 INVALID_TRANSITION (reverse it instead).',
     },
     errorCodes: ['NOT_FOUND', 'INVALID_TRANSITION', 'VERSION_CONFLICT'],
   })
