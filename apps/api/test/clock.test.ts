@@ -119,6 +119,11 @@ describe('the clock', () => {
     const cases: [Record<string, unknown>, number, string, string][] = [
       [{ to: '2000-01-01T00:00:00Z' }, 409, 'CLOCK_BACKWARD', 'to'],
       [{ by: 'P2Y1D' }, 422, 'ADVANCE_TOO_LARGE', 'by'],
+      // Too long for the calendar (adding it gives no valid date): still just too large.
+      [{ by: 'P300000Y' }, 422, 'ADVANCE_TOO_LARGE', 'by'],
+      [{ by: 'PT9999999999999999999S' }, 422, 'ADVANCE_TOO_LARGE', 'by'],
+      [{ by: 'P1M-29D' }, 400, 'VALIDATION_ERROR', 'by'],
+      [{ by: 'PT0S' }, 400, 'VALIDATION_ERROR', 'by'],
       [{ to: `${YEAR + 3}-01-01T00:00:00Z` }, 422, 'ADVANCE_TOO_LARGE', 'to'],
       [{ by: 'P1M', to: `${YEAR}-01-01T00:00:00Z` }, 400, 'VALIDATION_ERROR', 'by'],
       [{}, 400, 'VALIDATION_ERROR', 'by'],

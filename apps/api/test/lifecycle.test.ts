@@ -79,6 +79,27 @@ describe('pending transactions and the hold', () => {
     expectConsistent(await ledgerOf(app, accountId));
   });
 
+  it('refuses settleAfter or expireAfter beyond P100Y (P300000Y adds up to no date), or with a negative part', async () => {
+    const { user, accountId } = await funded();
+    for (const [field, value] of [
+      ['settleAfter', 'P300000Y'],
+      ['expireAfter', 'P300000Y'],
+      ['settleAfter', 'PT9999999999999999999S'],
+      ['expireAfter', 'P100Y1D'],
+      ['settleAfter', 'P1M-29D'],
+    ]) {
+      const res = await simulate(app, user, { accountId, amount: -1_00, status: 'pending', [field as string]: value });
+      expect([res.status, res.body.code, res.body.details?.[0]?.path], `${field} ${value}`).toEqual([
+        400,
+        'VALIDATION_ERROR',
+        field,
+      ]);
+    }
+    expect((await ledgerOf(app, accountId)).transactions).toHaveLength(1);
+    const longest = await simulate(app, user, { accountId, amount: -1_00, status: 'pending', expireAfter: 'P100Y' });
+    expect(longest.status).toBe(201);
+  });
+
   it('refuses settleAfter or expireAfter on a posted transaction, and a malformed duration', async () => {
     const { user, accountId } = await funded();
     const posted = await simulate(app, user, { accountId, amount: -1, settleAfter: 'P2D' });

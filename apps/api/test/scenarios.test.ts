@@ -168,6 +168,49 @@ describe('applying a scenario', () => {
         'scenario.accounts.0.transactions.0.at',
       ],
       [
+        { ...base, accounts: [{ ...account, transactions: [{ at: '-P300000Y', amount: 1, description: '' }] }] },
+        400,
+        'VALIDATION_ERROR',
+        'scenario.accounts.0.transactions.0.at',
+      ],
+      [
+        {
+          ...base,
+          accounts: [{ ...account, schedules: [{ amount: 1, description: 'x', rrule: 'FREQ=DAILY', startAt: '-P300000Y' }] }],
+        },
+        400,
+        'VALIDATION_ERROR',
+        'scenario.accounts.0.schedules.0.startAt',
+      ],
+      [
+        {
+          ...base,
+          accounts: [
+            {
+              ...account,
+              transactions: [{ at: '-P1D', amount: -1, description: '', status: 'pending', settleAfter: 'P300000Y' }],
+            },
+          ],
+        },
+        400,
+        'VALIDATION_ERROR',
+        'scenario.accounts.0.transactions.0.settleAfter',
+      ],
+      [
+        {
+          ...base,
+          accounts: [
+            {
+              ...account,
+              schedules: [{ amount: 1, description: 'x', rrule: 'FREQ=DAILY', status: 'pending', settleAfter: 'P300000Y' }],
+            },
+          ],
+        },
+        400,
+        'VALIDATION_ERROR',
+        'scenario.accounts.0.schedules.0.settleAfter',
+      ],
+      [
         { ...base, accounts: [{ ...account, transactions: [{ at: '-P1D', amount: -500, description: 'too much' }] }] },
         422,
         'INSUFFICIENT_FUNDS',

@@ -157,6 +157,8 @@ describe('schedules', () => {
       [{ ...base, startAt: '2000-01-01T00:00:00Z' }, 'startAt'],
       [{ ...base, amount: 0 }, 'amount'],
       [{ ...base, settleAfter: 'P2D' }, 'settleAfter'],
+      [{ ...base, status: 'pending', settleAfter: 'P300000Y' }, 'settleAfter'],
+      [{ ...base, status: 'pending', settleAfter: 'P101Y' }, 'settleAfter'],
     ];
     for (const [body, path] of cases) {
       const res = await schedule(user, accountId, body);
@@ -168,6 +170,28 @@ describe('schedules', () => {
     }
     const listed = await app.call('GET', `/v1/accounts/${accountId}/schedules`, { token: user.accessToken });
     expect(listed.body.data).toEqual([]);
+  });
+
+  it('a schedule stored with a duration no date can hold (before the bound existed) fails its runs, not the clock', async () => {
+    const user = await app.createUser();
+    const accountId = await openAccount(app, user);
+    const created = await schedule(user, accountId, {
+      amount: 1_00,
+      description: 'Old row',
+      rrule: 'FREQ=MONTHLY;BYMONTHDAY=10',
+      startAt: `${YEAR}-01-10T09:00:00Z`,
+      status: 'pending',
+      settleAfter: 'P2D',
+    });
+    await app.db.query(`update schedules set settle_after = 'P300000Y' where id = $1`, [created.body.data.id]);
+    const res = await advance(user, { to: `${YEAR}-03-01T00:00:00Z` });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const failed = await runs(user, created.body.data.id);
+    expect(failed.map((run) => [run.transactionId, run.failure?.code])).toEqual([
+      [null, 'VALIDATION_ERROR'],
+      [null, 'VALIDATION_ERROR'],
+    ]);
+    expect(await history(user, accountId)).toEqual([]);
   });
 
   it('skips occurrences while paused, resumes at the next one, and stops when deleted', async () => {

@@ -1149,12 +1149,12 @@ export interface components {
                     /** @example FREQ=MONTHLY;BYMONTHDAY=10 */
                     rrule: string;
                     /**
-                     * @description A positive ISO 8601 duration, e.g. P2D or PT36H
+                     * @description A positive ISO 8601 duration of at most P100Y, e.g. P2D or PT36H
                      * @example P2D
                      */
                     settleAfter?: string;
                     /**
-                     * @description An ISO instant, or a negative ISO 8601 duration relative to now
+                     * @description An ISO instant, or a negative ISO 8601 duration relative to now (at most -P100Y)
                      * @example -P3D
                      */
                     startAt?: string;
@@ -1169,14 +1169,14 @@ export interface components {
                      */
                     amount: number;
                     /**
-                     * @description An ISO instant, or a negative ISO 8601 duration relative to now
+                     * @description An ISO instant, or a negative ISO 8601 duration relative to now (at most -P100Y)
                      * @example -P3D
                      */
                     at: string;
                     category?: ("groceries" | "transport" | "fuel" | "utilities" | "telecom" | "subscriptions" | "restaurants" | "health" | "shopping" | "housing" | "salary" | "transfer" | "cash" | "entertainment" | "education" | "other") | null;
                     description: string;
                     /**
-                     * @description A positive ISO 8601 duration, e.g. P2D or PT36H
+                     * @description A positive ISO 8601 duration of at most P100Y, e.g. P2D or PT36H
                      * @example P2D
                      */
                     expireAfter?: string;
@@ -1184,7 +1184,7 @@ export interface components {
                     externalTxnId?: string;
                     merchant?: string | null;
                     /**
-                     * @description A positive ISO 8601 duration, e.g. P2D or PT36H
+                     * @description A positive ISO 8601 duration of at most P100Y, e.g. P2D or PT36H
                      * @example P2D
                      */
                     settleAfter?: string;
@@ -2862,7 +2862,7 @@ export interface operations {
                      */
                     rrule: string;
                     /**
-                     * @description Pending runs only: each posts by itself this long after its due time
+                     * @description Pending runs only: each posts by itself this long after its due time (an ISO 8601 duration, at most P100Y)
                      * @example P2D
                      */
                     settleAfter?: string;
@@ -4709,7 +4709,7 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description How far to move: an ISO 8601 duration (P1M, PT36H, P1Y2M3D)
+                     * @description How far to move: a positive ISO 8601 duration (P1M, PT36H, P1Y2M3D); more than P2Y is 422 ADVANCE_TOO_LARGE
                      * @example P1M
                      */
                     by?: string;
@@ -6900,7 +6900,7 @@ export interface operations {
                      */
                     description?: string;
                     /**
-                     * @description Pending only: voids by itself (reason expired) at date + this
+                     * @description Pending only: voids by itself (reason expired) at date + this (a positive ISO 8601 duration, at most P100Y)
                      * @example P2D
                      */
                     expireAfter?: string;
@@ -6915,7 +6915,7 @@ export interface operations {
                      */
                     merchant?: string;
                     /**
-                     * @description Pending only: posts by itself when the clock passes date + this
+                     * @description Pending only: posts by itself when the clock passes date + this (a positive ISO 8601 duration, at most P100Y)
                      * @example P2D
                      */
                     settleAfter?: string;

@@ -6,7 +6,7 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import { AppError } from '../../errors.ts';
-import { addIsoDuration } from '../../lib/duration.ts';
+import { addIsoDuration, tryAddIsoDuration } from '../../lib/duration.ts';
 import { moveClockTo, readClock, withClockLock } from './clock.ts';
 import { type FiredCounts, fireDueItems } from './due-items.ts';
 
@@ -30,13 +30,14 @@ export interface AdvanceResult {
 export async function advanceClock(em: EntityManager, params: AdvanceClockParams): Promise<AdvanceResult> {
   return withClockLock(em, params.userId, async () => {
     const { now: from } = await readClock(em, params.userId);
-    const target = params.by !== undefined ? addIsoDuration(from, params.by) : (params.to as Date);
-    if (target < from) {
+    // A duration too long for the calendar (P300000Y) adds up to no instant at all: too large, too.
+    const target = params.by !== undefined ? tryAddIsoDuration(from, params.by) : (params.to as Date);
+    if (target !== null && target < from) {
       throw new AppError('CLOCK_BACKWARD', `The clock only moves forward; it is ${from.toISOString()} in this world`, {
         details: [{ path: 'to', message: `Must not be before ${from.toISOString()}` }],
       });
     }
-    if (target > addIsoDuration(from, MAX_ADVANCE)) {
+    if (target === null || target > addIsoDuration(from, MAX_ADVANCE)) {
       throw new AppError('ADVANCE_TOO_LARGE', 'One advance moves the clock at most two years; advance in steps', {
         details: [{ path: params.by !== undefined ? 'by' : 'to', message: 'At most P2Y from now' }],
       });

@@ -9,9 +9,8 @@
  * it is applied.
  */
 import { CategorySchema } from '@sandbank/schemas';
-import { Duration } from 'luxon';
 import { z } from 'zod';
-import { IsoDurationSchema } from '../../lib/duration.ts';
+import { IsoDurationSchema, isoDurationProblem, MAX_DURATION } from '../../lib/duration.ts';
 import { exactJson } from '../../lib/exact-json.ts';
 import { nameSchema, textSchema } from '../../lib/text.ts';
 import {
@@ -31,11 +30,25 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d
 const ScenarioTimeSchema = z
   .string()
   .max(64)
-  .refine((value) => {
-    if (value.startsWith('-')) return Duration.fromISO(value.slice(1)).isValid;
-    return INSTANT.test(value) && !Number.isNaN(Date.parse(value));
-  }, 'Expected an ISO instant (2026-11-01T09:00:00Z) or a negative ISO duration relative to now (-P3D)')
-  .meta({ description: 'An ISO instant, or a negative ISO 8601 duration relative to now', example: '-P3D' });
+  .superRefine((value, ctx) => {
+    const relative = value.startsWith('-') ? value.slice(1) : null;
+    if (
+      relative === null
+        ? !INSTANT.test(value) || Number.isNaN(Date.parse(value))
+        : isoDurationProblem(relative, { zero: true, unbounded: true })
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Expected an ISO instant (2026-11-01T09:00:00Z) or a negative ISO duration relative to now (-P3D)',
+      });
+    } else if (relative !== null && isoDurationProblem(relative, { zero: true })) {
+      ctx.addIssue({ code: 'custom', message: `A relative time reaches at most -${MAX_DURATION} back` });
+    }
+  })
+  .meta({
+    description: `An ISO instant, or a negative ISO 8601 duration relative to now (at most -${MAX_DURATION})`,
+    example: '-P3D',
+  });
 
 const AmountSchema = exactJson(
   z

@@ -6,7 +6,7 @@
 import type { EntityManager } from '@sandbank/db';
 import { type Category, type Currency, SIMULATOR_SOURCE, type Transaction } from '@sandbank/schemas';
 import { AppError, notFound } from '../../errors.ts';
-import { addIsoDuration } from '../../lib/duration.ts';
+import { addIsoDuration, isoDurationProblem } from '../../lib/duration.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { rowToTransaction, type TransactionRow } from '../../mappers/transaction.ts';
 import { accountClosed } from '../accounts/accounts.ts';
@@ -64,6 +64,10 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
   const status = input.status ?? 'posted';
   if (status === 'posted' && (input.settleAfter || input.expireAfter)) {
     throw invalid(input.settleAfter ? 'settleAfter' : 'expireAfter', 'Only a pending transaction settles or expires');
+  }
+  for (const field of ['settleAfter', 'expireAfter'] as const) {
+    const problem = input[field] === undefined ? null : isoDurationProblem(input[field]);
+    if (problem) throw invalid(field, problem);
   }
   if (input.date !== undefined && Number.isNaN(input.date.getTime())) throw invalid('date', 'Must be a valid instant');
   // The world's now is read inside the statement; only a pending booking that settles or expires

@@ -1,13 +1,13 @@
 import { ClockSchema, dataOf, TimestampSchema } from '@sandbank/schemas';
 import { z } from 'zod';
-import { IsoDurationSchema } from '../../lib/duration.ts';
+import { UnboundedIsoDurationSchema } from '../../lib/duration.ts';
 
 export const GetClockInputSchema = z.strictObject({});
 
 export const AdvanceClockInputSchema = z
   .strictObject({
-    by: IsoDurationSchema.optional().meta({
-      description: 'How far to move: an ISO 8601 duration (P1M, PT36H, P1Y2M3D)',
+    by: UnboundedIsoDurationSchema.optional().meta({
+      description: 'How far to move: a positive ISO 8601 duration (P1M, PT36H, P1Y2M3D); more than P2Y is 422 ADVANCE_TOO_LARGE',
       example: 'P1M',
     }),
     to: z.iso

@@ -38,7 +38,7 @@ export const CreateScheduleInputSchema = z.strictObject({
     }),
   status: z.enum(['posted', 'pending']).optional().meta({ description: 'How each run books; default posted' }),
   settleAfter: IsoDurationSchema.optional().meta({
-    description: 'Pending runs only: each posts by itself this long after its due time',
+    description: 'Pending runs only: each posts by itself this long after its due time (an ISO 8601 duration, at most P100Y)',
   }),
 });
 

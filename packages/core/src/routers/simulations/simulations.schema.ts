@@ -39,10 +39,10 @@ export const SimulateTransactionInputSchema = z.strictObject({
     .optional()
     .meta({ description: 'posted (default) moves the balance now; pending holds a debit until it posts or is voided' }),
   settleAfter: IsoDurationSchema.optional().meta({
-    description: 'Pending only: posts by itself when the clock passes date + this',
+    description: 'Pending only: posts by itself when the clock passes date + this (a positive ISO 8601 duration, at most P100Y)',
   }),
   expireAfter: IsoDurationSchema.optional().meta({
-    description: 'Pending only: voids by itself (reason expired) at date + this',
+    description: 'Pending only: voids by itself (reason expired) at date + this (a positive ISO 8601 duration, at most P100Y)',
   }),
   merchant: textSchema(200).optional().meta({ description: 'Who was paid or paid you', example: 'Biedronka' }),
   category: CategorySchema.optional(),

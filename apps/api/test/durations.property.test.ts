@@ -1,0 +1,98 @@
+/**
+ * Durations of any size, over real HTTP (fast-check): wherever an ISO 8601 duration enters — the
+ * clock's `by`, a simulation's `settleAfter`, a scenario transaction's relative `at` — the answer is
+ * the contract's, never a 500: within the bounds it is booked or moved, beyond them 400
+ * VALIDATION_ERROR at the field's path (422 ADVANCE_TOO_LARGE for the clock), and a refusal changes
+ * nothing. Durations mix small parts with parts of up to 20 digits (`P300000Y`, `PT9999…S`), which
+ * luxon parses but cannot add to a date.
+ */
+import { openAccount, simulate } from '@sandbank/testing/fixtures';
+import fc from 'fast-check';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './helpers.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+const UNITS = [
+  ['Y', 365.25],
+  ['M', 30.44],
+  ['W', 7],
+  ['D', 1],
+  ['H', 1 / 24],
+  ['M', 1 / 1_440],
+  ['S', 1 / 86_400],
+] as const;
+
+const partArb = fc.oneof(
+  { arbitrary: fc.constant(null), weight: 4 },
+  { arbitrary: fc.integer({ min: 0, max: 40 }), weight: 3 },
+  { arbitrary: fc.integer({ min: 0, max: 400_000 }), weight: 2 },
+  { arbitrary: fc.bigInt({ min: 0n, max: 10n ** 20n - 1n }), weight: 1 },
+);
+
+/** A well-formed ISO 8601 duration, and roughly how many days it spans (independent of the code under test). */
+const durationArb = fc.array(partArb, { minLength: 7, maxLength: 7 }).map((parts) => {
+  let date = 'P';
+  let time = '';
+  let days = 0;
+  parts.forEach((part, index) => {
+    if (part === null) return;
+    const [unit, length] = UNITS[index] as (typeof UNITS)[number];
+    if (index < 4) date += `${part}${unit}`;
+    else time += `${part}${unit}`;
+    days += Number(part) * length;
+  });
+  return { value: date + (time ? `T${time}` : ''), days };
+});
+
+const YEARS = 365.25;
+
+it('any duration gets the contract: booked or moved within the bounds, a clear refusal beyond them, never a 500', async () => {
+  await fc.assert(
+    fc.asyncProperty(durationArb, async ({ value, days }) => {
+      const user = await app.createUser();
+      const accountId = await openAccount(app, user);
+      const zero = days === 0;
+      // Fields take at most 40 characters: longer ones (only huge parts make them) are 400 for their length.
+      const long = value.length > 40;
+
+      // The clock: at most two years per call (422 ADVANCE_TOO_LARGE); a zero duration is no advance (400).
+      const before = (await app.call('GET', '/v1/clock', { token: user.accessToken })).body.data.offsetMs;
+      const moved = await app.call('POST', '/v1/clock/advance', { token: user.accessToken, body: { by: value } });
+      const expectedClock = zero || long ? 400 : days < 2 * YEARS - 2 ? 200 : days > 2 * YEARS + 2 ? 422 : moved.status;
+      expect([moved.status, moved.body.details?.[0]?.path ?? 'by'], `${value} ${JSON.stringify(moved.body)}`).toEqual([
+        expectedClock,
+        'by',
+      ]);
+      const after = (await app.call('GET', '/v1/clock', { token: user.accessToken })).body.data.offsetMs;
+      if (moved.status === 200) expect(after - before).toBeLessThanOrEqual(2 * 366 * 86_400_000);
+      else expect(after).toBe(before);
+
+      // A pending simulation: settleAfter at most P100Y (400 at `settleAfter` beyond, nothing booked).
+      const pending = await simulate(app, user, { accountId, amount: 1_00, status: 'pending', settleAfter: value });
+      const expectedPending = zero ? 400 : days < 99 * YEARS ? 201 : days > 101 * YEARS ? 400 : pending.status;
+      expect(pending.status, `${value} ${JSON.stringify(pending.body)}`).toBe(expectedPending);
+      if (pending.status === 400) expect(pending.body.details?.[0]?.path).toBe('settleAfter');
+
+      // A scenario transaction `at` -value: at most -P100Y back (zero is now).
+      const at = `-${value}`;
+      const scenario = {
+        version: 1,
+        seed: 1,
+        accounts: [{ key: 'a', name: 'A', transactions: [{ at, amount: 1, description: '' }] }],
+      };
+      const applied = await app.call('POST', '/v1/scenarios/apply', { token: user.accessToken, body: { scenario } });
+      const expectedApply = days < 99 * YEARS ? 200 : days > 101 * YEARS ? 400 : applied.status;
+      expect(applied.status, `${at} ${JSON.stringify(applied.body)}`).toBe(expectedApply);
+      if (applied.status === 400) expect(applied.body.details?.[0]?.path).toBe('scenario.accounts.0.transactions.0.at');
+
+      const { rows } = await app.db.query('select count(*)::int as n from transactions where user_id = $1', [user.id]);
+      expect(rows[0].n).toBe((pending.status === 201 ? 1 : 0) + (applied.status === 200 ? 1 : 0));
+    }),
+    { numRuns: 40 },
+  );
+});
