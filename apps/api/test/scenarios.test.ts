@@ -253,6 +253,74 @@ describe('applying a scenario', () => {
   });
 });
 
+describe('schedules in a scenario', () => {
+  const worldOf = async (user: TestUser) => ({
+    accounts: (await app.call('GET', '/v1/accounts', { token: user.accessToken })).body.data,
+    events: (await app.call('GET', '/v1/events', { token: user.accessToken })).body.data,
+  });
+
+  it('refuses a startAt more than two years back, as POST …/schedules does, and writes nothing', async () => {
+    const user = await app.createUser();
+    for (const startAt of ['2019-01-01T00:00:00Z', '-P2Y1D']) {
+      const scenario = {
+        version: 1,
+        seed: 1,
+        accounts: [{ key: 'a', name: 'S', schedules: [{ amount: 100, description: 't', rrule: 'FREQ=DAILY', startAt }] }],
+      };
+      const res = await apply(app, user, { scenario });
+      expect([res.status, res.body.code, res.body.details?.[0]?.path], JSON.stringify(res.body).slice(0, 300)).toEqual([
+        400,
+        'VALIDATION_ERROR',
+        'scenario.accounts.0.schedules.0.startAt',
+      ]);
+    }
+    expect(await worldOf(user)).toEqual({ accounts: [], events: [] });
+  });
+
+  it('counts the past occurrences of schedules toward the 50,000 of one apply, before writing anything', async () => {
+    const user = await app.createUser();
+    // 49,990 in the document and 31 daily runs since -P30D: 50,021 transactions in all.
+    const transactions = Array.from({ length: 49_990 }, () => ({ at: '-P1D', amount: 1, description: '' }));
+    const schedules = [{ amount: 100, description: 't', rrule: 'FREQ=DAILY', timezone: 'UTC', startAt: '-P30D' }];
+    const scenario = { version: 1, seed: 1, accounts: [{ key: 'a', name: 'S', transactions, schedules }] };
+    const res = await apply(app, user, { scenario });
+    expect([res.status, res.body.code, res.body.details?.[0]?.path], JSON.stringify(res.body).slice(0, 300)).toEqual([
+      422,
+      'SCENARIO_TOO_LARGE',
+      'scenario.accounts.0.schedules.0',
+    ]);
+    expect(await worldOf(user)).toEqual({ accounts: [], events: [] });
+    const { rows } = await app.db.query('select count(*)::int as n from transactions where user_id = $1', [user.id]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('reports the backfilled runs in the response: booked and failed', async () => {
+    const user = await app.createUser();
+    const scenario = {
+      version: 1,
+      seed: 1,
+      accounts: [
+        {
+          key: 'a',
+          name: 'S',
+          schedules: [
+            // 11 daily credits (-10 days … today) and 3 weekly debits (-20, -13, -6 days) that find no funds.
+            { amount: 500, description: 'Kieszonkowe', rrule: 'FREQ=DAILY', timezone: 'UTC', startAt: '-P10D' },
+            { amount: -100_000, description: 'Czynsz', rrule: 'FREQ=WEEKLY', timezone: 'UTC', startAt: '-P20D' },
+          ],
+        },
+      ],
+    };
+    const res = await apply(app, user, { scenario });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ transactions: 0, schedules: 2, scheduleRuns: { booked: 11, failed: 3 } });
+    const accountId = res.body.data.accounts[0].id;
+    const history = await app.call('GET', `/v1/accounts/${accountId}/transactions?limit=200`, { token: user.accessToken });
+    expect(history.body.data.map((txn: any) => txn.amount)).toEqual(Array.from({ length: 11 }, () => 500));
+    expect((await app.call('GET', `/v1/accounts/${accountId}`, { token: user.accessToken })).body.data.balance).toBe(5_500);
+  });
+});
+
 it('publishes the JSON Schema that docs/scenario.schema.json holds (run `pnpm scenario-schema` after changing the format)', async () => {
   const res = await app.call('GET', '/v1/scenarios/schema');
   expect(res.status).toBe(200);

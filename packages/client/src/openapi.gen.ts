@@ -407,7 +407,7 @@ export interface paths {
         put?: never;
         /**
          * Build your world from a scenario
-         * @description All or none, in one database transaction: accounts, generated histories (profiles student, family, freelancer; deterministic from the seed), explicit transactions, schedules and webhooks, and ONE scenario.applied event. Bounds: 100 accounts and 50,000 transactions per apply (422 SCENARIO_TOO_LARGE). Sync cursors issued before it answer 410 CURSOR_EXPIRED. Bodies up to 16 MiB.
+         * @description All or none, in one database transaction: accounts, generated histories (profiles student, family, freelancer; deterministic from the seed), explicit transactions, schedules and webhooks, and ONE scenario.applied event. A schedule may start at most two years back (400 at its startAt); once that transaction commits, its past occurrences catch up as an advance fires them, in due order, each booked in its own transaction with its own event (scheduleRuns in the response). Bounds: 100 accounts and 50,000 transactions per apply, the past occurrences of schedules included (422 SCENARIO_TOO_LARGE); everything is checked before anything is written. Sync cursors issued before it answer 410 CURSOR_EXPIRED. Bodies up to 16 MiB.
          */
         post: operations["scenarios.applyScenario"];
         delete?: never;
@@ -894,9 +894,25 @@ export interface components {
                  * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
                  */
                 eventId: string;
+                /** @description The past occurrences of schedules starting in the past (at most two years back), fired at once as a backfill. They count toward the 50,000 transactions of one apply. */
+                scheduleRuns: {
+                    /**
+                     * Format: int64
+                     * @description Runs that booked a transaction (each with its own transaction.created event)
+                     */
+                    booked: number;
+                    /**
+                     * Format: int64
+                     * @description Runs that failed (a debit without funds), recorded in the schedule’s runs
+                     */
+                    failed: number;
+                };
                 /** Format: int64 */
                 schedules: number;
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @description Transactions written from the document (generated histories and explicit ones) under the one scenario.applied event; the schedules' past occurrences are counted in scheduleRuns
+                 */
                 transactions: number;
                 /** Format: int64 */
                 webhooks: number;
@@ -5555,6 +5571,10 @@ export interface operations {
                      *         ],
                      *         "transactions": 1,
                      *         "schedules": 1,
+                     *         "scheduleRuns": {
+                     *           "booked": 1,
+                     *           "failed": 1
+                     *         },
                      *         "webhooks": 1,
                      *         "eventId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
                      *       }

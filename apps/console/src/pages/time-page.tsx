@@ -151,8 +151,10 @@ export function TimePage() {
           <ErrorNote error={apply.error} />
           {applied && (
             <div className="note success" role="status" data-testid="apply-result">
-              Applied: {applied.transactions} transactions, {applied.schedules} schedules on{' '}
-              {applied.accounts.map((account) => account.name).join(', ')}
+              Applied: {applied.transactions} transactions, {applied.schedules} schedules
+              {applied.scheduleRuns.booked + applied.scheduleRuns.failed > 0 &&
+                ` (${applied.scheduleRuns.booked} past runs booked, ${applied.scheduleRuns.failed} failed)`}{' '}
+              on {applied.accounts.map((account) => account.name).join(', ')}
             </div>
           )}
         </form>

@@ -4,10 +4,17 @@
  * Everything is checked before anything is written (bounds, rules, zones, names, funds), then
  * written in ONE database transaction under the world's clock lock: the accounts, every
  * transaction in one bulk statement, the balances, holds and counts from those rows, the
- * schedules (whose past occurrences then fire in order, as a backfill), the webhooks, and one
- * `scenario.applied` event — not one per transaction. Because sync is built on the event log and
- * these rows have no events of their own, applying moves the user's sync epoch on (as a reset does):
- * sync cursors issued before it answer 410 CURSOR_EXPIRED, and a client syncs again from scratch.
+ * schedules, the webhooks, and one `scenario.applied` event — not one per transaction. Because sync
+ * is built on the event log and these rows have no events of their own, applying moves the user's
+ * sync epoch on (as a reset does): sync cursors issued before it answer 410 CURSOR_EXPIRED, and a
+ * client syncs again from scratch.
+ *
+ * Schedules that start in the past (at most two years back, as for `POST …/schedules`) then catch
+ * up, still under the clock lock but after that commit: their past occurrences fire in due order as
+ * an advance fires them, each booked in its own short database transaction with its own
+ * `transaction.created` event (a crash part-way leaves a consistent world whose remaining runs the
+ * worker fires within a minute). They are counted before anything is written: the document's
+ * transactions and these runs together stay within the 50,000 of one apply.
  *
  * The database still has the last word: CHECKs on balances and holds, the unique open-name index.
  */
@@ -21,8 +28,8 @@ import { moveClockTo, readClock, withClockLock } from '../clock/clock.ts';
 import { fireDueItems } from '../clock/due-items.ts';
 import { checkUserLimit } from '../limits/per-user-limits.ts';
 import { resetWorld } from '../sandbox/reset-sandbox.ts';
-import { recurrenceProblem } from '../schedules/recurrence.ts';
-import { DEFAULT_TIMEZONE, insertSchedule } from '../schedules/schedules.ts';
+import { recurrence, recurrenceProblem } from '../schedules/recurrence.ts';
+import { DEFAULT_TIMEZONE, insertSchedule, startAtProblem } from '../schedules/schedules.ts';
 import { MAX_BALANCE } from '../simulations/simulation-statement.ts';
 import { registerWebhook } from '../webhooks/webhooks.ts';
 import { generateHistory } from './generate-history.ts';
@@ -36,8 +43,11 @@ export interface ApplyScenarioParams {
 
 export interface ApplyScenarioResult {
   accounts: { key: string; id: string; name: string }[];
+  /** Written from the document (generated and explicit), in bulk, under the one scenario.applied event. */
   transactions: number;
   schedules: number;
+  /** The schedules' past occurrences that fired (the backfill): booked ones are transactions with events of their own. */
+  scheduleRuns: { booked: number; failed: number };
   webhooks: number;
   eventId: string;
 }
@@ -72,8 +82,8 @@ export async function applyScenario(
   if (scenario.accounts.length > SCENARIO_LIMITS.accounts) {
     throw tooLarge('scenario.accounts', `At most ${SCENARIO_LIMITS.accounts} accounts per apply`);
   }
-  return withClockLock(em, userId, () =>
-    em.transactional(async (tx) => {
+  return withClockLock(em, userId, async () => {
+    const built = await em.transactional(async (tx) => {
       if (reset) await resetWorld(tx, userId);
       let { now } = await readClock(tx, userId);
       if (scenario.asOf) {
@@ -84,6 +94,7 @@ export async function applyScenario(
         }
       }
       const plan = planTransactions(scenario, now);
+      const dueRuns = countDueRuns(scenario, now, SCENARIO_LIMITS.transactions - plan.length);
       checkFunds(plan);
       await checkUserLimit(tx, {
         userId,
@@ -97,7 +108,7 @@ export async function applyScenario(
         await tx.execute(INSERT_TRANSACTIONS, [userId, now.toISOString(), JSON.stringify(rows)]);
         await tx.execute(APPLY_BALANCES, [JSON.stringify(accounts.map((account) => account.id))]);
       }
-      const schedules = await insertSchedules(tx, userId, scenario, accounts, now);
+      const scheduleIds = await insertSchedules(tx, userId, scenario, accounts, now);
       let webhooks = 0;
       for (const [index, webhook] of (scenario.webhooks ?? []).entries()) {
         await registerWebhook(tx, deps, { userId, ...webhook }).catch((error: unknown) => {
@@ -110,7 +121,7 @@ export async function applyScenario(
         seed: scenario.seed,
         accounts: accounts.map(({ key, id }) => ({ key, id })),
         transactions: rows.length,
-        schedules,
+        schedules: scheduleIds.length,
         webhooks,
       };
       await tx.execute(
@@ -118,11 +129,29 @@ export async function applyScenario(
         [eventId, userId, JSON.stringify({ scenario: summary }), now.toISOString()],
       );
       await tx.execute('update users set sync_epoch = sync_epoch + 1, updated_at = now() where id = ?', [userId]);
-      // Schedules that started in the past catch up, in due order, inside this same transaction.
-      if (schedules > 0) await fireDueItems(tx, { userId, until: now, moveClock: false });
-      return { accounts, transactions: rows.length, schedules, webhooks, eventId };
-    }),
+      return { accounts, transactions: rows.length, scheduleIds, webhooks, eventId, now, dueRuns };
+    });
+    const { scheduleIds, now, dueRuns, ...result } = built;
+    const scheduleRuns = dueRuns > 0 ? await backfill(em, { userId, until: now, scheduleIds }) : { booked: 0, failed: 0 };
+    return { ...result, schedules: scheduleIds.length, scheduleRuns };
+  });
+}
+
+/**
+ * Schedules that started in the past catch up as an advance would: everything due up to the apply's
+ * now fires in due order, each item in its own transaction (the caller holds the clock lock).
+ */
+async function backfill(
+  em: EntityManager,
+  { userId, until, scheduleIds }: { userId: string; until: Date; scheduleIds: string[] },
+): Promise<{ booked: number; failed: number }> {
+  await fireDueItems(em, { userId, until, moveClock: false });
+  const [runs] = await em.execute<{ booked: string; failed: string }[]>(
+    `select count(transaction_id) as booked, count(*) - count(transaction_id) as failed
+       from schedule_runs where schedule_id in (select value::uuid from jsonb_array_elements_text(?::jsonb))`,
+    [JSON.stringify(scheduleIds)],
   );
+  return { booked: Number(runs?.booked ?? 0), failed: Number(runs?.failed ?? 0) };
 }
 
 const tooLarge = (path: string, message: string) => new AppError('SCENARIO_TOO_LARGE', message, { details: [{ path, message }] });
@@ -209,16 +238,40 @@ function planTransactions(scenario: Scenario, now: Date): (Omit<PlannedTransacti
         `At most ${SCENARIO_LIMITS.transactions} transactions per apply, generated ones included`,
       );
     }
+  }
+  return planned;
+}
+
+/**
+ * Checks every schedule as `POST …/schedules` does (start at most two years back, a usable rule and
+ * zone) and counts the past occurrences that will fire at once (a paused schedule fires none): they
+ * are transactions of this apply too, so they must fit in what the document leaves of the bound.
+ */
+function countDueRuns(scenario: Scenario, now: Date, budget: number): number {
+  let due = 0;
+  for (const [accountIndex, account] of scenario.accounts.entries()) {
     for (const [index, schedule] of (account.schedules ?? []).entries()) {
+      const path = `scenario.accounts.${accountIndex}.schedules.${index}`;
       const startAt = schedule.startAt ? resolveTime(schedule.startAt, now) : now;
-      const problem = recurrenceProblem(schedule.rrule, schedule.timezone ?? DEFAULT_TIMEZONE, startAt);
-      if (problem) throw invalid(`${path}.schedules.${index}.${problem.field}`, problem.message);
+      const tooEarly = startAtProblem(startAt, now);
+      if (tooEarly) throw invalid(`${path}.startAt`, tooEarly);
+      const timezone = schedule.timezone ?? DEFAULT_TIMEZONE;
+      const problem = recurrenceProblem(schedule.rrule, timezone, startAt);
+      if (problem) throw invalid(`${path}.${problem.field}`, problem.message);
       if ((schedule.status ?? 'posted') === 'posted' && schedule.settleAfter) {
-        throw invalid(`${path}.schedules.${index}.settleAfter`, 'Only a pending schedule settles');
+        throw invalid(`${path}.settleAfter`, 'Only a pending schedule settles');
+      }
+      if (schedule.paused === true || startAt > now) continue;
+      due += recurrence(schedule.rrule, timezone, startAt).countThrough(now, budget - due);
+      if (due > budget) {
+        throw tooLarge(
+          path,
+          `At most ${SCENARIO_LIMITS.transactions} transactions per apply, counting the past occurrences of schedules (they fire at once) with the document's transactions`,
+        );
       }
     }
   }
-  return planned;
+  return due;
 }
 
 /**
@@ -290,11 +343,11 @@ async function insertSchedules(
   scenario: Scenario,
   accounts: { id: string }[],
   now: Date,
-): Promise<number> {
-  let count = 0;
+): Promise<string[]> {
+  const ids: string[] = [];
   for (const [accountIndex, account] of scenario.accounts.entries()) {
     for (const schedule of account.schedules ?? []) {
-      await insertSchedule(tx, {
+      const { id } = await insertSchedule(tx, {
         userId,
         accountId: accounts[accountIndex]?.id ?? '',
         amount: schedule.amount,
@@ -309,8 +362,8 @@ async function insertSchedules(
         paused: schedule.paused === true,
         createdAt: now,
       });
-      count += 1;
+      ids.push(id);
     }
   }
-  return count;
+  return ids;
 }

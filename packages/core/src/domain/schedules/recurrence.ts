@@ -25,6 +25,8 @@ export interface Recurrence {
   next(after: Date, inclusive: boolean): Date | null;
   /** How many occurrences lie before `before` (the 1-based index of the next one, minus one). */
   countBefore(before: Date): number;
+  /** How many occurrences lie at or before `through`, counting no further than `max + 1` (enough to tell "more than max"). */
+  countThrough(through: Date, max: number): number;
 }
 
 export interface RecurrenceProblem {
@@ -61,6 +63,15 @@ export function recurrence(text: string, timezone: string, startAt: Date): Recur
         if (fromFloating(occurrence, timezone) >= before) return false;
         count += 1;
         return true;
+      });
+      return count;
+    },
+    countThrough(through, max) {
+      let count = 0;
+      rule.all((occurrence) => {
+        if (fromFloating(occurrence, timezone) > through) return false;
+        count += 1;
+        return count <= max;
       });
       return count;
     },

@@ -23,6 +23,11 @@ export const DEFAULT_TIMEZONE = 'Europe/Warsaw';
 /** A schedule may start this far back: its past occurrences fire at once (a backfill). */
 const MAX_BACKFILL = 'P2Y';
 
+/** Why a schedule may not start at `startAt` in a world whose now is `now`, or null. Scenarios share the rule. */
+export function startAtProblem(startAt: Date, now: Date): string | null {
+  return startAt < subtractIsoDuration(now, MAX_BACKFILL) ? 'Must not lie more than two years back' : null;
+}
+
 type ScheduleState = 'active' | 'paused' | 'ended';
 
 export interface ScheduleRow {
@@ -74,7 +79,8 @@ export async function createSchedule(em: EntityManager, params: CreateSchedulePa
   if (account.status === 'closed') throw new AppError('ACCOUNT_CLOSED', 'The account is closed');
   const now = await userNow(em, params.userId);
   const startAt = params.startAt ?? now;
-  if (startAt < subtractIsoDuration(now, MAX_BACKFILL)) throw invalid('startAt', 'Must not lie more than two years back');
+  const tooEarly = startAtProblem(startAt, now);
+  if (tooEarly) throw invalid('startAt', tooEarly);
   const timezone = params.timezone ?? DEFAULT_TIMEZONE;
   const problem = recurrenceProblem(params.rrule, timezone, startAt);
   if (problem) throw invalid(problem.field, problem.message);

@@ -10,7 +10,7 @@ export const applyScenarioProcedure = protectedProcedure
       tags: ['scenarios'],
       summary: 'Build your world from a scenario',
       description:
-        'All or none, in one database transaction: accounts, generated histories (profiles student, family, freelancer; deterministic from the seed), explicit transactions, schedules and webhooks, and ONE scenario.applied event. Bounds: 100 accounts and 50,000 transactions per apply (422 SCENARIO_TOO_LARGE). Sync cursors issued before it answer 410 CURSOR_EXPIRED. Bodies up to 16 MiB.',
+        'All or none, in one database transaction: accounts, generated histories (profiles student, family, freelancer; deterministic from the seed), explicit transactions, schedules and webhooks, and ONE scenario.applied event. A schedule may start at most two years back (400 at its startAt); once that transaction commits, its past occurrences catch up as an advance fires them, in due order, each booked in its own transaction with its own event (scheduleRuns in the response). Bounds: 100 accounts and 50,000 transactions per apply, the past occurrences of schedules included (422 SCENARIO_TOO_LARGE); everything is checked before anything is written. Sync cursors issued before it answer 410 CURSOR_EXPIRED. Bodies up to 16 MiB.',
     },
     errorCodes: ['SCENARIO_TOO_LARGE', 'ACCOUNT_NAME_TAKEN', 'INSUFFICIENT_FUNDS', 'BALANCE_LIMIT_EXCEEDED', 'CLOCK_ADVANCING'],
   })

@@ -10,8 +10,20 @@ export const ApplyScenarioInputSchema = z.strictObject({
 export const ApplyScenarioOutputSchema = dataOf(
   z.object({
     accounts: z.array(z.object({ key: z.string(), id: IdSchema, name: z.string() })),
-    transactions: z.int(),
+    transactions: z.int().meta({
+      description:
+        "Transactions written from the document (generated histories and explicit ones) under the one scenario.applied event; the schedules' past occurrences are counted in scheduleRuns",
+    }),
     schedules: z.int(),
+    scheduleRuns: z
+      .object({
+        booked: z.int().meta({ description: 'Runs that booked a transaction (each with its own transaction.created event)' }),
+        failed: z.int().meta({ description: 'Runs that failed (a debit without funds), recorded in the schedule’s runs' }),
+      })
+      .meta({
+        description:
+          'The past occurrences of schedules starting in the past (at most two years back), fired at once as a backfill. They count toward the 50,000 transactions of one apply.',
+      }),
     webhooks: z.int(),
     eventId: IdSchema.meta({ description: 'The one scenario.applied event' }),
   }),
