@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openAccount, type SimulationBody, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser, visibleEvents } from './helpers.ts';
 import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
@@ -250,6 +251,93 @@ describe('applying a scenario', () => {
     expect((await apply(app, user, { scenario })).status).toBe(409);
     expect((await apply(app, user, { scenario, reset: true })).status).toBe(200);
     expect((await app.call('GET', '/v1/accounts', { token: user.accessToken })).body.data).toHaveLength(1);
+  });
+});
+
+describe('an exported world applies again', () => {
+  const DAY = 86_400_000;
+  const daysAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString();
+
+  it('with back-dated debits, pending ones, a tip, a void and a reversal: export → apply → export is the same', async () => {
+    const source = await app.createUser();
+    const main = await openAccount(app, source, 'Główne');
+    const savings = await openAccount(app, source, 'Oszczędności');
+    const book = async (body: Record<string, unknown>) => {
+      const res = await simulate(app, source, body as SimulationBody);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data.transaction.id as string;
+    };
+    const act = async (id: string, verb: string, body: Record<string, unknown> = {}) => {
+      const res = await app.call('POST', `/v1/transactions/${id}/${verb}`, { token: source.accessToken, body });
+      expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+    };
+    await book({ accountId: main, amount: 10_000, description: 'Wpłata' });
+    // Accepted by the ledger: the 10,000 was there when it was booked, dated yesterday.
+    const backDated = await book({ accountId: main, amount: -5_000, description: 'Zakupy', date: daysAgo(1) });
+    const refunded = await book({ accountId: main, amount: 4_000, description: 'Zwrot', date: daysAgo(3) });
+    await act(refunded, 'reverse', { amount: 1_000 });
+    await book({ accountId: main, amount: -2_000, description: 'Orlen', status: 'pending', settleAfter: 'P3D' });
+    await act(await book({ accountId: main, amount: -1_000, description: 'Pizza', status: 'pending' }), 'post', {
+      amount: -1_200,
+    });
+    await act(await book({ accountId: main, amount: -300, description: 'Kino', status: 'pending' }), 'void');
+    await book({ accountId: main, amount: 700, description: 'BLIK', status: 'pending', expireAfter: 'P5D' });
+    const patched = await app.call('PATCH', `/v1/transactions/${backDated}`, {
+      token: source.accessToken,
+      body: { merchant: 'Biedronka', category: 'groceries' },
+    });
+    expect(patched.status).toBe(200);
+    await book({ accountId: savings, amount: 500, description: 'Przelew' });
+    await book({ accountId: savings, amount: -500, description: 'Wypłata', date: daysAgo(2) });
+
+    const first = await exported(app, source);
+    const copy = await app.createUser();
+    const res = await apply(app, copy, { scenario: first });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(comparable(await exported(app, copy))).toEqual(comparable(first));
+
+    const balances = async (user: TestUser) =>
+      (await app.call('GET', '/v1/accounts', { token: user.accessToken })).body.data.map((account: any) => ({
+        name: account.name,
+        balance: account.balance,
+        heldAmount: account.heldAmount,
+        availableBalance: account.availableBalance,
+      }));
+    expect(await balances(copy)).toEqual(await balances(source));
+    expect((await balances(source))[0]).toEqual({ name: 'Główne', balance: 6_800, heldAmount: 2_000, availableBalance: 4_800 });
+    // The same world, new transactions: no id is shared.
+    const ids = async (user: TestUser): Promise<string[]> =>
+      (await app.db.query('select id from transactions where user_id = $1', [user.id])).rows.map((row) => row.id);
+    const [sourceIds, copyIds] = [await ids(source), await ids(copy)];
+    expect(copyIds).toHaveLength(9);
+    expect(copyIds.filter((id) => sourceIds.includes(id))).toEqual([]);
+  });
+
+  it('still refuses a document whose balances the ledger would refuse, naming the account', async () => {
+    const user = await app.createUser();
+    const scenario = {
+      version: 1,
+      seed: 1,
+      accounts: [
+        { key: 'a', name: 'A', transactions: [{ at: '-P2D', amount: 1_000, description: 'in' }] },
+        {
+          key: 'b',
+          name: 'B',
+          transactions: [
+            { at: '-P2D', amount: 1_000, description: 'in' },
+            { at: '-P1D', amount: -600, description: 'card', status: 'pending' },
+            { at: '-PT1H', amount: -600, description: 'card' },
+          ],
+        },
+      ],
+    };
+    const res = await apply(app, user, { scenario });
+    expect([res.status, res.body.code, res.body.details?.[0]?.path]).toEqual([
+      422,
+      'INSUFFICIENT_FUNDS',
+      'scenario.accounts.1.transactions',
+    ]);
+    expect((await app.call('GET', '/v1/accounts', { token: user.accessToken })).body.data).toEqual([]);
   });
 });
 

@@ -1,9 +1,9 @@
 /**
  * `POST /v1/scenarios/apply` (SPEC §8): build a world from a scenario document, all or none.
  *
- * Everything is checked before anything is written (bounds, rules, zones, names, funds), then
- * written in ONE database transaction under the world's clock lock: the accounts, every
- * transaction in one bulk statement, the balances, holds and counts from those rows, the
+ * Everything is checked before anything is written (bounds, rules, zones, names, funds as the
+ * ledger checks a booking: see checkFunds), then written in ONE database transaction under the
+ * world's clock lock: the accounts, every transaction in one bulk statement, the balances, holds and counts from those rows, the
  * schedules, the webhooks, and one `scenario.applied` event — not one per transaction. Because sync
  * is built on the event log and these rows have no events of their own, applying moves the user's
  * sync epoch on (as a reset does): sync cursors issued before it answer 410 CURSOR_EXPIRED, and a
@@ -95,7 +95,7 @@ export async function applyScenario(
       }
       const plan = planTransactions(scenario, now);
       const dueRuns = countDueRuns(scenario, now, SCENARIO_LIMITS.transactions - plan.length);
-      checkFunds(plan);
+      checkFunds(scenario, plan);
       await checkUserLimit(tx, {
         userId,
         resource: 'openAccounts',
@@ -275,25 +275,34 @@ function countDueRuns(scenario: Scenario, now: Date, budget: number): number {
 }
 
 /**
- * Funds, as the booking would check them one by one in date order: the available balance (posted
- * minus pending debits) never below zero, the balance never above the limit.
+ * Funds, as the ledger checks a booking. The apply books the whole document at once (one statement,
+ * then the balances from all rows), and what the database enforces of any booking is the state it
+ * leaves: per account a balance (Σ posted) within 0…10^15 and an available balance (balance − the
+ * holds of pending debits) never below zero. That is checked here, per account, before writing.
+ *
+ * Dates order the history, not the bookings: a debit dated before the credit that pays for it is a
+ * back-dated booking, which a simulation may make too (SPEC §3). A world Sandbank accepted booking by
+ * booking may hold such a debit, and its export must apply again (SPEC §8), so the running balance
+ * in date order is not a rule here. (Generated histories keep it non-negative anyway.)
  */
-function checkFunds(plan: (Omit<PlannedTransaction, 'account_id'> & { accountIndex: number })[]): void {
-  const byAccount = new Map<number, typeof plan>();
-  for (const row of plan) byAccount.set(row.accountIndex, [...(byAccount.get(row.accountIndex) ?? []), row]);
-  for (const [accountIndex, list] of byAccount) {
-    list.sort((a, b) => a.date.localeCompare(b.date) || a.external_txn_id.localeCompare(b.external_txn_id));
-    let balance = 0;
-    let held = 0;
-    for (const row of list) {
-      if (row.status === 'posted') balance += row.amount;
-      else if (row.amount < 0) held -= row.amount;
-      if (balance - held < 0 || balance > MAX_BALANCE) {
-        const message = `${row.external_txn_id} on ${row.date} would ${balance > MAX_BALANCE ? 'pass the balance limit' : 'overdraw the account'}`;
-        throw new AppError(balance > MAX_BALANCE ? 'BALANCE_LIMIT_EXCEEDED' : 'INSUFFICIENT_FUNDS', message, {
-          details: [{ path: `scenario.accounts.${accountIndex}.transactions`, message }],
-        });
-      }
+function checkFunds(scenario: Scenario, plan: (Omit<PlannedTransaction, 'account_id'> & { accountIndex: number })[]): void {
+  // BigInt: 50,000 amounts of up to 10^12 sum beyond Number's safe integers.
+  const sums = scenario.accounts.map(() => ({ balance: 0n, held: 0n }));
+  for (const row of plan) {
+    const sum = sums[row.accountIndex];
+    if (!sum) continue;
+    if (row.status === 'posted') sum.balance += BigInt(row.amount);
+    else if (row.amount < 0) sum.held -= BigInt(row.amount);
+  }
+  for (const [accountIndex, { balance, held }] of sums.entries()) {
+    const path = `scenario.accounts.${accountIndex}.transactions`;
+    if (balance > BigInt(MAX_BALANCE)) {
+      const message = `The posted amounts sum to ${balance}, above the balance limit of ${MAX_BALANCE}`;
+      throw new AppError('BALANCE_LIMIT_EXCEEDED', message, { details: [{ path, message }] });
+    }
+    if (balance - held < 0n) {
+      const message = `The posted amounts sum to ${balance} and pending debits hold ${held}: the available balance would be ${balance - held}, below zero`;
+      throw new AppError('INSUFFICIENT_FUNDS', message, { details: [{ path, message }] });
     }
   }
 }
