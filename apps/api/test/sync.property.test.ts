@@ -1,6 +1,7 @@
 /**
  * Transaction sync (SPEC §7) as a client lives it: random lifecycle operations (credits, debits,
- * pending, post with a new amount, void, partial reverse, patch) interleaved with a client that
+ * pending, post with a new amount, void, partial reverse, patch, a scenario applied — its rows come
+ * under one scenario.applied event — and then moved like any other) interleaved with a client that
  * syncs from nothing and then incrementally, at random page sizes 1–200. Whenever it has caught
  * up (hasMore false) it must hold exactly what the history shows — for the user-token endpoint,
  * an accountId-scoped client and the API-key endpoint alike.
@@ -78,6 +79,7 @@ const operation = fc.record({
     'void',
     'reverse',
     'patch',
+    'scenario',
     'sync',
     'sync',
   ),
@@ -103,6 +105,8 @@ it('a client syncing from nothing, then incrementally, holds exactly what the hi
           owner: new SyncClient(`/api/owner/${user.id}/transactions/sync`, key),
         };
         const ids: string[] = [];
+        /** Accounts the scenarios created. */
+        const extra: string[] = [];
         const act = (id: string, verb: string, body: Record<string, unknown> = {}) =>
           app.call('POST', `/v1/transactions/${id}/${verb}`, { token: user.accessToken, body });
         for (const op of ops) {
@@ -113,6 +117,25 @@ it('a client syncing from nothing, then incrementally, holds exactly what the hi
             const amount = op.kind === 'credit' ? op.amount : -op.amount;
             const res = await simulate(app, user, { accountId, amount, ...(op.kind === 'pending' ? { status: 'pending' } : {}) });
             if (res.status === 201) ids.push(res.body.data.transaction.id);
+          } else if (op.kind === 'scenario') {
+            // A new account with 1–12 rows (some pending), written in bulk under one event.
+            const transactions = Array.from({ length: 1 + (op.pick % 12) }, (_, n) => ({
+              at: `-PT${n + 1}H`,
+              amount: -1 - (n % 3),
+              description: `scenario ${n}`,
+              ...(n % 2 ? { status: 'pending' } : {}),
+            }));
+            const scenario = {
+              version: 1,
+              seed: op.pick,
+              accounts: [{ key: 's', name: `Scenario ${extra.length}`, openingBalance: op.amount + 100, transactions }],
+            };
+            const res = await app.call('POST', '/v1/scenarios/apply', { token: user.accessToken, body: { scenario } });
+            expect(res.status, JSON.stringify(res.body)).toBe(200);
+            const accountId = res.body.data.accounts[0].id;
+            extra.push(accountId);
+            const { rows } = await app.db.query('select id from transactions where account_id = $1 order by id', [accountId]);
+            ids.push(...rows.map((row) => row.id));
           } else if (op.kind === 'sync') {
             // A partial sync in the middle: a few pages, not necessarily to the end.
             for (const client of Object.values(clients)) for (let i = 0; i < 3 && (await client.step(op.pageSize)); i++) {}
@@ -138,8 +161,8 @@ it('a client syncing from nothing, then incrementally, holds exactly what the hi
           console.log(JSON.stringify(rows));
         }
         const limits = () => finalPage;
-        const [first, second] = await Promise.all(accounts.map((id) => history(user, id)));
-        const all = byId([...(first ?? []), ...(second ?? [])]);
+        const [first, ...others] = await Promise.all([...accounts, ...extra].map((id) => history(user, id)));
+        const all = byId([...(first ?? []), ...others.flat()]);
         // Caught up means caught up to the log's horizon, which a transaction open anywhere in the
         // cluster (another test file's) holds back for a moment: catch up again until it has passed.
         await expect

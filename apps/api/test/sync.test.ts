@@ -1,7 +1,10 @@
-/** Transaction sync's edges: cursors after a reset (410), malformed or foreign cursors (400), scopes (404). */
+/**
+ * Transaction sync's edges: cursors after a reset (410), malformed or foreign cursors (400), scopes (404),
+ * and cursors that live through a scenario apply (its one event stands for its rows).
+ */
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './helpers.ts';
+import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -97,5 +100,128 @@ describe('GET /api/owner/:owner/transactions/sync', () => {
     expect(own.body.data.added).toEqual([credit]);
     expect((await app.call('GET', `/api/owner/${stranger.id}/transactions/sync`, { token: key })).status).toBe(404);
     expect((await app.call('GET', `/api/owner/${user.id}/transactions/sync`, { token: user.accessToken })).status).toBe(401);
+  });
+});
+
+describe('sync across a scenario apply', () => {
+  type Held = { id: string; accountId: string; status: string; version: number };
+  type SyncState = { cursor?: string; held: Map<string, Held> };
+
+  /** A client that follows nextCursor while hasMore, checking each page's own rules. */
+  async function follow(path: string, token: string, state: SyncState, limit: number) {
+    for (;;) {
+      const query = new URLSearchParams({ limit: String(limit), ...(state.cursor ? { cursor: state.cursor } : {}) });
+      const res = await app.call('GET', `${path}${path.includes('?') ? '&' : '?'}${query}`, { token });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const { added, modified, removed, nextCursor, hasMore } = res.body.data;
+      const ids = [...added, ...modified, ...removed].map((t: { id: string }) => t.id);
+      expect(ids.length).toBeLessThanOrEqual(limit);
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const t of [...added, ...modified]) state.held.set(t.id, t);
+      for (const r of removed) state.held.delete(r.id);
+      state.cursor = nextCursor;
+      if (!hasMore) return;
+    }
+  }
+
+  async function history(user: TestUser, accountId: string): Promise<Held[]> {
+    const items: Held[] = [];
+    for (let page = 1; ; page++) {
+      const res = await app.call('GET', `/v1/accounts/${accountId}/transactions?limit=200&page=${page}`, {
+        token: user.accessToken,
+      });
+      items.push(...res.body.data);
+      if (!res.body.meta.hasMore) return items;
+    }
+  }
+  const byId = (items: Iterable<Held>) => [...items].sort((a, b) => a.id.localeCompare(b.id));
+
+  it('keeps old cursors working: they deliver the scenario’s rows page by page, then what changes after', async () => {
+    const user = await app.createUser();
+    const old = await openAccount(app, user);
+    await simulate(app, user, { accountId: old, amount: 5_000 });
+    await simulate(app, user, { accountId: old, amount: -1_000, status: 'pending' });
+    const key = (await app.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name: 'sync' } })).body.data.key;
+    const client = (path: string, token: string) => ({ path, token, state: { held: new Map<string, Held>() } as SyncState });
+    const clients = [
+      client('/v1/transactions/sync', user.accessToken),
+      client(`/api/owner/${user.id}/transactions/sync`, key),
+      client(`/v1/transactions/sync?accountId=${old}`, user.accessToken),
+    ];
+    for (const client of clients) await follow(client.path, client.token, client.state, 2);
+
+    const scenario = {
+      version: 1,
+      seed: 5,
+      accounts: [
+        { key: 'main', name: 'Konto', openingBalance: 500_000, history: { months: 2, profile: 'student' } },
+        {
+          key: 'extra',
+          name: 'Dodatkowe',
+          openingBalance: 10_000,
+          transactions: Array.from({ length: 12 }, (_, n) => ({ at: `-P${n + 1}D`, amount: -100, description: `t${n}` })),
+          schedules: [{ amount: 300, description: 'Kieszonkowe', rrule: 'FREQ=DAILY', timezone: 'UTC', startAt: '-P3D' }],
+        },
+      ],
+    };
+    const applied = await app.call('POST', '/v1/scenarios/apply', { token: user.accessToken, body: { scenario } });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    const accounts = [old, ...applied.body.data.accounts.map((account: { id: string }) => account.id)];
+    expect(applied.body.data.transactions).toBeGreaterThan(40);
+
+    // One page in, the world moves: a scenario row is voided, another posted, an old account gets a credit.
+    // The first client takes one page of 7, all of them the scenario's: then the world moves. (The log
+    // serves an event once every older transaction of the cluster has ended, so poll for it.)
+    const [first] = clients;
+    let page: any;
+    await expect
+      .poll(async () => {
+        page = await app.call('GET', `/v1/transactions/sync?limit=7&cursor=${first?.state.cursor}`, {
+          token: user.accessToken,
+        });
+        return page.body.data.added.length;
+      })
+      .toBe(7);
+    expect(page.body.data).toMatchObject({ modified: [], removed: [], hasMore: true });
+    for (const txn of page.body.data.added) first?.state.held.set(txn.id, txn);
+    if (first) first.state.cursor = page.body.data.nextCursor;
+    const pending = (
+      await app.db.query(
+        `select id from transactions where user_id = $1 and status = 'pending' and raw->>'source' = 'scenario'`,
+        [user.id],
+      )
+    ).rows.map((row) => row.id);
+    expect(pending.length).toBeGreaterThanOrEqual(2);
+    const act = (id: string, verb: string) =>
+      app.call('POST', `/v1/transactions/${id}/${verb}`, { token: user.accessToken, body: {} });
+    expect((await act(pending[0], 'void')).status).toBe(200);
+    expect((await act(pending[1], 'post')).status).toBe(200);
+    await simulate(app, user, { accountId: old, amount: 700 });
+
+    const everything = (await Promise.all(accounts.map((id) => history(user, id)))).flat();
+    expect(everything.length).toBeGreaterThan(50);
+    // The user's and the API key's clients hold every account; the older account's client is not
+    // sent the scenario's rows.
+    const expected = [everything, everything, await history(user, old)];
+    for (const [index, client] of clients.entries()) {
+      await expect
+        .poll(async () => {
+          await follow(client.path, client.token, client.state, [7, 3, 200][index] ?? 7);
+          return byId(client.state.held.values());
+        })
+        .toEqual(byId(expected[index] ?? []));
+    }
+  });
+
+  it('expires cursors when the apply resets the world first', async () => {
+    const user = await app.createUser();
+    await simulate(app, user, { accountId: await openAccount(app, user), amount: 100 });
+    const { nextCursor } = (await sync(user.accessToken)).body.data;
+    const scenario = { version: 1, seed: 1, accounts: [{ key: 'a', name: 'A', openingBalance: 10_00 }] };
+    const applied = await app.call('POST', '/v1/scenarios/apply', { token: user.accessToken, body: { scenario, reset: true } });
+    expect(applied.status).toBe(200);
+    const expired = await sync(user.accessToken, `?cursor=${nextCursor}`);
+    expect([expired.status, expired.body.code]).toEqual([410, 'CURSOR_EXPIRED']);
+    expect((await sync(user.accessToken)).body.data.added.map((txn: { amount: number }) => txn.amount)).toEqual([10_00]);
   });
 });

@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Sync an owner’s transactions
-         * @description For external systems, with `Authorization: Bearer <API_KEY>`; the owner is resolved as for the pull endpoint (a user key reads only its own user). Incremental import. Without `cursor` you get the whole current state (pending and posted) as `added`, page by page; then, from the same cursor chain, every change once per page in its latest state: `added` and `modified` (upsert by id), `removed` (voided; delete by id). Follow `nextCursor` while `hasMore`, store the last one, and continue from it later: you hold exactly what the history shows. Cursors never expire except by a sandbox reset (410 CURSOR_EXPIRED: start again without a cursor); a malformed one is 400.
+         * @description For external systems, with `Authorization: Bearer <API_KEY>`; the owner is resolved as for the pull endpoint (a user key reads only its own user). Incremental import. Without `cursor` you get the whole current state (pending and posted) as `added`, page by page; then, from the same cursor chain, every change once per page in its latest state: `added` and `modified` (upsert by id), `removed` (voided; delete by id). Follow `nextCursor` while `hasMore`, store the last one, and continue from it later: you hold exactly what the history shows. A scenario applied since arrives as `added` rows too (its one scenario.applied event stands for them). Cursors never expire except by a sandbox reset, or a scenario applied with `reset: true` (410 CURSOR_EXPIRED: start again without a cursor); a malformed one is 400.
          */
         get: operations["integrations.syncOwnerTransactions"];
         put?: never;
@@ -407,7 +407,7 @@ export interface paths {
         put?: never;
         /**
          * Build your world from a scenario
-         * @description All or none, in one database transaction: accounts, generated histories (profiles student, family, freelancer; deterministic from the seed), explicit transactions, schedules and webhooks, and ONE scenario.applied event. A schedule may start at most two years back (400 at its startAt); once that transaction commits, its past occurrences catch up as an advance fires them, in due order, each booked in its own transaction with its own event (scheduleRuns in the response). Bounds: 100 accounts and 50,000 transactions per apply, the past occurrences of schedules included (422 SCENARIO_TOO_LARGE); everything is checked before anything is written. Sync cursors issued before it answer 410 CURSOR_EXPIRED. Bodies up to 16 MiB.
+         * @description All or none, in one database transaction: accounts, generated histories (profiles student, family, freelancer; deterministic from the seed), explicit transactions, schedules and webhooks, and ONE scenario.applied event. A schedule may start at most two years back (400 at its startAt); once that transaction commits, its past occurrences catch up as an advance fires them, in due order, each booked in its own transaction with its own event (scheduleRuns in the response). Bounds: 100 accounts and 50,000 transactions per apply, the past occurrences of schedules included (422 SCENARIO_TOO_LARGE); everything is checked before anything is written. Sync cursors issued before it keep working (sync delivers its rows as added) unless reset: true, which expires them as any reset does (410 CURSOR_EXPIRED). Bodies up to 16 MiB.
          */
         post: operations["scenarios.applyScenario"];
         delete?: never;
@@ -669,7 +669,7 @@ export interface paths {
         };
         /**
          * Sync your transactions
-         * @description Incremental import. Without `cursor` you get the whole current state (pending and posted) as `added`, page by page; then, from the same cursor chain, every change once per page in its latest state: `added` and `modified` (upsert by id), `removed` (voided; delete by id). Follow `nextCursor` while `hasMore`, store the last one, and continue from it later: you hold exactly what the history shows. Cursors never expire except by a sandbox reset (410 CURSOR_EXPIRED: start again without a cursor); a malformed one is 400. `accountId` narrows the sync to one account; keep passing the same one with its cursors.
+         * @description Incremental import. Without `cursor` you get the whole current state (pending and posted) as `added`, page by page; then, from the same cursor chain, every change once per page in its latest state: `added` and `modified` (upsert by id), `removed` (voided; delete by id). Follow `nextCursor` while `hasMore`, store the last one, and continue from it later: you hold exactly what the history shows. A scenario applied since arrives as `added` rows too (its one scenario.applied event stands for them). Cursors never expire except by a sandbox reset, or a scenario applied with `reset: true` (410 CURSOR_EXPIRED: start again without a cursor); a malformed one is 400. `accountId` narrows the sync to one account; keep passing the same one with its cursors.
          */
         get: operations["transactions.syncTransactions"];
         put?: never;

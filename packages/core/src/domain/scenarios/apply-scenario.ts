@@ -4,10 +4,10 @@
  * Everything is checked before anything is written (bounds, rules, zones, names, funds as the
  * ledger checks a booking: see checkFunds), then written in ONE database transaction under the
  * world's clock lock: the accounts, every transaction in one bulk statement, the balances, holds and counts from those rows, the
- * schedules, the webhooks, and one `scenario.applied` event — not one per transaction. Because sync
- * is built on the event log and these rows have no events of their own, applying moves the user's
- * sync epoch on (as a reset does): sync cursors issued before it answer 410 CURSOR_EXPIRED, and a
- * client syncs again from scratch.
+ * schedules, the webhooks, and one `scenario.applied` event — not one per transaction. Its payload
+ * names the accounts the scenario created: sync (transactions/sync-transactions.ts) expands the event
+ * into their rows, so sync cursors keep working across an apply (only `reset: true` expires them,
+ * as any reset does).
  *
  * Schedules that start in the past (at most two years back, as for `POST …/schedules`) then catch
  * up, still under the clock lock but after that commit: their past occurrences fire in due order as
@@ -128,7 +128,6 @@ export async function applyScenario(
         `insert into events (id, type, user_id, payload, created_at) values (?, 'scenario.applied', ?, ?::jsonb, ?::timestamptz)`,
         [eventId, userId, JSON.stringify({ scenario: summary }), now.toISOString()],
       );
-      await tx.execute('update users set sync_epoch = sync_epoch + 1, updated_at = now() where id = ?', [userId]);
       return { accounts, transactions: rows.length, scheduleIds, webhooks, eventId, now, dueRuns };
     });
     const { scheduleIds, now, dueRuns, ...result } = built;

@@ -17,6 +17,15 @@
  *   current state: `removed` if voided, `added` if its `transaction.created` is in this page, else
  *   `modified`. Clients upsert `added` and `modified` by id and delete `removed`.
  *
+ * A scenario apply writes its transactions in bulk under ONE `scenario.applied` event (SPEC §8),
+ * whose payload names the accounts it created. In the log phase that event stands for those rows:
+ * it expands into the current rows of the scenario's transactions in those accounts (`raw.source`
+ * "scenario": nothing else writes them), account by account in history order, as `added` (or
+ * `removed` if voided since). Its rows can fill several pages: the cursor then keeps a place inside
+ * the event (`x`: the account and the last (date, id) handed out), so no page exceeds `limit`.
+ * Later changes to those rows have events of their own, after it. So an apply does not expire
+ * cursors; only a reset does.
+ *
  * Every cursor carries the user's `sync_epoch`; a sandbox reset bumps it (410 CURSOR_EXPIRED), and
  * the `accountId` it was issued for (another one is 400).
  */
@@ -47,9 +56,18 @@ const SyncCursorSchema = z.discriminatedUnion('k', [
     a: z.uuid().nullable(),
     t: Int8TextSchema,
     s: Int8TextSchema,
+    /** Inside the scenario.applied event AT (t, s), not after it: the last row handed out. */
+    x: z.strictObject({ c: z.uuid(), d: z.iso.datetime({ precision: 3 }), i: z.uuid() }).optional(),
   }),
 ]);
 type SyncCursor = z.infer<typeof SyncCursorSchema>;
+
+/** A place inside a scenario.applied event: after row (date, id) of account `accountId`. */
+interface InsideScenario {
+  accountId: string;
+  date: string;
+  id: string;
+}
 
 export interface SyncTransactionsParams {
   userId: string;
@@ -89,7 +107,8 @@ export async function syncTransactions(em: EntityManager, params: SyncTransactio
   const scope = { userId, accountId, epoch };
   if (!cursor) return snapshotPage(em, scope, limit, (await logHorizon(em)).txid, null);
   if (cursor.k === 'snapshot') return snapshotPage(em, scope, limit, cursor.h, { date: cursor.d, id: cursor.i });
-  return logPage(em, scope, limit, { txid: cursor.t, seq: cursor.s });
+  const inside = cursor.x ? { accountId: cursor.x.c, date: cursor.x.d, id: cursor.x.i } : null;
+  return logPage(em, scope, limit, { txid: cursor.t, seq: cursor.s }, inside);
 }
 
 interface Scope {
@@ -127,65 +146,177 @@ async function snapshotPage(
     return { added, modified: [], removed: [], nextCursor: encodeCursor(next), hasMore: true };
   }
   const start = { txid: horizon, seq: '0' };
-  const pending = await transactionEvents(em, scope, start, 1);
+  const pending = await syncEvents(em, scope, start, 1);
   return { added, modified: [], removed: [], nextCursor: logCursor(scope, start), hasMore: pending.length > 0 };
 }
 
-type TransactionEvent = { type: string; transaction_id: string } & LogPosition;
+type LogEvent = {
+  type: string;
+  /** transaction.* events: the transaction it names. */
+  transaction_id: string | null;
+  /** scenario.applied: the accounts it created. */
+  accounts: { id: string }[] | null;
+} & LogPosition;
 
-/** The transaction events after `after`, in log order (optionally one account's). */
-function transactionEvents(em: EntityManager, scope: Scope, after: LogPosition, limit: number) {
+/** The events sync follows after `after`, in log order: transaction.* and scenario.applied (optionally one account's). */
+function syncEvents(em: EntityManager, scope: Scope, after: LogPosition, limit: number) {
   const where = scope.accountId
-    ? { sql: "type like 'transaction.%' and payload->'transaction'->>'accountId' = ?", params: [scope.accountId] }
-    : { sql: "type like 'transaction.%'", params: [] };
-  return readLog<TransactionEvent>(em, {
+    ? {
+        sql: `((type like 'transaction.%' and payload->'transaction'->>'accountId' = ?)
+               or (type = 'scenario.applied' and payload->'scenario'->'accounts' @> ?::jsonb))`,
+        params: [scope.accountId, JSON.stringify([{ id: scope.accountId }])],
+      }
+    : { sql: "(type like 'transaction.%' or type = 'scenario.applied')", params: [] };
+  return readLog<LogEvent>(em, {
     userId: scope.userId,
     after,
     limit,
     where,
-    columns: "type, payload->'transaction'->>'id' as transaction_id",
+    columns: `type, payload->'transaction'->>'id' as transaction_id,
+              case when type = 'scenario.applied' then payload->'scenario'->'accounts' end as accounts`,
   });
 }
 
-async function logPage(em: EntityManager, scope: Scope, limit: number, from: LogPosition): Promise<SyncPage> {
-  const batchSize = Math.min(limit * 2 + 10, 1000);
-  /** The page's transactions in order of first appearance (a Set keeps insertion order). */
-  const order = new Set<string>();
-  const createdHere = new Set<string>();
-  let position = from;
-  let hasMore = false;
-  // Consume events until a (limit + 1)th distinct transaction would join the page.
-  read: for (;;) {
-    const batch = await transactionEvents(em, scope, position, batchSize);
-    for (const event of batch) {
-      if (!order.has(event.transaction_id) && order.size === limit) {
-        hasMore = true;
-        break read;
-      }
-      order.add(event.transaction_id);
-      if (event.type === 'transaction.created') createdHere.add(event.transaction_id);
-      position = { txid: event.txid, seq: event.seq };
-    }
-    if (batch.length < batchSize) break;
-  }
-  const page: SyncPage = { added: [], modified: [], removed: [], nextCursor: logCursor(scope, position), hasMore };
-  if (order.size === 0) return page;
+/** What one page has taken so far: its transactions in order of first appearance (a Set keeps insertion order). */
+interface PageSoFar {
+  order: Set<string>;
+  createdHere: Set<string>;
+}
+
+async function logPage(
+  em: EntityManager,
+  scope: Scope,
+  limit: number,
+  from: LogPosition,
+  resume: InsideScenario | null,
+): Promise<SyncPage> {
+  const taken: PageSoFar = { order: new Set(), createdHere: new Set() };
+  const { position, inside, hasMore } = await fillPage(em, scope, limit, taken, from, resume);
+  const page: SyncPage = { added: [], modified: [], removed: [], nextCursor: logCursor(scope, position, inside), hasMore };
+  if (taken.order.size === 0) return page;
+  const ids = [...taken.order];
   const rows = await em.execute<TransactionRow[]>(
-    `select ${TRANSACTION_COLUMNS} from transactions where user_id = ? and id in (${[...order].map(() => '?').join(', ')})`,
-    [scope.userId, ...order],
+    `select ${TRANSACTION_COLUMNS} from transactions where user_id = ? and id in (${ids.map(() => '?').join(', ')})`,
+    [scope.userId, ...ids],
   );
   const byId = new Map(rows.map((row) => [row.id, rowToTransaction(row)]));
-  for (const id of order) {
+  for (const id of ids) {
     const transaction = byId.get(id);
     if (!transaction) continue; // removed by a reset racing this read; the next call answers 410
     if (transaction.status === 'voided') page.removed.push({ id, accountId: transaction.accountId });
-    else if (createdHere.has(id)) page.added.push(transaction);
+    else if (taken.createdHere.has(id)) page.added.push(transaction);
     else page.modified.push(transaction);
   }
   return page;
 }
 
-function logCursor(scope: Scope, position: LogPosition): string {
-  const cursor: SyncCursor = { v: 1, k: 'log', e: scope.epoch, a: scope.accountId, t: position.txid, s: position.seq };
+/**
+ * Takes transactions into the page from the log after `from` (or from inside the scenario event at
+ * `from`, with `resume`) until a (limit + 1)th distinct one would join. Returns where the page ends:
+ * after the event at `position`, or inside the scenario event there.
+ */
+async function fillPage(
+  em: EntityManager,
+  scope: Scope,
+  limit: number,
+  taken: PageSoFar,
+  from: LogPosition,
+  resume: InsideScenario | null,
+): Promise<{ position: LogPosition; inside: InsideScenario | null; hasMore: boolean }> {
+  if (resume) {
+    const inside = await expandScenario(em, scope, limit, taken, await scenarioAccounts(em, scope, from), resume);
+    if (inside) return { position: from, inside, hasMore: true };
+  }
+  const batchSize = Math.min(limit * 2 + 10, 1000);
+  let position = from;
+  for (;;) {
+    const batch = await syncEvents(em, scope, position, batchSize);
+    for (const event of batch) {
+      const at = { txid: event.txid, seq: event.seq };
+      if (event.type === 'scenario.applied') {
+        if (taken.order.size === limit) return { position, inside: null, hasMore: true };
+        const inside = await expandScenario(em, scope, limit, taken, accountsInScope(scope, event.accounts), null);
+        if (inside) return { position: at, inside, hasMore: true };
+      } else {
+        const id = event.transaction_id ?? '';
+        if (!taken.order.has(id) && taken.order.size === limit) return { position, inside: null, hasMore: true };
+        taken.order.add(id);
+        if (event.type === 'transaction.created') taken.createdHere.add(id);
+      }
+      position = at;
+    }
+    if (batch.length < batchSize) return { position, inside: null, hasMore: false };
+  }
+}
+
+const accountsInScope = (scope: Scope, accounts: { id: string }[] | null): string[] =>
+  (accounts ?? []).map((account) => account.id).filter((id) => !scope.accountId || id === scope.accountId);
+
+/** The accounts of the scenario.applied event at `at` (in scope); none if it is gone. */
+async function scenarioAccounts(em: EntityManager, scope: Scope, at: LogPosition): Promise<string[]> {
+  const [event] = await em.execute<{ accounts: { id: string }[] | null }[]>(
+    `select payload->'scenario'->'accounts' as accounts from events
+      where user_id = ? and txid = ?::xid8 and seq = ?::bigint and type = 'scenario.applied'`,
+    [scope.userId, at.txid, at.seq],
+  );
+  return accountsInScope(scope, event?.accounts ?? null);
+}
+
+/**
+ * Adds a scenario's transactions to the page, account by account in history order (date desc,
+ * id desc: the history index), from `start` on. Returns where it stopped when the page filled
+ * before the event's rows ended (the next page goes on from there), or null when they all fit.
+ */
+async function expandScenario(
+  em: EntityManager,
+  scope: Scope,
+  limit: number,
+  taken: PageSoFar,
+  accountIds: string[],
+  start: InsideScenario | null,
+): Promise<InsideScenario | null> {
+  let last = start;
+  const first = start ? accountIds.indexOf(start.accountId) : 0;
+  for (const accountId of accountIds.slice(Math.max(first, 0))) {
+    let after = last?.accountId === accountId ? { date: last.date, id: last.id } : null;
+    for (;;) {
+      const room = limit - taken.order.size;
+      const rows = await em.execute<{ id: string; date: Date | string }[]>(
+        `select id, date from transactions
+          where account_id = ? and user_id = ? and raw->>'source' = 'scenario'
+                ${after ? 'and (date, id) < (?::timestamptz, ?::uuid)' : ''}
+          order by date desc, id desc limit ?`,
+        [accountId, scope.userId, ...(after ? [after.date, after.id] : []), room + 1],
+      );
+      for (const row of rows) {
+        if (!taken.order.has(row.id)) {
+          // The page is full and this event has more: stop after the last row handed out (callers
+          // start an event only with room in the page, so there is one).
+          if (taken.order.size === limit) {
+            if (!last) throw new Error('a scenario event was expanded into a full page');
+            return last;
+          }
+          taken.order.add(row.id);
+          taken.createdHere.add(row.id);
+        }
+        after = { date: new Date(row.date).toISOString(), id: row.id };
+        last = { accountId, ...after };
+      }
+      if (rows.length <= room) break;
+    }
+  }
+  return null;
+}
+
+function logCursor(scope: Scope, position: LogPosition, inside: InsideScenario | null = null): string {
+  const cursor: SyncCursor = {
+    v: 1,
+    k: 'log',
+    e: scope.epoch,
+    a: scope.accountId,
+    t: position.txid,
+    s: position.seq,
+    ...(inside ? { x: { c: inside.accountId, d: inside.date, i: inside.id } } : {}),
+  };
   return encodeCursor(cursor);
 }
