@@ -254,6 +254,100 @@ describe('applying a scenario', () => {
   });
 });
 
+describe('a generated history', () => {
+  const DAY = 86_400_000;
+  const WARSAW = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Europe/Warsaw',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
+  /** An instant as a Warsaw calendar day (a day number) and wall time. */
+  const warsaw = (iso: string) => {
+    const part = Object.fromEntries(WARSAW.formatToParts(new Date(iso)).map(({ type, value }) => [type, value]));
+    return {
+      day: Date.UTC(Number(part.year), Number(part.month) - 1, Number(part.day)) / DAY,
+      time: `${part.hour}:${part.minute}:${part.second}`,
+    };
+  };
+  const lastSunday = (year: number, month: number) => {
+    const last = new Date(Date.UTC(year, month, 0, 12));
+    return new Date(last.getTime() - last.getUTCDay() * DAY);
+  };
+
+  /** Every transaction of the world, relative to the moment of applying: days before it (Warsaw) and wall time. */
+  async function relativeWorld(user: TestUser, applied: any) {
+    const event = await app.call('GET', `/v1/events/${applied.eventId}`, { token: user.accessToken });
+    const now = warsaw(event.body.data.createdAt);
+    const world: Record<string, unknown[]> = {};
+    for (const account of applied.accounts) {
+      const rows: any[] = [];
+      for (let page = 1; ; page++) {
+        const res = await app.call('GET', `/v1/accounts/${account.id}/transactions?limit=200&status=all&page=${page}`, {
+          token: user.accessToken,
+        });
+        rows.push(...res.body.data);
+        if (!res.body.meta.hasMore) break;
+      }
+      world[account.key] = rows
+        .map((row) => {
+          const at = warsaw(row.date);
+          const { externalTxnId, amount, description, merchant, category, status } = row;
+          return { externalTxnId, amount, description, merchant, category, status, days: at.day - now.day, time: at.time };
+        })
+        .sort((a, b) => a.externalTxnId.localeCompare(b.externalTxnId));
+    }
+    return world;
+  }
+
+  it('is the same relative to now on any day of applying: other weekdays, month ends, DST changes, a leap day', async () => {
+    const scenario = {
+      version: 1,
+      seed: 99,
+      accounts: [
+        { key: 'main', name: 'Konto', openingBalance: 300_000, history: { months: 3, profile: 'family' } },
+        { key: 'young', name: 'Studenckie', openingBalance: 50_000, history: { months: 2, profile: 'student' } },
+        { key: 'firm', name: 'Firmowe', openingBalance: 900_000, history: { months: 1, profile: 'freelancer' } },
+      ],
+    };
+    const wall = Date.now();
+    const year = new Date(wall).getUTCFullYear();
+    const candidates = [
+      new Date(Date.UTC(year, new Date(wall).getUTCMonth() + 1, 1, 10)), // the first of next month
+      new Date(wall + 45 * DAY + 7 * 3_600_000), // another weekday and hour, a month and a half on
+      lastSunday(year + 1, 3), // the day Warsaw springs forward
+      lastSunday(year + 1, 10), // the day it falls back
+      ...[year + 1, year + 2].filter((y) => y % 4 === 0).map((y) => new Date(Date.UTC(y, 1, 29, 21))), // a leap day
+    ];
+    // The clock only goes forward, at most two years in one advance.
+    const targets = [null, ...candidates.filter((at) => at.getTime() > wall + DAY && at.getTime() < wall + 700 * DAY)];
+    expect(targets.length).toBeGreaterThanOrEqual(4);
+    const worlds = [];
+    for (const target of targets) {
+      const user = await app.createUser();
+      if (target) {
+        const advanced = await app.call('POST', '/v1/clock/advance', {
+          token: user.accessToken,
+          body: { to: target.toISOString() },
+        });
+        expect(advanced.status, JSON.stringify(advanced.body)).toBe(200);
+      }
+      const res = await apply(app, user, { scenario });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      worlds.push(await relativeWorld(user, res.body.data));
+    }
+    const [first, ...others] = worlds;
+    expect(first?.main?.length).toBeGreaterThan(150);
+    expect(first?.main?.some((row: any) => row.status === 'pending')).toBe(true);
+    for (const [index, world] of others.entries())
+      expect(world, `applied on ${targets[index + 1]?.toISOString()}`).toEqual(first);
+  });
+});
+
 describe('an exported world applies again', () => {
   const DAY = 86_400_000;
   const daysAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString();

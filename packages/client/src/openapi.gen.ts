@@ -1134,7 +1134,7 @@ export interface components {
          */
         Scenario: {
             accounts: {
-                /** @description A generated history of this many months before today, from the profile and the seed */
+                /** @description A generated history of this many months before today, from the profile and the seed: the same transactions at the same days before today and Warsaw times, whatever the day of applying */
                 history?: {
                     /** Format: int32 */
                     months: number;

@@ -2,8 +2,17 @@
  * A generated history (SPEC §8): `months` of a profile's rhythms before the world's today,
  * deterministic from (seed, account key, profile) alone — pure-rand's xoroshiro128+ is the only
  * source of randomness, seeded from a hash of those, so the same scenario gives the same
- * transactions on any machine. Days are Europe/Warsaw days (luxon), ending yesterday: nothing is
- * dated in the future, and times of day look like a real bank's.
+ * transactions on any machine.
+ *
+ * The same on any DAY, too: a history is laid out on a fixed reference calendar — the `months`
+ * before Monday 6 January 2025, Europe/Warsaw days — and then moved by whole days to end yesterday.
+ * Every transaction keeps its distance in days from today and its Warsaw wall time, whatever the
+ * day of applying (the draws depend on weekdays, month lengths and days of the month, so laying
+ * them out on the real calendar made `scn_<key>_<n>` differ from one day to the next). Weekly and
+ * monthly rhythms keep their shape — a bill once a month on the same day, shops busier two days a
+ * week, salary every month — on days counted back from today rather than on named weekdays or
+ * dates of the month. Wall times lie between 03:00 and 24:00, never in a DST gap, so they exist on
+ * every day they are moved to.
  *
  * The balance never goes below zero: a debit the running balance cannot pay is left out (a
  * real card would have been declined). Card payments of the last two days are still pending and
@@ -16,6 +25,13 @@ import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { type Profile, type Rhythm, rhythmsOf } from './profiles.ts';
 
 const ZONE = 'Europe/Warsaw';
+/** The reference calendar's today (a Monday): histories are drawn on the days before it. */
+const REFERENCE_TODAY = DateTime.fromObject({ year: 2025, month: 1, day: 6 }, { zone: ZONE });
+const DAY_MS = 86_400_000;
+
+/** Whole calendar days from `a` to `b` (both Warsaw days), DST-proof. */
+const daysBetween = (a: DateTime, b: DateTime) =>
+  Math.round((Date.UTC(b.year, b.month - 1, b.day) - Date.UTC(a.year, a.month - 1, a.day)) / DAY_MS);
 
 export interface GeneratedTransaction {
   externalTxnId: string;
@@ -34,7 +50,7 @@ export interface GenerateHistoryParams {
   profile: Profile;
   months: number;
   openingBalance: number;
-  /** The world's now; the history ends the day before it (in Warsaw). */
+  /** The world's now; the history ends the day before it (in Warsaw), at the same distance from it every time. */
   now: Date;
 }
 
@@ -52,19 +68,20 @@ export function generateHistory(params: GenerateHistoryParams): GeneratedTransac
   const rng = xoroshiro128plus(hash32(`${String(params.seed)}\u0000${params.accountKey}\u0000${params.profile}`));
   const chance = (probability: number) => uniformInt(rng, 0, 999_999) < probability * 1_000_000;
   const today = DateTime.fromJSDate(params.now, { zone: ZONE }).startOf('day');
-  const first = today.minus({ months: params.months });
+  /** The real instant of a reference day's wall time: as many days before today as the day is before the reference's. */
+  const placed = (day: DateTime, secondOfDay: number) =>
+    today
+      .plus({ days: daysBetween(REFERENCE_TODAY, day) })
+      .set({ hour: Math.floor(secondOfDay / 3600), minute: Math.floor(secondOfDay / 60) % 60, second: secondOfDay % 60 })
+      .toJSDate();
+  const first = REFERENCE_TODAY.minus({ months: params.months });
   const rhythms = rhythmsOf(params.profile);
   const out: GeneratedTransaction[] = [];
   let balance = 0;
-  const add = (
-    date: DateTime,
-    amount: number,
-    rhythm: Pick<Rhythm, 'description' | 'merchant' | 'category'>,
-    pending: boolean,
-  ) => {
+  const add = (date: Date, amount: number, rhythm: Pick<Rhythm, 'description' | 'merchant' | 'category'>, pending: boolean) => {
     out.push({
       externalTxnId: `scn_${params.accountKey}_${out.length}`,
-      date: date.toJSDate(),
+      date,
       amount,
       description: rhythm.description,
       merchant: rhythm.merchant,
@@ -74,11 +91,11 @@ export function generateHistory(params: GenerateHistoryParams): GeneratedTransac
     });
   };
   if (params.openingBalance > 0) {
-    add(first, params.openingBalance, { description: 'Saldo otwarcia', merchant: null, category: 'transfer' }, false);
+    add(placed(first, 0), params.openingBalance, { description: 'Saldo otwarcia', merchant: null, category: 'transfer' }, false);
     balance = params.openingBalance;
   }
-  for (let day = first; day < today; day = day.plus({ days: 1 })) {
-    const items: { at: DateTime; amount: number; rhythm: Rhythm }[] = [];
+  for (let day = first; day < REFERENCE_TODAY; day = day.plus({ days: 1 })) {
+    const items: { secondOfDay: number; amount: number; rhythm: Rhythm }[] = [];
     const weekend = day.weekday >= 6;
     for (const rhythm of rhythms) {
       let due: boolean;
@@ -87,20 +104,20 @@ export function generateHistory(params: GenerateHistoryParams): GeneratedTransac
       if (!due) continue;
       const minute = uniformInt(rng, rhythm.hours[0] * 60, rhythm.hours[1] * 60 - 1);
       items.push({
-        at: day.plus({ minutes: minute, seconds: uniformInt(rng, 0, 59) }),
+        secondOfDay: minute * 60 + uniformInt(rng, 0, 59),
         amount: uniformInt(rng, rhythm.amount[0], rhythm.amount[1]),
         rhythm,
       });
     }
-    items.sort((a, b) => a.at.toMillis() - b.at.toMillis());
-    const pendingTail = today.diff(day, 'days').days <= 2;
+    items.sort((a, b) => a.secondOfDay - b.secondOfDay);
+    const pendingTail = daysBetween(day, REFERENCE_TODAY) <= 2;
     for (const item of items) {
       if (item.amount === 0) continue;
       const pending = pendingTail && item.rhythm.card === true && item.amount < 0;
       // Pending debits hold funds too: the available balance is what must cover a debit.
       if (item.amount < 0 && balance + item.amount < 0) continue;
       if (item.amount < 0 || !pending) balance += item.amount;
-      add(item.at, item.amount, item.rhythm, pending);
+      add(placed(day, item.secondOfDay), item.amount, item.rhythm, pending);
     }
   }
   return out;

@@ -104,7 +104,10 @@ const ScenarioAccountSchema = z.strictObject({
       profile: z.enum(PROFILES),
     })
     .optional()
-    .meta({ description: 'A generated history of this many months before today, from the profile and the seed' }),
+    .meta({
+      description:
+        'A generated history of this many months before today, from the profile and the seed: the same transactions at the same days before today and Warsaw times, whatever the day of applying',
+    }),
   transactions: z
     .array(ScenarioTransactionSchema)
     .max(SCENARIO_LIMITS.transactions + 1)
