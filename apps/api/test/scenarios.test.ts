@@ -254,6 +254,55 @@ describe('applying a scenario', () => {
   });
 });
 
+describe('the bounds of one apply', () => {
+  const transactions = (count: number) => Array.from({ length: count }, () => ({ at: '-P1D', amount: 1, description: '' }));
+  const accounts = (count: number) => Array.from({ length: count }, (_, i) => ({ key: `k${i}`, name: `N${i}` }));
+
+  it('answers 422 SCENARIO_TOO_LARGE however far past them, over REST and tRPC, and writes nothing', async () => {
+    const user = await app.createUser();
+    const cases: [unknown[], string][] = [
+      [accounts(101), 'scenario.accounts'],
+      [accounts(102), 'scenario.accounts'],
+      [accounts(1_000), 'scenario.accounts'],
+      [[{ key: 'a', name: 'A', transactions: transactions(50_002) }], 'scenario.accounts.0.transactions'],
+      [
+        [
+          { key: 'a', name: 'A', transactions: transactions(25_000) },
+          { key: 'b', name: 'B', transactions: transactions(25_001) },
+        ],
+        'scenario.accounts.1.transactions',
+      ],
+    ];
+    for (const [list, where] of cases) {
+      const scenario = { version: 1, seed: 1, accounts: list };
+      const res = await apply(app, user, { scenario });
+      expect([res.status, res.body.code, res.body.details?.[0]?.path], JSON.stringify(res.body).slice(0, 300)).toEqual([
+        422,
+        'SCENARIO_TOO_LARGE',
+        where,
+      ]);
+      const viaTrpc = await app.call('POST', '/trpc/scenarios.applyScenario', { token: user.accessToken, body: { scenario } });
+      expect([viaTrpc.status, viaTrpc.body.error?.data?.code]).toEqual([422, 'SCENARIO_TOO_LARGE']);
+    }
+    // Authentication still comes first, and a document that is not one still gets the schema's 400.
+    expect(
+      (await apply(app, { ...user, accessToken: 'nope' }, { scenario: { version: 1, seed: 1, accounts: accounts(200) } })).status,
+    ).toBe(401);
+    const malformed = await apply(app, user, { scenario: { version: 1, seed: 1, accounts: 'many' } });
+    expect([malformed.status, malformed.body.details?.[0]?.path]).toEqual([400, 'scenario.accounts']);
+    expect((await app.call('GET', '/v1/accounts', { token: user.accessToken })).body.data).toEqual([]);
+  });
+
+  it('publishes them as the schema’s maxItems', () => {
+    const schema = JSON.parse(readFileSync(path.join(root, 'docs/scenario.schema.json'), 'utf8'));
+    expect(schema.properties.accounts.maxItems).toBe(100);
+    expect(
+      schema.$defs?.ScenarioAccount?.properties?.transactions?.maxItems ??
+        schema.properties.accounts.items.properties.transactions.maxItems,
+    ).toBe(50_000);
+  });
+});
+
 describe('a generated history', () => {
   const DAY = 86_400_000;
   const WARSAW = new Intl.DateTimeFormat('en-CA', {

@@ -33,7 +33,7 @@ import { DEFAULT_TIMEZONE, insertSchedule, startAtProblem } from '../schedules/s
 import { MAX_BALANCE } from '../simulations/simulation-statement.ts';
 import { registerWebhook } from '../webhooks/webhooks.ts';
 import { generateHistory } from './generate-history.ts';
-import { SCENARIO_LIMITS, type Scenario, type ScenarioTime } from './scenario-document.ts';
+import { checkScenarioBounds, SCENARIO_LIMITS, type Scenario, type ScenarioTime, scenarioTooLarge } from './scenario-document.ts';
 
 export interface ApplyScenarioParams {
   userId: string;
@@ -79,9 +79,7 @@ export async function applyScenario(
   deps: Pick<Deps, 'config' | 'secrets'>,
   { userId, scenario, reset = false }: ApplyScenarioParams,
 ): Promise<ApplyScenarioResult> {
-  if (scenario.accounts.length > SCENARIO_LIMITS.accounts) {
-    throw tooLarge('scenario.accounts', `At most ${SCENARIO_LIMITS.accounts} accounts per apply`);
-  }
+  checkScenarioBounds(scenario);
   return withClockLock(em, userId, async () => {
     const built = await em.transactional(async (tx) => {
       if (reset) await resetWorld(tx, userId);
@@ -152,8 +150,6 @@ async function backfill(
   );
   return { booked: Number(runs?.booked ?? 0), failed: Number(runs?.failed ?? 0) };
 }
-
-const tooLarge = (path: string, message: string) => new AppError('SCENARIO_TOO_LARGE', message, { details: [{ path, message }] });
 
 function rePath(error: AppError, prefix: string): AppError {
   if (!error.details) return error;
@@ -232,7 +228,7 @@ function planTransactions(scenario: Scenario, now: Date): (Omit<PlannedTransacti
       });
     }
     if (planned.length > SCENARIO_LIMITS.transactions) {
-      throw tooLarge(
+      throw scenarioTooLarge(
         `${path}.transactions`,
         `At most ${SCENARIO_LIMITS.transactions} transactions per apply, generated ones included`,
       );
@@ -263,7 +259,7 @@ function countDueRuns(scenario: Scenario, now: Date, budget: number): number {
       if (schedule.paused === true || startAt > now) continue;
       due += recurrence(schedule.rrule, timezone, startAt).countThrough(now, budget - due);
       if (due > budget) {
-        throw tooLarge(
+        throw scenarioTooLarge(
           path,
           `At most ${SCENARIO_LIMITS.transactions} transactions per apply, counting the past occurrences of schedules (they fire at once) with the document's transactions`,
         );

@@ -10,6 +10,7 @@
  */
 import { CategorySchema } from '@sandbank/schemas';
 import { z } from 'zod';
+import { AppError } from '../../errors.ts';
 import { IsoDurationSchema, isoDurationProblem, MAX_DURATION } from '../../lib/duration.ts';
 import { exactJson } from '../../lib/exact-json.ts';
 import { nameSchema, textSchema } from '../../lib/text.ts';
@@ -24,6 +25,35 @@ import { PROFILES } from './profiles.ts';
 
 /** The bounds of one apply (SPEC §8); beyond them 422 SCENARIO_TOO_LARGE. */
 export const SCENARIO_LIMITS = { accounts: 100, transactions: 50_000 } as const;
+
+export const scenarioTooLarge = (path: string, message: string) =>
+  new AppError('SCENARIO_TOO_LARGE', message, { details: [{ path, message }] });
+
+/**
+ * The bounds as SPEC §8 answers them — 422 SCENARIO_TOO_LARGE — checked on the document as it
+ * arrives, before its schema (the apply procedure's middleware): the schema's maxItems would answer
+ * 400 VALIDATION_ERROR, and validating tens of thousands of items only to refuse them is waste.
+ * Anything that is not an array is left to the schema. Generated transactions and the past runs of
+ * schedules are counted later, by the apply.
+ */
+export function checkScenarioBounds(document: unknown): void {
+  const accounts = (document as { accounts?: unknown } | null | undefined)?.accounts;
+  if (!Array.isArray(accounts)) return;
+  if (accounts.length > SCENARIO_LIMITS.accounts) {
+    throw scenarioTooLarge('scenario.accounts', `At most ${SCENARIO_LIMITS.accounts} accounts per apply`);
+  }
+  let transactions = 0;
+  for (const [index, account] of accounts.entries()) {
+    const listed = (account as { transactions?: unknown } | null | undefined)?.transactions;
+    transactions += Array.isArray(listed) ? listed.length : 0;
+    if (transactions > SCENARIO_LIMITS.transactions) {
+      throw scenarioTooLarge(
+        `scenario.accounts.${index}.transactions`,
+        `At most ${SCENARIO_LIMITS.transactions} transactions per apply, generated ones included`,
+      );
+    }
+  }
+}
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -108,10 +138,7 @@ const ScenarioAccountSchema = z.strictObject({
       description:
         'A generated history of this many months before today, from the profile and the seed: the same transactions at the same days before today and Warsaw times, whatever the day of applying',
     }),
-  transactions: z
-    .array(ScenarioTransactionSchema)
-    .max(SCENARIO_LIMITS.transactions + 1)
-    .optional(),
+  transactions: z.array(ScenarioTransactionSchema).max(SCENARIO_LIMITS.transactions).optional(),
   schedules: z.array(ScenarioScheduleSchema).max(100).optional(),
 });
 
@@ -144,7 +171,7 @@ export const ScenarioSchema = z
     }),
     accounts: z
       .array(ScenarioAccountSchema)
-      .max(SCENARIO_LIMITS.accounts + 1)
+      .max(SCENARIO_LIMITS.accounts)
       .refine(
         (accounts) => new Set(accounts.map((account) => account.key)).size === accounts.length,
         'Account keys must be unique',

@@ -1,4 +1,5 @@
 import { applyScenario } from '../../domain/scenarios/apply-scenario.ts';
+import { checkScenarioBounds } from '../../domain/scenarios/scenario-document.ts';
 import { protectedProcedure } from '../../trpc.ts';
 import { ApplyScenarioInputSchema, ApplyScenarioOutputSchema } from './scenarios.schema.ts';
 
@@ -13,6 +14,11 @@ export const applyScenarioProcedure = protectedProcedure
         'All or none, in one database transaction: accounts, generated histories (profiles student, family, freelancer; deterministic from the seed), explicit transactions, schedules and webhooks, and ONE scenario.applied event. A schedule may start at most two years back (400 at its startAt); once that transaction commits, its past occurrences catch up as an advance fires them, in due order, each booked in its own transaction with its own event (scheduleRuns in the response). Bounds: 100 accounts and 50,000 transactions per apply, the past occurrences of schedules included (422 SCENARIO_TOO_LARGE); everything is checked before anything is written. Sync cursors issued before it keep working (sync delivers its rows as added) unless reset: true, which expires them as any reset does (410 CURSOR_EXPIRED). Bodies up to 16 MiB.',
     },
     errorCodes: ['SCENARIO_TOO_LARGE', 'ACCOUNT_NAME_TAKEN', 'INSUFFICIENT_FUNDS', 'BALANCE_LIMIT_EXCEEDED', 'CLOCK_ADVANCING'],
+  })
+  // SPEC §8's bounds answer 422, not the schema's 400: checked on the raw body before it is parsed.
+  .use(async ({ getRawInput, next }) => {
+    checkScenarioBounds(((await getRawInput()) as { scenario?: unknown } | null | undefined)?.scenario);
+    return next();
   })
   .input(ApplyScenarioInputSchema)
   .output(ApplyScenarioOutputSchema)
