@@ -3,11 +3,11 @@
  *
  * Everything is checked before anything is written (bounds, rules, zones, names, funds as the
  * ledger checks a booking: see checkFunds), then written in ONE database transaction under the
- * world's clock lock: the accounts, every transaction in one bulk statement, the balances, holds and counts from those rows, the
- * schedules, the webhooks, and one `scenario.applied` event — not one per transaction. Its payload
- * names the accounts the scenario created: sync (transactions/sync-transactions.ts) expands the event
- * into their rows, so sync cursors keep working across an apply (only `reset: true` expires them,
- * as any reset does).
+ * world's clock lock: the accounts, every transaction in one bulk statement, the balances, holds
+ * and counts from those rows, the schedules, the webhooks, and one `scenario.applied` event — not
+ * one per transaction. Its payload names the accounts the scenario created: sync
+ * (transactions/sync-transactions.ts) expands the event into their rows, so sync cursors keep
+ * working across an apply (only `reset: true` expires them, as any reset does).
  *
  * Schedules that start in the past (at most two years back, as for `POST …/schedules`) then catch
  * up, still under the clock lock but after that commit: their past occurrences fire in due order as
