@@ -229,18 +229,9 @@ describe('reset', () => {
       await holder.query('begin');
       await holder.query('select 1 from accounts where id = $1 for update', [accountId]);
       const booking = simulate(app, user, { accountId, amount: 10_00 });
-      const waiting = async (count: number) => {
-        for (;;) {
-          const { rows } = await app.db.query<{ n: number }>(
-            `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
-          );
-          if ((rows[0]?.n ?? 0) >= count) return;
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
-      };
-      await waiting(1);
+      await lockWaiters(1);
       const reset = app.call('POST', '/v1/sandbox/reset', { token: user.accessToken, body: { confirm: 'RESET' } });
-      await waiting(2); // the reset waits too (before it removes anything, or at the accounts)
+      await lockWaiters(2); // the reset waits too, at the accounts
       await holder.query('rollback');
       expect((await booking).status).toBe(201); // first in the queue: it commits, with its event
       const res = await reset;
@@ -252,4 +243,38 @@ describe('reset', () => {
     const { rows } = await app.db.query<{ n: number }>('select count(*)::int as n from events where user_id = $1', [user.id]);
     expect(rows[0]?.n).toBe(0);
   });
+
+  it('does not deadlock with a transition in flight (it locks its transaction, then its account)', async () => {
+    const user = await app.createUser();
+    const accountId = await openAccount(app, user);
+    await simulate(app, user, { accountId, amount: 50_00 });
+    const pending = (await simulate(app, user, { accountId, amount: -10_00, status: 'pending' })).body.data.transaction;
+    const transition = await app.db.connect();
+    try {
+      await transition.query('begin');
+      await transition.query('select 1 from transactions where id = $1 for update', [pending.id]);
+      const reset = app.call('POST', '/v1/sandbox/reset', { token: user.accessToken, body: { confirm: 'RESET' } });
+      await lockWaiters(1); // the reset waits for the transaction's row
+      // The transition's second lock: the account must still be free (a reset that locked the
+      // accounts first deadlocked here, and PostgreSQL aborted one of the two after a second).
+      await transition.query('select 1 from accounts where id = $1 for no key update', [accountId]);
+      await transition.query('commit');
+      const res = await reset;
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.removed).toMatchObject({ accounts: 1, transactions: 2 });
+    } finally {
+      transition.release();
+    }
+  });
 });
+
+/** Until `count` sessions of this test file's database wait for a lock. */
+async function lockWaiters(count: number): Promise<void> {
+  for (;;) {
+    const { rows } = await app.db.query<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+    );
+    if ((rows[0]?.n ?? 0) >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -23,34 +23,48 @@ const REMOVE = {
   events: 'delete from events where user_id = ?', // their deliveries cascade
 } as const;
 
+/** Deadlock, and a reversal that committed beside its original while the rows were removed: run again. */
+const RETRIED_CODES = new Set(['40P01', '23503']);
+const ATTEMPTS = 3;
+
 export async function resetSandbox(em: EntityManager, { userId }: { userId: string }): Promise<ResetCounts> {
-  return withClockLock(em, userId, () => em.transactional((tx) => resetWorld(tx, userId)));
+  return withClockLock(em, userId, async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await em.transactional((tx) => resetWorld(tx, userId));
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (attempt >= ATTEMPTS || typeof code !== 'string' || !RETRIED_CODES.has(code)) throw error;
+      }
+    }
+  });
 }
 
-/** The reset itself, inside the caller's transaction and clock lock (a scenario applied with `reset`). */
+/**
+ * The reset itself, inside the caller's transaction and clock lock (a scenario applied with `reset`).
+ *
+ * Writers of the world keep running meanwhile (bookings, transitions), so the order is what keeps
+ * it whole, with the locks the writers take in theirs (a transition: its transaction's row, then
+ * its account's; a booking: its account's):
+ * 1. schedules, then transactions (waiting for transitions in flight, which hold a transaction);
+ * 2. the accounts locked: bookings in flight finish, new ones wait and then find no account;
+ * 3. transactions again (what those bookings added), accounts, and events last — so a change that
+ *    reached a row before it went has committed its event by then. Removing events before the
+ *    accounts once left a booking's event behind for a transaction the reset removed.
+ */
 export async function resetWorld(tx: EntityManager, userId: string): Promise<ResetCounts> {
-  // Writers of this world first finish or wait: the user's row stops new accounts (their creation
-  // locks it), the accounts' rows wait for bookings and transitions in flight (each locks its
-  // account) and hold back new ones, which then find no account. Without this, a simulation that
-  // committed between two of the statements below left its event behind for a removed transaction.
-  await tx.execute('select 1 from users where id = ? for no key update', [userId]); // not KEY SHARE: bookings' foreign keys take that
-  await tx.execute('select 1 from accounts where user_id = ? order by id for update', [userId]);
   const remove = async (sql: string) =>
-    (await tx.execute<{ removed: string }[]>(`with d as (${sql} returning 1) select count(*) as removed from d`, [userId]))[0]
-      ?.removed;
-  // Events last: a change that reached a transaction row before it was removed has committed its
-  // event by then (its UPDATE held the row), and one that came after found no row.
+    Number(
+      (await tx.execute<{ n: string }[]>(`with d as (${sql} returning 1) select count(*) as n from d`, [userId]))[0]?.n ?? 0,
+    );
   const schedules = await remove(REMOVE.schedules);
-  const transactions = await remove(REMOVE.transactions);
+  let transactions = await remove(REMOVE.transactions);
+  await tx.execute('select 1 from accounts where user_id = ? order by id for no key update', [userId]);
+  transactions += await remove(REMOVE.transactions);
   const accounts = await remove(REMOVE.accounts);
   const events = await remove(REMOVE.events);
   await tx.execute('update users set clock_offset_ms = 0, sync_epoch = sync_epoch + 1, updated_at = now() where id = ?', [
     userId,
   ]);
-  return {
-    accounts: Number(accounts ?? 0),
-    transactions: Number(transactions ?? 0),
-    schedules: Number(schedules ?? 0),
-    events: Number(events ?? 0),
-  };
+  return { accounts, transactions, schedules, events };
 }
