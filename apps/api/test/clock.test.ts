@@ -111,6 +111,20 @@ describe('the clock', () => {
     // An expiry in the world's past is refused, though it is a year after wall time.
     const past = await app.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name: 'late', expiresAt: tomorrow } });
     expect([past.status, past.body.details?.[0]?.path]).toEqual([400, 'expiresAt']);
+
+    // A reset sets the clock back to wall time; what the world keeps keeps its age: the key stays
+    // expired, was last used two days ago, and the webhook was made two days ago.
+    const reset = await app.call('POST', '/v1/sandbox/reset', { token: user.accessToken, body: { confirm: 'RESET' } });
+    expect(reset.status).toBe(200);
+    expect((await pull()).status).toBe(401);
+    const ago = (instant: string | null | undefined) => Date.now() - new Date(instant ?? 0).getTime();
+    const kept = (await app.call('GET', '/v1/api-keys', { token: user.accessToken })).body.data;
+    const dated = kept.find((key: { id: string }) => key.id === created.body.data.id);
+    expect(ago(dated.lastUsedAt)).toBeGreaterThan(2 * DAY - 60_000);
+    expect(ago(dated.lastUsedAt)).toBeLessThan(2 * DAY + 60_000);
+    const [hook] = (await app.call('GET', '/v1/webhooks', { token: user.accessToken })).body.data;
+    expect(ago(hook.createdAt)).toBeGreaterThan(2 * DAY - 60_000);
+    expect(ago(hook.createdAt)).toBeLessThan(2 * DAY + 60_000);
   });
 
   it('refuses bad advances with a clear error and changes nothing', async () => {

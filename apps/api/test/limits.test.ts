@@ -72,6 +72,21 @@ describe('limits per user', () => {
     }
   });
 
+  it('frees a key’s slot once it has expired in its world (the clock it expires on)', async () => {
+    const user = await app.createUser();
+    const now = (await app.call('GET', '/v1/clock', { token: user.accessToken })).body.data.now;
+    const expiresAt = new Date(new Date(now).getTime() + 86_400_000).toISOString();
+    for (let i = 0; i < LIMIT; i++) {
+      const created = await app.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name: `Day ${i}`, expiresAt } });
+      expect(created.status).toBe(201);
+    }
+    const full = await app.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name: 'One more' } });
+    expect([full.status, full.body.code]).toEqual([422, 'LIMIT_EXCEEDED']);
+    expect((await app.call('POST', '/v1/clock/advance', { token: user.accessToken, body: { by: 'P2D' } })).status).toBe(200);
+    const freed = await app.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name: 'One more' } });
+    expect(freed.status, JSON.stringify(freed.body)).toBe(201);
+  });
+
   it('counts a scenario’s accounts too', async () => {
     const user = await app.createUser();
     const scenario = {

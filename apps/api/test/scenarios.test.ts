@@ -456,6 +456,29 @@ describe('an exported world applies again', () => {
     expect(copyIds.filter((id) => sourceIds.includes(id))).toEqual([]);
   });
 
+  it('with a schedule paused for more than two years of its world', async () => {
+    const source = await app.createUser();
+    const accountId = await openAccount(app, source, 'Paused');
+    const created = await app.call('POST', `/v1/accounts/${accountId}/schedules`, {
+      token: source.accessToken,
+      body: { amount: 1_00, description: 'Monthly', rrule: 'FREQ=MONTHLY', timezone: 'UTC', startAt: daysAgo(-1) },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const paused = await app.call('POST', `/v1/schedules/${created.body.data.id}/pause`, { token: source.accessToken, body: {} });
+    expect(paused.status).toBe(200);
+    for (const by of ['P2Y', 'P1M']) {
+      expect((await app.call('POST', '/v1/clock/advance', { token: source.accessToken, body: { by } })).status).toBe(200);
+    }
+    const first = await exported(app, source);
+    const copy = await app.createUser();
+    const res = await apply(app, copy, { scenario: first });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.scheduleRuns).toEqual({ booked: 0, failed: 0 });
+    const [account] = (await app.call('GET', '/v1/accounts', { token: copy.accessToken })).body.data;
+    const listed = await app.call('GET', `/v1/accounts/${account.id}/schedules`, { token: copy.accessToken });
+    expect(listed.body.data).toMatchObject([{ description: 'Monthly', state: 'paused', runs: 0 }]);
+  });
+
   it('still refuses a document whose balances the ledger would refuse, naming the account', async () => {
     const user = await app.createUser();
     const scenario = {

@@ -407,7 +407,7 @@ export interface paths {
         put?: never;
         /**
          * Build your world from a scenario
-         * @description All or none, in one database transaction: accounts, generated histories (profiles student, family, freelancer; deterministic from the seed), explicit transactions, schedules and webhooks, and ONE scenario.applied event. A schedule may start at most two years back (400 at its startAt); once that transaction commits, its past occurrences catch up as an advance fires them, in due order, each booked in its own transaction with its own event (scheduleRuns in the response). Bounds: 100 accounts and 50,000 transactions per apply, the past occurrences of schedules included (422 SCENARIO_TOO_LARGE); everything is checked before anything is written. Sync cursors issued before it keep working (sync delivers its rows as added) unless reset: true, which expires them as any reset does (410 CURSOR_EXPIRED). Bodies up to 16 MiB.
+         * @description All or none, in one database transaction: accounts, generated histories (profiles student, family, freelancer; deterministic from the seed), explicit transactions, schedules and webhooks, and ONE scenario.applied event. An active schedule may start at most two years back (400 at its startAt); once that transaction commits, its past occurrences catch up as an advance fires them, in due order, each booked in its own transaction with its own event (scheduleRuns in the response). Should the catch-up be cut short (an error answered after the commit, a crash), the applied world stays and the worker fires the rest as it fires anything due. Bounds: 100 accounts and 50,000 transactions per apply, the past occurrences of schedules included (422 SCENARIO_TOO_LARGE); everything is checked before anything is written. Sync cursors issued before it keep working (sync delivers its rows as added) unless reset: true, which expires them as any reset does (410 CURSOR_EXPIRED). Bodies up to 16 MiB.
          */
         post: operations["scenarios.applyScenario"];
         delete?: never;
@@ -7196,7 +7196,7 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: int64
-                     * @description Refuse with 409 VERSION_CONFLICT unless the transaction is at this version, or one past it through this same step (a retry whose answer was lost: 200, as it is)
+                     * @description Refuse with 409 VERSION_CONFLICT unless the transaction is at this version, or one past it through this same step — a retry whose answer was lost, or the clock having settled or expired it first: 200, as it is
                      */
                     ifVersion?: number;
                     /** @description null clears it */
@@ -7433,7 +7433,7 @@ export interface operations {
                     amount?: number;
                     /**
                      * Format: int64
-                     * @description Refuse with 409 VERSION_CONFLICT unless the transaction is at this version, or one past it through this same step (a retry whose answer was lost: 200, as it is)
+                     * @description Refuse with 409 VERSION_CONFLICT unless the transaction is at this version, or one past it through this same step — a retry whose answer was lost, or the clock having settled or expired it first: 200, as it is
                      */
                     ifVersion?: number;
                 };
@@ -7943,7 +7943,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: int64
-                     * @description Refuse with 409 VERSION_CONFLICT unless the transaction is at this version, or one past it through this same step (a retry whose answer was lost: 200, as it is)
+                     * @description Refuse with 409 VERSION_CONFLICT unless the transaction is at this version, or one past it through this same step — a retry whose answer was lost, or the clock having settled or expired it first: 200, as it is
                      */
                     ifVersion?: number;
                 };

@@ -2,8 +2,9 @@
  * What a person can do to one transaction: post a pending one (optionally for another final
  * amount, e.g. with a tip), void a pending one, reverse a posted one (in full or in part), and
  * edit its description, merchant and category. Each sends the version it was made on
- * (`ifVersion`), so a change made meanwhile (e.g. the clock settled it) is refused with
- * VERSION_CONFLICT instead of being overwritten.
+ * (`ifVersion`), so a change made meanwhile (e.g. an edit in another tab) is refused with
+ * VERSION_CONFLICT instead of being overwritten; the same step done meanwhile (the clock settled
+ * or expired it) answers with the transaction as it is.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';

@@ -7,13 +7,15 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import { AppError } from '../../errors.ts';
+import { WORLD_NOW_SQL } from '../clock/clock.ts';
 
 export type LimitedResource = 'webhooks' | 'apiKeys' | 'openAccounts';
 
 const COUNT: Record<LimitedResource, string> = {
   webhooks: 'select count(*) as n from webhooks where user_id = ? and deleted_at is null',
-  apiKeys:
-    'select count(*) as n from api_keys where user_id = ? and revoked_at is null and (expires_at is null or expires_at > now())',
+  // Expiry on the world's clock, as authentication reads it: a key expired in its world is not active.
+  apiKeys: `select count(*) as n from api_keys k join users u on u.id = k.user_id
+    where k.user_id = ? and k.revoked_at is null and (k.expires_at is null or k.expires_at > ${WORLD_NOW_SQL})`,
   openAccounts: `select count(*) as n from accounts where user_id = ? and status = 'open'`,
 };
 

@@ -1,7 +1,8 @@
 /**
  * `POST /v1/sandbox/reset` (SPEC §5): empty a world and set its clock back to 0. Removes the
  * user's accounts, transactions, schedules (and their runs), events and their pending deliveries;
- * keeps the user, credentials, API keys and webhooks. One database transaction, under the world's
+ * keeps the user, credentials, API keys and webhooks (their world timestamps move back with the
+ * clock, so each keeps its age). One database transaction, under the world's
  * clock lock, so no advance or due-item pass runs halfway through it. Sync cursors issued before
  * it answer 410 CURSOR_EXPIRED (the user's sync epoch moves on).
  */
@@ -63,6 +64,15 @@ export async function resetWorld(tx: EntityManager, userId: string): Promise<Res
   transactions += await remove(REMOVE.transactions);
   const accounts = await remove(REMOVE.accounts);
   const events = await remove(REMOVE.events);
+  // The clock goes back by its offset; what the world keeps (API keys, webhooks) goes back with it,
+  // so each keeps its age: an expired key stays expired, none was last used in the future.
+  const shift = `(select clock_offset_ms * interval '1 millisecond' from users where id = ?)`;
+  await tx.execute(
+    `update api_keys set created_at = created_at - ${shift}, last_used_at = last_used_at - ${shift},
+       expires_at = expires_at - ${shift}, revoked_at = revoked_at - ${shift} where user_id = ?`,
+    [userId, userId, userId, userId, userId],
+  );
+  await tx.execute(`update webhooks set created_at = created_at - ${shift} where user_id = ?`, [userId, userId]);
   await tx.execute('update users set clock_offset_ms = 0, sync_epoch = sync_epoch + 1, updated_at = now() where id = ?', [
     userId,
   ]);

@@ -238,8 +238,8 @@ function planTransactions(scenario: Scenario, now: Date): (Omit<PlannedTransacti
 }
 
 /**
- * Checks every schedule as `POST …/schedules` does (start at most two years back, a usable rule and
- * zone) and counts the past occurrences that will fire at once (a paused schedule fires none): they
+ * Checks every schedule as `POST …/schedules` does (an active one starts at most two years back; a
+ * usable rule and zone) and counts the past occurrences that will fire at once (a paused schedule fires none): they
  * are transactions of this apply too, so they must fit in what the document leaves of the bound.
  */
 function countDueRuns(scenario: Scenario, now: Date, budget: number): number {
@@ -248,7 +248,9 @@ function countDueRuns(scenario: Scenario, now: Date, budget: number): number {
     for (const [index, schedule] of (account.schedules ?? []).entries()) {
       const path = `scenario.accounts.${accountIndex}.schedules.${index}`;
       const startAt = schedule.startAt ? resolveTime(schedule.startAt, now) : now;
-      const tooEarly = startAtProblem(startAt, now);
+      // A paused schedule backfills nothing (it resumes at its next occurrence), so the bound on how
+      // far back a start may lie does not apply: an export keeps one paused for years as it is.
+      const tooEarly = schedule.paused === true ? null : startAtProblem(startAt, now);
       if (tooEarly) throw invalid(`${path}.startAt`, tooEarly);
       const timezone = schedule.timezone ?? DEFAULT_TIMEZONE;
       const problem = recurrenceProblem(schedule.rrule, timezone, startAt);

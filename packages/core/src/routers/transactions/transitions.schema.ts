@@ -6,7 +6,7 @@ import { textSchema } from '../../lib/text.ts';
 
 const IfVersionSchema = exactJson(z.int().min(1)).optional().meta({
   description:
-    'Refuse with 409 VERSION_CONFLICT unless the transaction is at this version, or one past it through this same step (a retry whose answer was lost: 200, as it is)',
+    'Refuse with 409 VERSION_CONFLICT unless the transaction is at this version, or one past it through this same step — a retry whose answer was lost, or the clock having settled or expired it first: 200, as it is',
 });
 
 export const PostTransactionInputSchema = z.strictObject({
