@@ -11,6 +11,9 @@
  * - BENCH_READS_QUERY=`?limit=1` prices the rows apart from the request.
  * - API_NODE_OPTIONS=--cpu-prof profiles the API (see profile-summary.ts); BENCH_READS_HISTORY_ONLY=1
  *   leaves out the pull and the sync, so the profile is the history's alone.
+ * - BENCH_READS_PRELOAD_SECONDS=N first drives N seconds of the simulation load (another user's
+ *   8 accounts) at each API started, so the reads meet a heap that has served writes, as in
+ *   `pnpm bench` (the read floor is left as it is).
  */
 import path from 'node:path';
 import { cpuMeter, postgresPids } from './cpu.ts';
@@ -24,6 +27,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const QUERY = process.env.BENCH_READS_QUERY ?? '';
 const HISTORY_ONLY = process.env.BENCH_READS_HISTORY_ONLY === '1';
+const PRELOAD_SECONDS = Number(process.env.BENCH_READS_PRELOAD_SECONDS ?? 0);
 const VARIANTS = (process.env.BENCH_READS_VARIANTS ?? `current:${APP_ENTRY.api},floor:${READ_FLOOR_ENTRY}`)
   .split(',')
   .map((spec) => {
@@ -57,7 +61,26 @@ const [user] = await seedUsers(baseUrl, { users: 1, accountsPerUser: 1, webhookU
 if (!user?.accountIds[0]) throw new Error('seeding failed');
 await seedHistory(databaseUrl, user.accountIds[0], 100_000);
 const apiKey = await createApiKey(baseUrl, user.token);
+const [writer] = PRELOAD_SECONDS > 0 ? await seedUsers(baseUrl, { users: 1, accountsPerUser: 8, webhookUrl: null }) : [];
 await api.stop();
+
+/** The simulation load of `pnpm bench` (3 credits to 1 debit) over the writer's accounts. */
+async function preload(): Promise<void> {
+  if (!writer) return;
+  let n = 0;
+  await load({
+    url: `${baseUrl}/v1/simulations/transaction`,
+    method: 'POST',
+    connections: 32,
+    durationSeconds: PRELOAD_SECONDS,
+    headers: { authorization: `Bearer ${writer.token}`, 'content-type': 'application/json' },
+    request: () => {
+      n += 1;
+      const accountId = writer.accountIds[n % writer.accountIds.length];
+      return { body: JSON.stringify({ accountId, amount: n % 4 === 0 ? -500 : 1250, description: 'preload' }) };
+    },
+  });
+}
 
 /** One autocannon run, with CPU µs per request of the API, PostgreSQL and this process (autocannon). */
 async function run(url: string, authorization: string) {
@@ -81,6 +104,7 @@ const pullUrl = `${baseUrl}/api/owner/${encodeURIComponent(user.email)}/transact
 for (let round = 1; round <= ROUNDS; round++) {
   for (const variant of VARIANTS) {
     api = await startApi(variant.entry, variant.flags);
+    if (variant.entry !== READ_FLOOR) await preload();
     await load({ url: historyUrl, connections: 32, durationSeconds: 3, headers: { authorization: `Bearer ${user.token}` } });
     const history = await run(historyUrl, `Bearer ${user.token}`);
     // The read floor answers only the history.
