@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { measureClock } from './clock.ts';
-import { postgresPids } from './cpu.ts';
+import { cpuMeter, postgresPids } from './cpu.ts';
 import { compareWithFloor, seedFloorShape } from './floor.ts';
 import { measureLifecycleLoad } from './lifecycle.ts';
 import { type LoadResult, load } from './load.ts';
@@ -154,15 +154,20 @@ async function historyBesideReadFloor(turnCount: number) {
     await waitFor200(`http://127.0.0.1:${floorPort}/readyz`, performance.now());
     const floorUrl = `http://127.0.0.1:${floorPort}/v1/accounts/${historyAccount}/transactions`;
     await load({ url: floorUrl, connections: CLIENTS, durationSeconds: 3, headers: auth }); // warm, as Sandbank was
+    const pgPort = Number(new URL(databaseUrl).port || 5432);
+    /** One 10 s run with the CPU µs per page of the server, PostgreSQL and this process (autocannon). */
+    const measured = async (url: string, pid: number | undefined) => {
+      const meter = cpuMeter({ server: pid, bench: process.pid }, { postgres: () => postgresPids(pgPort) });
+      const result = await load({ url, connections: CLIENTS, durationSeconds: 10, headers: auth });
+      const cpu = meter.stop();
+      const perPage = (seconds: number | undefined) => Math.round(((seconds ?? 0) * 1e6) / Math.max(result.total, 1));
+      const cpuMicrosPerPage = { server: perPage(cpu.server), postgres: perPage(cpu.postgres), bench: perPage(cpu.bench) };
+      return { ...result, cpuMicrosPerPage };
+    };
     const turns: { sandbank: LoadResult; floor: LoadResult }[] = [];
     for (let turn = 0; turn < turnCount; turn++) {
-      const sandbank = await load({
-        url: `${baseUrl}/v1/accounts/${historyAccount}/transactions`,
-        connections: CLIENTS,
-        durationSeconds: 10,
-        headers: auth,
-      });
-      const floor = await load({ url: floorUrl, connections: CLIENTS, durationSeconds: 10, headers: auth });
+      const sandbank = await measured(`${baseUrl}/v1/accounts/${historyAccount}/transactions`, api.child.pid);
+      const floor = await measured(floorUrl, floorServer.child.pid);
       turns.push({ sandbank, floor });
     }
     const sandbank = medianOf(turns.map((turn) => turn.sandbank));

@@ -13,7 +13,8 @@
  *   leaves out the pull and the sync, so the profile is the history's alone.
  * - BENCH_READS_PRELOAD_SECONDS=N first drives N seconds of the simulation load (another user's
  *   8 accounts) at each API started, so the reads meet a heap that has served writes, as in
- *   `pnpm bench` (the read floor is left as it is).
+ *   `pnpm bench` (the read floor is left as it is); BENCH_READS_PRELOAD_HISTORY=1 books them on the
+ *   history's account instead.
  */
 import path from 'node:path';
 import { cpuMeter, postgresPids } from './cpu.ts';
@@ -64,19 +65,25 @@ const apiKey = await createApiKey(baseUrl, user.token);
 const [writer] = PRELOAD_SECONDS > 0 ? await seedUsers(baseUrl, { users: 1, accountsPerUser: 8, webhookUrl: null }) : [];
 await api.stop();
 
-/** The simulation load of `pnpm bench` (3 credits to 1 debit) over the writer's accounts. */
+/**
+ * The simulation load of `pnpm bench` (3 credits to 1 debit) over the writer's accounts, or with
+ * BENCH_READS_PRELOAD_HISTORY=1 on the history's own account (its first page then holds them).
+ */
+const preloadTarget =
+  process.env.BENCH_READS_PRELOAD_HISTORY === '1' ? { token: user.token, accountIds: [user.accountIds[0]] } : writer;
 async function preload(): Promise<void> {
-  if (!writer) return;
+  if (!preloadTarget || PRELOAD_SECONDS <= 0) return;
+  const { token, accountIds } = preloadTarget;
   let n = 0;
   await load({
     url: `${baseUrl}/v1/simulations/transaction`,
     method: 'POST',
     connections: 32,
     durationSeconds: PRELOAD_SECONDS,
-    headers: { authorization: `Bearer ${writer.token}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     request: () => {
       n += 1;
-      const accountId = writer.accountIds[n % writer.accountIds.length];
+      const accountId = accountIds[n % accountIds.length];
       return { body: JSON.stringify({ accountId, amount: n % 4 === 0 ? -500 : 1250, description: 'preload' }) };
     },
   });
