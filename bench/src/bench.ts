@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { heapBetween, readApiHeap } from './api-metrics.ts';
 import { measureClock } from './clock.ts';
 import { cpuMeter, postgresPids } from './cpu.ts';
 import { compareWithFloor, seedFloorShape } from './floor.ts';
@@ -166,7 +167,9 @@ async function historyBesideReadFloor(turnCount: number) {
     };
     const turns: { sandbank: LoadResult; floor: LoadResult }[] = [];
     for (let turn = 0; turn < turnCount; turn++) {
-      const sandbank = await measured(`${baseUrl}/v1/accounts/${historyAccount}/transactions`, api.child.pid);
+      const heapBefore = await readApiHeap(baseUrl);
+      const page = await measured(`${baseUrl}/v1/accounts/${historyAccount}/transactions`, api.child.pid);
+      const sandbank = { ...page, apiHeap: heapBetween(heapBefore, await readApiHeap(baseUrl)) };
       const floor = await measured(floorUrl, floorServer.child.pid);
       turns.push({ sandbank, floor });
     }

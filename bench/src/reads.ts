@@ -17,6 +17,7 @@
  *   history's account instead.
  */
 import path from 'node:path';
+import { heapBetween, readApiHeap } from './api-metrics.ts';
 import { cpuMeter, postgresPids } from './cpu.ts';
 import { load } from './load.ts';
 import { createApiKey, seedHistory, seedUsers } from './seed.ts';
@@ -113,7 +114,11 @@ for (let round = 1; round <= ROUNDS; round++) {
     api = await startApi(variant.entry, variant.flags);
     if (variant.entry !== READ_FLOOR) await preload();
     await load({ url: historyUrl, connections: 32, durationSeconds: 3, headers: { authorization: `Bearer ${user.token}` } });
-    const history = await run(historyUrl, `Bearer ${user.token}`);
+    const heapBefore = variant.entry === READ_FLOOR ? null : await readApiHeap(baseUrl);
+    const history = {
+      ...(await run(historyUrl, `Bearer ${user.token}`)),
+      ...(heapBefore ? { apiHeap: heapBetween(heapBefore, await readApiHeap(baseUrl)) } : {}),
+    };
     // The read floor answers only the history.
     if (variant.entry === READ_FLOOR || HISTORY_ONLY) {
       console.log(JSON.stringify({ round, variant: variant.name, history }));
