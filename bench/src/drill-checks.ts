@@ -7,6 +7,8 @@ export async function checkLedger(
   acknowledged: Map<string, string>,
   receiver: DrillReceiver,
   log: (message: string) => void,
+  /** How fast the worker can deliver to this receiver at most (its concurrency ÷ the mean answer time). */
+  receiverPacePerSecond: number,
 ) {
   const { rows: transactions } = await db.query<{ id: string; external_txn_id: string }>(
     "select id, external_txn_id from transactions where external_txn_id like 'drill-%'",
@@ -34,7 +36,9 @@ export async function checkLedger(
     `select e.id from events e join transactions t on t.id::text = e.payload->'transaction'->>'id'
       where t.external_txn_id like 'drill-%'`,
   );
-  const deadline = performance.now() + 180_000;
+  // The slow receiver bounds the drain (the more the API acknowledged, the longer it takes): twice
+  // the time it needs at its pace, and never less than three minutes.
+  const deadline = performance.now() + Math.max(180_000, (2 * events.length * 1000) / receiverPacePerSecond);
   let undelivered = events.filter((event) => !receiver.received.has(event.id)).length;
   while (undelivered > 0 && performance.now() < deadline) {
     log(`waiting for ${undelivered} deliveries…`);

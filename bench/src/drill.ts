@@ -33,6 +33,9 @@ const env = {
   WORKER_CONCURRENCY: '16',
 };
 let databaseUrl = '';
+/** Every answer takes 150 ms, every 20th 1.5 s: the worker's 16 deliveries at a time drain ~74/s. */
+const RECEIVER = { delayMs: 150, slowMs: 1500 };
+const RECEIVER_PACE_PER_SECOND = Number(env.WORKER_CONCURRENCY) / ((19 * RECEIVER.delayMs + RECEIVER.slowMs) / 20 / 1000);
 const start = (entry: string) => spawnApp(entry, { ...env, DATABASE_URL: databaseUrl });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const alive = (proc: Proc) => proc.child.exitCode === null && proc.child.signalCode === null;
@@ -46,7 +49,7 @@ try {
   api = start(APP_ENTRY.api);
   worker = start(APP_ENTRY.worker);
   await waitFor200(`${baseUrl}/readyz`, performance.now());
-  receiver = await startDrillReceiver({ delayMs: 150, slowMs: 1500 });
+  receiver = await startDrillReceiver(RECEIVER);
   const users = await seedUsers(baseUrl, { users: 4, accountsPerUser: 4, webhookUrl: receiver.url });
   const accounts = users.flatMap((user) => user.accountIds.map((accountId) => ({ accountId, token: user.token })));
   log(`seeded ${accounts.length} accounts; starting ${CLIENTS} clients`);
@@ -90,7 +93,9 @@ try {
   await load.stop();
   const { attempts, failures } = load.stats();
   log(`load stopped: ${acknowledged.size} acknowledged simulations, ${attempts} attempts, ${failures} network failures`);
-  const ledger = await withClient(databaseUrl, (db) => checkLedger(db, acknowledged, receiver as DrillReceiver, log));
+  const ledger = await withClient(databaseUrl, (db) =>
+    checkLedger(db, acknowledged, receiver as DrillReceiver, log, RECEIVER_PACE_PER_SECOND),
+  );
   // Both processes must have lived through the PostgreSQL restart (and everything since).
   const survived = { apiAlive: alive(api), workerAlive: alive(worker) };
   const stalled = Object.entries(progress)
