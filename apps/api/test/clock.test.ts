@@ -282,6 +282,31 @@ describe('reset', () => {
   });
 });
 
+describe('reset and creations', () => {
+  it('an account being opened when the reset starts is removed with the rest, not left behind', async () => {
+    const user = await app.createUser();
+    await openAccount(app, user, 'Old');
+    // An account's creation in flight: it holds the user's row (its limit check) and has inserted.
+    const creation = await app.db.connect();
+    try {
+      await creation.query('begin');
+      await creation.query('select 1 from users where id = $1 for no key update', [user.id]);
+      await creation.query(`insert into accounts (id, user_id, name, status) values (gen_random_uuid(), $1, 'New', 'open')`, [
+        user.id,
+      ]);
+      const reset = app.call('POST', '/v1/sandbox/reset', { token: user.accessToken, body: { confirm: 'RESET' } });
+      await lockWaiters(1); // the reset waits for the creation
+      await creation.query('commit');
+      const res = await reset;
+      expect(res.status).toBe(200);
+      expect(res.body.data.removed.accounts).toBe(2);
+    } finally {
+      creation.release();
+    }
+    expect((await app.call('GET', '/v1/accounts', { token: user.accessToken })).body.data).toEqual([]);
+  });
+});
+
 /** Until `count` sessions of this test file's database wait for a lock. */
 async function lockWaiters(count: number): Promise<void> {
   for (;;) {

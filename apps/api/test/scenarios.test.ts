@@ -479,6 +479,36 @@ describe('an exported world applies again', () => {
     expect(listed.body.data).toMatchObject([{ description: 'Monthly', state: 'paused', runs: 0 }]);
   });
 
+  it('but not a paused schedule whose walk from its start would be too long (resuming walks it)', async () => {
+    const user = await app.createUser();
+    const scenario = {
+      version: 1,
+      seed: 1,
+      accounts: [
+        {
+          key: 'a',
+          name: 'A',
+          schedules: [
+            {
+              amount: 100,
+              description: 't',
+              rrule: 'FREQ=DAILY;BYHOUR=0,6,12,18',
+              timezone: 'UTC',
+              startAt: '1990-01-01T00:00:00Z',
+              paused: true,
+            },
+          ],
+        },
+      ],
+    };
+    const res = await apply(app, user, { scenario });
+    expect([res.status, res.body.details?.[0]?.path], JSON.stringify(res.body)).toEqual([
+      400,
+      'scenario.accounts.0.schedules.0.startAt',
+    ]);
+    expect((await app.call('GET', '/v1/accounts', { token: user.accessToken })).body.data).toEqual([]);
+  });
+
   it('still refuses a document whose balances the ledger would refuse, naming the account', async () => {
     const user = await app.createUser();
     const scenario = {

@@ -11,9 +11,9 @@
  * - `--heap-growing-percent`: after each full GC the old generation may grow by this much before the
  *   next one, instead of up to 4× on a machine with plenty of memory, which let the API's heap triple
  *   under load with only a third of it live. The worker keeps 20. The API takes 50: with 20, a
- *   long-running API (the whole of `pnpm bench`) spent 0.4 s of every 10 s of history reads in
- *   mark-compacts (a ~45 MiB heap grown only 9 MiB between them) and 670–690 µs of CPU a page; with
- *   50, 0.22 s and 540–580 µs, the pull's p99 under 50 ms, and the peak RSS under the simulation load
+ *   long-running API (the whole of `pnpm bench`) spent at least 0.4 s of every 10 s of history reads
+ *   in mark-compacts (prom-client's GC metric, which counts one GC per batch of them: a floor) and
+ *   670–690 µs of CPU a page; with 50, 0.22 s and 540–580 µs, the pull's p99 under 50 ms, and the peak RSS under the simulation load
  *   179 MiB against 176 (V8's default: 237, over the 200 target; bench/README.md, "Memory");
  * - glibc's allocator: two arenas instead of one per thread (V8's compiler threads each kept their
  *   own, mostly free), and freed memory above 128 KiB handed back to the system.

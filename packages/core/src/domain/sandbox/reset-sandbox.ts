@@ -44,9 +44,9 @@ export async function resetSandbox(em: EntityManager, { userId }: { userId: stri
 /**
  * The reset itself, inside the caller's transaction and clock lock (a scenario applied with `reset`).
  *
- * Writers of the world keep running meanwhile (bookings, transitions), so the order is what keeps
- * it whole, with the locks the writers take in theirs (a transition: its transaction's row, then
- * its account's; a booking: its account's):
+ * Creations of accounts, keys and webhooks wait for it (the user's row). Bookings and transitions
+ * keep running meanwhile, so the order is what keeps it whole, with the locks they take in theirs
+ * (a transition: its transaction's row, then its account's; a booking: its account's):
  * 1. schedules, then transactions (waiting for transitions in flight, which hold a transaction);
  * 2. the accounts locked: bookings in flight finish, new ones wait and then find no account;
  * 3. transactions again (what those bookings added), accounts, and events last — so a change that
@@ -58,6 +58,9 @@ export async function resetWorld(tx: EntityManager, userId: string): Promise<Res
     Number(
       (await tx.execute<{ n: string }[]>(`with d as (${sql} returning 1) select count(*) as n from d`, [userId]))[0]?.n ?? 0,
     );
+  // New accounts, keys and webhooks wait (their creation locks the user's row for its limit), so
+  // none slips in between the statements; bookings only KEY SHARE it, which this lock lets through.
+  await tx.execute('select 1 from users where id = ? for no key update', [userId]);
   const schedules = await remove(REMOVE.schedules);
   let transactions = await remove(REMOVE.transactions);
   await tx.execute('select 1 from accounts where user_id = ? order by id for no key update', [userId]);

@@ -237,6 +237,9 @@ function planTransactions(scenario: Scenario, now: Date): (Omit<PlannedTransacti
   return planned;
 }
 
+/** The most occurrences a paused schedule may have between its start and now (about two years of hourly runs). */
+const PAUSED_BACKLOG = 20_000;
+
 /**
  * Checks every schedule as `POST …/schedules` does (an active one starts at most two years back; a
  * usable rule and zone) and counts the past occurrences that will fire at once (a paused schedule fires none): they
@@ -248,13 +251,20 @@ function countDueRuns(scenario: Scenario, now: Date, budget: number): number {
     for (const [index, schedule] of (account.schedules ?? []).entries()) {
       const path = `scenario.accounts.${accountIndex}.schedules.${index}`;
       const startAt = schedule.startAt ? resolveTime(schedule.startAt, now) : now;
-      // A paused schedule backfills nothing (it resumes at its next occurrence), so the bound on how
-      // far back a start may lie does not apply: an export keeps one paused for years as it is.
+      // A paused schedule backfills nothing (it resumes at its next occurrence), so the two-year bound
+      // on its start does not apply: an export keeps one paused for years as it is. What bounds it is
+      // the walk from its start that resuming and every run make: at most PAUSED_BACKLOG occurrences.
       const tooEarly = schedule.paused === true ? null : startAtProblem(startAt, now);
       if (tooEarly) throw invalid(`${path}.startAt`, tooEarly);
       const timezone = schedule.timezone ?? DEFAULT_TIMEZONE;
       const problem = recurrenceProblem(schedule.rrule, timezone, startAt);
       if (problem) throw invalid(`${path}.${problem.field}`, problem.message);
+      if (
+        schedule.paused === true &&
+        recurrence(schedule.rrule, timezone, startAt).countThrough(now, PAUSED_BACKLOG) > PAUSED_BACKLOG
+      ) {
+        throw invalid(`${path}.startAt`, `A paused schedule may have at most ${PAUSED_BACKLOG} occurrences before now`);
+      }
       if ((schedule.status ?? 'posted') === 'posted' && schedule.settleAfter) {
         throw invalid(`${path}.settleAfter`, 'Only a pending schedule settles');
       }
