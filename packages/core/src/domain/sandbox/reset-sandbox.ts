@@ -7,6 +7,7 @@
  * it answer 410 CURSOR_EXPIRED (the user's sync epoch moves on).
  */
 import type { EntityManager } from '@sandbank/db';
+import { DEADLOCK, retriedTransaction } from '../../lib/retried-transaction.ts';
 import { withClockLock } from '../clock/clock.ts';
 
 export interface ResetCounts {
@@ -24,21 +25,14 @@ const REMOVE = {
   events: 'delete from events where user_id = ?', // their deliveries cascade
 } as const;
 
-/** Deadlock, and a reversal that committed beside its original while the rows were removed: run again. */
-const RETRIED_CODES = new Set(['40P01', '23503']);
-const ATTEMPTS = 3;
+const FOREIGN_KEY_VIOLATION = '23503';
 
 export async function resetSandbox(em: EntityManager, { userId }: { userId: string }): Promise<ResetCounts> {
-  return withClockLock(em, userId, async () => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await em.transactional((tx) => resetWorld(tx, userId));
-      } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (attempt >= ATTEMPTS || typeof code !== 'string' || !RETRIED_CODES.has(code)) throw error;
-      }
-    }
-  });
+  // Run again after a deadlock, or after a reversal that committed beside its original while the
+  // rows were removed (its foreign key then refuses the original's removal).
+  return withClockLock(em, userId, () =>
+    retriedTransaction(em, (tx) => resetWorld(tx, userId), { codes: [DEADLOCK, FOREIGN_KEY_VIOLATION] }),
+  );
 }
 
 /**

@@ -19,6 +19,7 @@ import type { EntityManager } from '@sandbank/db';
 import { SIMULATOR_SOURCE } from '@sandbank/schemas';
 import { AppError } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
+import { retriedTransaction } from '../../lib/retried-transaction.ts';
 import { rowToTransaction, TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
 import { accountClosed } from '../accounts/accounts.ts';
 import { userNow } from '../clock/clock.ts';
@@ -49,7 +50,7 @@ const defaultReversalKey = (originalId: string, amount: number | undefined) =>
   amount === undefined ? `rev_${originalId}` : `rev_${originalId}_${amount}`;
 
 export async function reverseTransaction(em: EntityManager, params: ReverseParams): Promise<TransitionResult> {
-  return em.transactional(async (tx) => {
+  return retriedTransaction(em, async (tx) => {
     const locked = await lockTransaction(tx, params.userId, params.transactionId);
     const { row } = locked;
     if (row.reversal_of) throw invalidTransition('A reversal cannot itself be reversed');

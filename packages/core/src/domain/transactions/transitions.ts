@@ -13,6 +13,7 @@
 import type { EntityManager } from '@sandbank/db';
 import type { Category } from '@sandbank/schemas';
 import { AppError } from '../../errors.ts';
+import { retriedTransaction } from '../../lib/retried-transaction.ts';
 import type { TransactionRow } from '../../mappers/transaction.ts';
 import { accountClosed } from '../accounts/accounts.ts';
 import { userNow } from '../clock/clock.ts';
@@ -53,7 +54,7 @@ export async function postTransaction(
   em: EntityManager,
   params: TransitionParams & { amount?: number | undefined },
 ): Promise<TransitionResult> {
-  return em.transactional(async (tx) => {
+  return retriedTransaction(em, async (tx) => {
     const locked = await lockTransaction(tx, params.userId, params.transactionId);
     const { row } = locked;
     const before = Number(row.amount);
@@ -96,7 +97,7 @@ export async function voidTransaction(
   em: EntityManager,
   params: TransitionParams & { reason?: 'voided' | 'expired' | undefined },
 ): Promise<TransitionResult> {
-  return em.transactional(async (tx) => {
+  return retriedTransaction(em, async (tx) => {
     const locked = await lockTransaction(tx, params.userId, params.transactionId);
     const { row } = locked;
     if (row.status === 'voided') {
@@ -132,7 +133,7 @@ const PATCHABLE = ['description', 'merchant', 'category'] as const;
 
 /** The bank cleans up a description, a merchant or a category; any status but voided. */
 export async function patchTransaction(em: EntityManager, params: PatchParams): Promise<TransitionResult> {
-  return em.transactional(async (tx) => {
+  return retriedTransaction(em, async (tx) => {
     const locked = await lockTransaction(tx, params.userId, params.transactionId);
     const { row } = locked;
     if (row.status === 'voided') {
