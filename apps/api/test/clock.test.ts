@@ -259,10 +259,7 @@ describe('reset', () => {
   });
 
   it('does not deadlock with a transition in flight (it locks its transaction, then its account)', async () => {
-    const user = await app.createUser();
-    const accountId = await openAccount(app, user);
-    await simulate(app, user, { accountId, amount: 50_00 });
-    const pending = (await simulate(app, user, { accountId, amount: -10_00, status: 'pending' })).body.data.transaction;
+    const { user, accountId, pending } = await withPendingDebit();
     const transition = await app.db.connect();
     try {
       await transition.query('begin');
@@ -284,10 +281,7 @@ describe('reset', () => {
 
 describe('a transition that loses a deadlock', () => {
   it('runs again instead of answering 500 (a reset locks accounts, then transactions)', async () => {
-    const user = await app.createUser();
-    const accountId = await openAccount(app, user);
-    await simulate(app, user, { accountId, amount: 50_00 });
-    const pending = (await simulate(app, user, { accountId, amount: -10_00, status: 'pending' })).body.data.transaction;
+    const { user, accountId, pending } = await withPendingDebit();
     // As the reset does after a booking slipped in: it holds the account and comes for the transaction.
     const reset = await app.db.connect();
     try {
@@ -331,6 +325,15 @@ describe('reset and creations', () => {
     expect((await app.call('GET', '/v1/accounts', { token: user.accessToken })).body.data).toEqual([]);
   });
 });
+
+/** A user whose account holds 50.00 and a pending debit of 10.00. */
+async function withPendingDebit() {
+  const user = await app.createUser();
+  const accountId = await openAccount(app, user);
+  await simulate(app, user, { accountId, amount: 50_00 });
+  const pending = (await simulate(app, user, { accountId, amount: -10_00, status: 'pending' })).body.data.transaction;
+  return { user, accountId, pending };
+}
 
 /** Until `count` sessions of this test file's database wait for a lock. */
 async function lockWaiters(count: number): Promise<void> {

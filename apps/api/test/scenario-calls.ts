@@ -12,3 +12,10 @@ export const exported = async (target: TestApp, user: TestUser) => {
 /** An export without what differs between worlds: schedule ids inside externalTxnIds, and the export instant. */
 export const comparable = (document: any) =>
   JSON.parse(JSON.stringify({ ...document, asOf: undefined }).replace(/sch_[0-9a-f-]{36}_/g, 'sch_<id>_'));
+
+/** A scenario of one account (key `a`) holding only these schedules. */
+export const scheduledScenario = (schedules: Record<string, unknown>[]) => ({
+  version: 1,
+  seed: 1,
+  accounts: [{ key: 'a', name: 'S', schedules }],
+});

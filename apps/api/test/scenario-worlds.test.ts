@@ -6,7 +6,7 @@
 import { openAccount, type SimulationBody, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
-import { apply, comparable, exported } from './scenario-calls.ts';
+import { apply, comparable, exported, scheduledScenario } from './scenario-calls.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -98,26 +98,16 @@ describe('an exported world applies again', () => {
 
   it('but not a paused schedule whose walk from its start would be too long (resuming walks it)', async () => {
     const user = await app.createUser();
-    const scenario = {
-      version: 1,
-      seed: 1,
-      accounts: [
-        {
-          key: 'a',
-          name: 'A',
-          schedules: [
-            {
-              amount: 100,
-              description: 't',
-              rrule: 'FREQ=DAILY;BYHOUR=0,6,12,18',
-              timezone: 'UTC',
-              startAt: '1990-01-01T00:00:00Z',
-              paused: true,
-            },
-          ],
-        },
-      ],
-    };
+    const scenario = scheduledScenario([
+      {
+        amount: 100,
+        description: 't',
+        rrule: 'FREQ=DAILY;BYHOUR=0,6,12,18',
+        timezone: 'UTC',
+        startAt: '1990-01-01T00:00:00Z',
+        paused: true,
+      },
+    ]);
     const res = await apply(app, user, { scenario });
     expect([res.status, res.body.details?.[0]?.path], JSON.stringify(res.body)).toEqual([
       400,
@@ -163,11 +153,7 @@ describe('schedules in a scenario', () => {
   it('refuses a startAt more than two years back, as POST …/schedules does, and writes nothing', async () => {
     const user = await app.createUser();
     for (const startAt of ['2019-01-01T00:00:00Z', '-P2Y1D']) {
-      const scenario = {
-        version: 1,
-        seed: 1,
-        accounts: [{ key: 'a', name: 'S', schedules: [{ amount: 100, description: 't', rrule: 'FREQ=DAILY', startAt }] }],
-      };
+      const scenario = scheduledScenario([{ amount: 100, description: 't', rrule: 'FREQ=DAILY', startAt }]);
       const res = await apply(app, user, { scenario });
       expect([res.status, res.body.code, res.body.details?.[0]?.path], JSON.stringify(res.body).slice(0, 300)).toEqual([
         400,
@@ -197,21 +183,11 @@ describe('schedules in a scenario', () => {
 
   it('reports the backfilled runs in the response: booked and failed', async () => {
     const user = await app.createUser();
-    const scenario = {
-      version: 1,
-      seed: 1,
-      accounts: [
-        {
-          key: 'a',
-          name: 'S',
-          schedules: [
-            // 11 daily credits (-10 days … today) and 3 weekly debits (-20, -13, -6 days) that find no funds.
-            { amount: 500, description: 'Kieszonkowe', rrule: 'FREQ=DAILY', timezone: 'UTC', startAt: '-P10D' },
-            { amount: -100_000, description: 'Czynsz', rrule: 'FREQ=WEEKLY', timezone: 'UTC', startAt: '-P20D' },
-          ],
-        },
-      ],
-    };
+    const scenario = scheduledScenario([
+      // 11 daily credits (-10 days … today) and 3 weekly debits (-20, -13, -6 days) that find no funds.
+      { amount: 500, description: 'Kieszonkowe', rrule: 'FREQ=DAILY', timezone: 'UTC', startAt: '-P10D' },
+      { amount: -100_000, description: 'Czynsz', rrule: 'FREQ=WEEKLY', timezone: 'UTC', startAt: '-P20D' },
+    ]);
     const res = await apply(app, user, { scenario });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ transactions: 0, schedules: 2, scheduleRuns: { booked: 11, failed: 3 } });
