@@ -2,7 +2,7 @@
  * The API as `apps/api/src/main.ts` builds it, with one layer left out (ABLATION=<variant>): the
  * process `ablation.ts` measures. Outer layers are switched off in `buildApp`; the layers inside
  * the router are priced by answering the simulation path with a handler that does less and less
- * of the router's work (the caller without trpc-to-openapi, then without tRPC, then without zod,
+ * of the router's work (the caller without the REST adapter, then without tRPC, then without zod,
  * auth, the ORM fork or serialisation).
  */
 import { createServer } from 'node:http';
@@ -56,7 +56,7 @@ function directRoute(deps: Deps, layers: DirectLayers): RequestHandler {
   };
 }
 
-/** The procedure through tRPC's server-side caller: everything but trpc-to-openapi's matching and adapter. */
+/** The procedure through tRPC's server-side caller: everything but the REST adapter's matching and input. */
 function callerRoute(deps: Deps): RequestHandler {
   return async (req: Request, res: Response) => {
     try {
@@ -75,6 +75,8 @@ function callerRoute(deps: Deps): RequestHandler {
   };
 }
 
+const simulationRoute = (handler: RequestHandler) => ({ method: 'post' as const, path: '/v1/simulations/transaction', handler });
+
 const all: DirectLayers = { zod: true, auth: true, fork: true, serialise: true };
 export const VARIANTS = {
   full: () => undefined,
@@ -84,13 +86,12 @@ export const VARIANTS = {
   'without helmet': () => ({ without: new Set<Layer>(['helmet']) }),
   'without CORS': () => ({ without: new Set<Layer>(['cors']) }),
   'without per-IP limit': () => ({ without: new Set<Layer>(['rate-limit']) }),
-  'without express.json': () => ({ without: new Set<Layer>(['json-parser']) }),
-  'tRPC caller (no trpc-to-openapi)': (deps: Deps) => ({ simulationRoute: callerRoute(deps) }),
-  'direct (no tRPC)': (deps: Deps) => ({ simulationRoute: directRoute(deps, all) }),
-  'direct, no zod': (deps: Deps) => ({ simulationRoute: directRoute(deps, { ...all, zod: false }) }),
-  'direct, no auth': (deps: Deps) => ({ simulationRoute: directRoute(deps, { ...all, auth: false }) }),
-  'direct, no ORM fork': (deps: Deps) => ({ simulationRoute: directRoute(deps, { ...all, fork: false }) }),
-  'direct, no serialisation': (deps: Deps) => ({ simulationRoute: directRoute(deps, { ...all, serialise: false }) }),
+  'tRPC caller (no REST adapter)': (deps: Deps) => ({ route: simulationRoute(callerRoute(deps)) }),
+  'direct (no tRPC)': (deps: Deps) => ({ route: simulationRoute(directRoute(deps, all)) }),
+  'direct, no zod': (deps: Deps) => ({ route: simulationRoute(directRoute(deps, { ...all, zod: false })) }),
+  'direct, no auth': (deps: Deps) => ({ route: simulationRoute(directRoute(deps, { ...all, auth: false })) }),
+  'direct, no ORM fork': (deps: Deps) => ({ route: simulationRoute(directRoute(deps, { ...all, fork: false })) }),
+  'direct, no serialisation': (deps: Deps) => ({ route: simulationRoute(directRoute(deps, { ...all, serialise: false })) }),
 } satisfies Record<string, (deps: Deps) => BuildOptions['ablation']>;
 export type Variant = keyof typeof VARIANTS;
 

@@ -52,15 +52,16 @@ function send(res: http.ServerResponse, status: number, body: unknown) {
   res.end(JSON.stringify(body));
 }
 
-const HISTORY = /^\/v1\/accounts\/([0-9a-f-]{36})\/transactions$/;
+const HISTORY = /^\/v1\/accounts\/([0-9a-f-]{36})\/transactions(?:\?limit=(\d+))?$/;
 const server = http.createServer(async (req, res) => {
   try {
     if (req.url === '/readyz') return send(res, 200, { status: 'ok' });
-    const accountId = HISTORY.exec(req.url ?? '')?.[1];
+    const [, accountId, limitParam] = HISTORY.exec(req.url ?? '') ?? [];
+    const limit = limitParam ? Number(limitParam) : 50;
     if (req.method !== 'GET' || !accountId) return send(res, 404, { code: 'NOT_FOUND' });
     const userId = await userOf(req.headers.authorization);
     if (!userId) return send(res, 401, { code: 'UNAUTHENTICATED' });
-    const { rows } = await pool.query({ ...PAGE, values: [50, 0, accountId, userId] });
+    const { rows } = await pool.query({ ...PAGE, values: [limit, 0, accountId, userId] });
     const [first] = rows;
     if (!first) return send(res, 404, { code: 'NOT_FOUND' });
     const data =
@@ -83,7 +84,7 @@ const server = http.createServer(async (req, res) => {
             reversalOf: row.reversal_of,
           }));
     const total = Number(first.total);
-    send(res, 200, { data, meta: { page: 1, limit: 50, total, hasMore: 50 < total } });
+    send(res, 200, { data, meta: { page: 1, limit, total, hasMore: limit < total } });
   } catch (error) {
     send(res, 500, { code: 'INTERNAL', message: String(error) });
   }

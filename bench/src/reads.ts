@@ -43,10 +43,11 @@ const server = await startPostgres();
 const databaseUrl = await freshDatabase(server, 'sandbank_reads');
 const pgPort = Number(new URL(databaseUrl).port);
 
-async function startApi(entry: string, flags?: string[]): Promise<Proc> {
+async function startApi(entry: string, flags?: string[], variant = ''): Promise<Proc> {
   const api = spawnApp(
     entry,
     {
+      BENCH_VARIANT: variant,
       DATABASE_URL: databaseUrl,
       PORT: String(PORT),
       HOST: '127.0.0.1',
@@ -111,7 +112,7 @@ const historyUrl = `${baseUrl}/v1/accounts/${user.accountIds[0]}/transactions${Q
 const pullUrl = `${baseUrl}/api/owner/${encodeURIComponent(user.email)}/transactions${QUERY}`;
 for (let round = 1; round <= ROUNDS; round++) {
   for (const variant of VARIANTS) {
-    api = await startApi(variant.entry, variant.flags);
+    api = await startApi(variant.entry, variant.flags, variant.name);
     if (variant.entry !== READ_FLOOR) await preload();
     await load({ url: historyUrl, connections: 32, durationSeconds: 3, headers: { authorization: `Bearer ${user.token}` } });
     const heapBefore = variant.entry === READ_FLOOR ? null : await readApiHeap(baseUrl);

@@ -16,22 +16,23 @@ import { type InFlight, inFlightRequests } from './http/in-flight.ts';
 import { createMetrics } from './http/metrics.ts';
 import { limitPerIp } from './http/rate-limit.ts';
 import { requestContext } from './http/request-context.ts';
+import { restHandler } from './http/rest-handler.ts';
 import { corsPolicy, securityHeaders, upgradesInsecureRequests } from './http/security.ts';
 import { simplefinRouter } from './http/simplefin.ts';
-import { restHandler, trpcHandler } from './http/trpc-handlers.ts';
+import { createContextFactory, logInternal, trpcHandler } from './http/trpc-handlers.ts';
 
 export type { Deps } from '@sandbank/core';
 
 /** The layers of the request path that `bench/src/ablation.ts` leaves out, one at a time, to price each. */
-export type Layer = 'request-id' | 'request-log' | 'metrics' | 'helmet' | 'cors' | 'rate-limit' | 'json-parser';
+export type Layer = 'request-id' | 'request-log' | 'metrics' | 'helmet' | 'cors' | 'rate-limit';
 
 export interface BuildOptions {
   /**
-   * For the ablation benchmark only (production passes nothing): layers to leave out, and a
-   * handler that answers `POST /v1/simulations/transaction` in place of the router (behind the
-   * same middleware) to price the layers inside the router.
+   * For the ablation benchmarks only (production passes nothing): layers to leave out, and a
+   * handler that answers one of the router's paths in place of the router (behind the same
+   * middleware) to price the layers inside the router.
    */
-  ablation?: { without?: ReadonlySet<Layer>; simulationRoute?: RequestHandler };
+  ablation?: { without?: ReadonlySet<Layer>; route?: { method: 'get' | 'post'; path: string; handler: RequestHandler } };
   /** Where the handlers count the requests still running, for the process's shutdown (default: a counter of its own). */
   inFlight?: InFlight;
   /**
@@ -85,10 +86,12 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
 
   // A scenario may carry up to 50,000 transactions; every other body stays within 64 KiB.
   app.use(['/v1/scenarios/apply', '/trpc/scenarios.applyScenario'], express.json({ limit: '16mb' }));
-  if (!without.has('json-parser')) app.use(express.json({ limit: '64kb' }));
-  if (options.ablation?.simulationRoute) app.post('/v1/simulations/transaction', options.ablation.simulationRoute);
+  // The REST adapter and tRPC's handler both take the body parsed here.
+  app.use(express.json({ limit: '64kb' }));
+  const route = options.ablation?.route;
+  if (route) app[route.method](route.path, route.handler);
   app.use('/trpc', trpcHandler(deps, inFlight));
-  app.use(restHandler(deps, inFlight));
+  app.use(restHandler(inFlight, { createContext: createContextFactory(deps), onError: logInternal }));
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

@@ -1,8 +1,6 @@
 /**
- * Mounting the one router twice: tRPC at `/trpc`, and trpc-to-openapi's REST handler for the
- * SPEC's paths. The REST adapter writes its own error body (`{ message, code, issues }`), so this
- * module owns that step: it remembers the error the adapter reported and writes our contract
- * instead, with the status from the contract's table.
+ * tRPC's own endpoint for the one router, at `/trpc` (the typed client's), and the request context
+ * both halves build — this one and the REST adapter (rest-handler.ts) for the SPEC's paths.
  */
 
 import type { IncomingMessage } from 'node:http';
@@ -20,15 +18,14 @@ import {
 import type { TRPCError } from '@trpc/server';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { sendError, UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors.ts';
 import type { InFlight } from './in-flight.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
 
-function createContextFactory(deps: Deps) {
-  // Both adapters hand over the Express request that `requestContext` decorated.
-  return ({ req }: { req: IncomingMessage }): Context => {
+/** The context of one request: the Express request that `requestContext` decorated. */
+export function createContextFactory(deps: Deps) {
+  return (req: IncomingMessage): Context => {
     const request = req as Request;
     return createContextInner({
       deps,
@@ -62,7 +59,8 @@ function responseMetaFactory() {
   };
 }
 
-function logInternal(error: TRPCError, req: Request): void {
+/** A procedure's 500 is logged with its cause; a database that is down, as a warning. */
+export function logInternal(error: TRPCError, req: Request): void {
   if (error.code !== 'INTERNAL_SERVER_ERROR') return;
   if (isDatabaseUnavailable(error))
     req.log.warn({ err: { message: error.cause?.message ?? error.message } }, 'database unavailable');
@@ -70,9 +68,10 @@ function logInternal(error: TRPCError, req: Request): void {
 }
 
 export function trpcHandler(deps: Deps, inFlight: InFlight): RequestHandler {
+  const context = createContextFactory(deps);
   const options = {
     router: appRouter,
-    createContext: createContextFactory(deps),
+    createContext: ({ req }: { req: IncomingMessage }) => context(req),
     responseMeta: responseMetaFactory(),
     maxBodySize: MAX_BODY_BYTES,
     // One call per HTTP request: a batch would share one context and slip past the per-IP limit
@@ -91,35 +90,5 @@ export function trpcHandler(deps: Deps, inFlight: InFlight): RequestHandler {
     // handler's promise, so that shutdown can wait for it.
     const path = req.path.slice(req.path.lastIndexOf('/') + 1);
     inFlight.track(nodeHTTPRequestHandler({ ...options, req, res, path })).catch(next);
-  };
-}
-
-export function restHandler(deps: Deps, inFlight: InFlight): RequestHandler {
-  const failures = new WeakMap<Request, TRPCError>();
-  const handler = createOpenApiNodeHttpHandler({
-    router: appRouter,
-    createContext: createContextFactory(deps),
-    responseMeta: responseMetaFactory(),
-    maxBodySize: MAX_BODY_BYTES,
-    onError: ({ error, req }) => {
-      failures.set(req as Request, error);
-      logInternal(error, req as Request);
-    },
-  });
-  return (req: Request, res: Response, next: NextFunction) => {
-    const end = res.end.bind(res) as (chunk?: unknown) => Response;
-    res.end = ((chunk?: unknown) => {
-      const failure = failures.get(req);
-      if (!failure) return end(chunk);
-      return end(JSON.stringify(toErrorBody(failure, req.id)));
-    }) as Response['end'];
-    inFlight
-      .track(
-        handler(req, res, () => {
-          res.end = end as Response['end'];
-          next();
-        }),
-      )
-      .catch(next);
   };
 }
