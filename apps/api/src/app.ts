@@ -17,6 +17,7 @@ import { createMetrics } from './http/metrics.ts';
 import { limitPerIp } from './http/rate-limit.ts';
 import { requestContext } from './http/request-context.ts';
 import { restHandler } from './http/rest-handler.ts';
+import { restRoutes } from './http/rest-routes.ts';
 import { corsPolicy, securityHeaders, upgradesInsecureRequests } from './http/security.ts';
 import { simplefinRouter } from './http/simplefin.ts';
 import { createContextFactory, logInternal, trpcHandler } from './http/trpc-handlers.ts';
@@ -48,7 +49,8 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   const { config } = baseDeps;
   const rateLimits = config.rateLimits.enabled ? (baseDeps.rateLimits ?? createRateLimits(config, baseDeps.orm)) : undefined;
   const deps: Deps = { ...baseDeps, rateLimits };
-  const metrics = createMetrics(deps);
+  const routes = restRoutes();
+  const metrics = createMetrics(deps, routes);
   partnerKeys(config); // hashes the partner keys once, before the first request
   const app = express();
   app.disable('x-powered-by');
@@ -91,8 +93,8 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   const route = options.ablation?.route;
   if (route) app[route.method](route.path, route.handler);
   app.use('/trpc', trpcHandler(deps, inFlight));
-  app.use(restHandler(inFlight, { createContext: createContextFactory(deps), onError: logInternal }));
-  app.use(notFoundHandler);
+  app.use(restHandler(routes, inFlight, { createContext: createContextFactory(deps), onError: logInternal }));
+  app.use(notFoundHandler(routes));
   app.use(errorHandler);
   return app;
 }

@@ -2,9 +2,10 @@
  * The error contract at the HTTP edge: bodies the parser refused, unknown routes, and anything
  * thrown outside a procedure. Procedures' own errors are mapped by `toErrorBody` in core.
  */
-import { AppError, procedureMetas, statusOf, toErrorBody } from '@sandbank/core';
+import { AppError, statusOf, toErrorBody } from '@sandbank/core';
 import type { ErrorBody } from '@sandbank/schemas';
 import type { NextFunction, Request, Response } from 'express';
+import type { RestRoutes } from './rest-routes.ts';
 
 /** How long a client should wait while the database is unavailable (503). */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = '2';
@@ -16,23 +17,17 @@ export function sendError(res: Response, body: ErrorBody, headers: Record<string
   res.status(statusOf(body)).json(body);
 }
 
-/** Each REST path of the router as a pattern, with the methods it answers. */
-const restRoutes = [...procedureMetas().values()].flatMap((meta) => {
-  const openapi = meta.openapi;
-  if (!openapi) return [];
-  const source = openapi.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+');
-  return [{ pattern: new RegExp(`^${source}/?$`, 'i'), method: openapi.method }];
-});
-
 /** An unknown route is 404; a known path asked with another method is 405 with `Allow`. */
-export function notFoundHandler(req: Request, res: Response): void {
-  const allowed = restRoutes.filter((route) => route.pattern.test(req.path)).map((route) => route.method);
-  if (allowed.length > 0 && !allowed.includes(req.method as never)) {
-    const error = new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; use ${allowed.join(', ')}`);
-    sendError(res, toErrorBody(error, req.id), { Allow: allowed.join(', ') });
-    return;
-  }
-  sendError(res, toErrorBody(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`), req.id));
+export function notFoundHandler(routes: RestRoutes) {
+  return (req: Request, res: Response): void => {
+    const allowed = routes.methodsAt(req.path);
+    if (allowed.length > 0 && !allowed.includes(req.method)) {
+      const error = new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; use ${allowed.join(', ')}`);
+      sendError(res, toErrorBody(error, req.id), { Allow: allowed.join(', ') });
+      return;
+    }
+    sendError(res, toErrorBody(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`), req.id));
+  };
 }
 
 interface BodyParserError {

@@ -7,6 +7,7 @@
 import type { Deps } from '@sandbank/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { RestRoutes } from './rest-routes.ts';
 import { createRouteLabeler } from './route-label.ts';
 
 const SIMULATION_PROCEDURE = 'simulations.simulateTransaction';
@@ -16,10 +17,10 @@ export interface Metrics {
   serve: RequestHandler;
 }
 
-export function createMetrics(deps: Deps): Metrics {
+export function createMetrics(deps: Deps, routes: RestRoutes): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const labelOf = createRouteLabeler();
+  const labelOf = createRouteLabeler(routes);
   const simulationRoutes = new Set(labelOf.labelsOf(SIMULATION_PROCEDURE));
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests', labelNames, registers: [registry] });

@@ -4,16 +4,10 @@
  * values and the series stay few.
  */
 import { procedureMetas } from '@sandbank/core';
+import type { RestRoutes } from './rest-routes.ts';
 
 const OPERATIONAL = new Set(['/healthz', '/readyz', '/openapi.json', '/metrics', '/docs']);
 const SIMPLEFIN_ROUTES = new Set(['/simplefin/accounts', '/simplefin/info']);
-
-interface RestRoute {
-  method: string;
-  pattern: string;
-  regex: RegExp;
-  procedure: string;
-}
 
 export interface RouteLabeler {
   (method: string, path: string): string;
@@ -21,17 +15,8 @@ export interface RouteLabeler {
   labelsOf(procedure: string): string[];
 }
 
-export function createRouteLabeler(): RouteLabeler {
-  const rest: RestRoute[] = [];
-  const procedures = new Set<string>();
-  for (const [name, meta] of procedureMetas()) {
-    procedures.add(name);
-    if (!meta.openapi) continue;
-    const pattern = meta.openapi.path.replace(/:(\w+)/g, '{$1}');
-    const source = pattern.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+');
-    rest.push({ method: meta.openapi.method, pattern, regex: new RegExp(`^${source}/?$`, 'i'), procedure: name });
-  }
-
+export function createRouteLabeler(routes: RestRoutes): RouteLabeler {
+  const procedures = new Set(procedureMetas().keys());
   const label = ((method: string, path: string): string => {
     if (OPERATIONAL.has(path)) return path;
     if (path.startsWith('/docs/')) return '/docs/assets';
@@ -43,12 +28,11 @@ export function createRouteLabeler(): RouteLabeler {
       if (names.length > 1) return '/trpc/batch';
       return procedures.has(names[0] ?? '') ? `/trpc/${names[0]}` : '/trpc/unknown';
     }
-    const route = rest.find((candidate) => candidate.method === method && candidate.regex.test(path));
-    return route?.pattern ?? 'unmatched';
+    return routes.match(method, path)?.route.path ?? 'unmatched';
   }) as RouteLabeler;
   label.labelsOf = (procedure) => {
-    const route = rest.find((candidate) => candidate.procedure === procedure);
-    return [`/trpc/${procedure}`, ...(route ? [route.pattern] : [])];
+    const route = routes.ofProcedure(procedure);
+    return [`/trpc/${procedure}`, ...(route ? [route.path] : [])];
   };
   return label;
 }
