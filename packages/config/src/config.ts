@@ -74,6 +74,8 @@ const EnvSchema = z.object({
   CORS_ORIGINS: list,
   TRUST_PROXY: z.string().default('false'),
   HSTS: bool(false),
+  // Default: every response checked against its contract, except in production (bench/README.md).
+  CHECK_RESPONSES: z.stringbool().optional(),
 
   RATE_LIMIT_ENABLED: bool(true),
   RATE_LIMIT_STORE: z.enum(['memory', 'postgres']).default('memory'),
@@ -119,6 +121,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       corsOrigins: e.CORS_ORIGINS,
       trustProxy: parseTrustProxy(e.TRUST_PROXY),
       hsts: e.HSTS,
+      checkResponses: e.CHECK_RESPONSES ?? !production,
     },
     database: {
       url: e.DATABASE_URL,

@@ -19,6 +19,15 @@ describe('loadConfig', () => {
     }
   });
 
+  it('checks responses against their contract everywhere but production, unless told', () => {
+    const secrets = { JWT_SECRET: 'x'.repeat(32), WEBHOOK_ENCRYPTION_KEYS: `k:${Buffer.alloc(32).toString('base64')}` };
+    expect(loadConfig({}).http.checkResponses).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).http.checkResponses).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', ...secrets }).http.checkResponses).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', ...secrets, CHECK_RESPONSES: 'true' }).http.checkResponses).toBe(true);
+    expect(loadConfig({ CHECK_RESPONSES: 'false' }).http.checkResponses).toBe(false);
+  });
+
   it('requires real secrets in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET/);
   });

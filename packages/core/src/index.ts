@@ -25,6 +25,7 @@ export {
   type RateLimitOutcome,
   type RateLimits,
 } from './protection/rate-limiters.ts';
+export { useConfiguredResponseChecks } from './response-check.ts';
 export { type AppRouter, appRouter, procedureMetas } from './router.ts';
 export { SimulateTransactionInputSchema, SimulationOutputSchema } from './routers/simulations/simulations.schema.ts';
 export { bearerToken, type Meta } from './trpc.ts';

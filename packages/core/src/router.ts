@@ -1,4 +1,6 @@
 /** The one router: every endpoint of Sandbank, by area. trpc-to-openapi serves it as REST. */
+
+import { useConfiguredResponseChecks } from './response-check.ts';
 import { accountsRouter } from './routers/accounts/router.ts';
 import { authRouter } from './routers/auth/router.ts';
 import { clockRouter } from './routers/clock/router.ts';
@@ -27,6 +29,9 @@ export const appRouter = router({
   scenarios: scenariosRouter,
   simplefin: simplefinRouter,
 });
+
+// Responses are checked against their contract as CHECK_RESPONSES says (response-check.ts).
+useConfiguredResponseChecks(appRouter._def.procedures);
 
 export type AppRouter = typeof appRouter;
 
