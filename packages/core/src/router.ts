@@ -1,4 +1,4 @@
-/** The one router: every endpoint of Sandbank, by area. trpc-to-openapi serves it as REST. */
+/** The one router: every endpoint of Sandbank, by area, served as REST (the API's REST adapter) and at `/trpc`. */
 
 import { useConfiguredResponseChecks } from './response-check.ts';
 import { accountsRouter } from './routers/accounts/router.ts';

@@ -1,6 +1,6 @@
 /**
  * The tRPC instance: base procedures and the one auth middleware. Every endpoint is a procedure
- * built from these; trpc-to-openapi serves the same procedures as REST.
+ * built from these; the API serves the same procedures as REST (apps/api/src/http/rest-handler.ts).
  */
 import type { ErrorCode } from '@sandbank/schemas';
 import { initTRPC } from '@trpc/server';
