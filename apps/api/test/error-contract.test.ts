@@ -85,6 +85,8 @@ describe('error contract on every path', () => {
     const res = await broken.call('POST', '/v1/auth/login', { body: { email: 'a@b.co', password: 'whatever-123' } });
     expectContract(res, 500, 'INTERNAL');
     expect(res.body.message).toBe('Internal server error');
+    const line = broken.logs.map((entry) => JSON.parse(entry)).find((entry) => entry.msg === 'request' && entry.status === 500);
+    expect(line).toMatchObject({ level: 50, traceId: res.body.traceId });
     await broken.close().catch(() => {});
   });
 

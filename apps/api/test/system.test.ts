@@ -37,6 +37,9 @@ describe('health and readiness', () => {
     const res = await down.call('GET', '/readyz');
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', traceId: res.headers.get('x-request-id') });
+    // Logged as a warning: a readiness probe sees this at every start and every database restart.
+    const line = down.logs.map((entry) => JSON.parse(entry)).find((entry) => entry.traceId === res.body.traceId);
+    expect(line).toMatchObject({ msg: 'request', status: 503, level: 40 });
     await down.close().catch(() => {});
   });
 });

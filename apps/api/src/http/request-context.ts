@@ -49,7 +49,8 @@ export function requestContext(logger: Logger, layers = { id: true, log: true })
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const level = res.statusCode >= 500 ? 'error' : 'info';
+      // A 503 is the database away or the process still starting: expected in operation, not a fault.
+      const level = res.statusCode === 503 ? 'warn' : res.statusCode >= 500 ? 'error' : 'info';
       req.log[level](
         {
           method: req.method,
