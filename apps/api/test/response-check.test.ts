@@ -31,7 +31,7 @@ describe('responses and their contract', () => {
   it('with checks on, fails a field the contract does not name, a wrong type and a value the schema would fill in', async () => {
     await expect(caller(true).extraField()).rejects.toMatchObject({
       code: 'INTERNAL_SERVER_ERROR',
-      message: expect.stringMatching(/not exactly its contract/),
+      message: expect.stringMatching(/not exactly its contract at response\.secret:/),
     });
     await expect(caller(true).wrongType()).rejects.toMatchObject({
       code: 'INTERNAL_SERVER_ERROR',

@@ -3,7 +3,11 @@
  * result into a response: the rules trpc-to-openapi documents, which clients already rely on.
  */
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
+import { initTRPC } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { restRoutes } from '../src/http/rest-routes.ts';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
 
 let app: TestApp;
@@ -31,7 +35,7 @@ describe('the REST adapter', () => {
     expect((await app.call('GET', '/V1/Accounts', { token: user.accessToken })).body).toEqual(exact.body);
   });
 
-  it('reads path parameters and coerces query strings to the numbers the schema declares', async () => {
+  it('reads path parameters and the query string as the input', async () => {
     const res = await history('?limit=2&page=2');
     expect(res.status).toBe(200);
     expect(res.body.meta).toEqual({ page: 2, limit: 2, total: 3, hasMore: false });
@@ -68,10 +72,15 @@ describe('the REST adapter', () => {
     });
   });
 
-  it('prefers a literal path to a parameter in the same place', async () => {
-    const res = await app.call('GET', '/v1/transactions/sync', { token: user.accessToken });
-    expect(res.status).toBe(200);
-    expect(res.body.data.added).toHaveLength(3);
+  it('does not coerce a JSON body: a string is not a boolean, so "false" cannot reset the world', async () => {
+    await simulate(app, user, { accountId, amount: 400 });
+    const res = await app.call('POST', '/v1/scenarios/apply', {
+      token: user.accessToken,
+      body: { scenario: { version: 1, seed: 1, accounts: [{ key: 'a', name: 'A', openingBalance: 100 }] }, reset: 'false' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'reset' })]));
+    expect((await history('')).body.meta.total).toBe(4);
   });
 
   it('refuses a body that is not JSON before it runs anything', async () => {
@@ -84,5 +93,20 @@ describe('the REST adapter', () => {
     expect(res.status).toBe(415);
     expect(res.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     expect((await app.call('GET', '/v1/accounts', { token: user.accessToken })).body.data).toEqual(before.body.data);
+  });
+
+  it('refuses to start with two procedures on one method and path', () => {
+    const t = initTRPC.meta<OpenApiMeta>().create();
+    const at = (path: `/${string}`) =>
+      t.procedure
+        .meta({ openapi: { method: 'GET', path } })
+        .input(z.object({ id: z.string() }))
+        .output(z.string())
+        .query(() => '');
+    const router = (second: `/${string}`) => t.router({ first: at('/v1/things/{id}'), second: at(second) });
+    expect(() => restRoutes(router('/V1/Things/{id}/')._def.procedures)).toThrow(/two procedures \(second/);
+    expect(restRoutes(router('/v1/things/{id}/parts')._def.procedures).match('GET', '/v1/things/x/parts')?.route.procedure).toBe(
+      'second',
+    );
   });
 });

@@ -27,6 +27,23 @@ interface ProcedureDef {
 
 const asJson = (value: unknown): unknown => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
 
+/** Where two JSON values first differ (`data.items[3].raw`), for the log of a response that does. */
+function firstDifference(sent: unknown, contract: unknown, at = 'response'): string | null {
+  if (isDeepStrictEqual(sent, contract)) return null;
+  if (typeof sent !== 'object' || typeof contract !== 'object' || sent === null || contract === null) return at;
+  if (Array.isArray(sent) !== Array.isArray(contract)) return at;
+  const keys = new Set([...Object.keys(sent), ...Object.keys(contract)]);
+  for (const key of keys) {
+    const found = firstDifference(
+      (sent as Record<string, unknown>)[key],
+      (contract as Record<string, unknown>)[key],
+      Array.isArray(sent) ? `${at}[${key}]` : `${at}.${key}`,
+    );
+    if (found) return found;
+  }
+  return at;
+}
+
 function outputStep(path: string, schema: z.ZodType): OutputStep {
   const step: OutputStep = async ({ ctx, next }) => {
     const result = await next();
@@ -39,10 +56,11 @@ function outputStep(path: string, schema: z.ZodType): OutputStep {
         cause: parsed.error,
       });
     }
-    if (!isDeepStrictEqual(asJson(parsed.data), asJson(result.data))) {
+    const difference = firstDifference(asJson(result.data), asJson(parsed.data));
+    if (difference) {
       throw new TRPCError({
         code: 'INTERNAL_SERVER_ERROR',
-        message: `The response of ${path} is not exactly its contract: a field it does not name, or a value its schema changes`,
+        message: `The response of ${path} is not exactly its contract at ${difference}: a field it does not name, or a value its schema changes`,
       });
     }
     return result;

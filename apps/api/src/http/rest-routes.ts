@@ -76,9 +76,10 @@ function routeOf(
   const useBody = acceptsRequestBody(method as never);
   const schema = unwrapZodType(getInputOutputParsers(procedure).inputParser, true);
   const isObject = instanceofZodTypeObject(schema);
-  // Strings from a query or path become numbers and booleans where the schema says so (for a body
-  // too, as trpc-to-openapi does): it sets `coerce` on those fields of the shared schema itself.
-  if (isObject) coerceSchema(schema);
+  // Strings from a query or path become numbers and booleans where the schema says so: it sets
+  // `coerce` on those fields of the shared schema itself. Not for a JSON body, though
+  // trpc-to-openapi does that too: `"reset": "false"` would be `true` (and `/trpc` would coerce too).
+  if (isObject && !useBody) coerceSchema(schema);
   return {
     method,
     path: openApiPath,
@@ -96,10 +97,11 @@ function routeOf(
   };
 }
 
-export function restRoutes(): RestRoutes {
+/** The routes of the router's procedures (another record of procedures in tests). */
+export function restRoutes(procedures: Record<string, unknown> = appRouter._def.procedures): RestRoutes {
   const tables = new Map<string, MethodTable>();
   const byProcedure = new Map<string, RestRoute>();
-  forEachOpenApiProcedure(appRouter._def.procedures, ({ path, type, procedure, meta }) => {
+  forEachOpenApiProcedure(procedures as never, ({ path, type, procedure, meta }) => {
     if (type === 'subscription') return;
     const { method } = meta.openapi;
     const successStatus = (meta as { successStatus?: number }).successStatus;
@@ -108,6 +110,10 @@ export function restRoutes(): RestRoutes {
     const normalised = normalizePath(meta.openapi.path);
     const table: MethodTable = tables.get(method) ?? { literal: new Map(), templated: [] };
     tables.set(method, table);
+    const duplicate =
+      table.literal.has(normalised.toLowerCase()) ||
+      table.templated.some((other) => normalizePath(other.route.path).toLowerCase() === normalised.toLowerCase());
+    if (duplicate) throw new Error(`${method} ${meta.openapi.path} is the path of two procedures (${path} is the second)`);
     if (normalised.includes('{')) table.templated.push({ route, pattern: getPathRegExp(normalised) });
     else table.literal.set(normalised.toLowerCase(), route);
   });
