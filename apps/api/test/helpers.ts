@@ -135,3 +135,15 @@ export async function visibleEvents(app: TestApp, user: TestUser, count: number,
     .toBeGreaterThanOrEqual(count);
   return events;
 }
+
+/**
+ * A refused call: its status, contract code and the path of its first detail, as one comparison so a
+ * failure shows all three (`why` names the case; by default the start of the body).
+ */
+export function expectRefusal(
+  res: CallResult,
+  [status, code, path]: [number, string, string | undefined],
+  why = JSON.stringify(res.body).slice(0, 300),
+): void {
+  expect([res.status, res.body.code, res.body.details?.[0]?.path], why).toEqual([status, code, path]);
+}

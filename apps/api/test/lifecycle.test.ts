@@ -6,7 +6,7 @@
 import { fireDueItems } from '@sandbank/core';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { expectRefusal, startTestApp, type TestApp, type TestUser } from './helpers.ts';
 import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
 
 let app: TestApp;
@@ -89,11 +89,7 @@ describe('pending transactions and the hold', () => {
       ['settleAfter', 'P1M-29D'],
     ]) {
       const res = await simulate(app, user, { accountId, amount: -1_00, status: 'pending', [field as string]: value });
-      expect([res.status, res.body.code, res.body.details?.[0]?.path], `${field} ${value}`).toEqual([
-        400,
-        'VALIDATION_ERROR',
-        field,
-      ]);
+      expectRefusal(res, [400, 'VALIDATION_ERROR', field as string], `${field} ${value}`);
     }
     expect((await ledgerOf(app, accountId)).transactions).toHaveLength(1);
     const longest = await simulate(app, user, { accountId, amount: -1_00, status: 'pending', expireAfter: 'P100Y' });

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestUser, visibleEvents } from './helpers.ts';
+import { expectRefusal, startTestApp, type TestApp, type TestUser, visibleEvents } from './helpers.ts';
 import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
 import { apply, comparable, exported } from './scenario-calls.ts';
 
@@ -210,11 +210,7 @@ describe('applying a scenario', () => {
     ];
     for (const [scenario, status, code, where] of cases) {
       const res = await apply(app, user, { scenario });
-      expect([res.status, res.body.code, res.body.details?.[0]?.path], JSON.stringify(res.body).slice(0, 300)).toEqual([
-        status,
-        code,
-        where,
-      ]);
+      expectRefusal(res, [status, code, where]);
     }
     expect((await app.call('GET', '/v1/accounts', { token: user.accessToken })).body.data).toEqual([]);
     expect((await app.call('GET', '/v1/events', { token: user.accessToken })).body.data).toEqual([]);
@@ -265,11 +261,7 @@ describe('the bounds of one apply', () => {
     for (const [list, where] of cases) {
       const scenario = { version: 1, seed: 1, accounts: list };
       const res = await apply(app, user, { scenario });
-      expect([res.status, res.body.code, res.body.details?.[0]?.path], JSON.stringify(res.body).slice(0, 300)).toEqual([
-        422,
-        'SCENARIO_TOO_LARGE',
-        where,
-      ]);
+      expectRefusal(res, [422, 'SCENARIO_TOO_LARGE', where]);
       const viaTrpc = await app.call('POST', '/trpc/scenarios.applyScenario', { token: user.accessToken, body: { scenario } });
       expect([viaTrpc.status, viaTrpc.body.error?.data?.code]).toEqual([422, 'SCENARIO_TOO_LARGE']);
     }

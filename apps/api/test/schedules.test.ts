@@ -6,7 +6,7 @@
 import { createSchedule, tryClockLock } from '@sandbank/core';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './helpers.ts';
+import { expectRefusal, startTestApp, type TestApp } from './helpers.ts';
 import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
 import { worldCalls } from './world-calls.ts';
 
@@ -162,11 +162,7 @@ describe('schedules', () => {
     ];
     for (const [body, path] of cases) {
       const res = await schedule(user, accountId, body);
-      expect([res.status, res.body.code, res.body.details?.[0]?.path], JSON.stringify(body)).toEqual([
-        400,
-        'VALIDATION_ERROR',
-        path,
-      ]);
+      expectRefusal(res, [400, 'VALIDATION_ERROR', path], JSON.stringify(body));
     }
     const listed = await app.call('GET', `/v1/accounts/${accountId}/schedules`, { token: user.accessToken });
     expect(listed.body.data).toEqual([]);
