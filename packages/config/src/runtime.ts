@@ -15,11 +15,18 @@
  *   in mark-compacts (prom-client's GC metric, which counts one GC per batch of them: a floor) and
  *   670–690 µs of CPU a page; with 50, 0.22 s and 540–580 µs, the pull's p99 under 50 ms, and the peak RSS under the simulation load
  *   179 MiB against 176 (V8's default: 237, over the 200 target; bench/README.md, "Memory");
+ * - `--no-allocation-site-pretenuring` (the API): V8 allocates the objects of an allocation site
+ *   straight into the old generation once it has seen most of them survive. An API that has served
+ *   a few dozen slow requests (registrations, account openings) learnt that of its request and row
+ *   objects, and kept allocating every later history page's objects there: 3–4× the scavenge time,
+ *   mark-compacts under load, ~500 µs of CPU a history page against ~370 for a fresh process.
+ *   Without it, the same process stays at ~370 µs; under the simulation load, CPU per request
+ *   0.34 against 0.35–0.38 ms and the same peak RSS (bench/README.md, "Pretenuring");
  * - glibc's allocator: two arenas instead of one per thread (V8's compiler threads each kept their
  *   own, mostly free), and freed memory above 128 KiB handed back to the system.
  */
 export const SERVER_NODE_FLAGS = {
-  api: ['--max-semi-space-size=16', '--heap-growing-percent=50'],
+  api: ['--max-semi-space-size=16', '--heap-growing-percent=50', '--no-allocation-site-pretenuring'],
   worker: ['--max-semi-space-size=4', '--heap-growing-percent=20'],
 } as const;
 
