@@ -185,3 +185,47 @@ describe('schedules in a scenario', () => {
     expect((await app.call('GET', `/v1/accounts/${accountId}`, { token: user.accessToken })).body.data.balance).toBe(5_500);
   });
 });
+
+describe("a scenario's asOf", () => {
+  const clockOf = async (user: TestUser) =>
+    new Date((await app.call('GET', '/v1/clock', { token: user.accessToken })).body.data.now).getTime();
+  const DAY = 86_400_000;
+
+  it('moves a world with something due at most two years, as an advance does, and past that writes nothing', async () => {
+    const user = await app.createUser();
+    const accountId = await openAccount(app, user);
+    const schedule = { amount: 100, description: 'Daily', rrule: 'FREQ=DAILY', timezone: 'UTC' };
+    const created = await app.call('POST', `/v1/accounts/${accountId}/schedules`, { token: user.accessToken, body: schedule });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const before = await clockOf(user);
+    for (const asOf of ['9999-01-01T00:00:00Z', new Date(before + 800 * DAY).toISOString()]) {
+      const res = await apply(app, user, { scenario: { version: 1, seed: 1, asOf, accounts: [{ key: 'a', name: 'A' }] } });
+      expectRefusal(res, [422, 'ADVANCE_TOO_LARGE', 'scenario.asOf']);
+    }
+    const accounts = (await app.call('GET', '/v1/accounts', { token: user.accessToken })).body.data;
+    expect(accounts.map((account: { id: string }) => account.id)).toEqual([accountId]);
+    expect((await clockOf(user)) - before).toBeLessThan(60_000);
+    // With nothing that could come due (here after the reset it asks for), any distance.
+    const asOf = new Date(before + 800 * DAY).toISOString();
+    const reset = await apply(app, user, { scenario: { version: 1, seed: 1, asOf, accounts: [] }, reset: true });
+    expect(reset.status, JSON.stringify(reset.body)).toBe(200);
+    expect(await clockOf(user)).toBeGreaterThanOrEqual(new Date(asOf).getTime());
+  });
+
+  it('fires what the world already had due on the way before it answers, as an advance would', async () => {
+    const user = await app.createUser();
+    const accountId = await openAccount(app, user);
+    await simulate(app, user, { accountId, amount: 10_000 });
+    const pending = await simulate(app, user, { accountId, amount: -2_500, status: 'pending', settleAfter: 'P3D' });
+    const id = pending.body.data.transaction.id;
+    const asOf = new Date((await clockOf(user)) + 10 * DAY).toISOString();
+    const res = await apply(app, user, { scenario: { version: 1, seed: 1, asOf, accounts: [] } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await clockOf(user)).toBeGreaterThanOrEqual(new Date(asOf).getTime());
+    const history = await app.call('GET', `/v1/accounts/${accountId}/transactions?status=all`, { token: user.accessToken });
+    const settled = history.body.data.find((txn: { id: string }) => txn.id === id);
+    expect(settled).toMatchObject({ status: 'posted', amount: -2_500 });
+    // Settled at its own due time, three days into the jump, not at the scenario's now.
+    expect(new Date(settled.postedAt).getTime()).toBeLessThan(new Date(asOf).getTime() - 6 * DAY);
+  });
+});

@@ -71,6 +71,19 @@ describe('GET /v1/transactions/sync', () => {
     expect((await sync(user.accessToken)).status).toBe(200);
   });
 
+  it('answers 410, not 404, to a cursor for an account the reset removed', async () => {
+    const user = await app.createUser();
+    const accountId = await openAccount(app, user);
+    await simulate(app, user, { accountId, amount: 100 });
+    const { nextCursor } = (await sync(user.accessToken, `?accountId=${accountId}`)).body.data;
+    const reset = await app.call('POST', '/v1/sandbox/reset', { token: user.accessToken, body: { confirm: 'RESET' } });
+    expect(reset.status).toBe(200);
+    const expired = await sync(user.accessToken, `?accountId=${accountId}&cursor=${nextCursor}`);
+    expect([expired.status, expired.body.code]).toEqual([410, 'CURSOR_EXPIRED']);
+    // Without a cursor, the account is simply not there any more.
+    expect((await sync(user.accessToken, `?accountId=${accountId}`)).status).toBe(404);
+  });
+
   it('refuses malformed cursors, a cursor of another accountId, and a stranger’s account', async () => {
     const user = await app.createUser();
     const stranger = await app.createUser();

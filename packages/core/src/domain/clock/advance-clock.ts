@@ -7,11 +7,8 @@
 import type { EntityManager } from '@sandbank/db';
 import { AppError } from '../../errors.ts';
 import { addIsoDuration, tryAddIsoDuration } from '../../lib/duration.ts';
-import { moveClockTo, readClock, withClockLock } from './clock.ts';
+import { advanceTooLarge, MAX_ADVANCE, moveClockTo, readClock, withClockLock } from './clock.ts';
 import { type FiredCounts, fireDueItems } from './due-items.ts';
-
-/** The most one call may move a clock. */
-const MAX_ADVANCE = 'P2Y';
 
 export interface AdvanceClockParams {
   userId: string;
@@ -38,9 +35,7 @@ export async function advanceClock(em: EntityManager, params: AdvanceClockParams
       });
     }
     if (target === null || target > addIsoDuration(from, MAX_ADVANCE)) {
-      throw new AppError('ADVANCE_TOO_LARGE', 'One advance moves the clock at most two years; advance in steps', {
-        details: [{ path: params.by !== undefined ? 'by' : 'to', message: 'At most P2Y from now' }],
-      });
+      throw advanceTooLarge(params.by !== undefined ? 'by' : 'to');
     }
     const fired = await fireDueItems(em, { userId: params.userId, until: target, moveClock: true });
     await em.transactional((tx) => moveClockTo(tx, params.userId, target));

@@ -13,6 +13,15 @@ import { AppError, notFound } from '../../errors.ts';
 /** SQL for the world's now of the user whose `users` row is aliased `u`. */
 export const WORLD_NOW_SQL = `date_trunc('milliseconds', statement_timestamp() + u.clock_offset_ms * interval '1 millisecond')`;
 
+/** The most one call may move a world's clock: an advance, or a scenario's `asOf`. */
+export const MAX_ADVANCE = 'P2Y';
+
+/** 422 ADVANCE_TOO_LARGE, with `path` the field that asked for too much. */
+export const advanceTooLarge = (path: string) =>
+  new AppError('ADVANCE_TOO_LARGE', 'One call moves the clock at most two years; advance in steps', {
+    details: [{ path, message: `At most ${MAX_ADVANCE} from now` }],
+  });
+
 export interface ClockReading {
   now: Date;
   offsetMs: number;

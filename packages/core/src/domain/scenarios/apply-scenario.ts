@@ -24,7 +24,7 @@ import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { addIsoDuration, subtractIsoDuration } from '../../lib/duration.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { moveClockTo, readClock, withClockLock } from '../clock/clock.ts';
+import { advanceTooLarge, MAX_ADVANCE, moveClockTo, readClock, withClockLock } from '../clock/clock.ts';
 import { fireDueItems } from '../clock/due-items.ts';
 import { checkUserLimit } from '../limits/per-user-limits.ts';
 import { resetWorld } from '../sandbox/reset-sandbox.ts';
@@ -84,11 +84,19 @@ export async function applyScenario(
     const built = await em.transactional(async (tx) => {
       if (reset) await resetWorld(tx, userId);
       let { now } = await readClock(tx, userId);
+      let clockMoved = false;
       if (scenario.asOf) {
         const asOf = resolveTime(scenario.asOf, now);
+        // What the world already has due fires on the way, so there the jump is bounded as an
+        // advance is (a far asOf would fire years of a schedule's runs). A world with nothing that
+        // could come due (a new user, or after `reset`) takes an exported clock however far it ran.
+        if (asOf > addIsoDuration(now, MAX_ADVANCE) && (await hasDueItems(tx, userId))) {
+          throw advanceTooLarge('scenario.asOf');
+        }
         if (asOf > now) {
           await moveClockTo(tx, userId, asOf);
           now = (await readClock(tx, userId)).now;
+          clockMoved = true;
         }
       }
       const plan = planTransactions(scenario, now);
@@ -126,17 +134,32 @@ export async function applyScenario(
         `insert into events (id, type, user_id, payload, created_at) values (?, 'scenario.applied', ?, ?::jsonb, ?::timestamptz)`,
         [eventId, userId, JSON.stringify({ scenario: summary }), now.toISOString()],
       );
-      return { accounts, transactions: rows.length, scheduleIds, webhooks, eventId, now, dueRuns };
+      return { accounts, transactions: rows.length, scheduleIds, webhooks, eventId, now, dueRuns, clockMoved };
     });
-    const { scheduleIds, now, dueRuns, ...result } = built;
-    const scheduleRuns = dueRuns > 0 ? await backfill(em, { userId, until: now, scheduleIds }) : { booked: 0, failed: 0 };
+    const { scheduleIds, now, dueRuns, clockMoved, ...result } = built;
+    // What the world already had due before a forward asOf fires now too, in due order, as an advance
+    // would have fired it, rather than whenever the worker next looks.
+    const scheduleRuns =
+      dueRuns > 0 || clockMoved ? await backfill(em, { userId, until: now, scheduleIds }) : { booked: 0, failed: 0 };
     return { ...result, schedules: scheduleIds.length, scheduleRuns };
   });
 }
 
+/** Whether anything of the world could come due as its clock moves: an active schedule, or a pending transaction that settles or expires. */
+async function hasDueItems(tx: EntityManager, userId: string): Promise<boolean> {
+  const [row] = await tx.execute<{ due: boolean }[]>(
+    `select exists (select 1 from schedules where user_id = ? and state = 'active')
+         or exists (select 1 from transactions
+                     where user_id = ? and status = 'pending' and (settle_at is not null or expire_at is not null)) as due`,
+    [userId, userId],
+  );
+  return row?.due === true;
+}
+
 /**
- * Schedules that started in the past catch up as an advance would: everything due up to the apply's
- * now fires in due order, each item in its own transaction (the caller holds the clock lock).
+ * Schedules that started in the past, and whatever a forward asOf overtook, catch up as an advance
+ * would: everything due up to the apply's now fires in due order, each item in its own transaction
+ * (the caller holds the clock lock).
  */
 async function backfill(
   em: EntityManager,

@@ -167,7 +167,8 @@ export const ScenarioSchema = z
         example: 42,
       }),
     asOf: ScenarioTimeSchema.optional().meta({
-      description: "Export only: the exporting world's now; applying moves a younger clock forward to it",
+      description:
+        "Export only: the exporting world's now; applying moves a younger clock forward to it (at most two years, as an advance, when the world already has schedules or pending transactions that could come due)",
     }),
     accounts: z
       .array(ScenarioAccountSchema)

@@ -94,11 +94,13 @@ export async function syncTransactions(em: EntityManager, params: SyncTransactio
     [accountId, accountId, userId],
   );
   if (!user) throw notFound('User');
-  if (!user.account_ok) throw notFound('Account');
+  // A reset expires every cursor issued before it, one for an account the reset removed included:
+  // the client must start over (410), not conclude the account is gone for good (404).
   const epoch = Number(user.sync_epoch);
   if (cursor && cursor.e !== epoch) {
     throw new AppError('CURSOR_EXPIRED', 'The sandbox was reset since this cursor was issued: sync again without a cursor');
   }
+  if (!user.account_ok) throw notFound('Account');
   if (cursor && cursor.a !== accountId) {
     throw new AppError('VALIDATION_ERROR', 'The cursor belongs to another accountId', {
       details: [{ path: 'cursor', message: 'Issued for another accountId: pass the same accountId as when syncing began' }],
