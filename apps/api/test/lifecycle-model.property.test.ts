@@ -19,6 +19,8 @@ interface ModelTxn {
   reversed: number;
   isReversal: boolean;
   expiring: boolean;
+  /** How it became posted: booked so (never pending), or by a post that kept or changed its amount. */
+  postedBy: 'booking' | 'post' | 'post with another amount' | null;
 }
 interface Model {
   balance: number;
@@ -79,6 +81,7 @@ class Book implements fc.AsyncCommand<Model, Real> {
       reversed: 0,
       isReversal: false,
       expiring: this.pending && this.expiring,
+      postedBy: this.pending ? null : 'booking',
     };
     model.txns.push(txn);
     model.balance += movesBalance;
@@ -111,7 +114,9 @@ class Post extends OnTxn {
       body: amount === undefined ? {} : { amount },
     });
     record('post', res);
-    if (txn.status === 'posted' && (amount === undefined || amount === txn.amount)) return expectAnswer(res, model, txn);
+    // A repeat of the post that happened: the same amount, or none when that post kept the amount.
+    const repeat = (amount === txn.amount && txn.postedBy !== 'booking') || (amount === undefined && txn.postedBy === 'post');
+    if (txn.status === 'posted' && repeat) return expectAnswer(res, model, txn);
     if (txn.status !== 'pending') return expect([res.status, res.body.code]).toEqual([409, 'INVALID_TRANSITION']);
     const final = amount ?? txn.amount;
     const releases = txn.amount < 0 ? -txn.amount : 0;
@@ -119,7 +124,8 @@ class Post extends OnTxn {
       return expect([res.status, res.body.code]).toEqual([422, 'INSUFFICIENT_FUNDS']);
     }
     expect(res.status).toBe(200);
-    Object.assign(txn, { amount: final, status: 'posted', version: txn.version + 1, expiring: false });
+    const postedBy = final === txn.amount ? 'post' : 'post with another amount';
+    Object.assign(txn, { amount: final, status: 'posted', version: txn.version + 1, expiring: false, postedBy });
     model.balance += final;
     expectAnswer(res, model, txn);
   }
@@ -170,6 +176,7 @@ class Reverse extends OnTxn {
       reversed: 0,
       isReversal: true,
       expiring: false,
+      postedBy: 'booking',
     };
     model.txns.push(reversal);
     model.balance += amount;

@@ -3,7 +3,7 @@
  * reverse (partial, full, idempotent), patch, versions, the events each writes, the status filter,
  * and settlement of due pending transactions.
  */
-import { fireDueItems } from '@sandbank/core';
+import { fireDueItems, settleDueTransaction } from '@sandbank/core';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRefusal, startTestApp, type TestApp, type TestUser } from './helpers.ts';
@@ -145,6 +145,23 @@ describe('POST /v1/transactions/:id/post', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('INVALID_TRANSITION');
     expect((await eventsOf(card.id)).map((event) => event.type)).toEqual(['transaction.created', 'transaction.updated']);
+  });
+
+  it('refuses to post what was never pending (booked posted, a reversal), with or without ifVersion', async () => {
+    const { user, accountId } = await funded();
+    const booked = (await simulate(app, user, { accountId, amount: 30_00 })).body.data.transaction;
+    const reversal = (await act(user, booked.id, 'reverse', { amount: 10_00 })).body.data.transaction;
+    for (const body of [{}, { amount: booked.amount }, { ifVersion: booked.version }]) {
+      const res = await act(user, booked.id, 'post', body);
+      expect([res.status, res.body.code], JSON.stringify(body)).toEqual([409, 'INVALID_TRANSITION']);
+    }
+    expect((await act(user, reversal.id, 'post')).body.code).toBe('INVALID_TRANSITION');
+    // A post repeated without its tip is not the same post either.
+    const card = await pendingCard(user, accountId);
+    await act(user, card.id, 'post', { amount: -30_00 });
+    expect((await act(user, card.id, 'post')).body.code).toBe('INVALID_TRANSITION');
+    expect((await eventsOf(booked.id)).map((event) => event.type)).toEqual(['transaction.created']);
+    expectConsistent(await ledgerOf(app, accountId));
   });
 
   it('a post that needs more than is available is 422 and changes nothing', async () => {
@@ -428,6 +445,25 @@ describe('repeating a transition with the ifVersion it was made on', () => {
 });
 
 describe('settlement of due pending transactions', () => {
+  it('leaves alone one the client posted after the clock found it due (with a tip: no longer a repeat)', async () => {
+    const { user, accountId } = await funded();
+    const long = new Date(Date.now() - 5 * 86_400_000);
+    const settles = await pendingCard(user, accountId, -10_00, { date: long.toISOString(), settleAfter: 'P2D' });
+    const expires = await pendingCard(user, accountId, -20_00, { date: long.toISOString(), expireAfter: 'P3D' });
+    await act(user, settles.id, 'post', { amount: -12_00 });
+    await act(user, expires.id, 'post');
+    const due = (transactionId: string, settleAt: Date | null, expireAt: Date | null) =>
+      settleDueTransaction(app.orm.em.fork(), { userId: user.id, transactionId, settleAt, expireAt }, new Date());
+    const day = 86_400_000;
+    expect(await due(settles.id, new Date(long.getTime() + 2 * day), null)).toBe('unchanged');
+    expect(await due(expires.id, null, new Date(long.getTime() + 3 * day))).toBe('unchanged');
+    const status = async (id: string) =>
+      (await app.db.query('select status, amount from transactions where id = $1', [id])).rows[0];
+    expect(await status(settles.id)).toEqual({ status: 'posted', amount: '-1200' });
+    expect(await status(expires.id)).toEqual({ status: 'posted', amount: '-2000' });
+    expectConsistent(await ledgerOf(app, accountId));
+  });
+
   it('posts those whose settleAfter passed and voids (expired) those whose expireAfter passed, each once', async () => {
     const { user, accountId } = await funded();
     const long = new Date(Date.now() - 5 * 86_400_000).toISOString();

@@ -11,6 +11,7 @@ export { authenticateSimplefin } from './domain/simplefin/credentials.ts';
 export { claimSetupToken } from './domain/simplefin/setup-tokens.ts';
 export { simulateTransaction } from './domain/simulations/simulate-transaction.ts';
 export { readTransactionPage } from './domain/transactions/list-transactions.ts';
+export { settleDueTransaction } from './domain/transactions/settle-due.ts';
 export { AppError, isDatabaseUnavailable, statusOf, toErrorBody } from './errors.ts';
 export { uuidv7 } from './lib/ids.ts';
 export { isStorable } from './lib/storable-text.ts';

@@ -77,6 +77,21 @@ select type, payload->'previous' as previous, payload->'changes' as changes
  order by txid desc, seq desc
  limit 1`;
 
+// The post that made a transaction posted: none for one booked posted (or a reversal).
+const POST_OF_TRANSACTION = `
+select type, payload->'previous' as previous, payload->'changes' as changes
+  from events
+ where user_id = ? and type = 'transaction.updated' and payload->'transaction'->>'id' = ?
+   and payload->'previous'->>'status' = 'pending'
+ order by txid desc, seq desc
+ limit 1`;
+
+/** The change that posted this transaction (pending → posted), or null when it was never pending. */
+export async function findPost(tx: EntityManager, locked: LockedTransaction): Promise<RecordedChange | null> {
+  const [post] = await tx.execute<RecordedChange[]>(POST_OF_TRANSACTION, [locked.userId, locked.row.id]);
+  return post ?? null;
+}
+
 /**
  * `ifVersion` on a transition that has already happened (a repeat, SPEC §6). The transaction is
  * answered as it is when it is at that version, or one past it through this same transition — a

@@ -23,9 +23,11 @@ import {
   balancesAfter,
   checkRepeatVersion,
   checkVersion,
+  findPost,
   invalidTransition,
   type LockedTransaction,
   lockTransaction,
+  type RecordedChange,
   type TransitionResult,
   unchanged,
   writeTransition,
@@ -59,17 +61,23 @@ export async function postTransaction(
     const { row } = locked;
     const before = Number(row.amount);
     if (row.status === 'posted' && (params.amount === undefined || params.amount === before)) {
-      // The same post: from pending, and to the amount asked (without one, the pending amount kept).
-      await checkRepeatVersion(
-        tx,
-        locked,
-        params.ifVersion,
-        (change) =>
-          change.type === 'transaction.updated' &&
-          change.previous?.status === 'pending' &&
-          (params.amount !== undefined || !('amount' in change.previous)),
+      // A repeat only of the same post: from pending, and to the amount asked (without one, the
+      // pending amount kept). A transaction booked posted was never posted by anyone: 409.
+      const isThisPost = (change: RecordedChange) =>
+        change.type === 'transaction.updated' &&
+        change.previous?.status === 'pending' &&
+        (params.amount !== undefined || !('amount' in change.previous));
+      const post = await findPost(tx, locked);
+      if (post && isThisPost(post)) {
+        await checkRepeatVersion(tx, locked, params.ifVersion, isThisPost);
+        return unchanged(locked);
+      }
+      checkVersion(locked, params.ifVersion);
+      throw invalidTransition(
+        post
+          ? 'The transaction was posted at another amount: repeat that post with its amount'
+          : 'The transaction was booked posted, never pending: there is nothing to post',
       );
-      return unchanged(locked);
     }
     checkVersion(locked, params.ifVersion);
     if (row.status !== 'pending') throw invalidTransition(`A ${row.status} transaction cannot be posted`);

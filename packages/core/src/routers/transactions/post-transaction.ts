@@ -10,7 +10,7 @@ export const postTransactionProcedure = protectedProcedure
       tags: ['transactions'],
       summary: 'Post a pending transaction',
       description:
-        'pending → posted, keeping the id. `amount` may change it (same sign, e.g. a tip); the balance moves by the posted amount and the hold is released. Emits transaction.updated with `previous` and `changes`. Posting it again with the same amount answers it unchanged (200), also with the `ifVersion` the first post was made on, unless something else changed it since (409 VERSION_CONFLICT).',
+        'pending → posted, keeping the id. `amount` may change it (same sign, e.g. a tip); the balance moves by the posted amount and the hold is released. Emits transaction.updated with `previous` and `changes`. Posting it again with the same amount answers it unchanged (200), also with the `ifVersion` the first post was made on, unless something else changed it since (409 VERSION_CONFLICT). A transaction booked posted (or a reversal) was never pending: posting it is 409 INVALID_TRANSITION, as is a repeat without the amount the post changed.',
     },
     errorCodes: [
       'NOT_FOUND',
