@@ -215,6 +215,26 @@ describe('idempotency on (accountId, externalTxnId)', () => {
     expect(ledger.events).toHaveLength(1);
   });
 
+  it('compares the due times a pending booking asked for: another settleAfter or expireAfter is 409', async () => {
+    const { user, accountId } = await setup();
+    const body = {
+      accountId,
+      amount: 300,
+      externalTxnId: 'card-1',
+      status: 'pending',
+      settleAfter: 'P2D',
+      date: '2026-01-05T10:00:00.000Z',
+    };
+    const first = await simulate(app, user, body);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect((await simulate(app, user, body)).status).toBe(200);
+    for (const change of [{ settleAfter: 'P9D' }, { settleAfter: undefined }, { expireAfter: 'P5D' }]) {
+      const res = await simulate(app, user, { ...body, ...change } as typeof body);
+      expect([res.status, res.body.code], JSON.stringify(change)).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
+    }
+    expect((await ledgerOf(app, accountId)).events).toHaveLength(1);
+  });
+
   it('scopes externalTxnId per account', async () => {
     const { user, accountId } = await setup();
     const second = await openAccount(app, user);

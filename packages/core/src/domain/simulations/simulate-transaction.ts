@@ -8,7 +8,8 @@ import { type Category, type Currency, SIMULATOR_SOURCE, type Transaction } from
 import { AppError, notFound } from '../../errors.ts';
 import { addIsoDuration, isoDurationProblem } from '../../lib/duration.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { rowToTransaction, type TransactionRow } from '../../mappers/transaction.ts';
+import { isoTimestamp } from '../../lib/timestamps.ts';
+import { rowToTransaction } from '../../mappers/transaction.ts';
 import { accountClosed } from '../accounts/accounts.ts';
 import { userNow } from '../clock/clock.ts';
 import {
@@ -18,6 +19,7 @@ import {
   MAX_BALANCE,
   probeSimulation,
   runSimulationStatement,
+  type StoredTransaction,
 } from './simulation-statement.ts';
 
 /** The largest |amount| of one transaction, in minor units. */
@@ -134,14 +136,20 @@ function invalid(path: string, message: string): AppError {
   return new AppError('VALIDATION_ERROR', `Invalid ${path}: ${message}`, { details: [{ path, message }] });
 }
 
+/** Whether a stored due time is the one `after` (a duration from the transaction's date) asks for. */
+function sameDueTime(stored: Date | string | null, date: string, after: string | undefined): boolean {
+  if (after === undefined) return stored === null;
+  return stored !== null && isoTimestamp(stored) === addIsoDuration(new Date(date), after).toISOString();
+}
+
 /**
  * Same request → the original, unchanged; a different one under the same key → 409. Once the
  * transaction has moved on (posted with a tip, patched: version > 1) its amount, description,
- * status, merchant and category may differ from the request that created it, so only what can
+ * status, merchant, category and due times may differ from the request that created it, so only what can
  * never change (currency and date) is compared.
  */
 function replay(
-  existing: TransactionRow,
+  existing: StoredTransaction,
   balances: { balance: number; heldAmount: number },
   input: SimulateTransactionParams,
 ): SimulationResult {
@@ -156,7 +164,9 @@ function replay(
         original.description === (input.description ?? '') &&
         original.status === (input.status ?? 'posted') &&
         original.merchant === (input.merchant ?? null) &&
-        original.category === (input.category ?? null)));
+        original.category === (input.category ?? null) &&
+        sameDueTime(existing.settle_at, original.date, input.settleAfter) &&
+        sameDueTime(existing.expire_at, original.date, input.expireAfter)));
   if (!same) throw new AppError('IDEMPOTENCY_CONFLICT', 'This externalTxnId was already used with a different payload');
   const { balance, heldAmount } = balances;
   return { transaction: original, balance, availableBalance: balance - heldAmount, replayed: true };

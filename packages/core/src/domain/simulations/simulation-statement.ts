@@ -151,16 +151,19 @@ export async function runSimulationStatement(
 const PROBE = `
 select a.status as account_status, a.balance, a.held_amount, ${TRANSACTION_COLUMNS.split(', ')
   .map((column) => `t.${column}`)
-  .join(', ')}
+  .join(', ')}, t.settle_at, t.expire_at
 from accounts a left join transactions t on t.account_id = a.id and t.external_txn_id = ?
 where a.id = ? and a.user_id = ?`;
+
+/** A stored transaction with the due times it was booked with (compared when a request repeats). */
+export type StoredTransaction = TransactionRow & { settle_at: Date | string | null; expire_at: Date | string | null };
 
 export interface SimulationProbe {
   accountStatus: 'open' | 'closed';
   balance: number;
   heldAmount: number;
   /** The transaction already stored under this externalTxnId, if any. */
-  existing: TransactionRow | null;
+  existing: StoredTransaction | null;
 }
 
 /** The failure path only: the account as the caller may see it, and any earlier transaction with that id. */
@@ -169,7 +172,7 @@ export async function probeSimulation(
   { userId, accountId, externalTxnId }: { userId: string; accountId: string; externalTxnId: string },
 ): Promise<SimulationProbe | null> {
   const [found] = await em.execute<
-    (TransactionRow & { account_status: 'open' | 'closed'; balance: string; held_amount: string })[]
+    (StoredTransaction & { account_status: 'open' | 'closed'; balance: string; held_amount: string })[]
   >(PROBE, [externalTxnId, accountId, userId]);
   if (!found) return null;
   const { account_status, balance, held_amount, ...transaction } = found;
