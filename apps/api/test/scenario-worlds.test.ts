@@ -212,6 +212,16 @@ describe("a scenario's asOf", () => {
     expect(await clockOf(user)).toBeGreaterThanOrEqual(new Date(asOf).getTime());
   });
 
+  it('is not bounded by what comes due only after it', async () => {
+    const user = await app.createUser();
+    const accountId = await openAccount(app, user);
+    await simulate(app, user, { accountId, amount: 1_00, status: 'pending', expireAfter: 'P10Y' });
+    const asOf = new Date((await clockOf(user)) + 3 * 366 * DAY).toISOString();
+    const res = await apply(app, user, { scenario: { version: 1, seed: 1, asOf, accounts: [] } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await clockOf(user)).toBeGreaterThanOrEqual(new Date(asOf).getTime());
+  });
+
   it('fires what the world already had due on the way before it answers, as an advance would', async () => {
     const user = await app.createUser();
     const accountId = await openAccount(app, user);

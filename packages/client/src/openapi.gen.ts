@@ -407,7 +407,7 @@ export interface paths {
         put?: never;
         /**
          * Build your world from a scenario
-         * @description All or none, in one database transaction: accounts, generated histories (profiles student, family, freelancer; deterministic from the seed), explicit transactions, schedules and webhooks, and ONE scenario.applied event. An active schedule may start at most two years back (400 at its startAt); once that transaction commits, its past occurrences catch up as an advance fires them, in due order, each booked in its own transaction with its own event (scheduleRuns in the response). Should the catch-up be cut short (an error answered after the commit, a crash), the applied world stays and the worker fires the rest as it fires anything due. Bounds: 100 accounts and 50,000 transactions per apply, the past occurrences of schedules included (422 SCENARIO_TOO_LARGE); everything is checked before anything is written. A forward `asOf` moves the clock; what the world already had due on the way (active schedules, pending transactions that settle or expire) fires after the commit, in due order, and such a world moves at most two years in one apply (422 ADVANCE_TOO_LARGE), as an advance does. Sync cursors issued before it keep working (sync delivers its rows as added) unless reset: true, which expires them as any reset does (410 CURSOR_EXPIRED). Bodies up to 16 MiB.
+         * @description All or none, in one database transaction: accounts, generated histories (profiles student, family, freelancer; deterministic from the seed), explicit transactions, schedules and webhooks, and ONE scenario.applied event. An active schedule may start at most two years back (400 at its startAt); once that transaction commits, its past occurrences catch up as an advance fires them, in due order, each booked in its own transaction with its own event (scheduleRuns in the response). Should the catch-up be cut short (an error answered after the commit, a crash), the applied world stays and the worker fires the rest as it fires anything due. Bounds: 100 accounts and 50,000 transactions per apply, the past occurrences of schedules included (422 SCENARIO_TOO_LARGE); everything is checked before anything is written. A forward `asOf` moves the clock; what the world already had due on the way (active schedules, pending transactions that settle or expire) fires after the commit, in due order; when something is due on the way, the move is at most two years in one apply (422 ADVANCE_TOO_LARGE), as an advance is. Sync cursors issued before it keep working (sync delivers its rows as added) unless reset: true, which expires them as any reset does (410 CURSOR_EXPIRED). Bodies up to 16 MiB.
          */
         post: operations["scenarios.applyScenario"];
         delete?: never;
@@ -1212,7 +1212,7 @@ export interface components {
                 }[];
             }[];
             /**
-             * @description Export only: the exporting world's now; applying moves a younger clock forward to it (at most two years, as an advance, when the world already has schedules or pending transactions that could come due)
+             * @description Export only: the exporting world's now; applying moves a younger clock forward to it (at most two years, as an advance, when a schedule run, settlement or expiry of the world is due on the way)
              * @example -P3D
              */
             asOf?: string;

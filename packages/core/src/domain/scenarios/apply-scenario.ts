@@ -87,10 +87,10 @@ export async function applyScenario(
       let clockMoved = false;
       if (scenario.asOf) {
         const asOf = resolveTime(scenario.asOf, now);
-        // What the world already has due fires on the way, so there the jump is bounded as an
-        // advance is (a far asOf would fire years of a schedule's runs). A world with nothing that
-        // could come due (a new user, or after `reset`) takes an exported clock however far it ran.
-        if (asOf > addIsoDuration(now, MAX_ADVANCE) && (await hasDueItems(tx, userId))) {
+        // What the world has due on the way fires, so there the jump is bounded as an advance is (a
+        // far asOf would fire years of a schedule's runs). A world with nothing due by asOf (a new
+        // user, or after `reset`) takes an exported clock however far it ran.
+        if (asOf > addIsoDuration(now, MAX_ADVANCE) && (await hasDueItems(tx, userId, asOf))) {
           throw advanceTooLarge('scenario.asOf');
         }
         if (asOf > now) {
@@ -145,13 +145,13 @@ export async function applyScenario(
   });
 }
 
-/** Whether anything of the world could come due as its clock moves: an active schedule, or a pending transaction that settles or expires. */
-async function hasDueItems(tx: EntityManager, userId: string): Promise<boolean> {
+/** Whether anything of the world comes due by `until`: an active schedule's next run, a pending transaction's settlement or expiry. */
+async function hasDueItems(tx: EntityManager, userId: string, until: Date): Promise<boolean> {
   const [row] = await tx.execute<{ due: boolean }[]>(
-    `select exists (select 1 from schedules where user_id = ? and state = 'active')
+    `select exists (select 1 from schedules where user_id = ? and state = 'active' and next_run_at <= ?::timestamptz)
          or exists (select 1 from transactions
-                     where user_id = ? and status = 'pending' and (settle_at is not null or expire_at is not null)) as due`,
-    [userId, userId],
+                     where user_id = ? and status = 'pending' and least(settle_at, expire_at) <= ?::timestamptz) as due`,
+    [userId, until.toISOString(), userId, until.toISOString()],
   );
   return row?.due === true;
 }

@@ -168,7 +168,7 @@ export const ScenarioSchema = z
       }),
     asOf: ScenarioTimeSchema.optional().meta({
       description:
-        "Export only: the exporting world's now; applying moves a younger clock forward to it (at most two years, as an advance, when the world already has schedules or pending transactions that could come due)",
+        "Export only: the exporting world's now; applying moves a younger clock forward to it (at most two years, as an advance, when a schedule run, settlement or expiry of the world is due on the way)",
     }),
     accounts: z
       .array(ScenarioAccountSchema)

@@ -67,7 +67,10 @@ export async function postTransaction(
         change.type === 'transaction.updated' &&
         change.previous?.status === 'pending' &&
         (params.amount !== undefined || !('amount' in change.previous));
-      const post = await findPost(tx, locked);
+      // Every post raises the version, and a reversal is booked posted: those were never pending,
+      // and need no walk of the user's events to say so.
+      const neverPending = Number(row.version) === 1 || row.reversal_of !== null;
+      const post = neverPending ? null : await findPost(tx, locked);
       if (post && isThisPost(post)) {
         await checkRepeatVersion(tx, locked, params.ifVersion, isThisPost);
         return unchanged(locked);
