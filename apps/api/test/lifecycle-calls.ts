@@ -28,7 +28,7 @@ export function lifecycleCalls(appOf: () => TestApp) {
       `select type, payload from events where payload->'transaction'->>'id' = $1 order by created_at, id`,
       [transactionId],
     );
-    return rows as { type: string; payload: Record<string, any> }[];
+    return rows as { type: string; payload: Record<string, unknown> }[];
   }
 
   async function pendingCard(user: TestUser, accountId: string, amount = -25_00, extra: Record<string, unknown> = {}) {
