@@ -6,7 +6,7 @@
  * headers and CORS (so errors and 429s carry them too), `/healthz` before the rate limit (it
  * must never touch the database), then the per-IP limit for everything else.
  */
-import { buildOpenApiDocument, createRateLimits, type Deps, partnerKeys } from '@sandbank/core';
+import { buildOpenApiDocument, createRateLimits, type Deps, partnerKeys, TransactionListCache } from '@sandbank/core';
 import { checkReadiness } from '@sandbank/db';
 import express, { type Express, type RequestHandler } from 'express';
 import { consoleRouter } from './http/console.ts';
@@ -48,7 +48,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   const inFlight = options.inFlight ?? inFlightRequests();
   const { config } = baseDeps;
   const rateLimits = config.rateLimits.enabled ? (baseDeps.rateLimits ?? createRateLimits(config, baseDeps.orm)) : undefined;
-  const deps: Deps = { ...baseDeps, rateLimits };
+  const deps: Deps = { ...baseDeps, rateLimits, transactionLists: baseDeps.transactionLists ?? new TransactionListCache() };
   const routes = restRoutes();
   const metrics = createMetrics(deps, routes);
   partnerKeys(config); // hashes the partner keys once, before the first request

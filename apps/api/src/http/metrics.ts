@@ -1,7 +1,7 @@
 /**
  * `/metrics` (Prometheus text, prom-client): request counts and latency by method, route and
- * status; simulations answered 201; and, read at scrape time with two aggregate queries,
- * webhook deliveries by status and the job queue by state. One registry per app, so tests can
+ * status; simulations answered 201; the transaction list cache's hits and misses; and, read at
+ * scrape time with two aggregate queries, webhook deliveries by status and the job queue by state. One registry per app, so tests can
  * run several apps in one process.
  */
 import type { Deps } from '@sandbank/core';
@@ -36,6 +36,13 @@ export function createMetrics(deps: Deps, routes: RestRoutes): Metrics {
     help: 'Simulated transactions created (201) by this process',
     registers: [registry],
   });
+  const listLookups = new Counter({
+    name: 'sandbank_transaction_list_cache_total',
+    help: 'History and pull pages answered from the transaction list cache (hit) or read whole (miss)',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+  deps.transactionLists?.observe((result) => listLookups.inc({ result }));
   addQueueGauges(deps, registry);
 
   const record: RequestHandler = (req: Request, res: Response, next: NextFunction) => {

@@ -8,7 +8,7 @@
  * we then replaced (bench/README.md, "The history's layers, and the REST adapter").
  */
 
-import { AppError, appRouter, type Context, statusOf, toErrorBody } from '@sandbank/core';
+import { AppError, appRouter, type Context, jsonOf, statusOf, toErrorBody } from '@sandbank/core';
 import { callTRPCProcedure, getTRPCErrorFromUnknown, type TRPCError } from '@trpc/server';
 import type { Request, RequestHandler, Response } from 'express';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors.ts';
@@ -34,7 +34,7 @@ function send(res: Response, status: number, headers: Record<string, string>, bo
     const value = headers[name];
     if (value !== undefined) res.setHeader(name, value);
   }
-  res.end(JSON.stringify(body));
+  res.end(jsonOf(body));
 }
 
 export interface RestHandlerOptions {

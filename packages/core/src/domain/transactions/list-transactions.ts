@@ -47,69 +47,74 @@ export interface TransactionPage {
  * One page and its total, in one statement (one snapshot, one round trip); null when `scope` names
  * an account the user does not own.
  */
-export async function readTransactionPage(
-  em: EntityManager,
-  { scope, range, page, limit, status, total }: ListTransactionsParams,
-): Promise<TransactionPage | null> {
+export async function readTransactionPage(em: EntityManager, params: ListTransactionsParams): Promise<TransactionPage | null> {
+  const rows = await executeHot<PageRow>(em, { sql: pageStatement(params, TRANSACTION_COLUMNS) }, pageValues(params));
+  const [first] = rows;
+  if (!first) return null;
+  return { items: first.id === null ? [] : rows.map(rowToTransaction), total: Number(first.total) };
+}
+
+/**
+ * The page statement with `columns` of each row (all of them, or the list cache's `id, version`):
+ * the scope's row, its total and the page beside it. An empty page is one row of nulls, a scope not
+ * found no row at all. Its values are `pageValues(params)`.
+ */
+export function pageStatement({ scope, range, status, total }: ListTransactionsParams, columns: string): string {
   if (total === 'counter' && status !== undefined) throw new Error('the counters count the default status only');
   // Each scope has its own index: (account_id, date desc, id desc) or (user_id, date desc, id desc).
   // `s` is the scope's row: the owned account, or the user.
   const byAccount = scope.accountId !== undefined;
-  const scopeRow = byAccount
-    ? { from: 'from accounts s', where: 's.id = ? and s.user_id = ?' }
-    : { from: 'from users s', where: 's.id = ?' };
-  const scopeParams = byAccount ? [scope.accountId, scope.userId] : [scope.userId];
   const owned = byAccount ? 'account_id = s.id' : 'user_id = s.id';
-
-  const filters: string[] = [];
-  const filterParams: unknown[] = [];
-  if (status === undefined) filters.push(`status <> 'voided'`);
-  else if (status !== 'all') {
-    filters.push('status = ?');
-    filterParams.push(status);
-  }
-  if (range.from) {
-    filters.push('date >= ?');
-    filterParams.push(range.from.toISOString());
-  }
-  if (range.before) {
-    filters.push('date < ?');
-    filterParams.push(range.before.toISOString());
-  }
-  const where = [owned, ...filters].join(' and ');
-
-  // Parameters in the order their `?` appear: the total's, the page's, then the scope's.
-  const params: unknown[] = [];
+  const where = [owned, ...filtersOf(range, status).sql].join(' and ');
   let totalSql = '0';
-  if (total === 'count') {
-    totalSql = `(select count(*) from transactions where ${where})`;
-    params.push(...filterParams);
-  } else if (total === 'counter') {
+  if (total === 'count') totalSql = `(select count(*) from transactions where ${where})`;
+  else if (total === 'counter') {
     totalSql = byAccount
       ? 's.transaction_count'
       : '(select coalesce(sum(transaction_count), 0) from accounts where user_id = s.id)';
-    if (range.from) {
-      totalSql += ` - (select count(*) from transactions where ${owned} and status <> 'voided' and date < ?)`;
-      params.push(range.from.toISOString());
-    }
-    if (range.before) {
-      totalSql += ` - (select count(*) from transactions where ${owned} and status <> 'voided' and date >= ?)`;
-      params.push(range.before.toISOString());
-    }
+    if (range.from) totalSql += ` - (select count(*) from transactions where ${owned} and status <> 'voided' and date < ?)`;
+    if (range.before) totalSql += ` - (select count(*) from transactions where ${owned} and status <> 'voided' and date >= ?)`;
   }
-  params.push(...filterParams, limit, (page - 1) * limit, ...scopeParams);
-  // The scope's row, its total and the page beside it; an empty page is one row of nulls, a scope
-  // not found no row at all. `offset 0` keeps the total a subquery evaluated once: pulled up into
-  // the outer query, its count subqueries ran once per row of the page (`loops=50`).
-  const sql = `select c.total, p.* ${scopeRow.from}
+  // `offset 0` keeps the total a subquery evaluated once: pulled up into the outer query, its count
+  // subqueries ran once per row of the page (`loops=50`).
+  return `select c.total, p.* ${byAccount ? 'from accounts s' : 'from users s'}
     cross join lateral (select ${totalSql} as total offset 0) c
-    left join lateral (select ${TRANSACTION_COLUMNS} from transactions
+    left join lateral (select ${columns} from transactions
       where ${where} order by date desc, id desc limit ? offset ?) p on true
-    where ${scopeRow.where} order by p.date desc, p.id desc`;
-  const rows = await executeHot<PageRow>(em, { sql }, params);
-  const [first] = rows;
-  if (!first) return null;
-  return { items: first.id === null ? [] : rows.map(rowToTransaction), total: Number(first.total) };
+    where ${byAccount ? 's.id = ? and s.user_id = ?' : 's.id = ?'} order by p.date desc, p.id desc`;
+}
+
+/** The values of `pageStatement`, in the order its `?` appear: the total's, the page's, then the scope's. */
+export function pageValues({ scope, range, page, limit, status, total }: ListTransactionsParams): unknown[] {
+  const filters = filtersOf(range, status).values;
+  const values: unknown[] = [];
+  if (total === 'count') values.push(...filters);
+  else if (total === 'counter') {
+    if (range.from) values.push(range.from.toISOString());
+    if (range.before) values.push(range.before.toISOString());
+  }
+  values.push(...filters, limit, (page - 1) * limit);
+  values.push(...(scope.accountId !== undefined ? [scope.accountId, scope.userId] : [scope.userId]));
+  return values;
+}
+
+function filtersOf(range: DateRange, status: StatusFilter): { sql: string[]; values: unknown[] } {
+  const sql: string[] = [];
+  const values: unknown[] = [];
+  if (status === undefined) sql.push(`status <> 'voided'`);
+  else if (status !== 'all') {
+    sql.push('status = ?');
+    values.push(status);
+  }
+  if (range.from) {
+    sql.push('date >= ?');
+    values.push(range.from.toISOString());
+  }
+  if (range.before) {
+    sql.push('date < ?');
+    values.push(range.before.toISOString());
+  }
+  return { sql, values };
 }
 
 type PageRow = TransactionRow & { total: string | number };

@@ -1,8 +1,9 @@
-import { listMeta, listOf, PageQuerySchema, TransactionSchema } from '@sandbank/schemas';
+import { listOf, PageQuerySchema, TransactionSchema } from '@sandbank/schemas';
 import { z } from 'zod';
 import { pullRange } from '../../domain/integrations/pull-range.ts';
 import { resolveOwner } from '../../domain/integrations/resolve-owner.ts';
-import { readTransactionPage, StatusFilterSchema } from '../../domain/transactions/list-transactions.ts';
+import { StatusFilterSchema } from '../../domain/transactions/list-transactions.ts';
+import { readTransactionList } from '../../domain/transactions/transaction-list-cache.ts';
 import { notFound } from '../../errors.ts';
 import { DaySchema } from '../../lib/date-range.ts';
 import { byApiKey, rateLimit } from '../../protection/rate-limit-middleware.ts';
@@ -43,14 +44,18 @@ export const pullTransactionsProcedure = apiKeyProcedure
     const owner = await resolveOwner(ctx.em, ctx.apiKey, input.owner);
     const { page, limit, status } = input;
     // The default view (pending and posted) is counted from the accounts' counters, not over the window.
-    const found = await readTransactionPage(ctx.em, {
-      scope: { userId: owner.id },
-      range: pullRange(input.from, input.to, owner.now),
-      page,
-      limit,
-      status,
-      total: status === undefined ? 'counter' : 'count',
-    });
-    if (!found) throw notFound('Owner'); // deleted since resolveOwner found it
-    return { data: found.items, meta: listMeta(page, limit, found.total) };
+    const list = await readTransactionList(
+      ctx.em,
+      {
+        scope: { userId: owner.id },
+        range: pullRange(input.from, input.to, owner.now),
+        page,
+        limit,
+        status,
+        total: status === undefined ? 'counter' : 'count',
+      },
+      ctx.deps.transactionLists,
+    );
+    if (!list) throw notFound('Owner'); // deleted since resolveOwner found it
+    return list;
   });

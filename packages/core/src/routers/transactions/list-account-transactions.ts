@@ -1,6 +1,7 @@
-import { IdSchema, listMeta, listOf, PageQuerySchema, TransactionSchema } from '@sandbank/schemas';
+import { IdSchema, listOf, PageQuerySchema, TransactionSchema } from '@sandbank/schemas';
 import { z } from 'zod';
-import { readTransactionPage, StatusFilterSchema } from '../../domain/transactions/list-transactions.ts';
+import { StatusFilterSchema } from '../../domain/transactions/list-transactions.ts';
+import { readTransactionList } from '../../domain/transactions/transaction-list-cache.ts';
 import { notFound } from '../../errors.ts';
 import { DayOrInstantSchema, toDateRange } from '../../lib/date-range.ts';
 import { protectedProcedure } from '../../trpc.ts';
@@ -31,14 +32,18 @@ export const listAccountTransactionsProcedure = protectedProcedure
     const range = toDateRange(input.from, input.to);
     // The account counts its pending and posted rows: the default view of the whole history needs no count(*).
     const unfiltered = !range.from && !range.before && input.status === undefined;
-    const page = await readTransactionPage(ctx.em, {
-      scope: { userId: ctx.user.id, accountId: input.id },
-      range,
-      page: input.page,
-      limit: input.limit,
-      status: input.status,
-      total: unfiltered ? 'counter' : 'count',
-    });
-    if (!page) throw notFound('Account');
-    return { data: page.items, meta: listMeta(input.page, input.limit, page.total) };
+    const list = await readTransactionList(
+      ctx.em,
+      {
+        scope: { userId: ctx.user.id, accountId: input.id },
+        range,
+        page: input.page,
+        limit: input.limit,
+        status: input.status,
+        total: unfiltered ? 'counter' : 'count',
+      },
+      ctx.deps.transactionLists,
+    );
+    if (!list) throw notFound('Account');
+    return list;
   });

@@ -1,0 +1,137 @@
+/**
+ * The transaction list cache: the history and the pull answer a page they answered before without
+ * reading its rows, and never once anything on the page has changed, whichever API process wrote.
+ */
+import { jsonOf, TransactionListCache } from '@sandbank/core';
+import { listMeta, type Transaction } from '@sandbank/schemas';
+import { openAccount, simulate } from '@sandbank/testing/fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { lifecycleCalls } from './lifecycle-calls.ts';
+
+let app: TestApp;
+let other: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+  // A second API process on the same database, with its own cache.
+  other = await startTestApp({}, { databaseUrl: app.databaseUrl });
+});
+afterAll(async () => {
+  await other.close();
+  await app.close();
+});
+const { act, funded, patch, pendingCard } = lifecycleCalls(() => app);
+
+/** This app's lookups so far, from its `/metrics`. */
+async function lookups(on: TestApp): Promise<{ hit: number; miss: number }> {
+  const text = (await fetch(`${on.url}/metrics`).then((res) => res.text())) as string;
+  const count = (result: string) =>
+    Number(new RegExp(`^sandbank_transaction_list_cache_total\\{result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { hit: count('hit'), miss: count('miss') };
+}
+
+async function history(on: TestApp, user: TestUser, accountId: string, query = '') {
+  const res = await on.call('GET', `/v1/accounts/${accountId}/transactions${query}`, { token: user.accessToken });
+  expect(res.status).toBe(200);
+  return res.body as { data: Transaction[]; meta: ReturnType<typeof listMeta> };
+}
+
+describe('the transaction list cache', () => {
+  it('answers an unchanged page again without reading it, and shows every change at once', async () => {
+    const user = await app.createUser();
+    const accountId = await openAccount(app, user);
+    expect((await simulate(app, user, { accountId, amount: 100_00, description: 'Salary' })).status).toBe(201);
+    const card = await pendingCard(user, accountId, -25_00);
+    const other_ = await pendingCard(user, accountId, -10_00);
+
+    const before = await lookups(app);
+    const first = await history(app, user, accountId);
+    const again = await history(app, user, accountId);
+    expect(again).toEqual(first);
+    expect(await lookups(app)).toEqual({ hit: before.hit + 1, miss: before.miss + 1 });
+    expect(first.data.map((t) => t.id)).toEqual([other_.id, card.id, first.data[2]?.id]);
+
+    // A patch raises the version: the page is read again.
+    expect((await patch(user, card.id, { description: 'Żabka Warszawa' })).status).toBe(200);
+    const patched = await history(app, user, accountId);
+    expect(patched.data[1]).toMatchObject({ id: card.id, description: 'Żabka Warszawa', version: 2 });
+
+    // Posted with a tip, voided, and a new booking on top.
+    expect((await act(user, card.id, 'post', { amount: -27_50 })).status).toBe(200);
+    expect((await history(app, user, accountId)).data[1]).toMatchObject({ status: 'posted', amount: -27_50 });
+    expect((await act(user, other_.id, 'void')).status).toBe(200);
+    const afterVoid = await history(app, user, accountId);
+    expect(afterVoid.data.map((t) => t.id)).toEqual([card.id, first.data[2]?.id]);
+    expect(afterVoid.meta).toEqual(listMeta(1, 50, 2));
+    const newest = (await simulate(app, user, { accountId, amount: 5_00, description: 'Refund' })).body.data.transaction;
+    expect((await history(app, user, accountId)).data[0]).toEqual(newest);
+  });
+
+  it('counts a row booked beyond the page: the same rows with a new total are another answer', async () => {
+    const user = await app.createUser();
+    const accountId = await openAccount(app, user);
+    expect((await simulate(app, user, { accountId, amount: 100_00, date: '2026-11-20T10:00:00.000Z' })).status).toBe(201);
+    const page = await history(app, user, accountId, '?limit=1');
+    expect(page.meta).toEqual(listMeta(1, 1, 1));
+    expect((await simulate(app, user, { accountId, amount: 1_00, date: '2026-01-02T10:00:00.000Z' })).status).toBe(201);
+    const later = await history(app, user, accountId, '?limit=1');
+    expect(later.data).toEqual(page.data);
+    expect(later.meta).toEqual(listMeta(1, 1, 2));
+  });
+
+  it('shows a write made through another API process, and a reset, to a page it kept', async () => {
+    const user = await app.createUser();
+    const accountId = await openAccount(app, user);
+    const booked = (await simulate(app, user, { accountId, amount: 100_00 })).body.data.transaction;
+    expect((await history(other, user, accountId)).data).toEqual([booked]);
+    expect((await history(other, user, accountId)).data).toEqual([booked]);
+
+    expect((await patch(user, booked.id, { category: 'salary' })).status).toBe(200);
+    expect((await history(other, user, accountId)).data).toEqual([{ ...booked, category: 'salary', version: 2 }]);
+
+    const key = (await app.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name: 'Budget' } })).body.data.key;
+    const owner = encodeURIComponent(user.email.split('@')[0] ?? '');
+    const pull = async () => (await other.call('GET', `/api/owner/${owner}/transactions`, { token: key })).body;
+    expect((await pull()).data).toHaveLength(1);
+    expect((await simulate(app, user, { accountId, amount: 7_00 })).status).toBe(201);
+    expect((await pull()).data).toHaveLength(2);
+
+    expect((await app.call('POST', '/v1/sandbox/reset', { token: user.accessToken, body: { confirm: 'RESET' } })).status).toBe(
+      200,
+    );
+    const gone = await other.call('GET', `/v1/accounts/${accountId}/transactions`, { token: user.accessToken });
+    expect(gone.status).toBe(404);
+  });
+
+  it('keeps within its bytes, and each kept answer is frozen and sent as the JSON it was kept with', () => {
+    const cache = new TransactionListCache(4_000);
+    const list = (n: number) => ({ data: [], meta: listMeta(n, 50, 1_000_000 + n) });
+    const kept = cache.keep('first', list(1));
+    expect(jsonOf(kept).toString()).toBe(JSON.stringify(list(1)));
+    expect(() => {
+      (kept.meta as { total: number }).total = 0;
+    }).toThrow(TypeError);
+    for (let n = 2; n <= 200; n++) cache.keep(`page ${n}`, list(n));
+    expect(cache.size).toBeLessThan(100);
+    expect(cache.get('first')).toBeUndefined();
+    expect(cache.get('page 200')).toEqual(list(200));
+  });
+});
+
+describe('a transaction version', () => {
+  it('rises with every change a client can see: the database refuses one that does not', async () => {
+    const { user, accountId } = await funded();
+    const { id } = await pendingCard(user, accountId, -5_00);
+    const refused = (sql: string) =>
+      expect(app.db.query(sql, [id])).rejects.toMatchObject({ constraint: 'transactions_version_raised' });
+    await refused(`update transactions set description = 'Changed quietly' where id = $1`);
+    await refused(`update transactions set raw = raw || '{"note":1}' where id = $1`);
+    await refused(`update transactions set status = 'posted', posted_at = now() where id = $1`);
+    // Columns the API does not show may change alone; a shown one with a new version.
+    await app.db.query(`update transactions set settle_at = now() + interval '1 day', updated_at = now() where id = $1`, [id]);
+    await app.db.query(`update transactions set description = 'Changed', version = version + 1 where id = $1`, [id]);
+    await refused(`update transactions set version = version - 1 where id = $1`);
+    const { rows } = await app.db.query('select description, version from transactions where id = $1', [id]);
+    expect(rows).toEqual([{ description: 'Changed', version: 2 }]);
+  });
+});
