@@ -2,7 +2,7 @@
  * The transaction list cache: the history and the pull answer a page they answered before without
  * reading its rows, and never once anything on the page has changed, whichever API process wrote.
  */
-import { jsonOf, TransactionListCache } from '@sandbank/core';
+import { jsonOf, readTransactionList, TRANSACTION_COLUMNS, TransactionListCache } from '@sandbank/core';
 import { listMeta, type Transaction } from '@sandbank/schemas';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,11 +23,11 @@ afterAll(async () => {
 const { act, funded, patch, pendingCard } = lifecycleCalls(() => app);
 
 /** This app's lookups so far, from its `/metrics`. */
-async function lookups(on: TestApp): Promise<{ hit: number; miss: number }> {
+async function lookups(on: TestApp): Promise<Record<'hit' | 'stale' | 'new', number>> {
   const text = (await fetch(`${on.url}/metrics`).then((res) => res.text())) as string;
   const count = (result: string) =>
-    Number(new RegExp(`^sandbank_transaction_list_cache_total\\{result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
-  return { hit: count('hit'), miss: count('miss') };
+    Number(new RegExp(`^sandbank_transaction_list_cache_lookups_total\\{result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
+  return { hit: count('hit'), stale: count('stale'), new: count('new') };
 }
 
 async function history(on: TestApp, user: TestUser, accountId: string, query = '') {
@@ -48,13 +48,14 @@ describe('the transaction list cache', () => {
     const first = await history(app, user, accountId);
     const again = await history(app, user, accountId);
     expect(again).toEqual(first);
-    expect(await lookups(app)).toEqual({ hit: before.hit + 1, miss: before.miss + 1 });
+    expect(await lookups(app)).toEqual({ ...before, hit: before.hit + 1, new: before.new + 1 });
     expect(first.data.map((t) => t.id)).toEqual([other_.id, card.id, first.data[2]?.id]);
 
     // A patch raises the version: the page is read again.
     expect((await patch(user, card.id, { description: 'Żabka Warszawa' })).status).toBe(200);
     const patched = await history(app, user, accountId);
     expect(patched.data[1]).toMatchObject({ id: card.id, description: 'Żabka Warszawa', version: 2 });
+    expect(await lookups(app)).toEqual({ ...before, hit: before.hit + 1, stale: before.stale + 1, new: before.new + 1 });
 
     // Posted with a tip, voided, and a new booking on top.
     expect((await act(user, card.id, 'post', { amount: -27_50 })).status).toBe(200);
@@ -70,10 +71,15 @@ describe('the transaction list cache', () => {
   it('counts a row booked beyond the page: the same rows with a new total are another answer', async () => {
     const user = await app.createUser();
     const accountId = await openAccount(app, user);
-    expect((await simulate(app, user, { accountId, amount: 100_00, date: '2026-11-20T10:00:00.000Z' })).status).toBe(201);
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    expect((await history(app, user, accountId)).data).toEqual([]);
+    expect((await history(app, user, accountId)).data).toEqual([]);
+    expect((await simulate(app, user, { accountId, amount: 100_00, date: daysAgo(4) })).status).toBe(201);
     const page = await history(app, user, accountId, '?limit=1');
     expect(page.meta).toEqual(listMeta(1, 1, 1));
-    expect((await simulate(app, user, { accountId, amount: 1_00, date: '2026-01-02T10:00:00.000Z' })).status).toBe(201);
+    // The same rows and total under another query: its own meta.
+    expect((await history(app, user, accountId)).meta).toEqual(listMeta(1, 50, 1));
+    expect((await simulate(app, user, { accountId, amount: 1_00, date: daysAgo(300) })).status).toBe(201);
     const later = await history(app, user, accountId, '?limit=1');
     expect(later.data).toEqual(page.data);
     expect(later.meta).toEqual(listMeta(1, 1, 2));
@@ -113,8 +119,26 @@ describe('the transaction list cache', () => {
     }).toThrow(TypeError);
     for (let n = 2; n <= 200; n++) cache.keep(`page ${n}`, list(n));
     expect(cache.size).toBeLessThan(100);
-    expect(cache.get('first')).toBeUndefined();
-    expect(cache.get('page 200')).toEqual(list(200));
+    expect(cache.has('first')).toBe(false);
+    expect(cache.match('page 200', 1_000_200, '')).toEqual(list(200));
+    expect(cache.match('page 200', 1_000_201, '')).toBeUndefined();
+  });
+
+  it('keeps nothing read inside a database transaction, whose writes may yet roll back', async () => {
+    const { user, accountId } = await funded();
+    const cache = new TransactionListCache();
+    const params = {
+      scope: { userId: user.id, accountId },
+      range: {},
+      page: 1,
+      limit: 50,
+      total: 'counter',
+    } as const;
+    const inside = await app.orm.em.fork().transactional((em) => readTransactionList(em, params, cache));
+    expect(inside?.meta.total).toBe(1);
+    expect(cache.size).toBe(0);
+    expect(await readTransactionList(app.orm.em.fork(), params, cache)).toEqual(inside);
+    expect(cache.size).toBe(1);
   });
 });
 
@@ -124,9 +148,25 @@ describe('a transaction version', () => {
     const { id } = await pendingCard(user, accountId, -5_00);
     const refused = (sql: string) =>
       expect(app.db.query(sql, [id])).rejects.toMatchObject({ constraint: 'transactions_version_raised' });
-    await refused(`update transactions set description = 'Changed quietly' where id = $1`);
-    await refused(`update transactions set raw = raw || '{"note":1}' where id = $1`);
-    await refused(`update transactions set status = 'posted', posted_at = now() where id = $1`);
+    // Every column the API shows (TRANSACTION_COLUMNS), changed alone.
+    const changes: Record<string, string> = {
+      id: 'gen_random_uuid()',
+      account_id: 'gen_random_uuid()',
+      external_txn_id: "external_txn_id || '-2'",
+      amount: 'amount - 1',
+      currency: "case when currency = 'EUR' then 'PLN' else 'EUR' end",
+      date: "date - interval '1 second'",
+      description: "description || ' (quietly)'",
+      raw: `raw || '{"note":1}'`,
+      status: "'posted'",
+      posted_at: 'now()',
+      merchant: "'Biedronka'",
+      category: "'shopping'",
+      reversal_of: 'gen_random_uuid()',
+    };
+    const shown = TRANSACTION_COLUMNS.split(', ').filter((column) => column !== 'version');
+    expect(Object.keys(changes).sort()).toEqual([...shown].sort());
+    for (const column of shown) await refused(`update transactions set ${column} = ${changes[column]} where id = $1`);
     // Columns the API does not show may change alone; a shown one with a new version.
     await app.db.query(`update transactions set settle_at = now() + interval '1 day', updated_at = now() where id = $1`, [id]);
     await app.db.query(`update transactions set description = 'Changed', version = version + 1 where id = $1`, [id]);

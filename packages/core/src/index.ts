@@ -12,11 +12,12 @@ export { claimSetupToken } from './domain/simplefin/setup-tokens.ts';
 export { simulateTransaction } from './domain/simulations/simulate-transaction.ts';
 export { readTransactionPage } from './domain/transactions/list-transactions.ts';
 export { settleDueTransaction } from './domain/transactions/settle-due.ts';
-export { jsonOf, TransactionListCache } from './domain/transactions/transaction-list-cache.ts';
+export { jsonOf, readTransactionList, TransactionListCache } from './domain/transactions/transaction-list-cache.ts';
 export { AppError, isDatabaseUnavailable, statusOf, toErrorBody } from './errors.ts';
 export { uuidv7 } from './lib/ids.ts';
 export { isStorable } from './lib/storable-text.ts';
 export { isoTimestamp } from './lib/timestamps.ts';
+export { TRANSACTION_COLUMNS } from './mappers/transaction.ts';
 export { buildOpenApiDocument } from './openapi.ts';
 export { byApiKey, byIp, rateLimit } from './protection/rate-limit-middleware.ts';
 export {

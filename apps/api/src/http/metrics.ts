@@ -1,8 +1,8 @@
 /**
  * `/metrics` (Prometheus text, prom-client): request counts and latency by method, route and
- * status; simulations answered 201; the transaction list cache's hits and misses; and, read at
- * scrape time with two aggregate queries, webhook deliveries by status and the job queue by state. One registry per app, so tests can
- * run several apps in one process.
+ * status; simulations answered 201; the transaction list cache's lookups; and, read at scrape
+ * time with two aggregate queries, webhook deliveries by status and the job queue by state. One
+ * registry per app, so tests can run several apps in one process.
  */
 import type { Deps } from '@sandbank/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -36,13 +36,18 @@ export function createMetrics(deps: Deps, routes: RestRoutes): Metrics {
     help: 'Simulated transactions created (201) by this process',
     registers: [registry],
   });
-  const listLookups = new Counter({
-    name: 'sandbank_transaction_list_cache_total',
-    help: 'History and pull pages answered from the transaction list cache (hit) or read whole (miss)',
+  const { transactionLists } = deps;
+  new Counter({
+    name: 'sandbank_transaction_list_cache_lookups_total',
+    help: 'History and pull pages: answered from the transaction list cache (hit), read again as they changed (stale) or read as no answer was kept (new)',
     labelNames: ['result'] as const,
     registers: [registry],
+    collect() {
+      if (!transactionLists) return;
+      this.reset();
+      for (const [result, count] of Object.entries(transactionLists.lookups)) this.inc({ result }, count);
+    },
   });
-  deps.transactionLists?.observe((result) => listLookups.inc({ result }));
   addQueueGauges(deps, registry);
 
   const record: RequestHandler = (req: Request, res: Response, next: NextFunction) => {

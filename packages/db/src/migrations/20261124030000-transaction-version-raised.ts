@@ -22,10 +22,10 @@ export class Migration20261124030000TransactionVersionRaised extends Migration {
       end $$;
       create trigger transactions_version_raised before update on transactions for each row
         when (new.version < old.version or (new.version = old.version and
-          (new.account_id, new.external_txn_id, new.amount, new.currency, new.date, new.description, new.raw,
+          (new.id, new.account_id, new.external_txn_id, new.amount, new.currency, new.date, new.description, new.raw,
            new.status, new.posted_at, new.merchant, new.category, new.reversal_of)
           is distinct from
-          (old.account_id, old.external_txn_id, old.amount, old.currency, old.date, old.description, old.raw,
+          (old.id, old.account_id, old.external_txn_id, old.amount, old.currency, old.date, old.description, old.raw,
            old.status, old.posted_at, old.merchant, old.category, old.reversal_of)))
         execute function transactions_version_not_raised();
     `);

@@ -2,19 +2,21 @@
  * Lists of transactions as the API sends them (`{ data, meta }` of the history and the pull), kept
  * while they are still true.
  *
- * A budgeting app asks for the same first page far more often than the account changes. Every
- * request still asks PostgreSQL, in one statement and one snapshot: does the scope exist, what is
- * the total, and which rows are on the page, as each row's id and version (its "stamp"), without the
- * rows themselves. When the same query met the same total and stamps before, the answer is the one
- * built then; otherwise the page is read whole, built, and kept under its own stamps.
+ * A budgeting app asks for the same first page far more often than the account changes. The cache
+ * keeps, per query, the last answer with its page's total and its rows' ids and versions (the
+ * "stamps"). A query it has never answered is read whole, in one statement, as without a cache. A
+ * query it has answered first asks PostgreSQL, in one statement and snapshot, whether the scope
+ * exists, what the total is and what the stamps are now, without the rows: when they are the kept
+ * ones, the kept answer is sent; otherwise the page is read whole and kept in its place.
  *
- * Why that answer is exact, not merely recent:
+ * Why a kept answer is exact, not merely recent:
  * - a list is a pure function of its query, its total and its rows, and a row's API fields are a
  *   pure function of its id and version: the database refuses a change to any of those fields that
  *   does not raise the version (migration `20261124030000-transaction-version-raised`), and ids
  *   (UUIDv7) are never reused;
  * - the stamps come from the request's own snapshot, so a write committed before the request is
- *   always seen: a client reads its own writes, whichever API process answers.
+ *   always seen: a client reads its own writes, whichever API process answers;
+ * - only committed rows are kept: inside a database transaction the cache is not used.
  *
  * A hit costs PostgreSQL the page's index scan but not its rows' text, and the API no row parsing,
  * mapping or JSON (bench/README.md, "The transaction list cache"). The kept answers are frozen and
@@ -23,7 +25,13 @@
 import { type EntityManager, executeHot } from '@sandbank/db';
 import { type ListMeta, listMeta, type Transaction } from '@sandbank/schemas';
 import { LRUCache } from 'lru-cache';
-import { type ListTransactionsParams, pageStatement, pageValues, readTransactionPage } from './list-transactions.ts';
+import {
+  type ListTransactionsParams,
+  pageStatement,
+  pageValues,
+  readTransactionPage,
+  type TransactionPage,
+} from './list-transactions.ts';
 
 export interface TransactionList {
   data: Transaction[];
@@ -31,50 +39,65 @@ export interface TransactionList {
 }
 
 interface Kept {
+  total: number;
+  stamps: string;
   list: TransactionList;
   json: Buffer;
 }
 
-/** What the cache holds at most, counted as its answers' JSON (the objects take about twice that). */
+/** What the cache holds at most, counted as its answers' JSON and keys (the objects take about twice that). */
 const TRANSACTION_LIST_CACHE_BYTES = 8 * 1024 * 1024;
-
-export type ListLookup = 'hit' | 'miss';
 
 export class TransactionListCache {
   readonly #kept: LRUCache<string, Kept>;
-  #observer: ((lookup: ListLookup) => void) | undefined;
+  readonly #lookups = { hit: 0, stale: 0, new: 0 };
 
   constructor(maxBytes = TRANSACTION_LIST_CACHE_BYTES) {
-    this.#kept = new LRUCache({ maxSize: maxBytes, sizeCalculation: (kept, key) => kept.json.length + key.length });
+    this.#kept = new LRUCache({ maxSize: maxBytes, sizeCalculation: (kept, query) => kept.json.length + query.length });
   }
 
-  /** Told of every lookup (the API's `/metrics` counts them). */
-  observe(observer: (lookup: ListLookup) => void): void {
-    this.#observer = observer;
+  /** Lists asked for: answered from the cache (`hit`), read again as they changed (`stale`) or as none was kept (`new`). */
+  get lookups(): Readonly<Record<'hit' | 'stale' | 'new', number>> {
+    return { ...this.#lookups };
   }
 
   get size(): number {
     return this.#kept.size;
   }
 
-  get(key: string): TransactionList | undefined {
-    const list = this.#kept.get(key)?.list;
-    this.#observer?.(list ? 'hit' : 'miss');
-    return list;
+  /** The answer kept for `query`, if its total and stamps are still these. */
+  match(query: string, total: number, stamps: string): TransactionList | undefined {
+    const kept = this.#kept.get(query);
+    if (kept?.total === total && kept.stamps === stamps) {
+      this.#lookups.hit++;
+      return kept.list;
+    }
+    this.#lookups.stale++;
+    return undefined;
   }
 
-  keep(key: string, list: TransactionList): TransactionList {
+  /** Whether an answer to `query` is kept (counted as `new` when not). */
+  has(query: string): boolean {
+    const kept = this.#kept.has(query);
+    if (!kept) this.#lookups.new++;
+    return kept;
+  }
+
+  /** Keeps `list` as the answer to `query`; returns it frozen, as every later match will. */
+  keep(query: string, list: TransactionList): TransactionList {
     const frozen = deepFreeze(list);
     const json = Buffer.from(JSON.stringify(frozen));
     serialized.set(frozen, json);
-    this.#kept.set(key, { list: frozen, json });
+    this.#kept.set(query, { total: frozen.meta.total, stamps: stampsOf(frozen.data), list: frozen, json });
     return frozen;
   }
 }
 
+const stampsOf = (rows: readonly Transaction[]) => rows.map((row) => `${row.id}@${row.version}`).join(',');
+
 interface StampRow {
   total: string | number;
-  /** `id@version` of each row of the page, in its order; null for an empty page. */
+  /** `id@version` of each row of the page, in its order (as `stampsOf`); null for an empty page. */
   stamps: string | null;
 }
 
@@ -88,32 +111,31 @@ const stampStatement = (params: ListTransactionsParams) =>
 
 /**
  * The list for `params`, from `cache` when the page has not changed since it was kept; null when
- * the scope is not found. Without a cache (direct calls in tests and scripts), read as it is.
+ * the scope is not found. Without a cache (direct calls in tests and scripts) or inside a database
+ * transaction (whose writes may yet roll back), read as it is.
  */
 export async function readTransactionList(
   em: EntityManager,
   params: ListTransactionsParams,
   cache: TransactionListCache | undefined,
 ): Promise<TransactionList | null> {
-  if (!cache) return listOf(params, await readTransactionPage(em, params));
+  if (!cache || em.isInTransaction()) return listFrom(params, await readTransactionPage(em, params));
   const query = JSON.stringify(params);
-  const [found] = await executeHot<StampRow>(em, { sql: stampStatement(params) }, pageValues(params));
-  if (!found) return null;
-  const kept = cache.get(keyOf(query, found.total, found.stamps ?? ''));
-  if (kept) return kept;
-  // Read whole, in its own snapshot, and kept under the stamps of what it read: a write between the
-  // two statements may have changed them.
-  const list = listOf(params, await readTransactionPage(em, params));
-  if (!list) return null;
-  const stamps = list.data.map((transaction) => `${transaction.id}@${transaction.version}`).join(',');
-  return cache.keep(keyOf(query, list.meta.total, stamps), list);
+  if (cache.has(query)) {
+    const [now] = await executeHot<StampRow>(em, { sql: stampStatement(params) }, pageValues(params));
+    if (!now) return null;
+    const kept = cache.match(query, Number(now.total), now.stamps ?? '');
+    if (kept) return kept;
+  }
+  // Read whole, in its own snapshot, and kept with the stamps of what it read: a write since the
+  // stamps' statement may have changed them.
+  const list = listFrom(params, await readTransactionPage(em, params));
+  return list && cache.keep(query, list);
 }
 
-function listOf(params: ListTransactionsParams, page: Awaited<ReturnType<typeof readTransactionPage>>) {
+function listFrom(params: ListTransactionsParams, page: TransactionPage | null): TransactionList | null {
   return page && { data: page.items, meta: listMeta(params.page, params.limit, page.total) };
 }
-
-const keyOf = (query: string, total: string | number, stamps: string) => `${query}\n${total}\n${stamps}`;
 
 const serialized = new WeakMap<object, Buffer>();
 
