@@ -15,6 +15,10 @@
  *   8 accounts) at each API started, so the reads meet a heap that has served writes, as in
  *   `pnpm bench` (the read floor is left as it is); BENCH_READS_PRELOAD_HISTORY=1 books them on the
  *   history's account instead.
+ * - BENCH_READS_WRITES_PER_SECOND=N books N simulations a second (one client; 0 = as fast as it
+ *   can) on the history's account while the history is measured, so its first page keeps
+ *   changing: what the transaction list cache costs when its answers go stale (not for the floor,
+ *   which cannot book).
  */
 import path from 'node:path';
 import { heapBetween, readApiHeap } from './api-metrics.ts';
@@ -28,6 +32,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 3900);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const QUERY = process.env.BENCH_READS_QUERY ?? '';
+const WRITES_PER_SECOND = process.env.BENCH_READS_WRITES_PER_SECOND;
 const HISTORY_ONLY = process.env.BENCH_READS_HISTORY_ONLY === '1';
 const PRELOAD_SECONDS = Number(process.env.BENCH_READS_PRELOAD_SECONDS ?? 0);
 const VARIANTS = (process.env.BENCH_READS_VARIANTS ?? `current:${APP_ENTRY.api},floor:${READ_FLOOR_ENTRY}`)
@@ -91,14 +96,45 @@ async function preload(): Promise<void> {
   });
 }
 
+/**
+ * Books simulations on the history's account, one at a time, `perSecond` a second (0: back to back),
+ * until the returned stop is called; the stop resolves to how many were booked.
+ */
+function bookWhileReading(perSecond: number): () => Promise<number> {
+  let stopped = false;
+  let booked = 0;
+  const writing = (async () => {
+    while (!stopped) {
+      const started = performance.now();
+      const res = await fetch(`${baseUrl}/v1/simulations/transaction`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${user?.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ accountId: user?.accountIds[0], amount: 1250, description: 'written while read' }),
+      });
+      if (res.status !== 201) throw new Error(`booking while reading: ${res.status} ${await res.text()}`);
+      booked += 1;
+      const wait = perSecond > 0 ? 1000 / perSecond - (performance.now() - started) : 0;
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await writing;
+    return booked;
+  };
+}
+
 /** One autocannon run, with CPU µs per request of the API, PostgreSQL and this process (autocannon). */
-async function run(url: string, authorization: string) {
+async function run(url: string, authorization: string, writesPerSecond?: number) {
   const meter = cpuMeter({ api: api.child.pid, bench: process.pid }, { postgres: () => postgresPids(pgPort) });
+  const stopWriting = writesPerSecond === undefined ? null : bookWhileReading(writesPerSecond);
   const result = await load({ url, connections: 32, durationSeconds: SECONDS, headers: { authorization } });
+  const booked = stopWriting ? await stopWriting() : undefined;
   const cpu = meter.stop();
   const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(result.total, 1));
   return {
     ...result,
+    ...(booked === undefined ? {} : { bookedWhileReading: booked }),
     cpuMicrosPerRequest: {
       api: perRequest(cpu.api ?? 0),
       postgres: perRequest(cpu.postgres ?? 0),
@@ -117,7 +153,11 @@ for (let round = 1; round <= ROUNDS; round++) {
     await load({ url: historyUrl, connections: 32, durationSeconds: 3, headers: { authorization: `Bearer ${user.token}` } });
     const heapBefore = variant.entry === READ_FLOOR ? null : await readApiHeap(baseUrl);
     const history = {
-      ...(await run(historyUrl, `Bearer ${user.token}`)),
+      ...(await run(
+        historyUrl,
+        `Bearer ${user.token}`,
+        WRITES_PER_SECOND === undefined || variant.entry === READ_FLOOR ? undefined : Number(WRITES_PER_SECOND),
+      )),
       ...(heapBefore ? { apiHeap: heapBetween(heapBefore, await readApiHeap(baseUrl)) } : {}),
     };
     // The read floor answers only the history.
