@@ -3,8 +3,9 @@
  * and the Docker image (docker/Dockerfile repeats these; keep them equal). Each one was measured
  * under the 32-connection simulation load against the same set-up without it (bench/README.md,
  * "Memory"):
- * - `--max-semi-space-size`: the worker's young generation is 2 × 4 MiB instead of up to 2 × 16 MiB.
- *   The API keeps V8's 16: a history page allocates a few hundred objects, and with 4 MiB the
+ * - `--max-semi-space-size`: the worker's young generation is 2 × 2 MiB instead of up to 2 × 16 MiB
+ *   (4 until session 18; 2 took its peak RSS under the simulation load from 145–146 to 137–143 MiB
+ *   at the same CPU per request, in `memory` runs taken in turns). The API keeps V8's 16: a history page allocates a few hundred objects, and with 4 MiB the
  *   scavenges took 14 % of the API's time on reads. Measured in one sitting (bench/README.md,
  *   "Reads"): history 0.6 → 0.4 ms of API CPU per request, and the API's peak RSS under the
  *   simulation load 127 → 153 MiB (target 200);
@@ -27,7 +28,7 @@
  */
 export const SERVER_NODE_FLAGS = {
   api: ['--max-semi-space-size=16', '--heap-growing-percent=50', '--no-allocation-site-pretenuring'],
-  worker: ['--max-semi-space-size=4', '--heap-growing-percent=20'],
+  worker: ['--max-semi-space-size=2', '--heap-growing-percent=20'],
 } as const;
 
 export const SERVER_ENV: Record<string, string> = {
