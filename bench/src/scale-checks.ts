@@ -7,7 +7,6 @@ import http from 'node:http';
 import { withClient } from '@sandbank/testing';
 import { startFleet } from './fleet.ts';
 import type { Receiver } from './receiver.ts';
-import { createApiKey, seedUsers } from './seed.ts';
 import { freshDatabase, type Server } from './stack.ts';
 
 export interface LimitCheck {
@@ -29,9 +28,11 @@ const IP_LIMIT = 40;
 const KEY_LIMIT = 20;
 
 /**
- * Two APIs with the given store, limits small enough to exhaust. Seeding and readiness polls come
- * from 127.0.0.1; the IP check from 127.0.0.2; the key check from 127.0.0.3 and 127.0.0.4 (so its
- * bucket is the key's, not an address's). Linux routes all of 127.0.0.0/8 to the loopback.
+ * Two APIs with the given store, limits small enough to exhaust. Readiness polls come from
+ * 127.0.0.1 (every 2 ms while the first API migrates the fresh database: they can use up that
+ * address's limit, which once refused the seeding), seeding from 127.0.0.5, the IP check from
+ * 127.0.0.2, the key check from 127.0.0.3 and 127.0.0.4 (so its bucket is the key's, not an
+ * address's). Linux routes all of 127.0.0.0/8 to the loopback.
  */
 export async function checkRateLimits(server: Server, firstPort: number, store: 'postgres' | 'memory') {
   const databaseUrl = await freshDatabase(server, 'sandbank_scale_limits');
@@ -48,9 +49,7 @@ export async function checkRateLimits(server: Server, firstPort: number, store: 
     firstPort,
   );
   try {
-    const [user] = await seedUsers(fleet.urls[0] ?? '', { users: 1, accountsPerUser: 1, webhookUrl: null });
-    if (!user) throw new Error('seeding failed');
-    const apiKey = await createApiKey(fleet.urls[0] ?? '', user.token);
+    const user = await seedUser(fleet.urls[0] ?? '');
     const ip = await exhaust('ip', IP_LIMIT, (i) => ({
       url: `${fleet.urls[i % 2]}/v1/accounts`,
       token: user.token,
@@ -58,7 +57,7 @@ export async function checkRateLimits(server: Server, firstPort: number, store: 
     }));
     const apiKeyCheck = await exhaust('apiKey', KEY_LIMIT, (i) => ({
       url: `${fleet.urls[i % 2]}/api/owner/${encodeURIComponent(user.email)}/transactions`,
-      token: apiKey,
+      token: user.apiKey,
       localAddress: Math.floor(i / 2) % 2 === 0 ? '127.0.0.3' : '127.0.0.4',
     }));
     return { store, ip, apiKey: apiKeyCheck };
@@ -105,17 +104,50 @@ async function exhaust(
   return check;
 }
 
-/** One GET from a chosen source address (fetch cannot pick one). */
-function get(url: string, token: string, localAddress: string): Promise<{ status: number; limit: string | undefined }> {
+const SEEDING_ADDRESS = '127.0.0.5';
+
+/** A user and an API key of theirs, made from SEEDING_ADDRESS. */
+async function seedUser(baseUrl: string): Promise<{ email: string; token: string; apiKey: string }> {
+  const email = `scale-limits-${Date.now()}@example.com`;
+  const registered = await send('POST', `${baseUrl}/v1/auth/register`, SEEDING_ADDRESS, {
+    body: { email, password: 'bench-password-1' },
+  });
+  const token = (registered.json as { data?: { accessToken?: string } }).data?.accessToken;
+  if (registered.status !== 201 || !token) throw new Error(`register → ${registered.status}`);
+  const created = await send('POST', `${baseUrl}/v1/api-keys`, SEEDING_ADDRESS, { token, body: { name: 'bench' } });
+  const apiKey = (created.json as { data?: { key?: string } }).data?.key;
+  if (created.status !== 201 || !apiKey) throw new Error(`api key → ${created.status}`);
+  return { email, token, apiKey };
+}
+
+const get = (url: string, token: string, localAddress: string) => send('GET', url, localAddress, { token });
+
+/** One request from a chosen source address (fetch cannot pick one). */
+function send(
+  method: string,
+  url: string,
+  localAddress: string,
+  { token, body }: { token?: string; body?: unknown },
+): Promise<{ status: number; limit: string | undefined; json: unknown }> {
+  const headers: Record<string, string> = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { headers: { authorization: `Bearer ${token}` }, localAddress, agent: false }, (response) => {
-      response.resume();
+    const request = http.request(url, { method, headers, localAddress, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {
         const limit = response.headers['ratelimit-limit'];
-        resolve({ status: response.statusCode ?? 0, limit: Array.isArray(limit) ? limit[0] : limit });
+        const text = Buffer.concat(chunks).toString();
+        resolve({
+          status: response.statusCode ?? 0,
+          limit: Array.isArray(limit) ? limit[0] : limit,
+          json: text && response.headers['content-type']?.includes('json') ? JSON.parse(text) : undefined,
+        });
       });
     });
     request.on('error', reject);
+    request.end(body === undefined ? undefined : JSON.stringify(body));
   });
 }
 
