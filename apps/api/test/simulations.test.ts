@@ -235,6 +235,56 @@ describe('idempotency on (accountId, externalTxnId)', () => {
     expect((await ledgerOf(app, accountId)).events).toHaveLength(1);
   });
 
+  it('compares a repeated request with the one that booked it, also after the transaction moved on', async () => {
+    const { user, accountId } = await setup();
+    await simulate(app, user, { accountId, amount: 100_00 });
+    const body = {
+      accountId,
+      amount: -20_00,
+      externalTxnId: 'card-2',
+      status: 'pending',
+      settleAfter: 'P2D',
+      description: 'Kawiarnia',
+      date: '2026-01-05T10:00:00.000Z',
+    };
+    const { id } = (await simulate(app, user, body)).body.data.transaction;
+    const call = (verb: string, path: string, payload: object) =>
+      app.call(verb, `/v1/transactions/${id}${path}`, { token: user.accessToken, body: payload });
+    expect((await call('POST', '/post', { amount: -23_00 })).status).toBe(200);
+    expect((await call('PATCH', '', { description: 'Kawiarnia Nowa' })).status).toBe(200);
+
+    // The same request as the booking: the transaction as it is now, nothing booked.
+    const repeated = await simulate(app, user, { ...body, settleAfter: 'PT48H' });
+    expect(repeated.status).toBe(200);
+    expect(repeated.body.data.transaction).toMatchObject({ id, amount: -23_00, version: 3, description: 'Kawiarnia Nowa' });
+    // Not what the booking asked for, even where it is what the transaction shows now.
+    for (const change of [
+      { amount: -21_00 },
+      { amount: -23_00 },
+      { description: 'Kawiarnia Nowa' },
+      { settleAfter: 'P9D' },
+      { status: 'posted', settleAfter: undefined },
+    ]) {
+      const res = await simulate(app, user, { ...body, ...change } as typeof body);
+      expect([res.status, res.body.code], JSON.stringify(change)).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
+    }
+    const ledger = await ledgerOf(app, accountId);
+    expect(ledger.balance).toBe(77_00);
+    expect(ledger.transactions).toHaveLength(2);
+  });
+
+  it('compares a row booked without a fingerprint (as by a scenario) field by field while it is unchanged', async () => {
+    const { user, accountId } = await setup();
+    const body = { accountId, amount: 5_00, externalTxnId: 'from-scenario', date: '2026-01-05T10:00:00.000Z' };
+    expect((await simulate(app, user, body)).status).toBe(201);
+    await app.db.query(
+      `update transactions set request_fingerprint = null where account_id = $1 and external_txn_id = 'from-scenario'`,
+      [accountId],
+    );
+    expect((await simulate(app, user, body)).status).toBe(200);
+    expect((await simulate(app, user, { ...body, amount: 6_00 })).body.code).toBe('IDEMPOTENCY_CONFLICT');
+  });
+
   it('scopes externalTxnId per account', async () => {
     const { user, accountId } = await setup();
     const second = await openAccount(app, user);

@@ -3,6 +3,7 @@
  * statement (see simulation-statement.ts); when it writes nothing, a second query tells the caller
  * why — an idempotent replay, a conflicting reuse of the externalTxnId, or a refused transaction.
  */
+import { hash } from 'node:crypto';
 import type { EntityManager } from '@sandbank/db';
 import { type Category, type Currency, SIMULATOR_SOURCE, type Transaction } from '@sandbank/schemas';
 import { AppError, notFound } from '../../errors.ts';
@@ -93,6 +94,7 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
     reversal_of: null,
     settle_at: date && input.settleAfter ? addIsoDuration(date, input.settleAfter) : null,
     expire_at: date && input.expireAfter ? addIsoDuration(date, input.expireAfter) : null,
+    request_fingerprint: requestFingerprint(input, date),
   };
   // Its `date` and `postedAt` are written into the event by the statement, which knows the world's now.
   const transaction = rowToTransaction({ ...row, date: row.date ?? new Date(0) });
@@ -142,11 +144,51 @@ function sameDueTime(stored: Date | string | null, date: string, after: string |
   return stored !== null && isoTimestamp(stored) === addIsoDuration(new Date(date), after).toISOString();
 }
 
+/** A row without a fingerprint against a request: field by field while it is unchanged, else its currency. */
+function sameAsBooked(existing: StoredTransaction, original: Transaction, input: SimulateTransactionParams): boolean {
+  if (original.currency !== (input.currency ?? 'PLN')) return false;
+  return (
+    original.version !== 1 ||
+    (original.amount === input.amount &&
+      original.description === (input.description ?? '') &&
+      original.status === (input.status ?? 'posted') &&
+      original.merchant === (input.merchant ?? null) &&
+      original.category === (input.category ?? null) &&
+      sameDueTime(existing.settle_at, original.date, input.settleAfter) &&
+      sameDueTime(existing.expire_at, original.date, input.expireAfter))
+  );
+}
+
+/** How long after `date` a duration ends, in ms (what a due time asks for, however it is written). */
+const offsetMs = (date: Date | null, after: string | undefined) =>
+  date && after !== undefined ? addIsoDuration(date, after).getTime() - date.getTime() : null;
+
 /**
- * Same request → the original, unchanged; a different one under the same key → 409. Once the
- * transaction has moved on (posted with a tip, patched: version > 1) its amount, description,
- * status, merchant, category and due times may differ from the request that created it, so only what can
- * never change (currency and date) is compared.
+ * What a simulation asks for, as a SHA-256 stored with the transaction it books: everything but its
+ * date, compared on its own (an omitted date means "now", so a retry without one is the same
+ * request), and its externalTxnId, the key itself. Due times count as how long after the date they
+ * fall, resolved against the transaction's date when the request is repeated.
+ */
+function requestFingerprint(input: SimulateTransactionParams, date: Date | null): string {
+  const asked = [
+    input.amount,
+    input.currency ?? 'PLN',
+    input.description ?? '',
+    input.status ?? 'posted',
+    input.merchant ?? null,
+    input.category ?? null,
+    offsetMs(date, input.settleAfter),
+    offsetMs(date, input.expireAfter),
+  ];
+  return hash('sha256', JSON.stringify(asked), 'base64url');
+}
+
+/**
+ * Same request → the original, unchanged; a different one under the same key → 409, compared with
+ * the request that booked it (its fingerprint), so also once the transaction has moved on (posted
+ * with a tip, patched: its row no longer shows what was asked). A row booked without a fingerprint
+ * (by a scenario, or before there were fingerprints) is compared field by field while it is
+ * unchanged (version 1), and after that only by what can never change (currency and date).
  */
 function replay(
   existing: StoredTransaction,
@@ -154,19 +196,12 @@ function replay(
   input: SimulateTransactionParams,
 ): SimulationResult {
   const original = rowToTransaction(existing);
-  const unchanged = original.version === 1;
+  // An omitted date means "now", which cannot match twice: a retry without a date is the same request.
   const same =
-    original.currency === (input.currency ?? 'PLN') &&
-    // An omitted date means "now", which cannot match twice: a retry without a date is the same request.
     (input.date === undefined || original.date === input.date.toISOString()) &&
-    (!unchanged ||
-      (original.amount === input.amount &&
-        original.description === (input.description ?? '') &&
-        original.status === (input.status ?? 'posted') &&
-        original.merchant === (input.merchant ?? null) &&
-        original.category === (input.category ?? null) &&
-        sameDueTime(existing.settle_at, original.date, input.settleAfter) &&
-        sameDueTime(existing.expire_at, original.date, input.expireAfter)));
+    (existing.request_fingerprint !== null
+      ? existing.request_fingerprint === requestFingerprint(input, new Date(original.date))
+      : sameAsBooked(existing, original, input));
   if (!same) throw new AppError('IDEMPOTENCY_CONFLICT', 'This externalTxnId was already used with a different payload');
   const { balance, heldAmount } = balances;
   return { transaction: original, balance, availableBalance: balance - heldAmount, replayed: true };

@@ -44,10 +44,10 @@ with clock as (
   for no key update of a
 ), inserted as (
   insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw,
-                            status, posted_at, merchant, category, settle_at, expire_at, created_at)
+                            status, posted_at, merchant, category, settle_at, expire_at, request_fingerprint, created_at)
   select ?, account.id, account.user_id, ?, ?, ?, coalesce(?::timestamptz, account.now), ?, ?::jsonb,
          ?, case when ? = 'posted' then coalesce(?::timestamptz, account.now) end, ?, ?, ?::timestamptz, ?::timestamptz,
-         account.now
+         ?, account.now
   from account
   on conflict (account_id, external_txn_id) do nothing
   returning ${TRANSACTION_COLUMNS}
@@ -76,6 +76,8 @@ export interface BookingRow extends Omit<TransactionRow, 'date' | 'posted_at'> {
   posted_at: null;
   settle_at: Date | null;
   expire_at: Date | null;
+  /** What the booking request asked for (`requestFingerprint`), compared when it is repeated. */
+  request_fingerprint: string;
 }
 
 export interface SimulationStatementParams {
@@ -137,6 +139,7 @@ export async function runSimulationStatement(
       row.category,
       isoOrNull(row.settle_at),
       isoOrNull(row.expire_at),
+      row.request_fingerprint,
       delta.balance,
       delta.held,
       eventId,
@@ -151,12 +154,16 @@ export async function runSimulationStatement(
 const PROBE = `
 select a.status as account_status, a.balance, a.held_amount, ${TRANSACTION_COLUMNS.split(', ')
   .map((column) => `t.${column}`)
-  .join(', ')}, t.settle_at, t.expire_at
+  .join(', ')}, t.settle_at, t.expire_at, t.request_fingerprint
 from accounts a left join transactions t on t.account_id = a.id and t.external_txn_id = ?
 where a.id = ? and a.user_id = ?`;
 
-/** A stored transaction with the due times it was booked with (compared when a request repeats). */
-export type StoredTransaction = TransactionRow & { settle_at: Date | string | null; expire_at: Date | string | null };
+/** A stored transaction with the due times and the request it was booked with (compared when a request repeats). */
+export type StoredTransaction = TransactionRow & {
+  settle_at: Date | string | null;
+  expire_at: Date | string | null;
+  request_fingerprint: string | null;
+};
 
 export interface SimulationProbe {
   accountStatus: 'open' | 'closed';
