@@ -4,8 +4,9 @@
  * `mktemp -d`. The launcher must still start it (binaries and data placed where that user can
  * reach them, the private folder left closed), keep the data across restarts, and stop it.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres } from '@sandbank/db';
@@ -44,3 +45,32 @@ it.runIf(isRoot)(
   },
   120_000,
 );
+
+/** Whether something accepts connections on the port. */
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => resolve(socket.destroy() && true));
+    socket.once('error', () => resolve(false));
+  });
+
+it('stops its server when the process that started it exits without stopping it (a crashed bench)', async () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbank-orphan-'));
+  const dataDir = path.join(folder, '.data');
+  const port = await freePort();
+  const script = `import { startEmbeddedPostgres } from '@sandbank/db';
+    await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)}, port: ${port}, database: 'postgres' });
+    process.exit(3);`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: path.join(import.meta.dirname, '..'),
+    encoding: 'utf8',
+  });
+  expect(child.status, child.stderr).toBe(3);
+  // The server had its fast shutdown asked for as its parent exited: it stops listening.
+  await expect.poll(() => listening(port), { timeout: 20_000 }).toBe(false);
+  // As root the data lives where the postgres user can reach it (the first test).
+  const location = `${path.join(dataDir, 'pg')}.location`;
+  const relocated = fs.existsSync(location) ? /lives in (\S+):/.exec(fs.readFileSync(location, 'utf8'))?.[1] : undefined;
+  if (relocated) fs.rmSync(relocated, { recursive: true, force: true });
+  fs.rmSync(folder, { recursive: true, force: true });
+}, 120_000);

@@ -179,9 +179,16 @@ export async function launchPostgres(options: {
       reject(new EmbeddedPostgresError(`postgres exited (code ${code}): ${stderr.trim().split('\n').slice(-2).join(' ')}`)),
     );
   });
+  // A parent that exits without stop() (a crash, process.exit) takes its server with it: left
+  // running, it held the data folder and the port, and the next run could not start.
+  const stopWithParent = () => {
+    if (server.exitCode === null && server.signalCode === null) server.kill('SIGINT');
+  };
+  process.once('exit', stopWithParent);
   return {
     dataDir,
     async stop() {
+      process.off('exit', stopWithParent);
       if (server.exitCode !== null || server.signalCode !== null) return;
       server.kill('SIGINT'); // fast shutdown: roll back open transactions, checkpoint, exit
       const timer = setTimeout(() => server.kill('SIGKILL'), 15_000);
