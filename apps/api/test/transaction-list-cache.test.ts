@@ -22,12 +22,13 @@ afterAll(async () => {
 });
 const { act, funded, patch, pendingCard } = lifecycleCalls(() => app);
 
-/** This app's lookups so far, from its `/metrics`. */
-async function lookups(on: TestApp): Promise<Record<'hit' | 'stale' | 'new', number>> {
+/** This app's lookups and whole reads so far, from its `/metrics`. */
+async function lookups(on: TestApp): Promise<Record<'hit' | 'stale' | 'new' | 'reads', number>> {
   const text = (await fetch(`${on.url}/metrics`).then((res) => res.text())) as string;
+  const reads = Number(/^sandbank_transaction_list_cache_reads_total (\d+)$/m.exec(text)?.[1]);
   const count = (result: string) =>
     Number(new RegExp(`^sandbank_transaction_list_cache_lookups_total\\{result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
-  return { hit: count('hit'), stale: count('stale'), new: count('new') };
+  return { hit: count('hit'), stale: count('stale'), new: count('new'), reads };
 }
 
 async function history(on: TestApp, user: TestUser, accountId: string, query = '') {
@@ -48,14 +49,19 @@ describe('the transaction list cache', () => {
     const first = await history(app, user, accountId);
     const again = await history(app, user, accountId);
     expect(again).toEqual(first);
-    expect(await lookups(app)).toEqual({ ...before, hit: before.hit + 1, new: before.new + 1 });
+    expect(await lookups(app)).toEqual({ ...before, hit: before.hit + 1, new: before.new + 1, reads: before.reads + 1 });
     expect(first.data.map((t) => t.id)).toEqual([other_.id, card.id, first.data[2]?.id]);
 
     // A patch raises the version: the page is read again.
     expect((await patch(user, card.id, { description: 'Żabka Warszawa' })).status).toBe(200);
     const patched = await history(app, user, accountId);
     expect(patched.data[1]).toMatchObject({ id: card.id, description: 'Żabka Warszawa', version: 2 });
-    expect(await lookups(app)).toEqual({ ...before, hit: before.hit + 1, stale: before.stale + 1, new: before.new + 1 });
+    expect(await lookups(app)).toEqual({
+      hit: before.hit + 1,
+      stale: before.stale + 1,
+      new: before.new + 1,
+      reads: before.reads + 2,
+    });
 
     // Posted with a tip, voided, and a new booking on top.
     expect((await act(user, card.id, 'post', { amount: -27_50 })).status).toBe(200);
@@ -107,6 +113,48 @@ describe('the transaction list cache', () => {
     );
     const gone = await other.call('GET', `/v1/accounts/${accountId}/transactions`, { token: user.accessToken });
     expect(gone.status).toBe(404);
+  });
+
+  it('answers requests racing a change with the new page, reading it no more often than it was found stale', async () => {
+    const user = await app.createUser();
+    const accountId = await openAccount(app, user);
+    expect((await simulate(app, user, { accountId, amount: 1_00 })).status).toBe(201);
+    await history(app, user, accountId);
+    const newest = (await simulate(app, user, { accountId, amount: 2_00 })).body.data.transaction;
+    const before = await lookups(app);
+    const pages = await Promise.all(Array.from({ length: 32 }, () => history(app, user, accountId)));
+    for (const page of pages) expect(page.data[0]).toEqual(newest);
+    const after = await lookups(app);
+    expect(after.hit + after.stale - before.hit - before.stale).toBe(32);
+    expect(after.reads - before.reads).toBeGreaterThanOrEqual(1);
+    expect(after.reads - before.reads).toBeLessThanOrEqual(after.stale - before.stale);
+  });
+
+  it('shares a read with a request that arrived before it was issued, never with one that arrived after', async () => {
+    const cache = new TransactionListCache();
+    const list = (total: number) => ({ data: [], meta: listMeta(1, 50, total) });
+    const waiting: ((answer: ReturnType<typeof list>) => void)[] = [];
+    const release = (answer: ReturnType<typeof list>) => {
+      for (const resolve of waiting) resolve(answer);
+    };
+    let calls = 0;
+    const slow = () => {
+      calls++;
+      return new Promise<ReturnType<typeof list>>((resolve) => waiting.push(resolve));
+    };
+    const early = cache.ticket();
+    const first = cache.read('query', cache.ticket(), slow);
+    const joined = cache.read('query', early, slow);
+    const late = cache.ticket();
+    const own = cache.read('query', late, async () => {
+      calls++;
+      return list(2);
+    });
+    release(list(1));
+    expect(await first).toEqual(list(1));
+    expect(await joined).toBe(await first);
+    expect(await own).toEqual(list(2));
+    expect([calls, cache.reads]).toEqual([2, 2]);
   });
 
   it('keeps within its bytes, and each kept answer is frozen and sent as the JSON it was kept with', () => {

@@ -48,6 +48,16 @@ export function createMetrics(deps: Deps, routes: RestRoutes): Metrics {
       for (const [result, count] of Object.entries(transactionLists.lookups)) this.inc({ result }, count);
     },
   });
+  new Counter({
+    name: 'sandbank_transaction_list_cache_reads_total',
+    help: 'Whole reads of a history or pull page for the transaction list cache (requests in flight share one)',
+    registers: [registry],
+    collect() {
+      if (!transactionLists) return;
+      this.reset();
+      this.inc(transactionLists.reads);
+    },
+  });
   addQueueGauges(deps, registry);
 
   const record: RequestHandler = (req: Request, res: Response, next: NextFunction) => {

@@ -16,7 +16,9 @@
  *   (UUIDv7) are never reused;
  * - the stamps come from the request's own snapshot, so a write committed before the request is
  *   always seen: a client reads its own writes, whichever API process answers;
- * - only committed rows are kept: inside a database transaction the cache is not used.
+ * - only committed rows are kept: inside a database transaction the cache is not used;
+ * - when a page changes, the requests in flight that must read it again share one read, but only
+ *   one issued after each of them arrived (`read`).
  *
  * A hit costs PostgreSQL the page's index scan but not its rows' text, and the API no row parsing,
  * mapping or JSON (bench/README.md, "The transaction list cache"). The kept answers are frozen and
@@ -48,9 +50,18 @@ interface Kept {
 /** What the cache holds at most, counted as its answers' JSON and keys (the objects take about twice that). */
 const TRANSACTION_LIST_CACHE_BYTES = 8 * 1024 * 1024;
 
+/** A whole read of a query under way, and when it was issued (a ticket: see `ticket`). */
+interface Reading {
+  issued: number;
+  list: Promise<TransactionList | null>;
+}
+
 export class TransactionListCache {
   readonly #kept: LRUCache<string, Kept>;
   readonly #lookups = { hit: 0, stale: 0, new: 0 };
+  readonly #reading = new Map<string, Reading>();
+  #tickets = 0;
+  #reads = 0;
 
   constructor(maxBytes = TRANSACTION_LIST_CACHE_BYTES) {
     this.#kept = new LRUCache({ maxSize: maxBytes, sizeCalculation: (kept, query) => kept.json.length + query.length });
@@ -63,6 +74,37 @@ export class TransactionListCache {
 
   get size(): number {
     return this.#kept.size;
+  }
+
+  /** Whole reads started (requests that shared one are not counted again). */
+  get reads(): number {
+    return this.#reads;
+  }
+
+  /** A number that orders a request's arrival against the reads issued before and after it. */
+  ticket(): number {
+    return ++this.#tickets;
+  }
+
+  /**
+   * The list `read` returns, kept for `query`; or, when a read of `query` issued after `since` (a
+   * request's ticket from its arrival) is under way, that read's list. Such a read began after the
+   * request arrived, so its snapshot holds every write committed before the request: when a change
+   * sends the requests in flight to read a page again, they share one read instead of each making
+   * its own. A read issued before the request arrived is not shared: it may miss a write the
+   * request must see.
+   */
+  async read(query: string, since: number, read: () => Promise<TransactionList | null>): Promise<TransactionList | null> {
+    const running = this.#reading.get(query);
+    if (running && running.issued > since) return running.list;
+    this.#reads++;
+    const reading: Reading = { issued: this.ticket(), list: read().then((list) => list && this.keep(query, list)) };
+    this.#reading.set(query, reading);
+    try {
+      return await reading.list;
+    } finally {
+      if (this.#reading.get(query) === reading) this.#reading.delete(query);
+    }
   }
 
   /** The answer kept for `query`, if its total and stamps are still these. */
@@ -120,6 +162,7 @@ export async function readTransactionList(
   cache: TransactionListCache | undefined,
 ): Promise<TransactionList | null> {
   if (!cache || em.isInTransaction()) return listFrom(params, await readTransactionPage(em, params));
+  const arrived = cache.ticket();
   const query = JSON.stringify(params);
   if (cache.has(query)) {
     const [now] = await executeHot<StampRow>(em, { sql: stampStatement(params) }, pageValues(params));
@@ -129,8 +172,7 @@ export async function readTransactionList(
   }
   // Read whole, in its own snapshot, and kept with the stamps of what it read: a write since the
   // stamps' statement may have changed them.
-  const list = listFrom(params, await readTransactionPage(em, params));
-  return list && cache.keep(query, list);
+  return cache.read(query, arrived, async () => listFrom(params, await readTransactionPage(em, params)));
 }
 
 function listFrom(params: ListTransactionsParams, page: TransactionPage | null): TransactionList | null {
