@@ -166,6 +166,14 @@ export async function launchPostgres(options: {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => server.once('close', () => resolve()));
+  // A parent that exits without stop() (a crash, process.exit) takes its server with it: left
+  // running, it held the data folder and the port, and the next run could not start. An exit
+  // handler runs on a crash or process.exit, not when a signal the parent leaves unhandled kills it.
+  const stopWithParent = () => {
+    if (server.exitCode === null && server.signalCode === null) server.kill('SIGINT');
+  };
+  process.once('exit', stopWithParent);
+  server.once('close', () => process.off('exit', stopWithParent));
   await new Promise<void>((resolve, reject) => {
     let stderr = '';
     server.stderr.on('data', (chunk: Buffer) => {
@@ -179,16 +187,9 @@ export async function launchPostgres(options: {
       reject(new EmbeddedPostgresError(`postgres exited (code ${code}): ${stderr.trim().split('\n').slice(-2).join(' ')}`)),
     );
   });
-  // A parent that exits without stop() (a crash, process.exit) takes its server with it: left
-  // running, it held the data folder and the port, and the next run could not start.
-  const stopWithParent = () => {
-    if (server.exitCode === null && server.signalCode === null) server.kill('SIGINT');
-  };
-  process.once('exit', stopWithParent);
   return {
     dataDir,
     async stop() {
-      process.off('exit', stopWithParent);
       if (server.exitCode !== null || server.signalCode !== null) return;
       server.kill('SIGINT'); // fast shutdown: roll back open transactions, checkpoint, exit
       const timer = setTimeout(() => server.kill('SIGKILL'), 15_000);
