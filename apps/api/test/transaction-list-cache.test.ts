@@ -157,6 +157,18 @@ describe('the transaction list cache', () => {
     expect([calls, cache.reads]).toEqual([2, 2]);
   });
 
+  it('keeps the answer of the read issued last, whichever ends first', async () => {
+    const cache = new TransactionListCache();
+    const list = (total: number) => ({ data: [], meta: listMeta(1, 50, total) });
+    let finishOlder: (answer: ReturnType<typeof list>) => void = () => {};
+    const older = cache.read('query', cache.ticket(), () => new Promise((resolve) => (finishOlder = resolve)));
+    const newer = cache.read('query', cache.ticket(), async () => list(2));
+    expect(await newer).toEqual(list(2));
+    finishOlder(list(1));
+    expect(await older).toEqual(list(1));
+    expect(cache.match('query', 2, '')).toEqual(list(2));
+  });
+
   it('keeps within its bytes, and each kept answer is frozen and sent as the JSON it was kept with', () => {
     const cache = new TransactionListCache(4_000);
     const list = (n: number) => ({ data: [], meta: listMeta(n, 50, 1_000_000 + n) });

@@ -41,6 +41,8 @@ export interface TransactionList {
 }
 
 interface Kept {
+  /** The ticket of the read it came from: a read issued earlier that ends later does not replace it. */
+  issued: number;
   total: number;
   stamps: string;
   list: TransactionList;
@@ -98,7 +100,8 @@ export class TransactionListCache {
     const running = this.#reading.get(query);
     if (running && running.issued > since) return running.list;
     this.#reads++;
-    const reading: Reading = { issued: this.ticket(), list: read().then((list) => list && this.keep(query, list)) };
+    const issued = this.ticket();
+    const reading: Reading = { issued, list: read().then((list) => list && this.keep(query, list, issued)) };
     this.#reading.set(query, reading);
     try {
       return await reading.list;
@@ -125,12 +128,17 @@ export class TransactionListCache {
     return kept;
   }
 
-  /** Keeps `list` as the answer to `query`; returns it frozen, as every later match will. */
-  keep(query: string, list: TransactionList): TransactionList {
+  /**
+   * Keeps `list`, read by a read issued at `issued`, as the answer to `query`, unless a later-issued
+   * read's answer is kept already; returns it frozen, as every later match will.
+   */
+  keep(query: string, list: TransactionList, issued = this.ticket()): TransactionList {
     const frozen = deepFreeze(list);
     const json = Buffer.from(JSON.stringify(frozen));
     serialized.set(frozen, json);
-    this.#kept.set(query, { total: frozen.meta.total, stamps: stampsOf(frozen.data), list: frozen, json });
+    if ((this.#kept.peek(query)?.issued ?? 0) < issued) {
+      this.#kept.set(query, { issued, total: frozen.meta.total, stamps: stampsOf(frozen.data), list: frozen, json });
+    }
     return frozen;
   }
 }
