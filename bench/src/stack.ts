@@ -36,6 +36,14 @@ export interface Server {
 export async function startPostgres(): Promise<Server> {
   const given = process.env.BENCH_DATABASE_URL;
   if (given) return { adminUrl: withDatabase(given, 'postgres'), stop: async () => {} };
+  // Stopped by a signal (a timeout's SIGTERM), the bench exits through process.exit, so the
+  // embedded server's exit handler stops the server too; an unhandled signal would skip it.
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
+    process.once(signal, () => process.exit(code));
+  }
   const embedded = await startEmbeddedPostgres({
     dataDir: path.join(root, '.data/bench'),
     port: Number(process.env.BENCH_PG_PORT ?? 54359),
