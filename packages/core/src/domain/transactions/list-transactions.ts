@@ -48,54 +48,57 @@ export interface TransactionPage {
  * an account the user does not own.
  */
 export async function readTransactionPage(em: EntityManager, params: ListTransactionsParams): Promise<TransactionPage | null> {
-  const rows = await executeHot<PageRow>(em, { sql: pageStatement(params, TRANSACTION_COLUMNS) }, pageValues(params));
+  const { sql, values } = pageStatement(params, TRANSACTION_COLUMNS);
+  const rows = await executeHot<PageRow>(em, { sql }, values);
   const [first] = rows;
   if (!first) return null;
   return { items: first.id === null ? [] : rows.map(rowToTransaction), total: Number(first.total) };
 }
 
 /**
- * The page statement with `columns` of each row (all of them, or the list cache's `id, version`):
- * the scope's row, its total and the page beside it. An empty page is one row of nulls, a scope not
- * found no row at all. Its values are `pageValues(params)`.
+ * The page statement with `columns` of each row (all of them, or the list cache's stamps), and its
+ * values in the order their `?` appear (the total's, the page's, then the scope's): the scope's
+ * row, its total and the page beside it. An empty page is one row of nulls, a scope not found no
+ * row at all.
  */
-export function pageStatement({ scope, range, status, total }: ListTransactionsParams, columns: string): string {
+export function pageStatement(
+  { scope, range, page, limit, status, total }: ListTransactionsParams,
+  columns: string,
+): { sql: string; values: unknown[] } {
   if (total === 'counter' && status !== undefined) throw new Error('the counters count the default status only');
   // Each scope has its own index: (account_id, date desc, id desc) or (user_id, date desc, id desc).
   // `s` is the scope's row: the owned account, or the user.
   const byAccount = scope.accountId !== undefined;
   const owned = byAccount ? 'account_id = s.id' : 'user_id = s.id';
-  const where = [owned, ...filtersOf(range, status).sql].join(' and ');
+  const filters = filtersOf(range, status);
+  const where = [owned, ...filters.sql].join(' and ');
+  const values: unknown[] = [];
   let totalSql = '0';
-  if (total === 'count') totalSql = `(select count(*) from transactions where ${where})`;
-  else if (total === 'counter') {
+  if (total === 'count') {
+    totalSql = `(select count(*) from transactions where ${where})`;
+    values.push(...filters.values);
+  } else if (total === 'counter') {
     totalSql = byAccount
       ? 's.transaction_count'
       : '(select coalesce(sum(transaction_count), 0) from accounts where user_id = s.id)';
-    if (range.from) totalSql += ` - (select count(*) from transactions where ${owned} and status <> 'voided' and date < ?)`;
-    if (range.before) totalSql += ` - (select count(*) from transactions where ${owned} and status <> 'voided' and date >= ?)`;
+    if (range.from) {
+      totalSql += ` - (select count(*) from transactions where ${owned} and status <> 'voided' and date < ?)`;
+      values.push(range.from.toISOString());
+    }
+    if (range.before) {
+      totalSql += ` - (select count(*) from transactions where ${owned} and status <> 'voided' and date >= ?)`;
+      values.push(range.before.toISOString());
+    }
   }
+  values.push(...filters.values, limit, (page - 1) * limit, ...(byAccount ? [scope.accountId, scope.userId] : [scope.userId]));
   // `offset 0` keeps the total a subquery evaluated once: pulled up into the outer query, its count
   // subqueries ran once per row of the page (`loops=50`).
-  return `select c.total, p.* ${byAccount ? 'from accounts s' : 'from users s'}
+  const sql = `select c.total, p.* ${byAccount ? 'from accounts s' : 'from users s'}
     cross join lateral (select ${totalSql} as total offset 0) c
     left join lateral (select ${columns} from transactions
       where ${where} order by date desc, id desc limit ? offset ?) p on true
     where ${byAccount ? 's.id = ? and s.user_id = ?' : 's.id = ?'} order by p.date desc, p.id desc`;
-}
-
-/** The values of `pageStatement`, in the order its `?` appear: the total's, the page's, then the scope's. */
-export function pageValues({ scope, range, page, limit, status, total }: ListTransactionsParams): unknown[] {
-  const filters = filtersOf(range, status).values;
-  const values: unknown[] = [];
-  if (total === 'count') values.push(...filters);
-  else if (total === 'counter') {
-    if (range.from) values.push(range.from.toISOString());
-    if (range.before) values.push(range.before.toISOString());
-  }
-  values.push(...filters, limit, (page - 1) * limit);
-  values.push(...(scope.accountId !== undefined ? [scope.accountId, scope.userId] : [scope.userId]));
-  return values;
+  return { sql, values };
 }
 
 function filtersOf(range: DateRange, status: StatusFilter): { sql: string[]; values: unknown[] } {

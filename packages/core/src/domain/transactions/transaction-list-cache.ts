@@ -27,13 +27,7 @@
 import { type EntityManager, executeHot } from '@sandbank/db';
 import { type ListMeta, listMeta, type Transaction } from '@sandbank/schemas';
 import { LRUCache } from 'lru-cache';
-import {
-  type ListTransactionsParams,
-  pageStatement,
-  pageValues,
-  readTransactionPage,
-  type TransactionPage,
-} from './list-transactions.ts';
+import { type ListTransactionsParams, pageStatement, readTransactionPage, type TransactionPage } from './list-transactions.ts';
 
 export interface TransactionList {
   data: Transaction[];
@@ -155,9 +149,12 @@ interface StampRow {
  * The page statement's total and stamps, as one row (no row: the scope was not found). The rows'
  * order is the page's; were it ever not, a kept answer would be missed, never a wrong one sent.
  */
-const stampStatement = (params: ListTransactionsParams) =>
-  `select total, string_agg(id::text || '@' || version, ',' order by date desc, id desc) as stamps
-     from (${pageStatement(params, 'id, version, date')}) page group by total`;
+function stampStatement(params: ListTransactionsParams): { sql: string; values: unknown[] } {
+  const page = pageStatement(params, 'id, version, date');
+  const sql = `select total, string_agg(id::text || '@' || version, ',' order by date desc, id desc) as stamps
+     from (${page.sql}) page group by total`;
+  return { sql, values: page.values };
+}
 
 /**
  * The list for `params`, from `cache` when the page has not changed since it was kept; null when
@@ -173,7 +170,8 @@ export async function readTransactionList(
   const arrived = cache.ticket();
   const query = JSON.stringify(params);
   if (cache.has(query)) {
-    const [now] = await executeHot<StampRow>(em, { sql: stampStatement(params) }, pageValues(params));
+    const stamps = stampStatement(params);
+    const [now] = await executeHot<StampRow>(em, { sql: stamps.sql }, stamps.values);
     if (!now) return null;
     const kept = cache.match(query, Number(now.total), now.stamps ?? '');
     if (kept) return kept;
