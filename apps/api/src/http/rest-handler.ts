@@ -11,7 +11,7 @@
 import { AppError, appRouter, type Context, jsonOf, statusOf, toErrorBody } from '@sandbank/core';
 import { callTRPCProcedure, getTRPCErrorFromUnknown, type TRPCError } from '@trpc/server';
 import type { Request, RequestHandler, Response } from 'express';
-import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors.ts';
+import { errorHeaders } from './errors.ts';
 import type { InFlight } from './in-flight.ts';
 import type { RestRoute, RestRoutes } from './rest-routes.ts';
 
@@ -73,9 +73,7 @@ export function restHandler(
       onError(error, req);
       const body = toErrorBody(error, req.id);
       const status = statusOf(body);
-      const headers = ctx?.response.headers ?? {};
-      // The database is down or restarting: the request is fine, ask the client to come back.
-      send(res, status, status === 503 ? { ...headers, 'Retry-After': UNAVAILABLE_RETRY_AFTER_SECONDS } : headers, body);
+      send(res, status, errorHeaders(error, status, ctx?.response.headers ?? {}), body);
     }
   }
 

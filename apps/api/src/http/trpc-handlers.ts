@@ -18,7 +18,7 @@ import {
 import type { TRPCError } from '@trpc/server';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { sendError, UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors.ts';
+import { errorHeaders, sendError } from './errors.ts';
 import type { InFlight } from './in-flight.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -50,8 +50,7 @@ function responseMetaFactory() {
     if (errors.length > 0) {
       const [first] = errors;
       const status = statusOf(toErrorBody(first, ctx?.requestId ?? ''));
-      // The database is down or restarting: the request is fine, ask the client to come back.
-      return { status, headers: status === 503 ? { ...headers, 'Retry-After': UNAVAILABLE_RETRY_AFTER_SECONDS } : headers };
+      return { status, headers: errorHeaders(first, status, headers) };
     }
     const path = paths?.length === 1 ? paths[0] : undefined;
     const status = ctx?.response.status ?? (path ? successStatus.get(path) : undefined) ?? 200;
