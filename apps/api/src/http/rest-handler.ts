@@ -13,6 +13,7 @@ import { callTRPCProcedure, getTRPCErrorFromUnknown, type TRPCError } from '@trp
 import type { Request, RequestHandler, Response } from 'express';
 import { errorHeaders } from './errors.ts';
 import type { InFlight } from './in-flight.ts';
+import { isJsonOrBodiless } from './media-type.ts';
 import type { RestRoute, RestRoutes } from './rest-routes.ts';
 
 /** The query as trpc-to-openapi reads it: first value of a one-value list, empty values left out. */
@@ -51,7 +52,7 @@ export function restHandler(
   async function answer(req: Request, res: Response, route: RestRoute, params: Record<string, string>) {
     let ctx: Context | undefined;
     try {
-      if (route.useBody && !req.headers['content-type']?.startsWith('application/json')) {
+      if (route.useBody && !isJsonOrBodiless(req)) {
         throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json');
       }
       const input = !route.takesInput
