@@ -26,22 +26,42 @@ const CLOSE_OBJECT = 0x7d;
 /**
  * Whether `text` (a string, or UTF-8 bytes: the structural characters are ASCII and never occur
  * inside a multi-byte sequence) opens more than `max` arrays and objects inside one another.
- * Brackets inside strings do not count. Malformed text is left to the parser.
+ * Brackets inside strings do not count. Malformed text is left to the parser. One loop per kind of
+ * input keeps each monomorphic: a shared loop over `string | Uint8Array`, fed both, took 1.4–2× as
+ * long on a 34 KB body (measured in turns in one process).
  */
 export function nestsDeeperThan(text: string | Uint8Array, max = MAX_JSON_DEPTH): boolean {
   if (text.length <= max) return false;
-  const bytes = typeof text !== 'string';
+  return typeof text === 'string' ? textNestsDeeper(text, max) : bytesNestDeeper(text, max);
+}
+
+function bytesNestDeeper(bytes: Uint8Array, max: number): boolean {
   let depth = 0;
   let inString = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = bytes ? (text[index] as number) : text.charCodeAt(index);
+  for (let index = 0; index < bytes.length; index += 1) {
+    const code = bytes[index];
     if (inString) {
       if (code === BACKSLASH) index += 1;
       else if (code === QUOTE) inString = false;
     } else if (code === QUOTE) inString = true;
     else if (code === OPEN_ARRAY || code === OPEN_OBJECT) {
-      depth += 1;
-      if (depth > max) return true;
+      if (++depth > max) return true;
+    } else if (code === CLOSE_ARRAY || code === CLOSE_OBJECT) depth -= 1;
+  }
+  return false;
+}
+
+function textNestsDeeper(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === BACKSLASH) index += 1;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === OPEN_ARRAY || code === OPEN_OBJECT) {
+      if (++depth > max) return true;
     } else if (code === CLOSE_ARRAY || code === CLOSE_OBJECT) depth -= 1;
   }
   return false;
