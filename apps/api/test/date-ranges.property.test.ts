@@ -176,7 +176,7 @@ describe('dates over their whole range, on every endpoint that takes one: never 
     );
   });
 
-  it('a schedule: startAt anywhere, with a rule that may next occur after 9999', async () => {
+  it('a schedule: startAt anywhere, with a rule that may next occur after 9999 or end (UNTIL) on any day', async () => {
     const rules = [
       'FREQ=YEARLY',
       'FREQ=MONTHLY;BYMONTHDAY=1',
@@ -187,7 +187,11 @@ describe('dates over their whole range, on every endpoint that takes one: never 
       fc.asyncProperty(
         worldArb,
         instantArb,
-        fc.constantFrom(...rules),
+        fc.oneof(
+          fc.constantFrom(...rules),
+          // UNTIL of any day, 0000 and expanded years included (RFC 5545 writes it YYYYMMDD).
+          dayArb.map((day) => `FREQ=MONTHLY;UNTIL=${day.text.replaceAll('-', '')}T000000Z`),
+        ),
         durationArb,
         async ({ user, accountId }, startAt, rrule, after) => {
           const body = {
@@ -206,6 +210,16 @@ describe('dates over their whole range, on every endpoint that takes one: never 
       ),
       { numRuns: 40 },
     );
+    // A rule whose first occurrence would be 10000-01-01 never occurs: 400 at rrule.
+    const body = {
+      amount: 1,
+      description: 'dates',
+      rrule: 'FREQ=MONTHLY;BYMONTHDAY=1',
+      startAt: '9999-12-02T00:00:00Z',
+      timezone: 'UTC',
+    };
+    const res = await app.call('POST', `/v1/accounts/${today.accountId}/schedules`, { token: today.user.accessToken, body });
+    expect([res.status, res.body.details?.[0]?.path], JSON.stringify(res.body)).toEqual([400, 'rrule']);
   });
 
   it('an API key: expiresAt anywhere', async () => {

@@ -12,6 +12,8 @@
  * last day of every month, and 29 February exists only in leap years.
  *
  * Occurrences end with the holdable years (lib/timestamps.ts): one after 9999 is no occurrence.
+ * (`rrule` itself stops at its MAXYEAR 9999 in floating time; a zone west of UTC still moves an
+ * occurrence late on 31 December 9999 into the year 10000.)
  */
 import { DateTime, IANAZone } from 'luxon';
 import rrule from 'rrule';
