@@ -14,6 +14,7 @@ import { consoleRouter } from './http/console.ts';
 import { docsRouter } from './http/docs.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
 import { type InFlight, inFlightRequests } from './http/in-flight.ts';
+import { jsonBody } from './http/json-body.ts';
 import { createMetrics } from './http/metrics.ts';
 import { limitPerIp } from './http/rate-limit.ts';
 import { requestContext } from './http/request-context.ts';
@@ -89,9 +90,9 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.use('/simplefin', simplefinRouter(deps, inFlight));
 
   // A scenario may carry up to 50,000 transactions; every other body stays within 64 KiB.
-  app.use(['/v1/scenarios/apply', '/trpc/scenarios.applyScenario'], express.json({ limit: '16mb' }));
-  // The REST adapter and tRPC's handler both take the body parsed here.
-  app.use(express.json({ limit: '64kb' }));
+  app.use(['/v1/scenarios/apply', '/trpc/scenarios.applyScenario'], jsonBody({ limit: '16mb' }));
+  // The REST adapter and tRPC's handler both take the body parsed here, its depth bounded first (json-body.ts).
+  app.use(jsonBody({ limit: '64kb' }));
   const route = options.ablation?.route;
   if (route) app[route.method](route.path, route.handler);
   app.use('/trpc', trpcHandler(deps, inFlight));

@@ -2,7 +2,7 @@
  * The error contract at the HTTP edge: bodies the parser refused, unknown routes, and anything
  * thrown outside a procedure. Procedures' own errors are mapped by `toErrorBody` in core.
  */
-import { AppError, retryAfterOf, statusOf, toErrorBody } from '@sandbank/core';
+import { AppError, JsonTooDeepError, retryAfterOf, statusOf, toErrorBody, tooDeep } from '@sandbank/core';
 import type { ErrorBody } from '@sandbank/schemas';
 import type { NextFunction, Request, Response } from 'express';
 import type { RestRoutes } from './rest-routes.ts';
@@ -55,7 +55,8 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
       'PAYLOAD_TOO_LARGE',
       `The body is larger than ${limit >= 1024 * 1024 ? `${limit / 1024 / 1024} MiB` : `${limit / 1024} KiB`}`,
     );
-  } else if (parserError.type === 'entity.parse.failed') appError = new AppError('VALIDATION_ERROR', 'Malformed JSON body');
+  } else if (error instanceof JsonTooDeepError) appError = tooDeep('(body)', error.maxDepth);
+  else if (parserError.type === 'entity.parse.failed') appError = new AppError('VALIDATION_ERROR', 'Malformed JSON body');
   else if (parserError.type === 'encoding.unsupported' || parserError.type === 'charset.unsupported') {
     appError = new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding');
   }

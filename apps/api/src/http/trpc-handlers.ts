@@ -11,9 +11,13 @@ import {
   createContextInner,
   type Deps,
   isDatabaseUnavailable,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
   procedureMetas,
   statusOf,
   toErrorBody,
+  tooDeep,
+  withTraceId,
 } from '@sandbank/core';
 import type { TRPCError } from '@trpc/server';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
@@ -67,6 +71,12 @@ export function logInternal(error: TRPCError, req: Request): void {
   else req.log.error({ err: error.cause ?? error }, 'procedure failed');
 }
 
+/** The `input` query parameter as tRPC reads it (URLSearchParams), or '' without one. */
+function queryInput(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? '' : (new URLSearchParams(url.slice(query + 1)).get('input') ?? '');
+}
+
 export function trpcHandler(deps: Deps, inFlight: InFlight): RequestHandler {
   const context = createContextFactory(deps);
   const options = {
@@ -88,9 +98,16 @@ export function trpcHandler(deps: Deps, inFlight: InFlight): RequestHandler {
     // tRPC answers a POST that names no type "Missing content-type header" (415), even with no body to
     // type. Named JSON, a bodiless POST is read by tRPC as what it is: no input.
     if (req.method === 'POST' && req.headers['content-type'] === undefined) req.headers['content-type'] = 'application/json';
+    // A query's input is JSON in `?input=`, which tRPC parses itself: its depth is bounded here, as
+    // the body's is by the body parser (json-body.ts).
+    if (req.method === 'GET' && nestsDeeperThan(queryInput(req.url), MAX_JSON_DEPTH)) {
+      sendError(res, toErrorBody(tooDeep('input'), req.id));
+      return;
+    }
     // What tRPC's Express adapter does (the procedure's path is the last segment), but with the
-    // handler's promise, so that shutdown can wait for it.
+    // handler's promise, so that shutdown can wait for it; errors tRPC raises before the context
+    // exists still carry this request's trace id.
     const path = req.path.slice(req.path.lastIndexOf('/') + 1);
-    inFlight.track(nodeHTTPRequestHandler({ ...options, req, res, path })).catch(next);
+    inFlight.track(withTraceId(req.id, () => nodeHTTPRequestHandler({ ...options, req, res, path }))).catch(next);
   };
 }

@@ -7,7 +7,7 @@
 import type { EntityManager } from '@sandbank/db';
 import { AppError } from '../../errors.ts';
 import { addIsoDuration, tryAddIsoDuration } from '../../lib/duration.ts';
-import { advanceTooLarge, MAX_ADVANCE, moveClockTo, readClock, withClockLock } from './clock.ts';
+import { advanceTooLarge, beyondClockEnd, LATEST_CLOCK, MAX_ADVANCE, moveClockTo, readClock, withClockLock } from './clock.ts';
 import { type FiredCounts, fireDueItems } from './due-items.ts';
 
 export interface AdvanceClockParams {
@@ -37,6 +37,7 @@ export async function advanceClock(em: EntityManager, params: AdvanceClockParams
     if (target === null || target > addIsoDuration(from, MAX_ADVANCE)) {
       throw advanceTooLarge(params.by !== undefined ? 'by' : 'to');
     }
+    if (target > LATEST_CLOCK) throw beyondClockEnd(params.by !== undefined ? 'by' : 'to');
     const fired = await fireDueItems(em, { userId: params.userId, until: target, moveClock: true });
     await em.transactional((tx) => moveClockTo(tx, params.userId, target));
     const { now } = await readClock(em, params.userId);

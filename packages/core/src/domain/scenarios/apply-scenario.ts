@@ -23,7 +23,15 @@ import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { addIsoDuration } from '../../lib/duration.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { advanceTooLarge, MAX_ADVANCE, moveClockTo, readClock, withClockLock } from '../clock/clock.ts';
+import {
+  advanceTooLarge,
+  beyondClockEnd,
+  LATEST_CLOCK,
+  MAX_ADVANCE,
+  moveClockTo,
+  readClock,
+  withClockLock,
+} from '../clock/clock.ts';
 import { fireDueItems } from '../clock/due-items.ts';
 import { checkUserLimit } from '../limits/per-user-limits.ts';
 import { resetWorld } from '../sandbox/reset-sandbox.ts';
@@ -68,6 +76,7 @@ export async function applyScenario(
         if (asOf > addIsoDuration(now, MAX_ADVANCE) && (await hasDueItems(tx, userId, asOf))) {
           throw advanceTooLarge('scenario.asOf');
         }
+        if (asOf > LATEST_CLOCK) throw beyondClockEnd('scenario.asOf');
         if (asOf > now) {
           await moveClockTo(tx, userId, asOf);
           now = (await readClock(tx, userId)).now;

@@ -34,8 +34,12 @@ import type { Transaction } from '@sandbank/schemas';
 import { z } from 'zod';
 import { AppError, notFound } from '../../errors.ts';
 import { decodeCursor, encodeCursor, Int8TextSchema } from '../../lib/cursor.ts';
+import { isHoldable } from '../../lib/timestamps.ts';
 import { rowToTransaction, TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
 import { type LogPosition, logHorizon, readLog } from '../events/event-log.ts';
+
+/** A row's date as the cursor carries it; a forged one outside the holdable years is a malformed cursor. */
+const CursorDateSchema = z.iso.datetime({ precision: 3 }).refine((value) => isHoldable(Date.parse(value)));
 
 const SyncCursorSchema = z.discriminatedUnion('k', [
   z.strictObject({
@@ -46,7 +50,7 @@ const SyncCursorSchema = z.discriminatedUnion('k', [
     /** The horizon fixed when the snapshot began: the log phase starts there. */
     h: Int8TextSchema,
     /** The last row handed out: (date, id). */
-    d: z.iso.datetime({ precision: 3 }),
+    d: CursorDateSchema,
     i: z.uuid(),
   }),
   z.strictObject({
@@ -57,7 +61,7 @@ const SyncCursorSchema = z.discriminatedUnion('k', [
     t: Int8TextSchema,
     s: Int8TextSchema,
     /** Inside the scenario.applied event AT (t, s), not after it: the last row handed out. */
-    x: z.strictObject({ c: z.uuid(), d: z.iso.datetime({ precision: 3 }), i: z.uuid() }).optional(),
+    x: z.strictObject({ c: z.uuid(), d: CursorDateSchema, i: z.uuid() }).optional(),
   }),
 ]);
 type SyncCursor = z.infer<typeof SyncCursorSchema>;
