@@ -212,7 +212,7 @@ const EXPECTED_FATAL = /terminating connection due to administrator command|the 
  * client already got it: graphile-worker's first start probes a migrations table that does not
  * exist yet, expected and harmless, and surfaced it as a warning that alarmed newcomers.
  */
-export function linesWorthSurfacing(text: string): string[] {
+function linesWorthSurfacing(text: string): string[] {
   return text
     .split('\n')
     .map((line) => line.trim())
