@@ -24,8 +24,8 @@ export interface RelayResult {
 
 export async function relayBatch(pool: pg.Pool, batchSize = RELAY_BATCH_SIZE): Promise<RelayResult> {
   return inTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ event_id: string; webhook_id: string | null }>(
-      `select e.id as event_id, w.id as webhook_id
+    const { rows } = await client.query<{ event_id: string; webhook_id: string | null; user_id: string }>(
+      `select e.id as event_id, w.id as webhook_id, e.user_id
          from (select id, type, user_id from events
                 where relayed_at is null
                 order by created_at, id
@@ -37,17 +37,18 @@ export async function relayBatch(pool: pg.Pool, batchSize = RELAY_BATCH_SIZE): P
     );
     const eventIds = [...new Set(rows.map((row) => row.event_id))];
     if (eventIds.length === 0) return { events: 0, deliveries: 0 };
-    const pairs = rows.filter((row): row is { event_id: string; webhook_id: string } => row.webhook_id !== null);
-    const { rows: created } = await client.query<{ id: string }>(
+    const pairs = rows.filter((row): row is { event_id: string; webhook_id: string; user_id: string } => row.webhook_id !== null);
+    const owners = new Map(pairs.map((row) => [row.webhook_id, row.user_id]));
+    const { rows: created } = await client.query<{ id: string; webhook_id: string }>(
       `with marked as (update events set relayed_at = now() where id = any ($4::uuid[]))
        insert into webhook_deliveries (id, webhook_id, event_id, next_attempt_at)
        select id, webhook_id, event_id, now() from unnest($1::uuid[], $2::uuid[], $3::uuid[]) as t (id, webhook_id, event_id)
        on conflict (webhook_id, event_id) do nothing
-       returning id`,
+       returning id, webhook_id`,
       [pairs.map(() => uuidv7()), pairs.map((row) => row.webhook_id), pairs.map((row) => row.event_id), eventIds],
     );
     if (created.length > 0) {
-      const jobs = created.map((row) => deliveryJob({ deliveryId: row.id }));
+      const jobs = created.map((row) => deliveryJob({ deliveryId: row.id, userId: owners.get(row.webhook_id) ?? '' }));
       await client.query(enqueueDeliveryJobsSql('$1'), [JSON.stringify(jobs)]);
     }
     return { events: eventIds.length, deliveries: created.length };

@@ -13,6 +13,7 @@ export {
   DeliveryJobPayloadSchema,
   deliveryJob,
   deliveryJobKey,
+  deliveryUserFlag,
   enqueueDeliveryJobsSql,
   JOB_MAX_ATTEMPTS,
   retryDelaySeconds,

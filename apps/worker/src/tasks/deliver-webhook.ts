@@ -3,17 +3,25 @@
  * (Standard Webhooks scheme, the event id as idempotency key), POSTs it, and records the attempt.
  * A failure schedules the next try from the retry schedule as a new job (the job itself
  * succeeds), so graphile-worker's own retries only cover crashes and unexpected errors; after the
- * last try the delivery fails. 410 Gone disables the webhook.
+ * last try the delivery fails. 410 Gone disables the webhook. A job whose user already has all
+ * its slots in flight in this worker goes back to the queue untouched (`user-slots.ts`).
  */
 import type { Config, Secrets } from '@sandbank/config';
 import { buildEventBody } from '@sandbank/schemas';
-import { DeliveryJobPayloadSchema, openSecret, retryDelaySeconds, signatureHeaders } from '@sandbank/webhooks';
-import type { Task } from 'graphile-worker';
+import {
+  type DeliveryJobPayload,
+  DeliveryJobPayloadSchema,
+  openSecret,
+  retryDelaySeconds,
+  signatureHeaders,
+} from '@sandbank/webhooks';
+import type { JobHelpers, Task } from 'graphile-worker';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Agent } from 'undici';
 import { type AttemptOutcome, postWebhook } from '../delivery/http-client.ts';
-import { type AttemptRecord, abandonDelivery, loadDeliveryTarget, recordAttempt } from '../delivery/store.ts';
+import { type AttemptRecord, abandonDelivery, loadDeliveryTarget, putBackDeliveryJob, recordAttempt } from '../delivery/store.ts';
+import type { UserSlots } from '../delivery/user-slots.ts';
 
 const USER_AGENT = 'Sandbank-Webhooks/1.0 (+https://github.com/sandbank)';
 
@@ -23,12 +31,33 @@ export interface DeliverWebhookDeps {
   pool: pg.Pool;
   agent: Agent;
   logger: Logger;
+  slots: UserSlots;
 }
 
-export function deliverWebhookTask({ config, secrets, pool, agent, logger }: DeliverWebhookDeps): Task {
-  const policy = { allowPrivate: config.webhooks.allowPrivateUrls };
+export function deliverWebhookTask(deps: DeliverWebhookDeps): Task {
+  const { pool, logger, slots } = deps;
+  const attemptDelivery = deliveryAttempt(deps);
   return async (rawPayload, helpers) => {
-    const { deliveryId, attempt, cycle } = DeliveryJobPayloadSchema.parse(rawPayload);
+    const payload = DeliveryJobPayloadSchema.parse(rawPayload);
+    const { userId } = payload;
+    // A job from before jobs named their user is not capped.
+    if (userId === undefined) return attemptDelivery(payload, helpers);
+    // Synchronous, right after the fetch: no other job of this worker can take the slot in between.
+    if (!slots.tryTake(userId)) {
+      const queued = await putBackDeliveryJob(pool, { ...payload, userId });
+      return logger.debug({ deliveryId: payload.deliveryId, userId, queued }, "user's slots taken; job put back");
+    }
+    try {
+      return await attemptDelivery(payload, helpers);
+    } finally {
+      slots.release(userId);
+    }
+  };
+}
+
+function deliveryAttempt({ config, secrets, pool, agent, logger }: DeliverWebhookDeps) {
+  const policy = { allowPrivate: config.webhooks.allowPrivateUrls };
+  return async ({ deliveryId, attempt, cycle }: DeliveryJobPayload, helpers: JobHelpers) => {
     const log = logger.child({ deliveryId, attempt, cycle, jobId: helpers.job.id });
     const target = await loadDeliveryTarget(pool, deliveryId, config.webhooks.secretOverlapSeconds);
     if (!target) return log.warn('delivery no longer exists; nothing to send');
@@ -75,7 +104,8 @@ export function deliverWebhookTask({ config, secrets, pool, agent, logger }: Del
       shutdown: helpers.abortSignal,
     });
     const record = decide(outcome, attempt, config.webhooks.retryScheduleSeconds);
-    await recordAttempt(pool, { deliveryId, cycle, webhookId: target.webhookId, startedAt, ...outcome, ...record });
+    const attemptOf = { deliveryId, cycle, webhookId: target.webhookId, userId: target.userId, startedAt };
+    await recordAttempt(pool, { ...attemptOf, ...outcome, ...record });
     log.info(
       { statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error, outcome: record.outcome },
       'webhook attempt',
