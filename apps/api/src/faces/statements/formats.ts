@@ -27,6 +27,12 @@ export const FORMATS = {
     extension: 'xml',
     write: (statement, { version }) => writeCamt(statement, 'camt.053', version),
   },
+  'camt.052': {
+    contentType: () => 'application/xml; charset=utf-8',
+    extension: 'xml',
+    withPending: true,
+    write: (statement, { version }) => writeCamt(statement, 'camt.052', version),
+  },
   mt940: {
     contentType: ({ encoding }) => `text/plain; charset=${encoding === 'cp852' ? 'ibm852' : encoding}`,
     extension: 'sta',

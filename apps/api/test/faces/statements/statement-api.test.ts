@@ -73,7 +73,7 @@ describe('GET /v1/accounts/:id/statement', () => {
   it('refuses an unknown or missing format listing the formats, and unknown parameters', async () => {
     const unknown = await get('format=qif');
     expectRefusal(unknown, [400, 'VALIDATION_ERROR', 'format']);
-    expect(unknown.body.details[0].message).toBe('Expected one of: camt.053, mt940, ofx, ofx1, csv');
+    expect(unknown.body.details[0].message).toBe('Expected one of: camt.053, camt.052, mt940, ofx, ofx1, csv');
     expectRefusal(await get(''), [400, 'VALIDATION_ERROR', 'format']);
     expectRefusal(await get('format=mt940&encoding=latin1'), [400, 'VALIDATION_ERROR', 'encoding']);
     expectRefusal(await get('format=csv&color=red'), [400, 'VALIDATION_ERROR', 'color']);
