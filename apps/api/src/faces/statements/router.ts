@@ -26,6 +26,13 @@ import { FORMATS } from './formats.ts';
 import { AccountIdSchema, StatementQuerySchema } from './query.ts';
 import { fileNamePart } from './wire.ts';
 
+/** The metrics label of a statement route (never a raw path: ids stay out of label values), or undefined. */
+export function statementRouteLabel(path: string): string | undefined {
+  if (/^\/v1\/accounts\/[^/]+\/statement$/.test(path)) return '/v1/accounts/{id}/statement';
+  if (/^\/api\/owner\/[^/]+\/accounts\/[^/]+\/statement$/.test(path)) return '/api/owner/{owner}/accounts/{id}/statement';
+  return undefined;
+}
+
 export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
   const router = express.Router();
   const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => {
