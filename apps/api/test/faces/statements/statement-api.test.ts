@@ -118,3 +118,23 @@ describe('GET /api/owner/:owner/accounts/:id/statement', () => {
     ]);
   });
 });
+
+describe('the API-key door’s rate limit', () => {
+  it('takes points from the pull endpoint’s per-key bucket and answers 429 in the contract', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_API_KEY: '2/60' });
+    try {
+      const user = await limited.createUser();
+      const accountId = (await limited.call('POST', '/v1/accounts', { token: user.accessToken, body: { name: 'A' } })).body.data
+        .id;
+      const key = (await limited.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name: 'K' } })).body.data.key;
+      expect((await limited.call('GET', `/api/owner/${user.id}/transactions`, { token: key })).status).toBe(200);
+      const path = `/api/owner/${user.id}/accounts/${accountId}/statement?format=csv`;
+      expect((await download(limited, path, key)).status).toBe(200);
+      const refused = await limited.call('GET', path, { token: key });
+      expectRefusal(refused, [429, 'RATE_LIMITED', undefined]);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      await limited.close();
+    }
+  });
+});
