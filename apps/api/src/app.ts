@@ -10,6 +10,7 @@
 import { buildOpenApiDocument, createRateLimits, type Deps, partnerKeys, TransactionListCache } from '@sandbank/core';
 import { checkReadiness } from '@sandbank/db';
 import express, { type Express, type RequestHandler } from 'express';
+import { statementsRouter } from './faces/statements/router.ts';
 import { consoleRouter } from './http/console.ts';
 import { docsRouter } from './http/docs.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
@@ -88,6 +89,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.get('/metrics', metrics.serve);
   app.use(noStore);
   app.use('/simplefin', simplefinRouter(deps, inFlight));
+  app.use(statementsRouter(deps, inFlight));
 
   // A scenario may carry up to 50,000 transactions; every other body stays within 64 KiB.
   app.use(['/v1/scenarios/apply', '/trpc/scenarios.applyScenario'], jsonBody({ limit: '16mb' }));

@@ -787,6 +787,11 @@ export interface components {
              * @description Integer amount in minor units
              */
             balance: number;
+            /**
+             * @description Sandbank’s BIC: `SNDBPLP0` (a test BIC: location code ending in 0)
+             * @example SNDBPLP0
+             */
+            bic: string;
             closedAt: string | null;
             /**
              * Format: date-time
@@ -804,6 +809,11 @@ export interface components {
              * @description Σ |amount| of the pending debits (held, not yet posted)
              */
             heldAmount: number;
+            /**
+             * @description The account’s Polish IBAN (electronic form, no spaces), derived from its id on Sandbank’s sort code 99900012 (bank 999, assigned to no real bank); valid check digits
+             * @example PL59999000122246899461306395
+             */
+            iban: string;
             /**
              * Format: uuid
              * @description UUID v7
@@ -1058,7 +1068,7 @@ export interface components {
         /** @description The error contract of every endpoint */
         Error: {
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "INVALID_PASSWORD" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "EMAIL_TAKEN" | "ACCOUNT_NAME_TAKEN" | "ACCOUNT_CLOSED" | "BALANCE_NOT_ZERO" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "CLOCK_BACKWARD" | "CLOCK_ADVANCING" | "CURSOR_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BALANCE_LIMIT_EXCEEDED" | "CONFIRMATION_MISMATCH" | "REVERSAL_EXCEEDS_ORIGINAL" | "ADVANCE_TOO_LARGE" | "SCENARIO_TOO_LARGE" | "LIMIT_EXCEEDED" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "INVALID_PASSWORD" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "EMAIL_TAKEN" | "ACCOUNT_NAME_TAKEN" | "ACCOUNT_CLOSED" | "BALANCE_NOT_ZERO" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "CLOCK_BACKWARD" | "CLOCK_ADVANCING" | "CURSOR_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BALANCE_LIMIT_EXCEEDED" | "CONFIRMATION_MISMATCH" | "REVERSAL_EXCEEDS_ORIGINAL" | "ADVANCE_TOO_LARGE" | "SCENARIO_TOO_LARGE" | "PERIOD_TOO_LONG" | "LIMIT_EXCEEDED" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
             details?: {
                 message: string;
                 path: string;
@@ -1966,7 +1976,9 @@ export interface operations {
                      *           "createdAt": "2026-11-21T10:15:30.123Z",
                      *           "closedAt": "2026-11-21T10:15:30.123Z",
                      *           "heldAmount": 1,
-                     *           "availableBalance": 1
+                     *           "availableBalance": 1,
+                     *           "iban": "PL59999000122246899461306395",
+                     *           "bic": "SNDBPLP0"
                      *         }
                      *       ],
                      *       "meta": {
@@ -2125,7 +2137,9 @@ export interface operations {
                      *         "createdAt": "2026-11-21T10:15:30.123Z",
                      *         "closedAt": "2026-11-21T10:15:30.123Z",
                      *         "heldAmount": 1,
-                     *         "availableBalance": 1
+                     *         "availableBalance": 1,
+                     *         "iban": "PL59999000122246899461306395",
+                     *         "bic": "SNDBPLP0"
                      *       }
                      *     }
                      */
@@ -2310,7 +2324,9 @@ export interface operations {
                      *         "createdAt": "2026-11-21T10:15:30.123Z",
                      *         "closedAt": "2026-11-21T10:15:30.123Z",
                      *         "heldAmount": 1,
-                     *         "availableBalance": 1
+                     *         "availableBalance": 1,
+                     *         "iban": "PL59999000122246899461306395",
+                     *         "bic": "SNDBPLP0"
                      *       }
                      *     }
                      */
@@ -2470,7 +2486,9 @@ export interface operations {
                      *         "createdAt": "2026-11-21T10:15:30.123Z",
                      *         "closedAt": "2026-11-21T10:15:30.123Z",
                      *         "heldAmount": 1,
-                     *         "availableBalance": 1
+                     *         "availableBalance": 1,
+                     *         "iban": "PL59999000122246899461306395",
+                     *         "bic": "SNDBPLP0"
                      *       }
                      *     }
                      */
