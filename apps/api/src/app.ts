@@ -9,6 +9,7 @@
 import { buildOpenApiDocument, createRateLimits, type Deps, partnerKeys, TransactionListCache } from '@sandbank/core';
 import { checkReadiness } from '@sandbank/db';
 import express, { type Express, type RequestHandler } from 'express';
+import { plaidRouter } from './faces/plaid/router.ts';
 import { consoleRouter } from './http/console.ts';
 import { docsRouter } from './http/docs.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
@@ -85,6 +86,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.use('/console', consoleRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.get('/metrics', metrics.serve);
   app.use('/simplefin', simplefinRouter(deps, inFlight));
+  app.use('/plaid', plaidRouter(deps, inFlight));
 
   // A scenario may carry up to 50,000 transactions; every other body stays within 64 KiB.
   app.use(['/v1/scenarios/apply', '/trpc/scenarios.applyScenario'], express.json({ limit: '16mb' }));
