@@ -36,7 +36,7 @@ import {
   TransactionsGetSchema,
   TransactionsSyncSchema,
 } from './schemas.ts';
-import { webhookEndpoints } from './webhook-endpoints.ts';
+import { checkedWebhookUrl, webhookEndpoints } from './webhook-endpoints.ts';
 
 const SUPPORTED_PRODUCTS = new Set(['transactions', 'balance']);
 
@@ -54,15 +54,14 @@ const accountsGet = endpoint(AccountsGetSchema, 'usable', async ({ em, item, bod
 }));
 
 export const endpoints: Record<string, Endpoint> = {
-  '/sandbox/public_token/create': endpoint(SandboxPublicTokenCreateSchema, undefined, async ({ em, userId, body }) => {
+  '/sandbox/public_token/create': endpoint(SandboxPublicTokenCreateSchema, undefined, async ({ deps, em, userId, body }) => {
     if (body.institution_id !== INSTITUTION_ID) throw plaidErrors.invalidInstitution();
     const unsupported = body.initial_products.filter((product) => !SUPPORTED_PRODUCTS.has(product));
     if (unsupported.length > 0) {
       throw plaidErrors.invalidProduct(`Sandbank serves transactions and balance only, not: ${unsupported.join(', ')}`);
     }
-    const webhook = body.options?.webhook;
-    if (webhook !== undefined && !URL.canParse(webhook)) throw plaidErrors.invalidField('options.webhook must be a URL');
-    const { publicToken } = await createItem(em, { userId, webhookUrl: webhook ?? null });
+    const webhook = body.options?.webhook ? await checkedWebhookUrl(deps, body.options.webhook, 'options.webhook') : null;
+    const { publicToken } = await createItem(em, { userId, webhookUrl: webhook, secrets: deps.secrets });
     return { public_token: publicToken };
   }),
 
@@ -74,8 +73,8 @@ export const endpoints: Record<string, Endpoint> = {
 
   '/item/get': endpoint(AccessTokenSchema, 'any', async ({ item }) => ({ item: plaidItem(item) })),
 
-  '/item/remove': endpoint(AccessTokenSchema, 'any', async ({ em, item }) => {
-    if (!(await removeItem(em, item))) throw plaidErrors.itemNotFound();
+  '/item/remove': endpoint(AccessTokenSchema, 'any', async ({ deps, em, item }) => {
+    if (!(await removeItem(em, deps.secrets, item))) throw plaidErrors.itemNotFound();
     return {};
   }),
 

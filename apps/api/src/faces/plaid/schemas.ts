@@ -106,3 +106,11 @@ export const LinkTokenCreateSchema = z.looseObject({
 });
 
 export const ItemWebhookUpdateSchema = z.strictObject({ ...withAccessToken, webhook: text(2048).nullable().optional() });
+
+export const SandboxFireWebhookSchema = z.strictObject({
+  ...withAccessToken,
+  webhook_type: text(64).optional(),
+  webhook_code: text(64),
+});
+
+export const WebhookVerificationKeyGetSchema = z.strictObject({ ...credentials, key_id: text() });

@@ -5,11 +5,13 @@
  * (of two racing exchanges, one wins). Everything else is the world's: balances, transactions and
  * time are read through the domain, never kept here.
  */
+import type { Secrets } from '@sandbank/config';
 import type { EntityManager } from '@sandbank/db';
 import { AppError } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { generateOpaqueToken, sha256 } from '../auth/tokens.ts';
 import { userNow, WORLD_NOW_SQL } from '../clock/clock.ts';
+import { syncItemWebhook } from './notifications.ts';
 
 /** Items per user, removed ones included: a bound on a new input path, far above any test's need. */
 const MAX_ITEMS_PER_USER = 100;
@@ -52,7 +54,7 @@ const toItem = (row: ItemRow): PlaidItem => ({
 /** A new Item over the user's open accounts and its public token (`/sandbox/public_token/create`). */
 export async function createItem(
   em: EntityManager,
-  { userId, webhookUrl }: { userId: string; webhookUrl: string | null },
+  { userId, webhookUrl, secrets }: { userId: string; webhookUrl: string | null; secrets: Secrets },
 ): Promise<{ item: PlaidItem; publicToken: string }> {
   return em.transactional(async (tx) => {
     // Serialises a user's item creations, so the count below cannot be raced past the bound.
@@ -71,7 +73,9 @@ export async function createItem(
       [uuidv7(), userId, sha256(publicToken), new Date(now.getTime() + PUBLIC_TOKEN_TTL_MS), webhookUrl, now, userId],
     );
     if (!row) throw new Error('the item insert returned no row');
-    return { item: toItem(row), publicToken };
+    const item = toItem(row);
+    if (webhookUrl) await syncItemWebhook(tx, secrets, item, webhookUrl);
+    return { item, publicToken };
   });
 }
 
@@ -115,11 +119,21 @@ async function updateItem(em: EntityManager, itemId: string, set: string, params
   return row ? toItem(row) : null;
 }
 
-export const removeItem = async (em: EntityManager, item: PlaidItem) =>
-  updateItem(em, item.id, 'removed_at = ?', [await userNow(em, item.userId)]);
+/** Removes the Item (its tokens stop working) and retires its webhook; null if it was removed already. */
+export const removeItem = (em: EntityManager, secrets: Secrets, item: PlaidItem) =>
+  em.transactional(async (tx) => {
+    const removed = await updateItem(tx, item.id, 'removed_at = ?', [await userNow(tx, item.userId)]);
+    if (removed) await syncItemWebhook(tx, secrets, removed, null);
+    return removed;
+  });
 
-export const setItemWebhook = (em: EntityManager, item: PlaidItem, webhookUrl: string | null) =>
-  updateItem(em, item.id, 'webhook_url = ?', [webhookUrl]);
+/** Sets (or clears, with null) the Item's webhook URL and its delivery row together. */
+export const setItemWebhook = (em: EntityManager, secrets: Secrets, item: PlaidItem, webhookUrl: string | null) =>
+  em.transactional(async (tx) => {
+    const updated = await updateItem(tx, item.id, 'webhook_url = ?', [webhookUrl]);
+    if (updated) await syncItemWebhook(tx, secrets, updated, webhookUrl);
+    return updated;
+  });
 
 export const setItemState = (em: EntityManager, item: PlaidItem, state: ItemState) =>
   updateItem(em, item.id, 'state = ?', [state]);
