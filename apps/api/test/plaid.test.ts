@@ -10,6 +10,7 @@ import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
 import { lifecycleCalls } from './lifecycle-calls.ts';
+import { Products } from 'plaid';
 import { AppLedger, type Changes, linkItem, plaidClientOf } from './plaid-calls.ts';
 import { expectPlaidResponse } from './plaid-openapi.ts';
 import { worldCalls } from './world-calls.ts';
@@ -158,5 +159,34 @@ describe('Plaid face with the official SDK', () => {
     expectPlaidResponse('/transactions/get', window.data);
     expect(ids(window.data.transactions)).toEqual([...ledger.transactions.keys()].sort());
     expect(window.data.total_transactions).toBe(ledger.transactions.size);
+  });
+
+  it('serves the rest of the surface in the shapes of Plaid’s document', async () => {
+    const user = await app.createUser();
+    await openAccount(app, user);
+    const client = await plaidClientOf(app, user);
+    const { accessToken, itemId } = await linkItem(client);
+    const link = await client.linkTokenCreate({
+      client_name: 'Budget app',
+      language: 'pl',
+      country_codes: ['PL' as never],
+      user: { client_user_id: 'user-1' },
+      products: [Products.Transactions],
+    });
+    expectPlaidResponse('/link/token/create', link.data);
+    expect(link.data.link_token).toMatch(/^link-sandbox-/);
+    expectPlaidResponse('/transactions/refresh', (await client.transactionsRefresh({ access_token: accessToken })).data);
+    const updated = await client.itemWebhookUpdate({ access_token: accessToken, webhook: 'http://127.0.0.1:9/hook' });
+    expectPlaidResponse('/item/webhook/update', updated.data);
+    expect(updated.data.item).toMatchObject({ item_id: itemId, webhook: 'http://127.0.0.1:9/hook' });
+    const fired = await client.sandboxItemFireWebhook({ access_token: accessToken, webhook_code: 'SYNC_UPDATES_AVAILABLE' as never });
+    expectPlaidResponse('/sandbox/item/fire_webhook', fired.data);
+    const { rows } = await app.db.query('select kid from plaid_signing_keys where expired_at is null');
+    const key = await client.webhookVerificationKeyGet({ key_id: rows[0].kid });
+    expectPlaidResponse('/webhook_verification_key/get', key.data);
+    expect(key.data.key).toMatchObject({ alg: 'ES256', kty: 'EC', crv: 'P-256', use: 'sig', kid: rows[0].kid, expired_at: null });
+    expect(key.data.key).not.toHaveProperty('d'); // never the private half
+    const cleared = await client.itemWebhookUpdate({ access_token: accessToken, webhook: null as never });
+    expect(cleared.data.item.webhook).toBeNull();
   });
 });
