@@ -9,7 +9,7 @@
 import { buildOpenApiDocument, createRateLimits, type Deps, partnerKeys, TransactionListCache } from '@sandbank/core';
 import { checkReadiness } from '@sandbank/db';
 import express, { type Express, type RequestHandler } from 'express';
-import { plaidRouter } from './faces/plaid/router.ts';
+import { plaidRateLimited, plaidRouter } from './faces/plaid/router.ts';
 import { consoleRouter } from './http/console.ts';
 import { docsRouter } from './http/docs.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
@@ -66,7 +66,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ data: { status: 'ok' } });
   });
-  if (rateLimits && !without.has('rate-limit')) app.use(limitPerIp(rateLimits.ip));
+  if (rateLimits && !without.has('rate-limit')) app.use(limitPerIp(rateLimits.ip, { '/plaid/': plaidRateLimited }));
   app.get('/readyz', async (req, res) => {
     const readiness = options.starting?.()
       ? { ready: false as const, reason: 'still starting (migrations)' }

@@ -164,4 +164,19 @@ describe('Plaid face: rate limits', () => {
       await limited.close();
     }
   });
+
+  it('answers the per-IP limit on /plaid in Plaid’s shape too', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_IP: '2/60' });
+    try {
+      const send = () =>
+        fetch(`${limited.url}/plaid/item/get`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect((await send()).status).toBe(400);
+      expect((await send()).status).toBe(400);
+      const refused = await send();
+      expect(refused.status).toBe(429);
+      expectPlaidError(await refused.json(), 'RATE_LIMIT');
+    } finally {
+      await limited.close();
+    }
+  });
 });

@@ -7,10 +7,10 @@
  * Every response is checked against Plaid's published OpenAPI document.
  */
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
+import { Products } from 'plaid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
 import { lifecycleCalls } from './lifecycle-calls.ts';
-import { Products } from 'plaid';
 import { AppLedger, type Changes, linkItem, plaidClientOf } from './plaid-calls.ts';
 import { expectPlaidResponse } from './plaid-openapi.ts';
 import { worldCalls } from './world-calls.ts';
@@ -179,7 +179,10 @@ describe('Plaid face with the official SDK', () => {
     const updated = await client.itemWebhookUpdate({ access_token: accessToken, webhook: 'http://127.0.0.1:9/hook' });
     expectPlaidResponse('/item/webhook/update', updated.data);
     expect(updated.data.item).toMatchObject({ item_id: itemId, webhook: 'http://127.0.0.1:9/hook' });
-    const fired = await client.sandboxItemFireWebhook({ access_token: accessToken, webhook_code: 'SYNC_UPDATES_AVAILABLE' as never });
+    const fired = await client.sandboxItemFireWebhook({
+      access_token: accessToken,
+      webhook_code: 'SYNC_UPDATES_AVAILABLE' as never,
+    });
     expectPlaidResponse('/sandbox/item/fire_webhook', fired.data);
     const { rows } = await app.db.query('select kid from plaid_signing_keys where expired_at is null');
     const key = await client.webhookVerificationKeyGet({ key_id: rows[0].kid });

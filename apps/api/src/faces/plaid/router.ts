@@ -75,3 +75,8 @@ export function plaidRouter(deps: Deps, inFlight: InFlight): Router {
   });
   return router;
 }
+
+/** The per-IP limit's refusal on the face's paths, in Plaid's shape. */
+export function plaidRateLimited(req: Request, res: Response, headers: Record<string, string>): void {
+  sendPlaidError(res, plaidErrors.rateLimited(headers['Retry-After']), req.id, headers);
+}
