@@ -9,6 +9,7 @@
 import { buildOpenApiDocument, createRateLimits, type Deps, partnerKeys, TransactionListCache } from '@sandbank/core';
 import { checkReadiness } from '@sandbank/db';
 import express, { type Express, type RequestHandler } from 'express';
+import { buildPlaidOpenApiDocument } from './faces/plaid/openapi.ts';
 import { plaidRateLimited, plaidRouter } from './faces/plaid/router.ts';
 import { consoleRouter } from './http/console.ts';
 import { docsRouter } from './http/docs.ts';
@@ -81,6 +82,11 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.get('/openapi.json', (_req, res) => {
     openApiDocument ??= JSON.stringify(buildOpenApiDocument({ serverUrl: config.http.publicUrl }));
     res.type('application/json').send(openApiDocument);
+  });
+  let plaidDocument: string | undefined;
+  app.get('/faces/plaid/openapi.json', (_req, res) => {
+    plaidDocument ??= JSON.stringify(buildPlaidOpenApiDocument(config.http.publicUrl));
+    res.type('application/json').send(plaidDocument);
   });
   app.use('/docs', docsRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.use('/console', consoleRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
+import { RESPONSES } from '../src/faces/plaid/responses.ts';
 
 const require = createRequire(import.meta.url);
 const document = require('@opensdks/sdk-plaid/plaid.oas.json') as {
@@ -59,6 +60,9 @@ export function expectPlaidResponse(path: string, body: unknown): void {
   if (!ref) throw new Error(`Plaid's document has no 200 response for ${path}`);
   const validate = validatorOf(ref);
   expect(validate(body), `${path}: ${JSON.stringify(validate.errors)}`).toBe(true);
+  // And as the face's own document describes it (the zod schemas /faces/plaid/openapi.json is made from).
+  const own = RESPONSES[path]?.safeParse(body);
+  expect(own?.success, `${path} (our schema): ${JSON.stringify(own?.error?.issues)}`).toBe(true);
 }
 
 /** Fails unless `body` is a valid PlaidError with this code. */
