@@ -112,6 +112,29 @@ describe('Plaid face: bad input', () => {
     expectPlaidResponse('/item/get', (await b.client.itemGet({ access_token: b.accessToken })).data);
   });
 
+  it('exchanges a public token once, however many exchanges race for it', async () => {
+    const user = await app.createUser();
+    await openAccount(app, user);
+    const client = await plaidClientOf(app, user);
+    const { data } = await client.sandboxPublicTokenCreate({
+      institution_id: 'ins_sandbank',
+      initial_products: ['transactions' as never],
+    });
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, () => client.itemPublicTokenExchange({ public_token: data.public_token })),
+    );
+    const won = results.filter((result) => result.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    for (const result of results) {
+      if (result.status === 'rejected') expectPlaidError((result.reason as AxiosError).response?.data, 'INVALID_PUBLIC_TOKEN');
+    }
+    const { rows } = await app.db.query(
+      'select count(*)::int as n from plaid_items where user_id = $1 and access_token_hash is not null',
+      [user.id],
+    );
+    expect(rows[0].n).toBe(1);
+  });
+
   it('keeps an Item in ITEM_LOGIN_REQUIRED after reset_login until it is repaired', async () => {
     const { client, accessToken } = await linkedUser();
     const reset = await client.sandboxItemResetLogin({ access_token: accessToken });
