@@ -27,6 +27,8 @@ export interface DeliveryTarget {
   eventType: string;
   eventCreatedAt: Date;
   eventPayload: unknown;
+  /** Set when the webhook is a Plaid Item's: the body and signature are Plaid's (delivery/plaid.ts). */
+  plaidItemId: string | null;
 }
 
 export async function loadDeliveryTarget(
@@ -43,7 +45,8 @@ export async function loadDeliveryTarget(
             case when w.secret_rotated_at > now() - make_interval(secs => $2) then w.previous_secret_key_id end
               as "previousSecretKeyId",
             d.status, d.cycle,
-            e.id as "eventId", e.type as "eventType", e.created_at as "eventCreatedAt", e.payload as "eventPayload"
+            e.id as "eventId", e.type as "eventType", e.created_at as "eventCreatedAt", e.payload as "eventPayload",
+            w.plaid_item_id as "plaidItemId"
        from webhook_deliveries d
        join webhooks w on w.id = d.webhook_id
        join events e on e.id = d.event_id

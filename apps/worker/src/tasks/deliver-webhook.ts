@@ -20,7 +20,15 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Agent } from 'undici';
 import { type AttemptOutcome, postWebhook } from '../delivery/http-client.ts';
-import { type AttemptRecord, abandonDelivery, loadDeliveryTarget, putBackDeliveryJob, recordAttempt } from '../delivery/store.ts';
+import { plaidBody, plaidHeaders } from '../delivery/plaid.ts';
+import {
+  type AttemptRecord,
+  abandonDelivery,
+  type DeliveryTarget,
+  loadDeliveryTarget,
+  putBackDeliveryJob,
+  recordAttempt,
+} from '../delivery/store.ts';
 import type { UserSlots } from '../delivery/user-slots.ts';
 
 const USER_AGENT = 'Sandbank-Webhooks/1.0 (+https://github.com/sandbank)';
@@ -69,31 +77,12 @@ function deliveryAttempt({ config, secrets, pool, agent, logger }: DeliverWebhoo
       await abandonDelivery(pool, deliveryId);
       return log.info('webhook disabled or deleted; delivery closed without a request');
     }
-    // The same builder as the event log's, so a delivery's body equals GET /v1/events/:id byte for byte.
-    const parsed = buildEventBody({
-      id: target.eventId,
-      type: target.eventType,
-      created_at: target.eventCreatedAt,
-      payload: target.eventPayload,
-    });
-    if (!parsed.success) {
-      // A malformed event would fail the same way on every retry: close the delivery and say why.
-      await abandonDelivery(pool, deliveryId);
-      return log.error({ issues: parsed.error.issues }, 'event does not match the webhook body schema; delivery closed');
-    }
-    const event = parsed.data;
-    const body = JSON.stringify(event);
-    const secret = openSecret({ keyId: target.secretKeyId, ciphertext: target.secretCiphertext }, secrets.encryptionKeys);
-    // During a rotation's overlap the old secret signs too, so receivers can roll without missing an event.
-    const previous =
-      target.previousSecretCiphertext && target.previousSecretKeyId
-        ? [openSecret({ keyId: target.previousSecretKeyId, ciphertext: target.previousSecretCiphertext }, secrets.encryptionKeys)]
-        : [];
-    const headers = {
-      ...signatureHeaders([secret, ...previous], event.id, body),
-      'content-type': 'application/json',
-      'user-agent': USER_AGENT,
-    };
+    const { plaidItemId } = target;
+    const signed = plaidItemId
+      ? await plaidSigned(pool, secrets, { ...target, plaidItemId })
+      : await standardSigned(pool, deliveryId, target, secrets, log);
+    if (!signed) return;
+    const { body, headers } = signed;
     const startedAt = new Date();
     const outcome = await postWebhook(agent, {
       url: target.url,
@@ -124,4 +113,54 @@ export function decide(outcome: AttemptOutcome, attempt: number, scheduleSeconds
   const delay = retryDelaySeconds(attempt, scheduleSeconds);
   if (delay === null) return { outcome: 'failed', nextAttemptAt: null, nextJobAttempt: null, disableReason: null };
   return { outcome: 'pending', nextAttemptAt: new Date(now + delay * 1000), nextJobAttempt: attempt + 1, disableReason: null };
+}
+
+interface Signed {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** Our event body (the event log's builder, so it equals GET /v1/events/:id byte for byte), Standard Webhooks signed; null if the event is malformed. */
+async function standardSigned(
+  pool: pg.Pool,
+  deliveryId: string,
+  target: DeliveryTarget,
+  secrets: Secrets,
+  log: Logger,
+): Promise<Signed | null> {
+  const parsed = buildEventBody({
+    id: target.eventId,
+    type: target.eventType,
+    created_at: target.eventCreatedAt,
+    payload: target.eventPayload,
+  });
+  if (!parsed.success) {
+    // A malformed event would fail the same way on every retry: close the delivery and say why.
+    await abandonDelivery(pool, deliveryId);
+    log.error({ issues: parsed.error.issues }, 'event does not match the webhook body schema; delivery closed');
+    return null;
+  }
+  const event = parsed.data;
+  const body = JSON.stringify(event);
+  const secret = openSecret({ keyId: target.secretKeyId, ciphertext: target.secretCiphertext }, secrets.encryptionKeys);
+  // During a rotation's overlap the old secret signs too, so receivers can roll without missing an event.
+  const previous =
+    target.previousSecretCiphertext && target.previousSecretKeyId
+      ? [openSecret({ keyId: target.previousSecretKeyId, ciphertext: target.previousSecretCiphertext }, secrets.encryptionKeys)]
+      : [];
+  const headers = {
+    ...signatureHeaders([secret, ...previous], event.id, body),
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+  };
+  return { body, headers };
+}
+
+/** A Plaid Item's delivery: Plaid's body and its `Plaid-Verification` JWT. */
+async function plaidSigned(pool: pg.Pool, secrets: Secrets, target: DeliveryTarget & { plaidItemId: string }): Promise<Signed> {
+  const body = plaidBody(target);
+  return {
+    body,
+    headers: { ...(await plaidHeaders(pool, secrets, body)), 'content-type': 'application/json', 'user-agent': USER_AGENT },
+  };
 }
