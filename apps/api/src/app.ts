@@ -4,7 +4,8 @@
  *
  * Order matters: trace id and metrics first (every response is logged and counted), then
  * headers and CORS (so errors and 429s carry them too), `/healthz` before the rate limit (it
- * must never touch the database), then the per-IP limit for everything else.
+ * must never touch the database), then the per-IP limit for everything else; the public pages (docs,
+ * console, the OpenAPI document) before `no-store`, which covers every answer given for a user.
  */
 import { buildOpenApiDocument, createRateLimits, type Deps, partnerKeys, TransactionListCache } from '@sandbank/core';
 import { checkReadiness } from '@sandbank/db';
@@ -19,7 +20,7 @@ import { limitPerIp } from './http/rate-limit.ts';
 import { requestContext } from './http/request-context.ts';
 import { restHandler } from './http/rest-handler.ts';
 import { restRoutes } from './http/rest-routes.ts';
-import { corsPolicy, securityHeaders, upgradesInsecureRequests } from './http/security.ts';
+import { corsPolicy, noStore, securityHeaders, upgradesInsecureRequests } from './http/security.ts';
 import { simplefinRouter } from './http/simplefin.ts';
 import { createContextFactory, logInternal, trpcHandler } from './http/trpc-handlers.ts';
 
@@ -85,6 +86,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.use('/docs', docsRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.use('/console', consoleRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.get('/metrics', metrics.serve);
+  app.use(noStore);
   app.use('/simplefin', simplefinRouter(deps, inFlight));
 
   // A scenario may carry up to 50,000 transactions; every other body stays within 64 KiB.

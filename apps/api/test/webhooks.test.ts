@@ -116,6 +116,17 @@ describe('URL safety at registration', () => {
     expect(res.body.details).toEqual([{ path: 'url', message: expect.any(String) }]);
   });
 
+  it('answers alike for a name that does not resolve and one that resolves to a private address', async () => {
+    const user = await strict.createUser();
+    const answers = [];
+    for (const url of ['http://nowhere.invalid/hooks', 'http://localhost/hooks', 'http://[::127.0.0.1]/hooks']) {
+      const { status, body } = await strict.call('POST', '/v1/webhooks', { token: user.accessToken, body: input({ url }) });
+      answers.push({ status, code: body.code, message: body.message, details: body.details });
+    }
+    expect(answers[0]).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+    expect(answers).toEqual([answers[0], answers[0], answers[0]]);
+  });
+
   it('accepts a public address', async () => {
     const user = await strict.createUser();
     const res = await strict.call('POST', '/v1/webhooks', {

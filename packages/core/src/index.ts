@@ -13,7 +13,7 @@ export { simulateTransaction } from './domain/simulations/simulate-transaction.t
 export { readTransactionPage } from './domain/transactions/list-transactions.ts';
 export { settleDueTransaction } from './domain/transactions/settle-due.ts';
 export { jsonOf, readTransactionList, TransactionListCache } from './domain/transactions/transaction-list-cache.ts';
-export { AppError, isDatabaseUnavailable, statusOf, toErrorBody } from './errors.ts';
+export { AppError, isDatabaseUnavailable, retryAfterOf, statusOf, toErrorBody } from './errors.ts';
 export { uuidv7 } from './lib/ids.ts';
 export { JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from './lib/json-depth.ts';
 export { withTraceId } from './lib/request-trace.ts';

@@ -22,8 +22,9 @@ import {
 import type { TRPCError } from '@trpc/server';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { sendError, UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors.ts';
+import { errorHeaders, sendError } from './errors.ts';
 import type { InFlight } from './in-flight.ts';
+import { isJsonOrBodiless } from './media-type.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -54,8 +55,7 @@ function responseMetaFactory() {
     if (errors.length > 0) {
       const [first] = errors;
       const status = statusOf(toErrorBody(first, ctx?.requestId ?? ''));
-      // The database is down or restarting: the request is fine, ask the client to come back.
-      return { status, headers: status === 503 ? { ...headers, 'Retry-After': UNAVAILABLE_RETRY_AFTER_SECONDS } : headers };
+      return { status, headers: errorHeaders(first, status, headers) };
     }
     const path = paths?.length === 1 ? paths[0] : undefined;
     const status = ctx?.response.status ?? (path ? successStatus.get(path) : undefined) ?? 200;
@@ -91,11 +91,13 @@ export function trpcHandler(deps: Deps, inFlight: InFlight): RequestHandler {
   };
   return (req: Request, res: Response, next: NextFunction) => {
     // tRPC also reads form data and octet streams; the contract is JSON only (415 otherwise).
-    const type = req.headers['content-type'];
-    if (req.method === 'POST' && type !== undefined && !/^application\/json\b/i.test(type)) {
+    if (req.method === 'POST' && !isJsonOrBodiless(req)) {
       sendError(res, toErrorBody(new AppError('UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json'), req.id));
       return;
     }
+    // tRPC answers a POST that names no type "Missing content-type header" (415), even with no body to
+    // type. Named JSON, a bodiless POST is read by tRPC as what it is: no input.
+    if (req.method === 'POST' && req.headers['content-type'] === undefined) req.headers['content-type'] = 'application/json';
     // A query's input is JSON in `?input=`, which tRPC parses itself: its depth is bounded here, as
     // the body's is by the body parser (json-body.ts).
     if (req.method === 'GET' && nestsDeeperThan(queryInput(req.url), MAX_JSON_DEPTH)) {

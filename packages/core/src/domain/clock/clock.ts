@@ -4,8 +4,8 @@
  * timestamps, due items — reads time here (or in SQL through `WORLD_NOW_SQL`) or takes an explicit
  * instant from a caller that did. Only delivery signatures, logs and metrics use wall time.
  *
- * Wall time is the database server's (`statement_timestamp()`), so every API instance and worker
- * agrees on one clock. Instants are kept to the millisecond, like every stored timestamp.
+ * Wall time is the database server's (`sandbank_wall_now()`, the statement's timestamp: see its
+ * migration), so every API instance and worker agrees on one clock. Instants are kept to the millisecond, like every stored timestamp.
  */
 import { acquireAdvisoryLock, type EntityManager, type HeldLock } from '@sandbank/db';
 import { AppError, notFound } from '../../errors.ts';
@@ -13,7 +13,7 @@ import { MAX_DURATION, subtractIsoDuration } from '../../lib/duration.ts';
 import { LATEST_INSTANT } from '../../lib/timestamps.ts';
 
 /** SQL for the world's now of the user whose `users` row is aliased `u`. */
-export const WORLD_NOW_SQL = `date_trunc('milliseconds', statement_timestamp() + u.clock_offset_ms * interval '1 millisecond')`;
+export const WORLD_NOW_SQL = `date_trunc('milliseconds', sandbank_wall_now() + u.clock_offset_ms * interval '1 millisecond')`;
 
 /** The most one call may move a world's clock: an advance, or a scenario's `asOf`. */
 export const MAX_ADVANCE = 'P2Y';
@@ -64,7 +64,7 @@ export async function moveClockTo(em: EntityManager, userId: string, to: Date): 
   if (to > LATEST_CLOCK) throw beyondClockEnd('to'); // the callers check first, with their own field
   await em.execute(
     `update users set clock_offset_ms = greatest(clock_offset_ms,
-       ceil(extract(epoch from (?::timestamptz - statement_timestamp())) * 1000)::bigint)
+       ceil(extract(epoch from (?::timestamptz - sandbank_wall_now())) * 1000)::bigint)
      where id = ?`,
     [to.toISOString(), userId],
   );

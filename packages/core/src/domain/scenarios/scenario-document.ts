@@ -15,13 +15,8 @@ import { IsoDurationSchema, isoDurationProblem, MAX_DURATION } from '../../lib/d
 import { exactJson } from '../../lib/exact-json.ts';
 import { nameSchema, textSchema } from '../../lib/text.ts';
 import { parseInstant } from '../../lib/timestamps.ts';
-import {
-  ClientIdSchema,
-  WebhookEventsSchema,
-  WebhookSecretSchema,
-  WebhookUrlSchema,
-} from '../../routers/webhooks/webhooks.schema.ts';
 import { MAX_AMOUNT } from '../simulations/simulate-transaction.ts';
+import { ClientIdSchema, WebhookEventsSchema, WebhookSecretSchema, WebhookUrlSchema } from '../webhooks/webhook-fields.ts';
 import { PROFILES } from './profiles.ts';
 
 /** The bounds of one apply (SPEC §8); beyond them 422 SCENARIO_TOO_LARGE. */
