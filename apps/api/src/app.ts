@@ -10,6 +10,9 @@
 import { buildOpenApiDocument, createRateLimits, type Deps, partnerKeys, TransactionListCache } from '@sandbank/core';
 import { checkReadiness } from '@sandbank/db';
 import express, { type Express, type RequestHandler } from 'express';
+import { statementsRouter } from './faces/statements/router.ts';
+import { buildPlaidOpenApiDocument } from './faces/plaid/openapi.ts';
+import { plaidRateLimited, plaidRouter } from './faces/plaid/router.ts';
 import { consoleRouter } from './http/console.ts';
 import { docsRouter } from './http/docs.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
@@ -67,7 +70,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ data: { status: 'ok' } });
   });
-  if (rateLimits && !without.has('rate-limit')) app.use(limitPerIp(rateLimits.ip));
+  if (rateLimits && !without.has('rate-limit')) app.use(limitPerIp(rateLimits.ip, { '/plaid/': plaidRateLimited }));
   app.get('/readyz', async (req, res) => {
     const readiness = options.starting?.()
       ? { ready: false as const, reason: 'still starting (migrations)' }
@@ -83,11 +86,18 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
     openApiDocument ??= JSON.stringify(buildOpenApiDocument({ serverUrl: config.http.publicUrl }));
     res.type('application/json').send(openApiDocument);
   });
+  let plaidDocument: string | undefined;
+  app.get('/faces/plaid/openapi.json', (_req, res) => {
+    plaidDocument ??= JSON.stringify(buildPlaidOpenApiDocument(config.http.publicUrl));
+    res.type('application/json').send(plaidDocument);
+  });
   app.use('/docs', docsRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.use('/console', consoleRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.get('/metrics', metrics.serve);
   app.use(noStore);
   app.use('/simplefin', simplefinRouter(deps, inFlight));
+  app.use(statementsRouter(deps, inFlight));
+  app.use('/plaid', plaidRouter(deps, inFlight));
 
   // A scenario may carry up to 50,000 transactions; every other body stays within 64 KiB.
   app.use(['/v1/scenarios/apply', '/trpc/scenarios.applyScenario'], jsonBody({ limit: '16mb' }));

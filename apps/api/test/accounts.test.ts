@@ -1,3 +1,4 @@
+import { ibanOf } from '@sandbank/core';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
@@ -26,6 +27,8 @@ describe('POST /v1/accounts', () => {
       closedAt: null,
       heldAmount: 0,
       availableBalance: 0,
+      iban: ibanOf(res.body.data.id),
+      bic: 'SNDBPLP0',
     });
   });
 

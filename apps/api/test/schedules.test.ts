@@ -251,6 +251,7 @@ describe('schedules', () => {
       ...body,
       startAt: new Date(startAt),
       clockWaitMs: 300,
+      limits: app.deps.config.limits,
     });
     await expect(busy).rejects.toMatchObject({ appCode: 'CLOCK_ADVANCING' });
     const listed = await app.call('GET', `/v1/accounts/${accountId}/schedules`, { token: user.accessToken });

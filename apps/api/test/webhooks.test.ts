@@ -216,11 +216,14 @@ describe('POST /v1/webhooks/:id/deliveries/:deliveryId/redeliver', () => {
       expect(res.status).toBe(202);
       expect(res.body.data).toMatchObject({ id: deliveryId, status: 'pending', completedAt: null, attemptCount: 1 });
     }
-    const { rows } = await app.db.query(`select payload from graphile_worker._private_jobs where key = $1`, [
+    const { rows } = await app.db.query(`select payload, flags from graphile_worker._private_jobs where key = $1`, [
       `delivery:${deliveryId}`,
     ]);
-    // One job (the key replaces the waiting one), of the newest cycle: two redeliveries after the first → cycle 3.
-    expect(rows).toEqual([{ payload: { deliveryId, attempt: 1, cycle: 3 } }]);
+    // One job (the key replaces the waiting one), of the newest cycle: two redeliveries after the first → cycle 3,
+    // flagged with its owner so a worker caps that user's attempts in flight.
+    expect(rows).toEqual([
+      { payload: { deliveryId, attempt: 1, cycle: 3, userId: user.id }, flags: { [`user:${user.id}`]: true } },
+    ]);
   });
 
   it('is 409 CONFLICT for a disabled webhook and 404 for an unknown delivery', async () => {

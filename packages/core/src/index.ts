@@ -1,15 +1,35 @@
 export { type Context, createContextInner, type ResponseMeta } from './context.ts';
 export type { Deps } from './deps.ts';
+export { ibanOf, nrbOf, SANDBANK_BIC, SANDBANK_SORT_CODE } from './domain/accounts/iban.ts';
 export { issueSession } from './domain/auth/sessions.ts';
 export { signAccessToken, verifyAccessToken } from './domain/auth/tokens.ts';
-export { tryClockLock } from './domain/clock/clock.ts';
+export { readClock, tryClockLock } from './domain/clock/clock.ts';
 export { fireDueItems, fireDueItemsEverywhere } from './domain/clock/due-items.ts';
+export { authenticateApiKey } from './domain/integrations/authenticate-api-key.ts';
 export { partnerKeys } from './domain/integrations/partner-keys.ts';
+export { resolveOwner } from './domain/integrations/resolve-owner.ts';
+export { authenticatePlaid, type PlaidCredential } from './domain/plaid/credentials.ts';
+export { listItemTransactions, syncItem } from './domain/plaid/item-transactions.ts';
+export {
+  createItem,
+  exchangePublicToken,
+  findItem,
+  type ItemAccount,
+  type PlaidItem,
+  readItemAccounts,
+  removeItem,
+  setItemState,
+  setItemWebhook,
+} from './domain/plaid/items.ts';
+export { ensureSigningKey, findVerificationKey, recordPlaidWebhook } from './domain/plaid/notifications.ts';
 export { createSchedule } from './domain/schedules/schedules.ts';
 export { buildAccountSet } from './domain/simplefin/account-set.ts';
 export { authenticateSimplefin } from './domain/simplefin/credentials.ts';
 export { claimSetupToken } from './domain/simplefin/setup-tokens.ts';
 export { simulateTransaction } from './domain/simulations/simulate-transaction.ts';
+export type { PendingEntry } from './domain/statements/pending-entries.ts';
+export { readStatement, type Statement, type StatementEntry } from './domain/statements/statement.ts';
+export { StatementDaySchema } from './domain/statements/statement-period.ts';
 export { readTransactionPage } from './domain/transactions/list-transactions.ts';
 export { settleDueTransaction } from './domain/transactions/settle-due.ts';
 export { jsonOf, readTransactionList, TransactionListCache } from './domain/transactions/transaction-list-cache.ts';

@@ -19,6 +19,17 @@ export const AccountSchema = z
     closedAt: TimestampSchema.nullable(),
     heldAmount: MinorUnitsSchema.meta({ description: 'Σ |amount| of the pending debits (held, not yet posted)' }),
     availableBalance: MinorUnitsSchema.meta({ description: 'balance − heldAmount: what a new debit may spend' }),
+    iban: z
+      .string()
+      .regex(/^PL\d{26}$/)
+      .meta({
+        description:
+          'The account’s Polish IBAN (electronic form, no spaces), derived from its id on Sandbank’s sort code 99900012 (bank 999, assigned to no real bank); valid check digits',
+        example: 'PL59999000122246899461306395',
+      }),
+    bic: z
+      .string()
+      .meta({ description: 'Sandbank’s BIC: `SNDBPLP0` (a test BIC: location code ending in 0)', example: 'SNDBPLP0' }),
   })
   .meta({ id: 'Account' });
 export type Account = z.infer<typeof AccountSchema>;

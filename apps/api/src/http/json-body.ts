@@ -21,5 +21,8 @@ function verifyDepth(_req: unknown, _res: unknown, body: Buffer, encoding: strin
   if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw new JsonTooDeepError(MAX_JSON_DEPTH);
 }
 
-/** `express.json({ limit })` that refuses bodies nested deeper than MAX_JSON_DEPTH. */
-export const jsonBody = (options: { limit: string }): RequestHandler => express.json({ ...options, verify: verifyDepth });
+type JsonOptions = NonNullable<Parameters<typeof express.json>[0]>;
+
+/** `express.json(options)` that refuses bodies nested deeper than MAX_JSON_DEPTH. */
+export const jsonBody = (options: Pick<JsonOptions, 'type' | 'strict'> & { limit: string }): RequestHandler =>
+  express.json({ ...options, verify: verifyDepth });

@@ -64,6 +64,11 @@ export function addIsoDuration(at: Date, value: string): Date {
   return result;
 }
 
+/** `at` − `value`, or null when the difference is no valid instant. */
+export function trySubtractIsoDuration(at: Date, value: string): Date | null {
+  return shift(at, value, -1);
+}
+
 export function subtractIsoDuration(at: Date, value: string): Date {
   const result = shift(at, value, -1);
   if (!result) throw new RangeError(`cannot subtract the duration ${value} from ${at.toISOString()}`);

@@ -1,6 +1,7 @@
 /** The one Account mapper: entity → the SPEC's Account shape. */
 import type { AccountEntity } from '@sandbank/db';
 import type { Account, Currency } from '@sandbank/schemas';
+import { ibanOf, SANDBANK_BIC } from '../domain/accounts/iban.ts';
 
 export const toAccount = (account: AccountEntity): Account => ({
   id: account.id,
@@ -12,4 +13,6 @@ export const toAccount = (account: AccountEntity): Account => ({
   closedAt: account.closedAt ? account.closedAt.toISOString() : null,
   heldAmount: account.heldAmount,
   availableBalance: account.balance - account.heldAmount,
+  iban: ibanOf(account.id),
+  bic: SANDBANK_BIC,
 });

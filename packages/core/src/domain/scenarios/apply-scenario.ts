@@ -86,6 +86,7 @@ export async function applyScenario(
       const plan = planTransactions(scenario, now);
       const dueRuns = countDueRuns(scenario, now, SCENARIO_LIMITS.transactions - plan.length);
       checkFunds(scenario, plan);
+      checkSchedulesPerAccount(scenario, deps.config.limits.schedulesPerAccount);
       await checkUserLimit(tx, {
         userId,
         resource: 'openAccounts',
@@ -233,4 +234,17 @@ async function insertSchedules(
     }
   }
   return ids;
+}
+
+/** Each account of the document starts empty: its schedules that are not ended are the document's own, paused ones included. */
+function checkSchedulesPerAccount(scenario: Scenario, limit: number): void {
+  for (const [index, account] of scenario.accounts.entries()) {
+    const count = account.schedules?.length ?? 0;
+    if (count > limit) {
+      const path = `scenario.accounts.${index}.schedules`;
+      throw new AppError('LIMIT_EXCEEDED', `The account has ${count} schedules; the limit is ${limit}`, {
+        details: [{ path, message: `At most ${limit} schedules per account` }],
+      });
+    }
+  }
 }

@@ -32,6 +32,8 @@ export interface Recurrence {
   countBefore(before: Date): number;
   /** How many occurrences lie at or before `through`, counting no further than `max + 1` (enough to tell "more than max"). */
   countThrough(through: Date, max: number): number;
+  /** How many occurrences lie in [from, through], counting no further than `max + 1`. */
+  countBetween(from: Date, through: Date, max: number): number;
 }
 
 export interface RecurrenceProblem {
@@ -79,6 +81,16 @@ export function recurrence(text: string, timezone: string, startAt: Date): Recur
       let count = 0;
       rule.all((occurrence) => {
         if (fromFloating(occurrence, timezone) > through) return false;
+        count += 1;
+        return count <= max;
+      });
+      return count;
+    },
+    countBetween(from, through, max) {
+      // Compared in floating time: the bounds are converted once, not every occurrence (luxon's
+      // conversion is what costs here; it runs on every advance).
+      let count = 0;
+      rule.between(toFloating(from, timezone), toFloating(through, timezone), true, () => {
         count += 1;
         return count <= max;
       });

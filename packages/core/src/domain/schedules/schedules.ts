@@ -17,6 +17,7 @@ import { getOwnedAccount } from '../accounts/accounts.ts';
 import { userNow, withClockLock } from '../clock/clock.ts';
 import { fireDueItems } from '../clock/due-items.ts';
 import { recurrence, recurrenceProblem } from './recurrence.ts';
+import { checkBackfill, checkScheduleLimit } from './schedule-bounds.ts';
 import { SCHEDULE_COLUMNS, type ScheduleRow, type ScheduleState } from './schedule-row.ts';
 
 export const DEFAULT_TIMEZONE = 'Europe/Warsaw';
@@ -43,6 +44,8 @@ export interface CreateScheduleParams {
   settleAfter?: string | undefined;
   /** How long a backfill waits for the world's clock lock before 409 CLOCK_ADVANCING (default: the clock's 30 s). */
   clockWaitMs?: number;
+  /** LIMIT_SCHEDULES_PER_ACCOUNT and LIMIT_DUE_ITEMS_PER_REQUEST (schedule-bounds.ts). */
+  limits: { schedulesPerAccount: number; dueItemsPerRequest: number };
 }
 
 const invalid = (path: string, message: string) =>
@@ -76,10 +79,16 @@ export async function createSchedule(em: EntityManager, params: CreateSchedulePa
     createdAt: now,
   };
   const firstRun = firstOccurrence(schedule);
+  const insert = () =>
+    em.transactional(async (tx) => {
+      await checkScheduleLimit(tx, { accountId: params.accountId, limit: params.limits.schedulesPerAccount });
+      return insertSchedule(tx, schedule);
+    });
   if (!firstRun || firstRun > now) {
-    const { id } = await insertSchedule(em, schedule);
+    const { id } = await insert();
     return getOwnedSchedule(em, { userId: params.userId, scheduleId: id });
   }
+  checkBackfill(schedule, now, params.limits.dueItemsPerRequest);
   // A start in the past backfills: its occurrences up to now fire at once, in order, as the clock
   // would have. The world's clock lock comes first, so a busy clock (409 CLOCK_ADVANCING) leaves no
   // schedule behind for a retry to double; each run then commits on its own, as in an advance.
@@ -87,7 +96,7 @@ export async function createSchedule(em: EntityManager, params: CreateSchedulePa
     em,
     params.userId,
     async () => {
-      const { id } = await insertSchedule(em, schedule);
+      const { id } = await insert();
       await fireDueItems(em, { userId: params.userId, until: await userNow(em, params.userId), moveClock: false });
       return id;
     },

@@ -1,0 +1,47 @@
+/**
+ * The statement formats (SPEC §14), one writer each over the same statement model: what the file
+ * is called and typed as, and whether it needs the pending entries. The list here is the list the
+ * `format` parameter accepts.
+ */
+import type { Statement } from '@sandbank/core';
+import { type CamtVersion, writeCamt } from './camt.ts';
+import { writeCsv } from './csv.ts';
+import { type Mt940Encoding, writeMt940 } from './mt940.ts';
+import { writeOfx1, writeOfx2 } from './ofx.ts';
+
+interface WriteOptions {
+  version: CamtVersion;
+  encoding: Mt940Encoding;
+}
+
+interface StatementFormat {
+  contentType(options: WriteOptions): string;
+  extension: string;
+  withPending?: true;
+  write(statement: Statement, options: WriteOptions): Buffer | string;
+}
+
+export const FORMATS = {
+  'camt.053': {
+    contentType: () => 'application/xml; charset=utf-8',
+    extension: 'xml',
+    write: (statement, { version }) => writeCamt(statement, 'camt.053', version),
+  },
+  'camt.052': {
+    contentType: () => 'application/xml; charset=utf-8',
+    extension: 'xml',
+    withPending: true,
+    write: (statement, { version }) => writeCamt(statement, 'camt.052', version),
+  },
+  mt940: {
+    contentType: ({ encoding }) => `text/plain; charset=${encoding === 'cp852' ? 'ibm852' : encoding}`,
+    extension: 'sta',
+    write: (statement, { encoding }) => writeMt940(statement, encoding),
+  },
+  ofx: { contentType: () => 'application/x-ofx; charset=utf-8', extension: 'ofx', write: writeOfx2 },
+  ofx1: { contentType: () => 'application/x-ofx; charset=utf-8', extension: 'ofx', write: writeOfx1 },
+  csv: { contentType: () => 'text/csv; charset=utf-8; header=present', extension: 'csv', write: writeCsv },
+} satisfies Record<string, StatementFormat>;
+
+export type FormatName = keyof typeof FORMATS;
+export const FORMAT_NAMES = Object.keys(FORMATS) as FormatName[];

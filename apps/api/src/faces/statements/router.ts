@@ -1,0 +1,112 @@
+/**
+ * The statement face (SPEC §14): a bank statement file of one account for a period, in the format
+ * asked for. Two doors to the same file: `GET /v1/accounts/:id/statement` with the user's access
+ * token, and `GET /api/owner/:owner/accounts/:id/statement` with an API key (the pull endpoint's
+ * key auth, owner resolution and per-key rate limit). The statement itself is the domain's
+ * (`readStatement`); this folder only writes it in each format. Errors are in our JSON contract.
+ */
+import {
+  AppError,
+  authenticateApiKey,
+  bearerToken,
+  consumePoint,
+  type Deps,
+  readStatement,
+  resolveOwner,
+  toErrorBody,
+  verifyAccessToken,
+} from '@sandbank/core';
+import type { EntityManager } from '@sandbank/db';
+import { TRPCError } from '@trpc/server';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { ZodError } from 'zod';
+import { sendError } from '../../http/errors.ts';
+import type { InFlight } from '../../http/in-flight.ts';
+import { FORMATS } from './formats.ts';
+import { buildStatementsOpenApi } from './openapi.ts';
+import { AccountIdSchema, StatementQuerySchema } from './query.ts';
+import { fileNamePart } from './wire.ts';
+
+/** The metrics label of a statement route (never a raw path: ids stay out of label values), or undefined. */
+export function statementRouteLabel(path: string): string | undefined {
+  if (path === '/faces/statements/openapi.json') return path;
+  if (/^\/v1\/accounts\/[^/]+\/statement$/.test(path)) return '/v1/accounts/{id}/statement';
+  if (/^\/api\/owner\/[^/]+\/accounts\/[^/]+\/statement$/.test(path)) return '/api/owner/{owner}/accounts/{id}/statement';
+  return undefined;
+}
+
+export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
+  const router = express.Router();
+  let document: string | undefined;
+  router.get('/faces/statements/openapi.json', (_req, res) => {
+    document ??= JSON.stringify(buildStatementsOpenApi(deps.config.http.publicUrl));
+    res.type('application/json').send(document);
+  });
+  const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => {
+    inFlight.track(handler(req, res)).catch((error: unknown) => {
+      if (error instanceof TRPCError) sendError(res, toErrorBody(error, req.id));
+      else next(error);
+    });
+  };
+
+  router.get(
+    '/v1/accounts/:id/statement',
+    wrap(async (req, res) => {
+      const token = bearerToken(req.headers.authorization);
+      if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
+      const user = await verifyAccessToken(deps, token);
+      await sendStatement(req, res, deps.orm.em.fork(), user.id);
+    }),
+  );
+
+  router.get(
+    '/api/owner/:owner/accounts/:id/statement',
+    wrap(async (req, res) => {
+      const em = deps.orm.em.fork();
+      const apiKey = await authenticateApiKey(em, deps.config, bearerToken(req.headers.authorization));
+      const limiter = deps.rateLimits?.apiKey;
+      if (limiter) {
+        const outcome = await consumePoint(limiter, apiKey.keyId); // the pull endpoint's bucket
+        res.set(outcome.headers);
+        if (!outcome.allowed)
+          throw new AppError('RATE_LIMITED', `Too many requests; retry after ${outcome.headers['Retry-After']} s`);
+      }
+      const owner = await resolveOwner(em, apiKey, String(req.params.owner));
+      await sendStatement(req, res, em, owner.id);
+    }),
+  );
+  return router;
+}
+
+async function sendStatement(req: Request, res: Response, em: EntityManager, userId: string): Promise<void> {
+  const accountId = parse(AccountIdSchema, req.params.id, 'id');
+  const query = parse(StatementQuerySchema, req.query, '');
+  const format = FORMATS[query.format];
+  const statement = await readStatement(em, {
+    userId,
+    accountId,
+    from: query.from,
+    to: query.to,
+    withPending: 'withPending' in format,
+  });
+  const { from, to } = statement.period;
+  const name = `sandbank-${fileNamePart(statement.account.iban)}-${from}-${to}-${fileNamePart(query.format)}.${format.extension}`;
+  res.status(200);
+  res.set({
+    'Content-Type': format.contentType(query),
+    'Content-Disposition': `attachment; filename="${name}"`,
+    'Cache-Control': 'no-store',
+  });
+  res.send(format.write(statement, query));
+}
+
+/** A zod failure as our 400 VALIDATION_ERROR, each issue at its parameter's path. */
+function parse<T>(schema: { parse(value: unknown): T }, value: unknown, path: string): T {
+  try {
+    return schema.parse(value);
+  } catch (error) {
+    if (!(error instanceof ZodError)) throw error;
+    if (path) for (const issue of error.issues) issue.path.unshift(path);
+    throw new TRPCError({ code: 'BAD_REQUEST', cause: error });
+  }
+}
