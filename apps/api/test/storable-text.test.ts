@@ -30,9 +30,11 @@ it('walks 200,000 levels without recursion, in time linear in the depth', () => 
     expect(path).toBe(['field', ...Array(depth).fill(0)].join('.'));
     return elapsed;
   };
-  time(20_000); // warm-up
-  const small = Math.max(time(20_000), 1);
-  const large = time(200_000);
-  // Ten times the depth: about ten times the time (a quadratic walk would take a hundred times).
-  expect(large).toBeLessThan(40 * small);
+  const best = (depth: number) => Math.max(Math.min(time(depth), time(depth), time(depth)), 0.5);
+  best(10_000); // warm-up
+  const small = best(10_000);
+  const large = best(200_000);
+  // Twenty times the depth: about twenty times the time (a quadratic walk would take 400 times);
+  // the margin absorbs the collector and this shared machine.
+  expect(large).toBeLessThan(120 * small);
 });
