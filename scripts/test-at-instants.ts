@@ -30,6 +30,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FILES: Readonly<Record<string, readonly string[]>> = {
   '@sandbank/api': [
     'test/clock.test.ts',
+    'test/faces/statements/statement-api.test.ts',
     'test/lifecycle.test.ts',
     'test/pull-dates.test.ts',
     'test/scenario-worlds.test.ts',
