@@ -56,7 +56,7 @@ const RESOURCES: Record<string, ResourceFixture> = {
   },
   'api-keys/{id}': async (owner) => (await post(owner, '/v1/api-keys', { name: 'security' })).id,
   'requisitions/{id}': async (owner) => {
-    const key = await post(owner, '/v1/api-keys', { name: 'security' });
+    const key = (await post(owner, '/v1/api-keys', { name: 'security' })) as { id: string; key: string };
     const face = async (path: string, body: unknown, token?: string) =>
       (await fetch(`${app.url}/gocardless/api/v2${path}`, {
         method: 'POST',
