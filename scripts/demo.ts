@@ -3,7 +3,7 @@
  * http://localhost:3000). It registers a user, opens two accounts, books a month of realistic
  * PLN transactions, drives a card payment through its lifecycle (pending, posted with a tip, a
  * voided hold, a refund), receives signed webhooks on a local receiver, issues an API key and pulls
- * the history like a budgeting app would, then applies a year of a family from an example scenario
+ * the history like a budgeting app would, links the accounts through the GoCardless face, then applies a year of a family from an example scenario
  * and advances the clock a month. Exits non-zero if any step fails (CI runs it).
  */
 import { readFileSync } from 'node:fs';
@@ -184,7 +184,7 @@ console.log(`  ${received.length}/${expected} deliveries (${kinds}), ${verified}
 const webhooksOk = received.length === expected && verified === expected;
 
 step('Issue an API key and pull like a budgeting app');
-const key = await call<{ data: { key: string } }>('POST', '/v1/api-keys', { name: 'demo budget app' }, token);
+const key = await call<{ data: { id: string; key: string } }>('POST', '/v1/api-keys', { name: 'demo budget app' }, token);
 const owner = encodeURIComponent(email.split('@')[0] ?? '');
 const pullResponse = await fetch(`${baseUrl}/api/owner/${owner}/transactions?limit=5`, {
   headers: { authorization: `Bearer ${key.data.key}` },
@@ -194,6 +194,42 @@ console.log(
   `  GET /api/owner/${decodeURIComponent(owner)}/transactions → ${pullResponse.status}, ${pulled.meta?.total} transactions; newest:`,
 );
 for (const txn of pulled.data ?? []) console.log(`    ${txn.description.padEnd(28)} ${pln(txn.amount).padStart(14)}`);
+
+step('Link the accounts like a GoCardless Bank Account Data app (nordigen-node: baseUrl = /gocardless/api/v2)');
+const gocardless = async <T>(path: string, body?: unknown, access?: string): Promise<T> => {
+  const response = await fetch(`${baseUrl}/gocardless/api/v2${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { 'content-type': 'application/json', ...(access ? { authorization: `Bearer ${access}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = (await response.json()) as T & { summary?: string; detail?: string };
+  if (!response.ok) throw new Error(`GoCardless ${path} → ${response.status} ${json.summary}: ${json.detail}`);
+  return json;
+};
+const { access } = await gocardless<{ access: string }>('/token/new/', { secret_id: key.data.id, secret_key: key.data.key });
+const created = await gocardless<{ id: string; status: string }>(
+  '/requisitions/',
+  { redirect: 'https://budget.example/callback', institution_id: 'SANDBOXFINANCE_SFIN0000' },
+  access,
+);
+const linked = await gocardless<{ status: string; accounts: string[] }>(`/requisitions/${created.id}/`, undefined, access);
+console.log(`  requisition ${created.status} → ${linked.status}, ${linked.accounts.length} accounts linked`);
+const gcTransactions = await gocardless<{ transactions: { booked: unknown[]; pending: unknown[] } }>(
+  `/accounts/${linked.accounts[0]}/transactions/`,
+  undefined,
+  access,
+);
+const gcBalances = await gocardless<{ balances: { balanceType: string; balanceAmount: { amount: string } }[] }>(
+  `/accounts/${linked.accounts[0]}/balances/`,
+  undefined,
+  access,
+);
+console.log(
+  `  first account: ${gcTransactions.transactions.booked.length} booked, ${gcTransactions.transactions.pending.length} pending; ${gcBalances.balances
+    .map((balance) => `${balance.balanceType} ${balance.balanceAmount.amount}`)
+    .join(', ')}`,
+);
+const gocardlessOk = linked.status === 'LN' && linked.accounts.length === 2 && gcTransactions.transactions.booked.length > 0;
 
 step('Apply a scenario: twelve months of a Polish family on three accounts (examples/scenarios/family.json)');
 const scenario = JSON.parse(readFileSync(fileURLToPath(new URL('../examples/scenarios/family.json', import.meta.url)), 'utf8'));
@@ -299,6 +335,7 @@ receiver.close();
 const ok =
   plaidOk &&
   pullResponse.ok &&
+  gocardlessOk &&
   pulled.meta.total === MONTH.length + LIFECYCLE_ROWS &&
   webhooksOk &&
   applied.data.transactions > 600 &&

@@ -55,6 +55,20 @@ const RESOURCES: Record<string, ResourceFixture> = {
     return deliveryId;
   },
   'api-keys/{id}': async (owner) => (await post(owner, '/v1/api-keys', { name: 'security' })).id,
+  'requisitions/{id}': async (owner) => {
+    const key = (await post(owner, '/v1/api-keys', { name: 'security' })) as { id: string; key: string };
+    const face = async (path: string, body: unknown, token?: string) =>
+      (await fetch(`${app.url}/gocardless/api/v2${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      }).then((res) => res.json())) as { access: string; id: string };
+    const { access } = await face('/token/new/', { secret_id: key.id, secret_key: key.key });
+    // An institution that waits for the owner's consent, so the requisition stays CR.
+    return (
+      await face('/requisitions/', { redirect: 'https://app.example/cb', institution_id: 'SANDBANK_DATY_SNDBPLP1' }, access)
+    ).id;
+  },
   'owner/{owner}': async (owner) => owner.email,
   'transactions/{id}': async (owner) => (await ownedTransaction(owner)).id,
   'events/{id}': async (owner) => ownedEvent(owner),

@@ -8,5 +8,6 @@ export const authSampleInputs: Record<string, unknown> = {
   'schedules.createSchedule': { amount: 100, description: 'Pocket money', rrule: 'FREQ=WEEKLY' },
   'clock.advanceClock': { by: 'P1D' },
   'sandbox.resetSandbox': { confirm: 'RESET' },
+  'gocardless.decideRequisition': { approve: false },
   'scenarios.applyScenario': { scenario: { version: 1, seed: 1, accounts: [] } },
 };

@@ -1,19 +1,28 @@
 /** Routes under /console: sign-in pages for visitors, the console for a signed-in user. */
-import { Redirect, Route, Router, Switch } from 'wouter';
+import { Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter';
 import { Layout } from './components/layout.tsx';
 import { AuthProvider, useAuth } from './lib/auth.tsx';
 import { AccountPage } from './pages/account-page.tsx';
 import { AccountsPage } from './pages/accounts-page.tsx';
 import { ApiKeysPage } from './pages/api-keys-page.tsx';
 import { AuthPage } from './pages/auth-page.tsx';
+import { ConsentPage } from './pages/consent-page.tsx';
 import { EventsPage } from './pages/events-page.tsx';
 import { SimulatePage } from './pages/simulate-page.tsx';
 import { TimePage } from './pages/time-page.tsx';
 import { WebhookPage } from './pages/webhook-page.tsx';
 import { WebhooksPage } from './pages/webhooks-page.tsx';
 
+/** Where sign-in returns to: `next` when it is a path of the console, else the start page. */
+function returnPath(search: string): string {
+  const next = new URLSearchParams(search).get('next');
+  return next?.startsWith('/') && !next.startsWith('//') ? next : '/';
+}
+
 function Routes() {
   const { user } = useAuth();
+  const [location] = useLocation();
+  const search = useSearch();
   if (!user) {
     return (
       <Switch>
@@ -24,7 +33,8 @@ function Routes() {
           <AuthPage mode="login" />
         </Route>
         <Route>
-          <Redirect to="/login" replace />
+          {/* A page asked for before signing in (a consent link) is where sign-in returns to. */}
+          <Redirect to={location === '/' ? '/login' : `/login?next=${encodeURIComponent(location)}`} replace />
         </Route>
       </Switch>
     );
@@ -52,8 +62,9 @@ function Routes() {
         <Route path="/api-keys">
           <ApiKeysPage />
         </Route>
+        <Route path="/gocardless/requisitions/:id">{(params) => <ConsentPage key={params.id} id={params.id} />}</Route>
         <Route path="/login">
-          <Redirect to="/" replace />
+          <Redirect to={returnPath(search)} replace />
         </Route>
         <Route path="/register">
           <Redirect to="/" replace />

@@ -5,6 +5,27 @@ export { issueSession } from './domain/auth/sessions.ts';
 export { signAccessToken, verifyAccessToken } from './domain/auth/tokens.ts';
 export { readClock, tryClockLock } from './domain/clock/clock.ts';
 export { fireDueItems, fireDueItemsEverywhere } from './domain/clock/due-items.ts';
+export {
+  ACCESS_SCOPES,
+  type AccessScope,
+  type Agreement,
+  createAgreement,
+  findAgreement,
+} from './domain/gocardless/agreements.ts';
+export { countDailyAccess, type LinkedAccount, readLinkedAccount } from './domain/gocardless/linked-accounts.ts';
+export {
+  createRequisition,
+  decideRequisition,
+  listRequisitions,
+  type Requisition,
+  readRequisition,
+} from './domain/gocardless/requisitions.ts';
+export {
+  type GocardlessCaller,
+  issueGocardlessTokens,
+  refreshGocardlessAccess,
+  verifyGocardlessToken,
+} from './domain/gocardless/tokens.ts';
 export { authenticateApiKey } from './domain/integrations/authenticate-api-key.ts';
 export { partnerKeys } from './domain/integrations/partner-keys.ts';
 export { resolveOwner } from './domain/integrations/resolve-owner.ts';
@@ -28,6 +49,7 @@ export { authenticateSimplefin } from './domain/simplefin/credentials.ts';
 export { claimSetupToken } from './domain/simplefin/setup-tokens.ts';
 export { simulateTransaction } from './domain/simulations/simulate-transaction.ts';
 export type { PendingEntry } from './domain/statements/pending-entries.ts';
+export { readPendingEntries } from './domain/statements/pending-entries.ts';
 export { readStatement, type Statement, type StatementEntry } from './domain/statements/statement.ts';
 export { StatementDaySchema } from './domain/statements/statement-period.ts';
 export { readTransactionPage } from './domain/transactions/list-transactions.ts';

@@ -5,6 +5,7 @@ import { accountsRouter } from './routers/accounts/router.ts';
 import { authRouter } from './routers/auth/router.ts';
 import { clockRouter } from './routers/clock/router.ts';
 import { eventsRouter } from './routers/events/router.ts';
+import { gocardlessRouter } from './routers/gocardless/router.ts';
 import { integrationsRouter } from './routers/integrations/router.ts';
 import { sandboxRouter } from './routers/sandbox/router.ts';
 import { scenariosRouter } from './routers/scenarios/router.ts';
@@ -28,6 +29,7 @@ export const appRouter = router({
   sandbox: sandboxRouter,
   scenarios: scenariosRouter,
   simplefin: simplefinRouter,
+  gocardless: gocardlessRouter,
 });
 
 // Responses are checked against their contract as CHECK_RESPONSES says (response-check.ts).

@@ -1,0 +1,112 @@
+/**
+ * GoCardless Bank Account Data's error shape (SPEC §13) in one place: every failure of the face
+ * answers `{ summary, detail, status_code }` with GoCardless's HTTP status, and the account
+ * endpoints add GoCardless's `type` (AccessExpiredError, RateLimitError, …) as its clients read it.
+ * Nothing a client sent that could be a secret is echoed back.
+ */
+import { AppError } from '@sandbank/core';
+import type { Response } from 'express';
+import type { z } from 'zod';
+
+export class GocardlessError extends Error {
+  readonly status: 400 | 401 | 403 | 404 | 409 | 429 | 500;
+  readonly summary: string;
+  readonly type: string | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: GocardlessError['status'],
+    summary: string,
+    detail: string,
+    options: { type?: string; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.status = status;
+    this.summary = summary;
+    this.type = options.type;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export const gcErrors = {
+  invalidJson: () => new GocardlessError(400, 'Invalid request', 'The request body is not valid JSON'),
+  invalidField: (field: string, detail: string) => new GocardlessError(400, `Invalid ${field}`, detail),
+  noCredentials: () =>
+    new GocardlessError(401, 'Authentication credentials were not provided.', 'Authentication credentials were not provided.'),
+  authenticationFailed: () =>
+    new GocardlessError(
+      401,
+      'Authentication failed',
+      'No active account found with the given credentials: secret_id is the id of one of your Sandbank API keys, secret_key that key',
+    ),
+  invalidToken: () => new GocardlessError(401, 'Invalid token', 'Token is invalid or expired'),
+  notFound: () => new GocardlessError(404, 'Not found.', 'Not found.'),
+  unknownInstitution: (id: string) =>
+    new GocardlessError(
+      400,
+      'Unknown Institution ID',
+      `Get Institution IDs from /institutions/?country={$COUNTRY_CODE}; ${id} is not one`,
+    ),
+  accessExpired: (agreementId: string) =>
+    new GocardlessError(
+      401,
+      'Access has expired or it has been revoked',
+      `End User Agreement (EUA) ${agreementId} has expired or it has been revoked. To restore access reconnect the account with a new requisition`,
+      { type: 'AccessExpiredError' },
+    ),
+  scopeNotGranted: (scope: string) =>
+    new GocardlessError(
+      403,
+      'Access scope not granted',
+      `The End User Agreement of this account does not include the '${scope}' access scope`,
+      { type: 'AccessScopeError' },
+    ),
+  conflict: (detail: string) => new GocardlessError(409, 'Conflict', detail),
+  rateLimited: (limit: string, retryAfter: string, headers: Record<string, string>) =>
+    new GocardlessError(
+      429,
+      'Rate limit exceeded',
+      `The rate limit for this resource is ${limit}. Please try again in ${retryAfter} seconds`,
+      { headers },
+    ),
+  dailyLimit: (limit: number, retryAfter: number, headers: Record<string, string>) =>
+    new GocardlessError(
+      429,
+      'Rate limit exceeded',
+      `Daily request limit set by the Institution has been exceeded: ${limit} per day for this account and scope. Please try again in ${retryAfter} seconds`,
+      { type: 'RateLimitError', headers },
+    ),
+  internal: () => new GocardlessError(500, 'Internal server error', 'An unexpected error occurred'),
+};
+
+/** A zod failure of a body or query: its first issue, named by its field. */
+export function requestError(error: z.ZodError): GocardlessError {
+  const [first] = error.issues;
+  const field = first?.path.map(String).join('.') || 'request';
+  return gcErrors.invalidField(field, `${field}: ${first?.message ?? 'invalid value'}`);
+}
+
+/** The domain's refusals that reach the face, in GoCardless's words; anything else is its 500. */
+export function fromDomain(error: unknown): GocardlessError {
+  if (error instanceof GocardlessError) return error;
+  if (error instanceof AppError) {
+    const path = error.details?.[0]?.path;
+    if (error.appCode === 'VALIDATION_ERROR') return gcErrors.invalidField(path ?? 'request', error.message);
+    if (error.appCode === 'LIMIT_EXCEEDED') return gcErrors.invalidField('request', error.message);
+    if (error.appCode === 'NOT_FOUND') return gcErrors.notFound();
+    if (error.appCode === 'CONFLICT') return gcErrors.conflict(error.message);
+  }
+  return gcErrors.internal();
+}
+
+export function sendGocardlessError(res: Response, error: GocardlessError): void {
+  res
+    .status(error.status)
+    .set(error.headers)
+    .json({
+      summary: error.summary,
+      detail: error.message,
+      ...(error.type ? { type: error.type } : {}),
+      status_code: error.status,
+    });
+}

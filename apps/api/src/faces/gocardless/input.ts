@@ -1,0 +1,18 @@
+/** Reading a request's body, query and path id with the wire schemas, failing in GoCardless's shape. */
+import type { z } from 'zod';
+import { gcErrors, requestError } from './errors.ts';
+import type { Call } from './router.ts';
+import { IdSchema } from './wire.ts';
+
+export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const parsed = schema.safeParse(value ?? {});
+  if (!parsed.success) throw requestError(parsed.error);
+  return parsed.data;
+}
+
+/** The `:id` of the path: not a UUID is not found, as an unknown id is. */
+export function paramId(call: Call): string {
+  const parsed = IdSchema.safeParse(call.req.params.id);
+  if (!parsed.success) throw gcErrors.notFound();
+  return parsed.data;
+}

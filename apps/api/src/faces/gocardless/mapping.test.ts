@@ -1,0 +1,98 @@
+/** The face's conversions at their edges: money at 0.01 and 10^13, never "-0.00"; Warsaw dates across midnight and DST; the quirks. */
+import { describe, expect, it } from 'vitest';
+import { findInstitution } from './institutions.ts';
+import { addDays, amountOf, localDate, toTransactionsWire } from './mapping.ts';
+
+describe('money', () => {
+  it('is exact at one grosz and at 10^13 minor units, with its sign', () => {
+    expect(amountOf(1)).toBe('0.01');
+    expect(amountOf(-1)).toBe('-0.01');
+    expect(amountOf(-12_34)).toBe('-12.34');
+    expect(amountOf(10 ** 13)).toBe('100000000000.00');
+    expect(amountOf(-(10 ** 13) - 99)).toBe('-100000000000.99');
+    expect(amountOf(10 ** 15)).toBe('10000000000000.00');
+  });
+
+  it('never answers "-0.00" and refuses what is not a safe integer', () => {
+    expect(amountOf(0)).toBe('0.00');
+    expect(amountOf(-0)).toBe('0.00');
+    expect(() => amountOf(0.5)).toThrow(RangeError);
+    expect(() => amountOf(2 ** 53)).toThrow(RangeError);
+  });
+});
+
+describe('dates', () => {
+  it('are Warsaw dates of the instant, across midnight and both DST changes', () => {
+    expect(localDate(new Date('2026-11-24T22:59:59.999Z'))).toBe('2026-11-24');
+    expect(localDate(new Date('2026-11-24T23:00:00.000Z'))).toBe('2026-11-25');
+    expect(localDate(new Date('2026-07-01T21:59:59.999Z'))).toBe('2026-07-01');
+    expect(localDate(new Date('2026-07-01T22:00:00.000Z'))).toBe('2026-07-02');
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
+  });
+});
+
+describe('quirks', () => {
+  const account = { id: 'acc', currency: 'PLN' } as Parameters<typeof toTransactionsWire>[0];
+  const entry = {
+    id: 'tx-1',
+    externalTxnId: 'e',
+    amount: -25_00,
+    bookingDate: '2026-11-25',
+    valueDate: '2026-11-23',
+    postedAt: new Date('2026-11-25T08:00:00Z'),
+    description: 'Zakupy',
+    merchant: 'Żabka',
+    category: 'groceries',
+    reversalOf: null,
+    balanceAfter: 75_00,
+  };
+  const pending = {
+    id: 'tx-2',
+    externalTxnId: 'f',
+    amount: 3_00,
+    valueDate: '2026-11-25',
+    description: 'Zwrot',
+    merchant: 'Jan',
+    category: null,
+  };
+  const view = (id: string) => toTransactionsWire(account, findInstitution(id)?.quirks ?? {}, [entry], [pending]).transactions;
+
+  it('leave the sandbox institution alone', () => {
+    const {
+      booked,
+      pending: [waiting],
+    } = view('SANDBOXFINANCE_SFIN0000');
+    expect(booked[0]).toMatchObject({
+      transactionId: 'tx-1',
+      bookingDate: '2026-11-25',
+      valueDate: '2026-11-23',
+      creditorName: 'Żabka',
+    });
+    expect(waiting).toMatchObject({ transactionId: 'tx-2', debtorName: 'Jan', remittanceInformationUnstructured: 'Zwrot' });
+  });
+
+  it('swap booking and value dates of booked transactions', () => {
+    expect(view('SANDBANK_DATY_SNDBPLP1').booked[0]).toMatchObject({ bookingDate: '2026-11-23', valueDate: '2026-11-25' });
+  });
+
+  it('prefix ids and drop them on pending transactions', () => {
+    const {
+      booked,
+      pending: [waiting],
+    } = view('SANDBANK_PREFIKS_SNDBPLP2');
+    expect(booked[0]?.transactionId).toBe('PL-TRX-tx-1');
+    expect(waiting).not.toHaveProperty('transactionId');
+    expect(waiting?.internalTransactionId).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('move the counterparty into the remittance text', () => {
+    const {
+      booked,
+      pending: [waiting],
+    } = view('SANDBANK_TYTUL_SNDBPLP3');
+    expect(booked[0]).not.toHaveProperty('creditorName');
+    expect(booked[0]?.remittanceInformationUnstructured).toBe('ODBIORCA: Żabka; TYTUŁ: Zakupy');
+    expect(waiting?.remittanceInformationUnstructured).toBe('NADAWCA: Jan; TYTUŁ: Zwrot');
+  });
+});

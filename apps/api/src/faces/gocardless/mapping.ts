@@ -1,0 +1,190 @@
+/**
+ * The one mapping between the world and GoCardless's wire format (SPEC §13), each conversion once:
+ * - money: integer minor units → GoCardless's decimal string in major units with its sign
+ *   (`"-12.34"`), computed on integers, so 0.01 and 10^13 minor units are exact and 0 is `"0.00"`;
+ * - dates: local dates in Europe/Warsaw of the world's instants; `bookingDateTime` the instant;
+ * - ids: `transactionId` is the Sandbank transaction's id (the same pending and booked),
+ *   `internalTransactionId` a hash of it and the linked account's face id;
+ * - the institution's quirks (institutions.ts), applied here as the last step of a transaction.
+ */
+import { createHash } from 'node:crypto';
+import type { Agreement, LinkedAccount, PendingEntry, Requisition, Statement, StatementEntry } from '@sandbank/core';
+import { ibanOf, nrbOf, SANDBANK_BIC } from '@sandbank/core';
+import type { Institution, Quirks } from './institutions.ts';
+
+const ZONE = 'Europe/Warsaw';
+const DAY_MS = 86_400_000;
+
+/** Minor units → GoCardless's amount string, exact to the cent, never "-0.00". */
+export function amountOf(minor: number): string {
+  if (!Number.isSafeInteger(minor)) throw new RangeError(`not a safe integer amount: ${minor}`);
+  const abs = BigInt(Math.abs(minor));
+  return `${minor < 0 ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
+}
+
+const warsawDay = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/** The local date (YYYY-MM-DD) in Europe/Warsaw of an instant. */
+export const localDate = (instant: Date): string => warsawDay.format(instant);
+
+/** A calendar date `days` days later (earlier when negative). */
+export const addDays = (day: string, days: number): string =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+const timestamp = (instant: Date) => instant.toISOString();
+
+export const toAgreementWire = (agreement: Agreement) => ({
+  id: agreement.id,
+  created: timestamp(agreement.createdAt),
+  institution_id: agreement.institutionId,
+  max_historical_days: agreement.maxHistoricalDays,
+  access_valid_for_days: agreement.accessValidForDays,
+  access_scope: agreement.accessScope,
+  accepted: agreement.acceptedAt && timestamp(agreement.acceptedAt),
+  reconfirmation: false,
+});
+
+export const toRequisitionWire = (requisition: Requisition, link: string) => ({
+  id: requisition.id,
+  created: timestamp(requisition.createdAt),
+  redirect: requisition.redirect,
+  status: requisition.status,
+  institution_id: requisition.institutionId,
+  agreement: requisition.agreement.id,
+  reference: requisition.reference,
+  accounts: requisition.accounts,
+  user_language: requisition.userLanguage.toUpperCase(),
+  link,
+  ssn: null,
+  account_selection: false,
+  redirect_immediate: false,
+});
+
+export const toInstitutionWire = (institution: Institution) => ({
+  id: institution.id,
+  name: institution.name,
+  bic: institution.bic,
+  transaction_total_days: String(institution.transactionTotalDays),
+  max_access_valid_for_days: String(institution.maxAccessValidForDays),
+  countries: institution.countries,
+  logo: `https://sandbank.invalid/institutions/${institution.id}.png`,
+});
+
+export const toAccountWire = (account: LinkedAccount) => ({
+  id: account.id,
+  created: timestamp(account.createdAt),
+  last_accessed: account.lastAccessed && timestamp(account.lastAccessed),
+  iban: ibanOf(account.accountId),
+  bban: nrbOf(ibanOf(account.accountId)),
+  institution_id: account.institutionId,
+  status: account.expired ? 'EXPIRED' : 'READY',
+  owner_name: account.ownerEmail,
+});
+
+export const toDetailsWire = (account: LinkedAccount) => ({
+  account: {
+    resourceId: account.accountId,
+    iban: ibanOf(account.accountId),
+    bban: nrbOf(ibanOf(account.accountId)),
+    bic: SANDBANK_BIC,
+    currency: account.currency,
+    ownerName: account.ownerEmail,
+    name: account.accountName,
+    product: 'Sandbank sandbox account',
+    cashAccountType: 'CACC',
+    status: account.open ? 'enabled' : 'deleted',
+  },
+});
+
+/** A statement of today alone: yesterday's closing booked balance, today's booked and available. */
+export function toBalancesWire(today: Statement) {
+  const money = (minor: number) => ({ amount: amountOf(minor), currency: today.account.currency });
+  const day = today.period.to;
+  return {
+    balances: [
+      { balanceAmount: money(today.opening), balanceType: 'closingBooked', referenceDate: addDays(day, -1) },
+      { balanceAmount: money(today.closing), balanceType: 'interimBooked', referenceDate: day },
+      { balanceAmount: money(today.available), balanceType: 'interimAvailable', referenceDate: day },
+    ],
+  };
+}
+
+/** Our category → the bank's own transaction code, as Polish banks show a type of operation. */
+function bankCode(entry: {
+  amount: number;
+  category: string | null;
+  merchant: string | null;
+  reversalOf?: string | null;
+}): string {
+  if (entry.reversalOf) return 'REVERSAL';
+  if (entry.category === 'salary') return 'SALARY';
+  if (entry.category === 'cash') return entry.amount < 0 ? 'CASH_WITHDRAWAL' : 'CASH_DEPOSIT';
+  if (entry.amount < 0 && entry.merchant && entry.category !== 'transfer') return 'CARD_PAYMENT';
+  return entry.amount < 0 ? 'TRANSFER_OUT' : 'TRANSFER_IN';
+}
+
+type Wire = Record<string, unknown>;
+
+/** The fields every transaction has, before the institution's quirks. */
+function baseTransaction(linkedAccountId: string, currency: string, entry: StatementEntry | PendingEntry): Wire {
+  const counterparty = entry.merchant ? { [entry.amount < 0 ? 'creditorName' : 'debtorName']: entry.merchant } : {};
+  return {
+    transactionId: entry.id,
+    internalTransactionId: createHash('sha256').update(`${linkedAccountId}:${entry.id}`).digest('hex').slice(0, 32),
+    transactionAmount: { amount: amountOf(entry.amount), currency },
+    ...counterparty,
+    remittanceInformationUnstructured: entry.description,
+    proprietaryBankTransactionCode: bankCode(entry),
+  };
+}
+
+/** Each quirk is one step on the wire object; the order is fixed so two quirks compose the same way every time. */
+function applyQuirks(wire: Wire, quirks: Quirks, { pending, outgoing }: { pending: boolean; outgoing: boolean }): Wire {
+  const out = { ...wire };
+  if (quirks.swapDates && !pending) [out.bookingDate, out.valueDate] = [out.valueDate, out.bookingDate];
+  if (quirks.idPrefix) out.transactionId = `${quirks.idPrefix}${String(out.transactionId)}`;
+  if (quirks.pendingWithoutId && pending) delete out.transactionId;
+  if (quirks.counterpartyInRemittance) {
+    const name = out.creditorName ?? out.debtorName;
+    delete out.creditorName;
+    delete out.debtorName;
+    const who = name ? `${outgoing ? 'ODBIORCA' : 'NADAWCA'}: ${String(name)}; ` : '';
+    out.remittanceInformationUnstructured = `${who}TYTUŁ: ${String(out.remittanceInformationUnstructured)}`;
+  }
+  return out;
+}
+
+/** Booked (newest first, with the booked balance after each) and pending transactions as GoCardless shows them. */
+export function toTransactionsWire(account: LinkedAccount, quirks: Quirks, booked: StatementEntry[], pending: PendingEntry[]) {
+  const { currency } = account;
+  return {
+    transactions: {
+      booked: booked
+        .map((entry) =>
+          applyQuirks(
+            {
+              ...baseTransaction(account.id, currency, entry),
+              bookingDate: entry.bookingDate,
+              valueDate: entry.valueDate,
+              bookingDateTime: timestamp(entry.postedAt),
+              balanceAfterTransaction: {
+                balanceAmount: { amount: amountOf(entry.balanceAfter), currency },
+                balanceType: 'interimBooked',
+              },
+            },
+            quirks,
+            { pending: false, outgoing: entry.amount < 0 },
+          ),
+        )
+        .reverse(),
+      pending: pending
+        .map((entry) =>
+          applyQuirks({ ...baseTransaction(account.id, currency, entry), valueDate: entry.valueDate }, quirks, {
+            pending: true,
+            outgoing: entry.amount < 0,
+          }),
+        )
+        .reverse(),
+    },
+  };
+}

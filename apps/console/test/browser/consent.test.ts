@@ -1,0 +1,78 @@
+/**
+ * The GoCardless consent page in headless Chromium against the real API: an app (the face, called
+ * as nordigen-node calls it) creates requisitions at a bank that waits for consent; the owner opens
+ * the requisition's link, signs in, sees what is asked, picks one of two accounts and approves (LN,
+ * redirected with `ref`), then refuses another (RJ, redirected too).
+ */
+import { launchBrowser } from '@sandbank/testing/browser';
+import { openAccount } from '@sandbank/testing/fixtures';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { checkPage, openPage, textOf } from './browser.ts';
+import { type ConsoleStack, startConsoleStack } from './stack.ts';
+
+let stack: ConsoleStack;
+let browser: Browser;
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startConsoleStack(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+async function face<T>(path: string, body?: unknown, access?: string): Promise<T> {
+  const res = await fetch(`${stack.url}/gocardless/api/v2${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { 'content-type': 'application/json', ...(access ? { authorization: `Bearer ${access}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return (await res.json()) as T;
+}
+
+it('approves with the accounts picked and refuses, redirecting to the app with ref', async () => {
+  const user = await stack.app.createUser();
+  const everyday = await openAccount(stack.app, user, 'Everyday');
+  await openAccount(stack.app, user, 'Savings');
+  const key = (await stack.app.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name: 'app' } })).body.data;
+  const { access } = await face<{ access: string }>('/token/new/', { secret_id: key.id, secret_key: key.key });
+  const ask = (reference: string) =>
+    face<{ id: string; status: string; link: string }>(
+      '/requisitions/',
+      { redirect: `${stack.url}/healthz`, institution_id: 'SANDBANK_DATY_SNDBPLP1', reference },
+      access,
+    );
+  const first = await ask('approve-me');
+  expect(first.status).toBe('CR');
+
+  const watched = await openPage(browser, stack.url);
+  const { page } = watched;
+  // The app sends the owner to the link; signing in returns there.
+  await page.goto(stack.url + new URL(first.link).pathname);
+  await page.getByLabel('E-mail').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Connect your accounts' }).waitFor();
+  expect(await textOf(page, 'consent-request')).toContain('SANDBANK_DATY_SNDBPLP1');
+  expect(await textOf(page, 'consent-request')).toContain('90 days back');
+  await checkPage(watched, 'gocardless-consent');
+  await page.getByRole('checkbox', { name: /Savings/ }).uncheck();
+  await page.getByRole('button', { name: 'Approve' }).click();
+  await page.waitForURL(/\/healthz\?ref=approve-me$/);
+  const linked = await face<{ status: string; accounts: string[] }>(`/requisitions/${first.id}/`, undefined, access);
+  expect(linked.status).toBe('LN');
+  expect(linked.accounts).toHaveLength(1);
+  const details = await face<{ account: { resourceId: string } }>(`/accounts/${linked.accounts[0]}/details/`, undefined, access);
+  expect(details.account.resourceId).toBe(everyday);
+
+  const second = await ask('refuse-me');
+  await page.goto(stack.url + new URL(second.link).pathname);
+  await page.getByLabel('E-mail').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Refuse' }).click();
+  await page.waitForURL(/\/healthz\?ref=refuse-me$/);
+  expect((await face<{ status: string; accounts: string[] }>(`/requisitions/${second.id}/`, undefined, access)).status).toBe(
+    'RJ',
+  );
+});

@@ -1,0 +1,214 @@
+/**
+ * Requisitions of the GoCardless face (SPEC §13): an app asks the world's owner to link accounts of
+ * an institution under an end-user agreement. A requisition is created `CR`; the owner approves
+ * (`LN`, with the accounts picked; the agreement is accepted then) or refuses (`RJ`), once — a
+ * conditional UPDATE, so of two racing decisions one wins. An institution that links at once (the
+ * sandbox one) links every open account in the transaction that creates the requisition. `EX` is read, not stored:
+ * a linked requisition whose agreement ran out on the world's clock.
+ */
+import type { EntityManager } from '@sandbank/db';
+import { AppError, notFound } from '../../errors.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import { userNow, WORLD_NOW_SQL } from '../clock/clock.ts';
+import {
+  AGREEMENT_COLUMNS,
+  type Agreement,
+  type AgreementRow,
+  agreementExpired,
+  type CreateAgreementParams,
+  checkFaceLimit,
+  createAgreement,
+  findAgreement,
+  toAgreement,
+} from './agreements.ts';
+
+type RequisitionStatus = 'CR' | 'LN' | 'RJ' | 'EX';
+
+export interface Requisition {
+  id: string;
+  userId: string;
+  institutionId: string;
+  agreement: Agreement;
+  redirect: string;
+  reference: string;
+  userLanguage: string;
+  status: RequisitionStatus;
+  createdAt: Date;
+  /** The face ids of the linked accounts, in the order they were picked. */
+  accounts: string[];
+}
+
+export interface CreateRequisitionParams {
+  userId: string;
+  institutionId: string;
+  /** An agreement of this user for this institution, or the agreement to create with the requisition. */
+  agreement: { id: string } | Omit<CreateAgreementParams, 'userId' | 'institutionId'>;
+  redirect: string;
+  reference: string | null;
+  userLanguage: string;
+  linkAtOnce: boolean;
+}
+
+const invalid = (path: string, message: string) => new AppError('VALIDATION_ERROR', message, { details: [{ path, message }] });
+
+export async function createRequisition(em: EntityManager, params: CreateRequisitionParams): Promise<Requisition> {
+  const { userId, institutionId } = params;
+  return em.transactional(async (tx) => {
+    await checkFaceLimit(tx, userId, 'gocardless_requisitions', 'requisitions');
+    let agreement: Agreement | null;
+    if ('id' in params.agreement) {
+      agreement = await findAgreement(tx, { userId, id: params.agreement.id });
+      if (!agreement) throw invalid('agreement', `Agreement ${params.agreement.id} does not exist`);
+      if (agreement.institutionId !== institutionId) {
+        throw invalid('agreement', `Agreement ${agreement.id} is for ${agreement.institutionId}, not ${institutionId}`);
+      }
+      const [used] = await tx.execute('select 1 from gocardless_requisitions where agreement_id = ?', [agreement.id]);
+      if (used) throw invalid('agreement', `Agreement ${agreement.id} is already used by a requisition`);
+    } else {
+      agreement = await createAgreement(tx, { userId, institutionId, ...params.agreement });
+    }
+    const requisitionId = uuidv7();
+    const reference = params.reference ?? requisitionId;
+    const [taken] = await tx.execute('select 1 from gocardless_requisitions where user_id = ? and reference = ?', [
+      userId,
+      reference,
+    ]);
+    if (taken) throw invalid('reference', `Reference ${reference} is already used by another requisition`);
+    const now = await userNow(tx, userId);
+    await tx.execute(
+      `insert into gocardless_requisitions (id, user_id, agreement_id, institution_id, redirect, reference, user_language, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [requisitionId, userId, agreement.id, institutionId, params.redirect, reference, params.userLanguage, now],
+    );
+    // The answer is the requisition as created (CR, no accounts), as GoCardless always answers;
+    // the sandbox institution has linked it by the time the app reads it back.
+    const created = await readRequisition(tx, { userId, id: requisitionId });
+    if (!created) throw new Error('the requisition just created is gone');
+    if (params.linkAtOnce) await link(tx, { userId, requisitionId, accountIds: null, now });
+    return created;
+  });
+}
+
+/** Links the accounts (null: every open account, oldest first), accepts the agreement, marks the requisition LN. */
+async function link(
+  tx: EntityManager,
+  { userId, requisitionId, accountIds, now }: { userId: string; requisitionId: string; accountIds: string[] | null; now: Date },
+): Promise<boolean> {
+  const [decided] = await tx.execute<{ agreement_id: string }[]>(
+    `update gocardless_requisitions set status = 'LN', decided_at = ? where id = ? and user_id = ? and status = 'CR'
+     returning agreement_id`,
+    [now, requisitionId, userId],
+  );
+  if (!decided) return false;
+  const picked = accountIds === null ? null : `{${accountIds.join(',')}}`;
+  const rows = await tx.execute<{ id: string }[]>(
+    `insert into gocardless_accounts (id, requisition_id, account_id, user_id, position, created_at)
+     select gen_random_uuid(), ?, a.id, a.user_id, row_number() over (order by a.created_at, a.id), ?
+       from accounts a
+      where a.user_id = ? and a.status = 'open' and (?::uuid[] is null or a.id = any(?::uuid[]))
+     returning id`,
+    [requisitionId, now, userId, picked, picked],
+  );
+  if (accountIds !== null && rows.length !== new Set(accountIds).size) {
+    throw invalid('accountIds', 'Every account picked must be one of your open accounts');
+  }
+  await tx.execute('update gocardless_agreements set accepted_at = coalesce(accepted_at, ?) where id = ?', [
+    now,
+    decided.agreement_id,
+  ]);
+  return true;
+}
+
+/** The owner's answer to a requisition still `CR`: approve with the accounts picked (default: all open ones), or refuse. */
+export async function decideRequisition(
+  em: EntityManager,
+  { userId, id, approve, accountIds }: { userId: string; id: string; approve: boolean; accountIds?: string[] | undefined },
+): Promise<Requisition> {
+  if (approve && accountIds?.length === 0) throw invalid('accountIds', 'Pick at least one account');
+  await em.transactional(async (tx) => {
+    const now = await userNow(tx, userId);
+    const decided = approve
+      ? await link(tx, { userId, requisitionId: id, accountIds: accountIds ?? null, now })
+      : (
+          await tx.execute(
+            `update gocardless_requisitions set status = 'RJ', decided_at = ? where id = ? and user_id = ? and status = 'CR' returning id`,
+            [now, id, userId],
+          )
+        ).length === 1;
+    if (decided) return;
+    const [exists] = await tx.execute('select 1 from gocardless_requisitions where id = ? and user_id = ?', [id, userId]);
+    if (!exists) throw notFound('Requisition');
+    throw new AppError('CONFLICT', 'This requisition has been decided already');
+  });
+  const requisition = await readRequisition(em, { userId, id });
+  if (!requisition) throw notFound('Requisition');
+  return requisition;
+}
+
+interface RequisitionRow {
+  id: string;
+  user_id: string;
+  institution_id: string;
+  redirect: string;
+  reference: string;
+  user_language: string;
+  status: 'CR' | 'LN' | 'RJ';
+  created_at: Date | string;
+  now: Date | string;
+  accounts: string[];
+  agreement: AgreementRow;
+}
+
+const REQUISITION_SELECT = `select r.id, r.user_id, r.institution_id, r.redirect, r.reference, r.user_language, r.status,
+    r.created_at, ${WORLD_NOW_SQL} as now,
+    coalesce((select array_agg(g.id order by g.position) from gocardless_accounts g where g.requisition_id = r.id), '{}') as accounts,
+    (select row_to_json(x) from (select ${AGREEMENT_COLUMNS} from gocardless_agreements a where a.id = r.agreement_id) x) as agreement
+  from gocardless_requisitions r join users u on u.id = r.user_id`;
+
+function toRequisition(row: RequisitionRow): Requisition {
+  const agreement = toAgreement(row.agreement);
+  const expired = row.status === 'LN' && agreementExpired(agreement, new Date(row.now));
+  return {
+    id: row.id,
+    userId: row.user_id,
+    institutionId: row.institution_id,
+    agreement,
+    redirect: row.redirect,
+    reference: row.reference,
+    userLanguage: row.user_language,
+    status: expired ? 'EX' : row.status,
+    createdAt: new Date(row.created_at),
+    accounts: row.accounts,
+  };
+}
+
+/** One of the user's requisitions, or null (another user's is null too). */
+export async function readRequisition(
+  em: EntityManager,
+  { userId, id }: { userId: string; id: string },
+): Promise<Requisition | null> {
+  const [row] = await em.execute<RequisitionRow[]>(`${REQUISITION_SELECT} where r.id = ? and r.user_id = ?`, [id, userId]);
+  return row ? toRequisition(row) : null;
+}
+
+/** The user's requisitions, newest first, and how many there are. */
+export async function listRequisitions(
+  em: EntityManager,
+  { userId, limit, offset }: { userId: string; limit: number; offset: number },
+): Promise<{ count: number; results: Requisition[] }> {
+  const rows = await em.execute<RequisitionRow[]>(
+    `${REQUISITION_SELECT} where r.user_id = ? order by r.created_at desc, r.id desc limit ? offset ?`,
+    [userId, limit, offset],
+  );
+  const [total] = await em.execute<{ n: string }[]>('select count(*) as n from gocardless_requisitions where user_id = ?', [
+    userId,
+  ]);
+  return { count: Number(total?.n ?? 0), results: rows.map(toRequisition) };
+}
+
+/** Where the owner's browser goes after deciding: the app's `redirect` with `ref` = the requisition's reference. */
+export function redirectAfterDecision(requisition: Requisition): string {
+  const url = new URL(requisition.redirect);
+  url.searchParams.set('ref', requisition.reference);
+  return url.toString();
+}
