@@ -188,8 +188,10 @@ describe('GoCardless face: ownership, linking, agreements and dates', () => {
     expect((await refusal(bankAccount.getDetails())).status).toBe(403);
 
     const full = await linkedSandbox(user);
-    const today = new Date().toISOString().slice(0, 10);
-    const dayOf = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    // The face's days are Warsaw days of the world's clock: between 22:00 and 24:00 UTC a UTC date is a day behind.
+    const warsawDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Warsaw' });
+    const dayOf = (daysAgo: number) => warsawDay.format(Date.now() - daysAgo * 86_400_000);
+    const today = dayOf(0);
     const ranges = [
       [{ date_from: dayOf(95), date_to: today }, 'date_from'],
       [{ date_from: today, date_to: dayOf(3) }, 'date_from'],
