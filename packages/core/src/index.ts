@@ -42,6 +42,7 @@ export { isoTimestamp } from './lib/timestamps.ts';
 export { TRANSACTION_COLUMNS } from './mappers/transaction.ts';
 export { buildOpenApiDocument } from './openapi.ts';
 export { byApiKey, byIp, rateLimit } from './protection/rate-limit-middleware.ts';
+export { clientKey } from './protection/client-key.ts';
 export {
   consumePoint,
   createRateLimits,
