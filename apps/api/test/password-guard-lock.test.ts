@@ -36,7 +36,9 @@ describe.each(['memory', 'postgres'] as const)('the guard after calls without a 
     apps.push(app);
     const user = await app.createUser();
     const burst = await Promise.all(
-      Array.from({ length: 30 }, () => app.call('POST', '/v1/auth/login', { body: { email: user.email, password: user.password } })),
+      Array.from({ length: 30 }, () =>
+        app.call('POST', '/v1/auth/login', { body: { email: user.email, password: user.password } }),
+      ),
     );
     const refused = burst.filter((res) => res.status === 429);
     const retryAfter = refused.map((res) => Number(res.headers.get('retry-after')));

@@ -79,7 +79,7 @@ export class MemoryGuessBuckets implements GuessBuckets {
   }
 }
 
-export const GUESS_TABLE = 'password_guesses';
+const GUESS_TABLE = 'password_guesses';
 
 const RESERVE_SQL = `
   insert into ${GUESS_TABLE} as g (key, in_flight, failed, blocked_until, expire)
@@ -129,10 +129,9 @@ export class PostgresGuessBuckets implements GuessBuckets {
   async peek(key: string): Promise<GuessBucket | undefined> {
     return this.#orInsurance(
       async (pool) => {
-        const { rows } = await pool.query(
-          `select in_flight, failed, blocked_until, expire from ${GUESS_TABLE} where key = $1`,
-          [key],
-        );
+        const { rows } = await pool.query(`select in_flight, failed, blocked_until, expire from ${GUESS_TABLE} where key = $1`, [
+          key,
+        ]);
         const row = rows[0];
         if (!row) return undefined;
         const blockedUntil = row.blocked_until === null ? null : Number(row.blocked_until);

@@ -43,7 +43,7 @@ interface Bucket {
 
 const DAY_MS = 86_400_000;
 /** How long a call waits for a slot in a bucket full of guesses still being checked. */
-export const RESERVE_WAIT_MS = 2_000;
+const RESERVE_WAIT_MS = 2_000;
 const POLL_MS = 25;
 
 export async function guardPasswordAttempts<T>(
@@ -72,7 +72,10 @@ export async function guardPasswordAttempts<T>(
         store.settle(byIp.key, { kind: 'fail', max: byIp.max }, now),
       ]);
     } else {
-      await Promise.all([store.settle(bySubjectIp.key, { kind: 'giveBack' }, now), store.settle(byIp.key, { kind: 'giveBack' }, now)]);
+      await Promise.all([
+        store.settle(bySubjectIp.key, { kind: 'giveBack' }, now),
+        store.settle(byIp.key, { kind: 'giveBack' }, now),
+      ]);
     }
     throw error;
   }
