@@ -63,6 +63,7 @@ export { findUnstorable, isStorable } from './lib/storable-text.ts';
 export { isoTimestamp } from './lib/timestamps.ts';
 export { TRANSACTION_COLUMNS } from './mappers/transaction.ts';
 export { buildOpenApiDocument } from './openapi.ts';
+export { clientKey } from './protection/client-key.ts';
 export { byApiKey, byIp, rateLimit } from './protection/rate-limit-middleware.ts';
 export {
   consumePoint,

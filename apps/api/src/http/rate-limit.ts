@@ -4,7 +4,7 @@
  * cannot pick its own bucket by sending that header. A face's paths are refused in its protocol's
  * shape (Plaid's RATE_LIMIT_EXCEEDED), everything else in our contract.
  */
-import { AppError, consumePoint, toErrorBody } from '@sandbank/core';
+import { AppError, clientKey, consumePoint, toErrorBody } from '@sandbank/core';
 import type { NextFunction, Request, Response } from 'express';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { sendError } from './errors.ts';
@@ -16,7 +16,7 @@ export function limitPerIp(limiter: RateLimiterAbstract, faces: FaceRefusals = {
   const prefixes = Object.entries(faces);
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const outcome = await consumePoint(limiter, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+      const outcome = await consumePoint(limiter, clientKey(req.ip ?? req.socket.remoteAddress ?? 'unknown'));
       if (outcome.allowed) {
         for (const [name, value] of Object.entries(outcome.headers)) res.setHeader(name, value);
         next();

@@ -11,6 +11,7 @@ import type { Context } from '../context.ts';
 import type { ApiKeyIdentity } from '../domain/integrations/authenticate-api-key.ts';
 import { AppError } from '../errors.ts';
 import { middleware } from '../trpc.ts';
+import { clientKey } from './client-key.ts';
 import { consumePoint, type RateLimitBucket } from './rate-limiters.ts';
 
 export function rateLimit<TContext extends Context = Context>(bucket: RateLimitBucket, keyOf: (ctx: TContext) => string) {
@@ -27,8 +28,8 @@ export function rateLimit<TContext extends Context = Context>(bucket: RateLimitB
   });
 }
 
-/** The client IP (as Express resolved it under TRUST_PROXY). */
-export const byIp = (ctx: Context): string => ctx.ip;
+/** The client IP (as Express resolved it under TRUST_PROXY); an IPv6 client counts as its /64. */
+export const byIp = (ctx: Context): string => clientKey(ctx.ip);
 
 /** The API key that authenticated the call (user and partner keys alike): one bucket per key. */
 export const byApiKey = (ctx: Context & { apiKey: ApiKeyIdentity }): string => ctx.apiKey.keyId;

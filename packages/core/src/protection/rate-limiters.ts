@@ -12,6 +12,7 @@ import {
   RateLimiterPostgres,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
+import { type GuessBuckets, MemoryGuessBuckets, PostgresGuessBuckets } from './guess-buckets.ts';
 
 export interface RateLimits {
   /** Every request, per client IP. */
@@ -20,20 +21,17 @@ export interface RateLimits {
   auth: RateLimiterAbstract;
   /** The pull endpoint, per API key. */
   apiKey: RateLimiterAbstract;
-  /** Consecutive failed logins per e-mail+IP; deleted on success. */
-  loginFailsByEmailIp: RateLimiterAbstract;
-  /** Failed logins per IP per day, whatever the e-mail. */
-  loginFailsByIpPerDay: RateLimiterAbstract;
+  /** The password guard's buckets (consecutive failures per subject+IP, failures per IP per day). */
+  guesses: GuessBuckets;
 }
 
 /** The buckets a procedure can be limited by (`rateLimit(bucket, keyOf)`). */
 export type RateLimitBucket = 'ip' | 'auth' | 'apiKey';
 
 export const RATE_LIMIT_TABLE = 'rate_limits';
-const DAY_SECONDS = 86_400;
 
 export function createRateLimits(config: Config, orm: Orm): RateLimits {
-  const { store, ip, auth, apiKey, login } = config.rateLimits;
+  const { store, ip, auth, apiKey } = config.rateLimits;
   // The pool is reached lazily: building the app stays synchronous.
   const pool = { query: (query: unknown) => nativePool(orm).then((client) => client.query(query as never)) };
   const make = (keyPrefix: string, options: IRateLimiterOptions): RateLimiterAbstract => {
@@ -53,8 +51,7 @@ export function createRateLimits(config: Config, orm: Orm): RateLimits {
     ip: make('ip', ip),
     auth: make('auth', auth),
     apiKey: make('api_key', apiKey),
-    loginFailsByEmailIp: make('login_fails_email_ip', { points: login.maxConsecutiveFails, duration: DAY_SECONDS }),
-    loginFailsByIpPerDay: make('login_fails_ip_day', { points: login.maxFailsPerIpPerDay, duration: DAY_SECONDS }),
+    guesses: store === 'memory' ? new MemoryGuessBuckets() : new PostgresGuessBuckets(orm),
   };
 }
 

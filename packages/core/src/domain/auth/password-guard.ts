@@ -3,23 +3,29 @@
  * confirmation, such as closing an account (subject: the user), so no endpoint is an unguarded
  * password oracle.
  *
- * Reserve first: a guess takes its point from both buckets (subject+IP, consecutive failures; IP,
- * failures per day) *before* its password is checked. The store's consume is one atomic
- * increment (an `INSERT … ON CONFLICT … RETURNING` with the Postgres store, shared by replicas), so
- * however many guesses arrive at once, at most the bucket's size hold a point and get checked; the
- * others are refused (429) unchecked. A wrong password keeps its point. A right one (or a call that
- * fails before any password is checked) gives the points back, and a success forgets the
- * subject+IP's failures. rate-limiter-flexible's own recipe (`get` first, `consume` on failure)
- * races: a parallel burst had every guess checked (issue 27).
+ * Reserve first: a guess takes a slot in both buckets (subject+IP, consecutive failures; IP,
+ * failures per day) *before* its password is checked. A reservation is one conditional increment
+ * in the shared store (protection/guess-buckets.ts) that refuses without counting, so however many
+ * guesses arrive at once, at most the bucket's size are checked. A wrong password turns its slot
+ * into a failure; the one that fills the subject+IP bucket blocks it for LOGIN_BLOCK_SECONDS (and
+ * the count starts afresh behind the block). A right one (or a call that ends before any password
+ * is checked) gives the slot back, and a success forgets the subject+IP's failures. Give-backs
+ * never lower a block or a failure count (issue 27 review).
+ *
+ * A bucket full only of guesses still being checked is no verdict yet: the call waits up to
+ * RESERVE_WAIT_MS for a slot (or for the block those guesses start) and otherwise answers
+ * Retry-After: 1, never a block's length. IPs are keyed as `clientKey` (IPv6: the /64).
  *
  * No HTTP here: a refusal is an `AppError` with `retryAfterSeconds`; the HTTP layer writes it as
  * `Retry-After`.
  */
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '@sandbank/config';
 import type { ErrorCode } from '@sandbank/schemas';
-import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../../errors.ts';
+import { clientKey } from '../../protection/client-key.ts';
+import type { GuessBuckets } from '../../protection/guess-buckets.ts';
 import type { RateLimits } from '../../protection/rate-limiters.ts';
 
 export interface PasswordAttempt {
@@ -30,10 +36,15 @@ export interface PasswordAttempt {
   failureCode?: ErrorCode;
 }
 
-interface Reservation {
-  /** The subject+IP bucket's count with this guess in it. */
-  consecutive: number;
+interface Bucket {
+  key: string;
+  max: number;
 }
+
+const DAY_MS = 86_400_000;
+/** How long a call waits for a slot in a bucket full of guesses still being checked. */
+const RESERVE_WAIT_MS = 2_000;
+const POLL_MS = 25;
 
 export async function guardPasswordAttempts<T>(
   limits: RateLimits | undefined,
@@ -42,63 +53,67 @@ export async function guardPasswordAttempts<T>(
   check: () => Promise<T>,
 ): Promise<T> {
   if (!limits) return check();
-  const { loginFailsByEmailIp: bySubjectIp, loginFailsByIpPerDay: byIp } = limits;
+  const store = limits.guesses;
+  const { maxConsecutiveFails, maxFailsPerIpPerDay, blockSeconds } = config.rateLimits.login;
+  const ip = clientKey(attempt.ip);
   // Hashed: keys stay short (the store's key is varchar(255)) and no e-mail is stored.
-  const subjectIpKey = `${createHash('sha256').update(attempt.subject).digest('base64url')}:${attempt.ip}`;
-  const reservation = await reserve(limits, config, subjectIpKey, attempt.ip);
+  const subject = createHash('sha256').update(attempt.subject).digest('base64url');
+  const bySubjectIp: Bucket = { key: `subject_ip:${subject}:${ip}`, max: maxConsecutiveFails };
+  const byIp: Bucket = { key: `ip_day:${ip}`, max: maxFailsPerIpPerDay };
+  await reserve(store, bySubjectIp, byIp);
   let result: T;
   try {
     result = await check();
   } catch (error) {
+    const now = Date.now();
     if (error instanceof AppError && error.appCode === (attempt.failureCode ?? 'INVALID_CREDENTIALS')) {
-      // The guess that filled the bucket starts the block, which lasts LOGIN_BLOCK_SECONDS from it.
-      if (reservation.consecutive >= bySubjectIp.points) {
-        await bySubjectIp.block(subjectIpKey, config.rateLimits.login.blockSeconds);
-      }
+      await Promise.all([
+        store.settle(bySubjectIp.key, { kind: 'fail', max: bySubjectIp.max, blockMs: blockSeconds * 1000 }, now),
+        store.settle(byIp.key, { kind: 'fail', max: byIp.max }, now),
+      ]);
     } else {
-      await Promise.all([giveBack(bySubjectIp, subjectIpKey), giveBack(byIp, attempt.ip)]);
+      await Promise.all([
+        store.settle(bySubjectIp.key, { kind: 'giveBack' }, now),
+        store.settle(byIp.key, { kind: 'giveBack' }, now),
+      ]);
     }
     throw error;
   }
-  await Promise.all([bySubjectIp.delete(subjectIpKey), giveBack(byIp, attempt.ip)]);
+  const now = Date.now();
+  await Promise.all([store.settle(bySubjectIp.key, { kind: 'success' }, now), store.settle(byIp.key, { kind: 'giveBack' }, now)]);
   return result;
 }
 
-/** Takes one point from both buckets, or none: a refused guess gives back what it took. */
-async function reserve(limits: RateLimits, config: Config, subjectIpKey: string, ip: string): Promise<Reservation> {
-  const { loginFailsByEmailIp: bySubjectIp, loginFailsByIpPerDay: byIp } = limits;
-  const [subjectIp, perDay] = await Promise.all([take(bySubjectIp, subjectIpKey), take(byIp, ip)]);
-  if (subjectIp.granted && perDay.granted) return { consecutive: subjectIp.res.consumedPoints };
-  // A bucket that refused stays over its size (its expiry does not move); the other gets its point back.
-  await Promise.all([
-    subjectIp.granted ? giveBack(bySubjectIp, subjectIpKey) : undefined,
-    perDay.granted ? giveBack(byIp, ip) : undefined,
-  ]);
-  // A full subject+IP bucket whose last guesses are still being checked is not blocked yet (its key
-  // lasts a day); its block will end LOGIN_BLOCK_SECONDS after the last of them.
-  const ms = perDay.granted
-    ? Math.min(subjectIp.res.msBeforeNext, config.rateLimits.login.blockSeconds * 1000)
-    : perDay.res.msBeforeNext;
-  const retryAfterSeconds = Math.max(1, Math.ceil(ms / 1000));
-  throw new AppError('RATE_LIMITED', `Too many failed password attempts; retry after ${retryAfterSeconds} s`, {
-    retryAfterSeconds,
-  });
-}
-
-async function take(limiter: RateLimiterAbstract, key: string): Promise<{ granted: boolean; res: RateLimiterRes }> {
-  try {
-    return { granted: true, res: await limiter.consume(key) };
-  } catch (refusal) {
-    if (refusal instanceof RateLimiterRes) return { granted: false, res: refusal };
-    throw refusal;
+/** Takes a slot in both buckets, or none; waits a little while a bucket is full only of guesses in flight. */
+async function reserve(store: GuessBuckets, bySubjectIp: Bucket, byIp: Bucket): Promise<void> {
+  const deadline = Date.now() + RESERVE_WAIT_MS;
+  for (;;) {
+    const now = Date.now();
+    let refusedBy = bySubjectIp;
+    if (await store.reserve(bySubjectIp.key, bySubjectIp.max, now, DAY_MS)) {
+      if (await store.reserve(byIp.key, byIp.max, now, DAY_MS)) return;
+      await store.settle(bySubjectIp.key, { kind: 'giveBack' }, now);
+      refusedBy = byIp;
+    }
+    const ms = await verdictMs(store, refusedBy, Date.now());
+    if (ms !== undefined) throw rateLimited(ms);
+    if (Date.now() + POLL_MS > deadline) throw rateLimited(1000);
+    await sleep(POLL_MS);
   }
 }
 
-/**
- * Returns a reserved point. A key that expired since the reservation would go below zero (a
- * free guess later): it is deleted instead.
- */
-async function giveBack(limiter: RateLimiterAbstract, key: string): Promise<void> {
-  const res = await limiter.reward(key);
-  if (res.consumedPoints < 0) await limiter.delete(key);
+/** How long a refusing bucket stays shut: a block, or a day's failures; undefined while only guesses in flight fill it. */
+async function verdictMs(store: GuessBuckets, bucket: Bucket, now: number): Promise<number | undefined> {
+  const state = await store.peek(bucket.key);
+  if (!state || state.expire <= now) return undefined;
+  if (state.blockedUntil !== null && state.blockedUntil > now) return state.blockedUntil - now;
+  if (state.failed >= bucket.max) return state.expire - now;
+  return undefined;
+}
+
+function rateLimited(ms: number): AppError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(ms / 1000));
+  return new AppError('RATE_LIMITED', `Too many failed password attempts; retry after ${retryAfterSeconds} s`, {
+    retryAfterSeconds,
+  });
 }
