@@ -255,8 +255,85 @@ console.log(
   `  ${advanced.data.from.slice(0, 10)} → ${advanced.data.now.slice(0, 10)}: ${fired.scheduled} scheduled runs, ${fired.settled} settled, ${fired.expired} expired`,
 );
 
+step('Point a Plaid app at the same world (docs/faces/plaid.md): link, sync, a card payment posts with a tip');
+const plaidKey = await call<{ data: { key: string } }>('POST', '/v1/api-keys', { name: 'demo Plaid app' }, token);
+async function plaid<T>(path: string, body: Record<string, unknown>): Promise<T> {
+  const headers = { 'content-type': 'application/json', 'PLAID-CLIENT-ID': auth.data.user.id, 'PLAID-SECRET': plaidKey.data.key };
+  const response = await fetch(`${baseUrl}/plaid${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`/plaid${path} → ${response.status} ${JSON.stringify(json)}`);
+  return json as T;
+}
+type PlaidTxn = {
+  transaction_id: string;
+  account_id: string;
+  amount: number;
+  pending: boolean;
+  pending_transaction_id: string | null;
+};
+type PlaidChanges = { added: PlaidTxn[]; modified: PlaidTxn[]; removed: { transaction_id: string }[] };
+const { public_token } = await plaid<{ public_token: string }>('/sandbox/public_token/create', {
+  institution_id: 'ins_sandbank',
+  initial_products: ['transactions'],
+});
+const { access_token } = await plaid<{ access_token: string }>('/item/public_token/exchange', { public_token });
+const plaidLedger = new Map<string, PlaidTxn>();
+let plaidCursor: string | null = null;
+/** Syncs from the saved cursor (following has_more) until `done` holds for what arrived, as a Plaid app does. */
+async function plaidSync(done: (changes: PlaidChanges) => boolean): Promise<PlaidChanges> {
+  const all: PlaidChanges = { added: [], modified: [], removed: [] };
+  const until = Date.now() + 15_000;
+  do {
+    for (let more = true; more; ) {
+      const page: PlaidChanges & { next_cursor: string; has_more: boolean } = await plaid('/transactions/sync', {
+        access_token,
+        cursor: plaidCursor,
+        count: 500,
+      });
+      for (const txn of [...page.added, ...page.modified]) plaidLedger.set(txn.transaction_id, txn);
+      for (const gone of page.removed) plaidLedger.delete(gone.transaction_id);
+      all.added.push(...page.added);
+      all.modified.push(...page.modified);
+      all.removed.push(...page.removed);
+      plaidCursor = page.next_cursor;
+      more = page.has_more;
+    }
+    if (done(all)) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  } while (Date.now() < until);
+  return all;
+}
+await plaidSync(() => true);
+console.log(`  linked; the first sync brought ${plaidLedger.size} transactions`);
+const lunch = await call<Result>(
+  'POST',
+  '/v1/simulations/transaction',
+  { accountId: main.id, amount: -2_500, status: 'pending', merchant: 'Żabka', category: 'groceries', description: 'ŻABKA Z1234' },
+  token,
+);
+const pendingSeen = await plaidSync((changes) => changes.added.length > 0);
+console.log(`  pending:  added ${pendingSeen.added.map((txn) => `${txn.transaction_id} (${txn.amount.toFixed(2)})`).join(', ')}`);
+await call('POST', `/v1/transactions/${lunch.data.transaction.id}/post`, { amount: -2_800 }, token);
+const postedSeen = await plaidSync((changes) => changes.removed.length > 0);
+for (const txn of postedSeen.added) {
+  console.log(
+    `  posted:   added ${txn.transaction_id} (${txn.amount.toFixed(2)}), pending_transaction_id ${txn.pending_transaction_id}`,
+  );
+}
+console.log(`            removed ${postedSeen.removed.map((gone) => gone.transaction_id).join(', ')}`);
+const everyday = await call<{ data: { balance: number } }>('GET', `/v1/accounts/${main.id}`, undefined, token);
+const appBalance = [...plaidLedger.values()]
+  .filter((txn) => txn.account_id === main.id && !txn.pending)
+  .reduce((sum, txn) => sum - Math.round(txn.amount * 100), 0);
+console.log(`  the app's ledger: ${pln(appBalance)}; Sandbank: ${pln(everyday.data.balance)} (no double count)`);
+const plaidOk =
+  appBalance === everyday.data.balance &&
+  postedSeen.removed.some((gone) => gone.transaction_id === `pending-${lunch.data.transaction.id}`) &&
+  postedSeen.added.some((txn) => txn.pending_transaction_id === `pending-${lunch.data.transaction.id}`);
+
 receiver.close();
 const ok =
+  plaidOk &&
   pullResponse.ok &&
   gocardlessOk &&
   pulled.meta.total === MONTH.length + LIFECYCLE_ROWS &&

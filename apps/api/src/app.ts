@@ -4,23 +4,27 @@
  *
  * Order matters: trace id and metrics first (every response is logged and counted), then
  * headers and CORS (so errors and 429s carry them too), `/healthz` before the rate limit (it
- * must never touch the database), then the per-IP limit for everything else.
+ * must never touch the database), then the per-IP limit for everything else; the public pages (docs,
+ * console, the OpenAPI document) before `no-store`, which covers every answer given for a user.
  */
 import { buildOpenApiDocument, createRateLimits, type Deps, partnerKeys, TransactionListCache } from '@sandbank/core';
 import { checkReadiness } from '@sandbank/db';
 import express, { type Express, type RequestHandler } from 'express';
 import { gocardlessRouter } from './faces/gocardless/router.ts';
+import { buildPlaidOpenApiDocument } from './faces/plaid/openapi.ts';
+import { plaidRateLimited, plaidRouter } from './faces/plaid/router.ts';
 import { statementsRouter } from './faces/statements/router.ts';
 import { consoleRouter } from './http/console.ts';
 import { docsRouter } from './http/docs.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
 import { type InFlight, inFlightRequests } from './http/in-flight.ts';
+import { jsonBody } from './http/json-body.ts';
 import { createMetrics } from './http/metrics.ts';
 import { limitPerIp } from './http/rate-limit.ts';
 import { requestContext } from './http/request-context.ts';
 import { restHandler } from './http/rest-handler.ts';
 import { restRoutes } from './http/rest-routes.ts';
-import { corsPolicy, securityHeaders, upgradesInsecureRequests } from './http/security.ts';
+import { corsPolicy, noStore, securityHeaders, upgradesInsecureRequests } from './http/security.ts';
 import { simplefinRouter } from './http/simplefin.ts';
 import { createContextFactory, logInternal, trpcHandler } from './http/trpc-handlers.ts';
 
@@ -67,7 +71,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ data: { status: 'ok' } });
   });
-  if (rateLimits && !without.has('rate-limit')) app.use(limitPerIp(rateLimits.ip));
+  if (rateLimits && !without.has('rate-limit')) app.use(limitPerIp(rateLimits.ip, { '/plaid/': plaidRateLimited }));
   app.get('/readyz', async (req, res) => {
     const readiness = options.starting?.()
       ? { ready: false as const, reason: 'still starting (migrations)' }
@@ -83,17 +87,24 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
     openApiDocument ??= JSON.stringify(buildOpenApiDocument({ serverUrl: config.http.publicUrl }));
     res.type('application/json').send(openApiDocument);
   });
+  let plaidDocument: string | undefined;
+  app.get('/faces/plaid/openapi.json', (_req, res) => {
+    plaidDocument ??= JSON.stringify(buildPlaidOpenApiDocument(config.http.publicUrl));
+    res.type('application/json').send(plaidDocument);
+  });
   app.use('/docs', docsRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.use('/console', consoleRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.get('/metrics', metrics.serve);
+  app.use(noStore);
   app.use('/simplefin', simplefinRouter(deps, inFlight));
   app.use(statementsRouter(deps, inFlight));
+  app.use('/plaid', plaidRouter(deps, inFlight));
   app.use('/gocardless/api/v2', gocardlessRouter(deps, inFlight));
 
   // A scenario may carry up to 50,000 transactions; every other body stays within 64 KiB.
-  app.use(['/v1/scenarios/apply', '/trpc/scenarios.applyScenario'], express.json({ limit: '16mb' }));
-  // The REST adapter and tRPC's handler both take the body parsed here.
-  app.use(express.json({ limit: '64kb' }));
+  app.use(['/v1/scenarios/apply', '/trpc/scenarios.applyScenario'], jsonBody({ limit: '16mb' }));
+  // The REST adapter and tRPC's handler both take the body parsed here, its depth bounded first (json-body.ts).
+  app.use(jsonBody({ limit: '64kb' }));
   const route = options.ablation?.route;
   if (route) app[route.method](route.path, route.handler);
   app.use('/trpc', trpcHandler(deps, inFlight));

@@ -10,6 +10,7 @@ import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers.ts';
+import { durationArb, YEAR_DAYS } from './input-generators.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -17,39 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const UNITS = [
-  ['Y', 365.25],
-  ['M', 30.44],
-  ['W', 7],
-  ['D', 1],
-  ['H', 1 / 24],
-  ['M', 1 / 1_440],
-  ['S', 1 / 86_400],
-] as const;
-
-const partArb = fc.oneof(
-  { arbitrary: fc.constant(null), weight: 4 },
-  { arbitrary: fc.integer({ min: 0, max: 40 }), weight: 3 },
-  { arbitrary: fc.integer({ min: 0, max: 400_000 }), weight: 2 },
-  { arbitrary: fc.bigInt({ min: 0n, max: 10n ** 20n - 1n }), weight: 1 },
-);
-
-/** A well-formed ISO 8601 duration, and roughly how many days it spans (independent of the code under test). */
-const durationArb = fc.array(partArb, { minLength: 7, maxLength: 7 }).map((parts) => {
-  let date = 'P';
-  let time = '';
-  let days = 0;
-  parts.forEach((part, index) => {
-    if (part === null) return;
-    const [unit, length] = UNITS[index] as (typeof UNITS)[number];
-    if (index < 4) date += `${part}${unit}`;
-    else time += `${part}${unit}`;
-    days += Number(part) * length;
-  });
-  return { value: date + (time ? `T${time}` : ''), days };
-});
-
-const YEARS = 365.25;
+const YEARS = YEAR_DAYS;
 
 it('any duration gets the contract: booked or moved within the bounds, a clear refusal beyond them, never a 500', async () => {
   await fc.assert(

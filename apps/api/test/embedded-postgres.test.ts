@@ -4,7 +4,7 @@
  * `mktemp -d`. The launcher must still start it (binaries and data placed where that user can
  * reach them, the private folder left closed), keep the data across restarts, and stop it.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -69,6 +69,46 @@ it('stops its server when the process that started it exits without stopping it 
   // The server had its fast shutdown asked for as its parent exited: it stops listening.
   await expect.poll(() => listening(port), { timeout: 20_000 }).toBe(false);
   // As root the data lives where the postgres user can reach it (the first test).
+  const location = `${path.join(dataDir, 'pg')}.location`;
+  const relocated = fs.existsSync(location) ? /lives in (\S+):/.exec(fs.readFileSync(location, 'utf8'))?.[1] : undefined;
+  if (relocated) fs.rmSync(relocated, { recursive: true, force: true });
+  fs.rmSync(folder, { recursive: true, force: true });
+}, 120_000);
+
+it("outlives a Ctrl-C to its parent's process group until the parent stops it, and surfaces no expected errors", async () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbank-ctrlc-'));
+  const dataDir = path.join(folder, '.data');
+  const port = await freePort();
+  // The parent logs what the launcher surfaces, makes a statement fail as graphile-worker's first start
+  // does, and on SIGINT (the terminal's, to the whole group) checks the server still answers, then stops it.
+  const script = `import { startEmbeddedPostgres } from '@sandbank/db';
+    import { withClient } from '@sandbank/testing';
+    const surfaced = [];
+    const db = await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)}, port: ${port}, database: 'postgres', log: (line) => surfaced.push(line) });
+    await withClient(db.url, (client) => client.query('select id from graphile_worker.migrations').catch(() => {}));
+    process.on('SIGINT', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const alive = await withClient(db.url, (client) => client.query('select 1')).then(() => true, () => false);
+      await db.stop();
+      process.stdout.write(JSON.stringify({ alive, surfaced }));
+      process.exit(0);
+    });
+    process.stdout.write('ready\\n');`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: path.join(import.meta.dirname, '..'),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await expect.poll(() => out, { timeout: 60_000 }).toContain('ready\n');
+  process.kill(-(child.pid as number), 'SIGINT');
+  expect(await exited).toBe(0);
+  expect(JSON.parse(out.slice(out.indexOf('\n') + 1))).toEqual({ alive: true, surfaced: [] });
+  expect(await listening(port)).toBe(false);
   const location = `${path.join(dataDir, 'pg')}.location`;
   const relocated = fs.existsSync(location) ? /lives in (\S+):/.exec(fs.readFileSync(location, 'utf8'))?.[1] : undefined;
   if (relocated) fs.rmSync(relocated, { recursive: true, force: true });

@@ -121,6 +121,8 @@ describe('schedules', () => {
     const last = await dueDays('FREQ=MONTHLY;BYMONTHDAY=-1');
     const thirtyFirst = await dueDays('FREQ=MONTHLY;BYMONTHDAY=31');
     const leap = await dueDays('FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;COUNT=1');
+    // Two steps: from a date in the first half of a year, YEAR+1's July is more than one advance's two years away.
+    await advance(user, { to: `${YEAR}-07-01T00:00:00Z` });
     await advance(user, { to: `${YEAR + 1}-07-01T00:00:00Z` });
     const days = async (id: string) => (await runs(user, id)).map((run) => run.dueAt.slice(0, 10)).reverse();
     const lastDays = await days(last);
@@ -249,6 +251,7 @@ describe('schedules', () => {
       ...body,
       startAt: new Date(startAt),
       clockWaitMs: 300,
+      limits: app.deps.config.limits,
     });
     await expect(busy).rejects.toMatchObject({ appCode: 'CLOCK_ADVANCING' });
     const listed = await app.call('GET', `/v1/accounts/${accountId}/schedules`, { token: user.accessToken });

@@ -90,3 +90,37 @@ describe('CORS', () => {
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
+
+describe('Cache-Control', () => {
+  it('is no-store on every answer that carries a user, a token or a credential', async () => {
+    const user = await app.createUser();
+    const key = (await app.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name: 'cache' } })).body.data.key;
+    const setup = await app.call('POST', '/v1/simplefin/setup-token', { token: user.accessToken, body: {} });
+    const claimPath = new URL(Buffer.from(setup.body.data.setupToken, 'base64').toString()).pathname;
+    const claimed = await fetch(app.url + claimPath, { method: 'POST' });
+    const [credentials = ''] = (await claimed.text()).split('//')[1]?.split('@') ?? [];
+    const answers = {
+      'REST, signed in': await app.call('GET', '/v1/auth/me', { token: user.accessToken }),
+      'REST, tokens': await app.call('POST', '/v1/auth/login', { body: { email: user.email, password: user.password } }),
+      'REST, an error': await app.call('GET', '/v1/accounts/00000000-0000-7000-8000-000000000000', { token: user.accessToken }),
+      tRPC: await app.call('GET', '/trpc/auth.me', { token: user.accessToken }),
+      pull: await app.call('GET', `/api/owner/${user.id}/transactions`, { token: key }),
+      'SimpleFIN claim': { status: claimed.status, headers: claimed.headers },
+      'SimpleFIN accounts': await fetch(`${app.url}/simplefin/accounts`, {
+        headers: { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` },
+      }),
+    };
+    const cacheControl = Object.fromEntries(
+      Object.entries(answers).map(([name, res]) => [name, [res.status, res.headers.get('cache-control')]]),
+    );
+    expect(cacheControl).toEqual({
+      'REST, signed in': [200, 'no-store'],
+      'REST, tokens': [200, 'no-store'],
+      'REST, an error': [404, 'no-store'],
+      tRPC: [200, 'no-store'],
+      pull: [200, 'no-store'],
+      'SimpleFIN claim': [200, 'no-store'],
+      'SimpleFIN accounts': [200, 'no-store'],
+    });
+  });
+});

@@ -1,14 +1,19 @@
 /**
- * Arbitrary Unicode into every string field of every procedure (walked from the router, so new
- * procedures are covered without anyone adding them): never a 5xx. Strings PostgreSQL cannot store
- * (U+0000, lone UTF-16 surrogates) are a 400 VALIDATION_ERROR naming the field.
+ * Hostile input into every procedure (walked from the router, so new procedures are covered without
+ * anyone adding them): never a 5xx.
+ * - Arbitrary Unicode, and dates, timestamps and durations of any range, into every string field.
+ *   Strings PostgreSQL cannot store (U+0000, lone UTF-16 surrogates) are a 400 VALIDATION_ERROR
+ *   naming the field.
+ * - JSON nested to any depth into any field, known or not, of the body (REST) or of tRPC's
+ *   `?input=`: deeper than MAX_JSON_DEPTH in all is a 400 VALIDATION_ERROR naming the bound.
  */
-import { appRouter, isStorable, procedureMetas } from '@sandbank/core';
+import { appRouter, isStorable, MAX_JSON_DEPTH, procedureMetas } from '@sandbank/core';
 
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { dayArb, depthArb, durationArb, instantArb, nestedJson } from './input-generators.ts';
 
 let app: TestApp;
 let user: TestUser;
@@ -26,6 +31,9 @@ const anyString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 20 }),
   fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)), maxLength: 3 }),
   fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udc00y', '😀\ud83d', ''),
+  instantArb.map((instant) => instant.text),
+  dayArb.map((day) => day.text),
+  durationArb.map((duration) => duration.value),
 );
 
 interface Operation {
@@ -84,4 +92,35 @@ describe.each(operations().filter((op) => op.strings.length > 0))('$name ($metho
 
 it('walks every procedure with string input', () => {
   expect(operations().filter((op) => op.strings.length > 0).length).toBeGreaterThanOrEqual(15);
+});
+
+describe.each(operations())('$name ($method $path) with nested JSON', (op) => {
+  it('never answers 5xx to a field nested to any depth, and refuses deeper than the bound with 400', async () => {
+    const hasBody = ['POST', 'PUT', 'PATCH'].includes(op.method);
+    // A query's input travels in the URL (at most ~16 KB): shallower there.
+    const depths = hasBody ? depthArb : depthArb.map((depth) => Math.min(depth, 1_000));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...op.strings, 'unknownField'), depths, async (field, depth) => {
+        // The input object is one level; the field's value nests `depth` more.
+        const tooDeep = depth + 1 > MAX_JSON_DEPTH;
+        const token = op.apiKey ? apiKey : user.accessToken;
+        const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+        const json = `{${JSON.stringify(field)}:${nestedJson(depth)}}`;
+        const response = hasBody
+          ? await fetch(app.url + op.path.replace(/\{\w+\}/g, 'x'), { method: op.method, headers, body: json })
+          : await fetch(`${app.url}/trpc/${op.name}?input=${encodeURIComponent(json)}`, { headers });
+        const body = (await response.json()) as { code?: string; details?: { path: string }[] };
+        const why = `${op.method} ${op.name} ${field} at depth ${depth} → ${JSON.stringify(body).slice(0, 300)}`;
+        expect(response.status, why).toBeLessThan(500);
+        if (tooDeep) {
+          expect([response.status, body.code, body.details?.[0]?.path], why).toEqual([
+            400,
+            'VALIDATION_ERROR',
+            hasBody ? '(body)' : 'input',
+          ]);
+        }
+      }),
+      { numRuns: 8, seed: 27 },
+    );
+  });
 });

@@ -116,6 +116,17 @@ describe('URL safety at registration', () => {
     expect(res.body.details).toEqual([{ path: 'url', message: expect.any(String) }]);
   });
 
+  it('answers alike for a name that does not resolve and one that resolves to a private address', async () => {
+    const user = await strict.createUser();
+    const answers = [];
+    for (const url of ['http://nowhere.invalid/hooks', 'http://localhost/hooks', 'http://[::127.0.0.1]/hooks']) {
+      const { status, body } = await strict.call('POST', '/v1/webhooks', { token: user.accessToken, body: input({ url }) });
+      answers.push({ status, code: body.code, message: body.message, details: body.details });
+    }
+    expect(answers[0]).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+    expect(answers).toEqual([answers[0], answers[0], answers[0]]);
+  });
+
   it('accepts a public address', async () => {
     const user = await strict.createUser();
     const res = await strict.call('POST', '/v1/webhooks', {
@@ -205,11 +216,14 @@ describe('POST /v1/webhooks/:id/deliveries/:deliveryId/redeliver', () => {
       expect(res.status).toBe(202);
       expect(res.body.data).toMatchObject({ id: deliveryId, status: 'pending', completedAt: null, attemptCount: 1 });
     }
-    const { rows } = await app.db.query(`select payload from graphile_worker._private_jobs where key = $1`, [
+    const { rows } = await app.db.query(`select payload, flags from graphile_worker._private_jobs where key = $1`, [
       `delivery:${deliveryId}`,
     ]);
-    // One job (the key replaces the waiting one), of the newest cycle: two redeliveries after the first → cycle 3.
-    expect(rows).toEqual([{ payload: { deliveryId, attempt: 1, cycle: 3 } }]);
+    // One job (the key replaces the waiting one), of the newest cycle: two redeliveries after the first → cycle 3,
+    // flagged with its owner so a worker caps that user's attempts in flight.
+    expect(rows).toEqual([
+      { payload: { deliveryId, attempt: 1, cycle: 3, userId: user.id }, flags: { [`user:${user.id}`]: true } },
+    ]);
   });
 
   it('is 409 CONFLICT for a disabled webhook and 404 for an unknown delivery', async () => {

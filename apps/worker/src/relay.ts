@@ -8,6 +8,9 @@
  * NOTHING` on (webhook, event)), enqueues their jobs with one `add_jobs` call (one NOTIFY per
  * batch) and marks the events relayed. A crash anywhere before the commit leaves the events
  * unrelayed for the next pass; after it, everything is done: each event is relayed exactly once.
+ *
+ * A Plaid Item's webhook (`plaid_item_id`) gets the transaction events of the Item's accounts and the
+ * Item's own `plaid.webhook` notifications, while the Item is not removed (docs/faces/plaid.md).
  */
 import { deliveryJob, enqueueDeliveryJobsSql } from '@sandbank/webhooks';
 import type pg from 'pg';
@@ -24,30 +27,38 @@ export interface RelayResult {
 
 export async function relayBatch(pool: pg.Pool, batchSize = RELAY_BATCH_SIZE): Promise<RelayResult> {
   return inTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ event_id: string; webhook_id: string | null }>(
-      `select e.id as event_id, w.id as webhook_id
-         from (select id, type, user_id from events
+    const { rows } = await client.query<{ event_id: string; webhook_id: string | null; user_id: string }>(
+      `select e.id as event_id, w.id as webhook_id, e.user_id
+         from (select id, type, user_id, payload from events
                 where relayed_at is null
                 order by created_at, id
                 limit $1
                 for update skip locked) e
          left join webhooks w
-           on w.user_id = e.user_id and w.status = 'active' and w.deleted_at is null and e.type = any (w.events)`,
+           on w.user_id = e.user_id and w.status = 'active' and w.deleted_at is null
+          and case when w.plaid_item_id is null then e.type = any (w.events)
+                   else exists (select 1 from plaid_items i
+                                 where i.id = w.plaid_item_id and i.removed_at is null
+                                   and case when e.type = 'plaid.webhook' then e.payload->>'item_id' = i.id::text
+                                            else e.type = any (w.events)
+                                                 and (e.payload->'transaction'->>'accountId')::uuid = any (i.account_ids) end)
+              end`,
       [batchSize],
     );
     const eventIds = [...new Set(rows.map((row) => row.event_id))];
     if (eventIds.length === 0) return { events: 0, deliveries: 0 };
-    const pairs = rows.filter((row): row is { event_id: string; webhook_id: string } => row.webhook_id !== null);
-    const { rows: created } = await client.query<{ id: string }>(
+    const pairs = rows.filter((row): row is { event_id: string; webhook_id: string; user_id: string } => row.webhook_id !== null);
+    const owners = new Map(pairs.map((row) => [row.webhook_id, row.user_id]));
+    const { rows: created } = await client.query<{ id: string; webhook_id: string }>(
       `with marked as (update events set relayed_at = now() where id = any ($4::uuid[]))
        insert into webhook_deliveries (id, webhook_id, event_id, next_attempt_at)
        select id, webhook_id, event_id, now() from unnest($1::uuid[], $2::uuid[], $3::uuid[]) as t (id, webhook_id, event_id)
        on conflict (webhook_id, event_id) do nothing
-       returning id`,
+       returning id, webhook_id`,
       [pairs.map(() => uuidv7()), pairs.map((row) => row.webhook_id), pairs.map((row) => row.event_id), eventIds],
     );
     if (created.length > 0) {
-      const jobs = created.map((row) => deliveryJob({ deliveryId: row.id }));
+      const jobs = created.map((row) => deliveryJob({ deliveryId: row.id, userId: owners.get(row.webhook_id) ?? '' }));
       await client.query(enqueueDeliveryJobsSql('$1'), [JSON.stringify(jobs)]);
     }
     return { events: eventIds.length, deliveries: created.length };

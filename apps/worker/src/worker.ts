@@ -10,13 +10,13 @@ import { DELIVER_WEBHOOK_TASK } from '@sandbank/webhooks';
 import { makeWorkerUtils, type Runner, run, type TaskList, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { Agent } from 'undici';
 import { createDeliveryAgent } from './delivery/http-client.ts';
+import { UserSlots } from './delivery/user-slots.ts';
 import { type DueItemsLoop, startDueItemsLoop } from './due-items.ts';
 import { type Heartbeat, startHeartbeat } from './heartbeat.ts';
 import { graphileLogger } from './logging.ts';
 import { startRelay } from './relay.ts';
-import { deliverWebhookTask } from './tasks/deliver-webhook.ts';
+import { type DeliverWebhookDeps, deliverWebhookTask } from './tasks/deliver-webhook.ts';
 
 export interface WorkerDeps {
   config: Config;
@@ -36,7 +36,7 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-export function buildTaskList(deps: { config: Config; secrets: Secrets; pool: pg.Pool; agent: Agent; logger: Logger }): TaskList {
+export function buildTaskList(deps: DeliverWebhookDeps): TaskList {
   return { [DELIVER_WEBHOOK_TASK]: deliverWebhookTask(deps) };
 }
 
@@ -63,13 +63,16 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const activeJobs = new Set<string>();
   events.on('job:start', ({ job }) => activeJobs.add(job.id));
   events.on('job:complete', ({ job }) => activeJobs.delete(job.id));
+  // Fairness: a user's jobs are skipped while it has its share of the slots in flight here.
+  const slots = new UserSlots(config.worker.userConcurrency);
   const runner = await run({
     pgPool: pool,
     concurrency: config.worker.concurrency,
     noHandleSignals: true,
     pollInterval: 1000,
     events,
-    taskList: buildTaskList({ config, secrets, pool, agent, logger }),
+    forbiddenFlags: () => slots.forbiddenFlags(),
+    taskList: buildTaskList({ config, secrets, pool, agent, logger, slots }),
     logger: graphileLogger(logger),
   });
   if (!workerId) throw new Error('graphile-worker did not report its pool id');

@@ -169,7 +169,7 @@ describe('redelivery and lost completions', () => {
     const before = stack.receiver.received.filter((request) => request.path === '/once').length;
     // The same job again, as graphile-worker re-runs a job whose completion never reached the database.
     await stack.db.query(enqueueDeliveryJobsSql('$1'), [
-      JSON.stringify([deliveryJob({ deliveryId: delivery.id, attempt: 1, cycle: 1 })]),
+      JSON.stringify([deliveryJob({ deliveryId: delivery.id, attempt: 1, cycle: 1, userId: owner.id })]),
     ]);
     await eventually(async () => (await jobsOf(delivery.id)).length === 0);
     expect(stack.receiver.received.filter((request) => request.path === '/once')).toHaveLength(before);

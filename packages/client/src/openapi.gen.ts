@@ -123,7 +123,7 @@ export interface paths {
         put?: never;
         /**
          * Schedule a recurring transaction
-         * @description Each occurrence of the RFC 5545 rule (in `timezone`, keeping local wall time across DST) books a transaction when your clock reaches it — by an advance, or as wall time passes. Run n books with externalTxnId sch_<scheduleId>_<n>; a debit without funds fails that run (recorded) and the schedule goes on. A `startAt` in the past (at most two years back) backfills its occurrences before answering; while an advance of your world runs, that waits for it (up to 30 s, then 409 CLOCK_ADVANCING and nothing is created).
+         * @description Each occurrence of the RFC 5545 rule (in `timezone`, keeping local wall time across DST) books a transaction when your clock reaches it — by an advance, or as wall time passes. Run n books with externalTxnId sch_<scheduleId>_<n>; a debit without funds fails that run (recorded) and the schedule goes on. A `startAt` in the past (at most two years back) backfills its occurrences before answering; while an advance of your world runs, that waits for it (up to 30 s, then 409 CLOCK_ADVANCING and nothing is created). Bounds: LIMIT_SCHEDULES_PER_ACCOUNT (default 20) schedules that are not ended per account, and a backfill of at most LIMIT_DUE_ITEMS_PER_REQUEST (default 1,000) past runs and settlements; beyond either, 422 LIMIT_EXCEEDED (with the count, for a backfill) and nothing is created.
          */
         post: operations["schedules.createSchedule"];
         delete?: never;
@@ -327,7 +327,7 @@ export interface paths {
         put?: never;
         /**
          * Move your world forward in time
-         * @description By an ISO 8601 duration or to an instant (exactly one). Everything due on the way fires in due-time order, each at its own due time: schedule runs, pending settlements and expiries. Answers once all of it is done. A second advance of the same world waits for the first (up to 30 s, then 409 CLOCK_ADVANCING). At most two years per call.
+         * @description By an ISO 8601 duration or to an instant (exactly one). Everything due on the way fires in due-time order, each at its own due time: schedule runs, pending settlements and expiries. Answers once all of it is done. A second advance of the same world waits for the first (up to 30 s, then 409 CLOCK_ADVANCING). At most two years per call, and at most LIMIT_DUE_ITEMS_PER_REQUEST (default 1,000) items due on the way: more is 422 ADVANCE_TOO_LARGE with the count, and nothing moves (advance in smaller steps).
          */
         post: operations["clock.advanceClock"];
         delete?: never;
@@ -447,7 +447,7 @@ export interface paths {
         put?: never;
         /**
          * Build your world from a scenario
-         * @description All or none, in one database transaction: accounts, generated histories (profiles student, family, freelancer; deterministic from the seed), explicit transactions, schedules and webhooks, and ONE scenario.applied event. An active schedule may start at most two years back (400 at its startAt); once that transaction commits, its past occurrences catch up as an advance fires them, in due order, each booked in its own transaction with its own event (scheduleRuns in the response). Should the catch-up be cut short (an error answered after the commit, a crash), the applied world stays and the worker fires the rest as it fires anything due. Bounds: 100 accounts and 50,000 transactions per apply, the past occurrences of schedules included (422 SCENARIO_TOO_LARGE); everything is checked before anything is written. A forward `asOf` moves the clock; what the world already had due on the way (active schedules, pending transactions that settle or expire) fires after the commit, in due order; when something is due on the way, the move is at most two years in one apply (422 ADVANCE_TOO_LARGE), as an advance is. Sync cursors issued before it keep working (sync delivers its rows as added) unless reset: true, which expires them as any reset does (410 CURSOR_EXPIRED). Bodies up to 16 MiB.
+         * @description All or none, in one database transaction: accounts, generated histories (profiles student, family, freelancer; deterministic from the seed), explicit transactions, schedules and webhooks, and ONE scenario.applied event. An active schedule may start at most two years back (400 at its startAt); once that transaction commits, its past occurrences catch up as an advance fires them, in due order, each booked in its own transaction with its own event (scheduleRuns in the response). Should the catch-up be cut short (an error answered after the commit, a crash), the applied world stays and the worker fires the rest as it fires anything due. Bounds: 100 accounts and 50,000 transactions per apply, the past occurrences of schedules included (422 SCENARIO_TOO_LARGE); LIMIT_SCHEDULES_PER_ACCOUNT schedules per account and LIMIT_OPEN_ACCOUNTS open accounts (422 LIMIT_EXCEEDED); everything is checked before anything is written. A forward `asOf` moves the clock; what the world already had due on the way (active schedules, pending transactions that settle or expire) fires after the commit, in due order; when something is due on the way, the move is at most two years in one apply (422 ADVANCE_TOO_LARGE), as an advance is. Sync cursors issued before it keep working (sync delivers its rows as added) unless reset: true, which expires them as any reset does (410 CURSOR_EXPIRED). Bodies up to 16 MiB.
          */
         post: operations["scenarios.applyScenario"];
         delete?: never;
@@ -3153,6 +3153,26 @@ export interface operations {
                      *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT_EXCEEDED: The request is understood but breaks a business rule */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "LIMIT_EXCEEDED",
+                     *       "message": "The request is understood but breaks a business rule"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -6143,7 +6163,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_FUNDS, BALANCE_LIMIT_EXCEEDED, ADVANCE_TOO_LARGE, SCENARIO_TOO_LARGE: The request is understood but breaks a business rule */
+            /** @description INSUFFICIENT_FUNDS, BALANCE_LIMIT_EXCEEDED, ADVANCE_TOO_LARGE, SCENARIO_TOO_LARGE, LIMIT_EXCEEDED: The request is understood but breaks a business rule */
             422: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];

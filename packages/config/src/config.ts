@@ -62,7 +62,12 @@ const EnvSchema = z.object({
   LIMIT_WEBHOOKS: int(20, 1, 10_000),
   LIMIT_API_KEYS: int(50, 1, 10_000),
   LIMIT_OPEN_ACCOUNTS: int(100, 1, 100_000),
+  LIMIT_SCHEDULES_PER_ACCOUNT: int(20, 1, 10_000),
+  // What one request may fire (an advance, a schedule's backfill): beyond, 422 with the count.
+  LIMIT_DUE_ITEMS_PER_REQUEST: int(1_000, 1, 1_000_000),
   WORKER_CONCURRENCY: int(8, 1, 200),
+  // Fairness: one user's attempts in flight per worker (its dead receivers cannot hold every slot).
+  WORKER_USER_CONCURRENCY: int(2, 1, 200),
   WORKER_RELAY_POLL_MS: int(50, 1),
   WORKER_HEARTBEAT_SECONDS: int(10, 1),
   WORKER_STALE_AFTER_SECONDS: int(45, 2),
@@ -143,9 +148,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       secretOverlapSeconds: e.WEBHOOK_SECRET_OVERLAP_HOURS * 3600,
     },
-    limits: { webhooks: e.LIMIT_WEBHOOKS, apiKeys: e.LIMIT_API_KEYS, openAccounts: e.LIMIT_OPEN_ACCOUNTS },
+    limits: {
+      webhooks: e.LIMIT_WEBHOOKS,
+      apiKeys: e.LIMIT_API_KEYS,
+      openAccounts: e.LIMIT_OPEN_ACCOUNTS,
+      schedulesPerAccount: e.LIMIT_SCHEDULES_PER_ACCOUNT,
+      dueItemsPerRequest: e.LIMIT_DUE_ITEMS_PER_REQUEST,
+    },
     worker: {
       concurrency: e.WORKER_CONCURRENCY,
+      userConcurrency: Math.min(e.WORKER_USER_CONCURRENCY, e.WORKER_CONCURRENCY),
       relayPollMs: e.WORKER_RELAY_POLL_MS,
       heartbeatSeconds: e.WORKER_HEARTBEAT_SECONDS,
       staleAfterSeconds: e.WORKER_STALE_AFTER_SECONDS,

@@ -43,12 +43,25 @@ const CODE_BY_TRPC_CODE: Partial<Record<TRPCCode, ErrorCode>> = {
 export class AppError extends TRPCError {
   readonly appCode: ErrorCode;
   readonly details: ErrorDetail[] | undefined;
+  /** When the client may try again (a refusal by a limit): the HTTP layer writes it as `Retry-After`. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(appCode: ErrorCode, message: string, options: { details?: ErrorDetail[]; cause?: unknown } = {}) {
+  constructor(
+    appCode: ErrorCode,
+    message: string,
+    options: { details?: ErrorDetail[]; cause?: unknown; retryAfterSeconds?: number } = {},
+  ) {
     super({ code: TRPC_CODE_BY_STATUS[ERROR_STATUS[appCode]] ?? 'INTERNAL_SERVER_ERROR', message, cause: options.cause });
     this.appCode = appCode;
     this.details = options.details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
+}
+
+/** The `retryAfterSeconds` of an `AppError`, thrown as is or wrapped by tRPC. */
+export function retryAfterOf(error: unknown): number | undefined {
+  if (error instanceof AppError) return error.retryAfterSeconds;
+  return error instanceof TRPCError && error.cause instanceof AppError ? error.cause.retryAfterSeconds : undefined;
 }
 
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);

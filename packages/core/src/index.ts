@@ -3,7 +3,7 @@ export type { Deps } from './deps.ts';
 export { ibanOf, nrbOf, SANDBANK_BIC, SANDBANK_SORT_CODE } from './domain/accounts/iban.ts';
 export { issueSession } from './domain/auth/sessions.ts';
 export { signAccessToken, verifyAccessToken } from './domain/auth/tokens.ts';
-export { tryClockLock } from './domain/clock/clock.ts';
+export { readClock, tryClockLock } from './domain/clock/clock.ts';
 export { fireDueItems, fireDueItemsEverywhere } from './domain/clock/due-items.ts';
 export {
   ACCESS_SCOPES,
@@ -29,6 +29,20 @@ export {
 export { authenticateApiKey } from './domain/integrations/authenticate-api-key.ts';
 export { partnerKeys } from './domain/integrations/partner-keys.ts';
 export { resolveOwner } from './domain/integrations/resolve-owner.ts';
+export { authenticatePlaid, type PlaidCredential } from './domain/plaid/credentials.ts';
+export { listItemTransactions, syncItem } from './domain/plaid/item-transactions.ts';
+export {
+  createItem,
+  exchangePublicToken,
+  findItem,
+  type ItemAccount,
+  type PlaidItem,
+  readItemAccounts,
+  removeItem,
+  setItemState,
+  setItemWebhook,
+} from './domain/plaid/items.ts';
+export { ensureSigningKey, findVerificationKey, recordPlaidWebhook } from './domain/plaid/notifications.ts';
 export { createSchedule } from './domain/schedules/schedules.ts';
 export { buildAccountSet } from './domain/simplefin/account-set.ts';
 export { authenticateSimplefin } from './domain/simplefin/credentials.ts';
@@ -41,9 +55,11 @@ export { StatementDaySchema } from './domain/statements/statement-period.ts';
 export { readTransactionPage } from './domain/transactions/list-transactions.ts';
 export { settleDueTransaction } from './domain/transactions/settle-due.ts';
 export { jsonOf, readTransactionList, TransactionListCache } from './domain/transactions/transaction-list-cache.ts';
-export { AppError, isDatabaseUnavailable, statusOf, toErrorBody } from './errors.ts';
+export { AppError, isDatabaseUnavailable, retryAfterOf, statusOf, toErrorBody } from './errors.ts';
 export { uuidv7 } from './lib/ids.ts';
-export { isStorable } from './lib/storable-text.ts';
+export { JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from './lib/json-depth.ts';
+export { withTraceId } from './lib/request-trace.ts';
+export { findUnstorable, isStorable } from './lib/storable-text.ts';
 export { isoTimestamp } from './lib/timestamps.ts';
 export { TRANSACTION_COLUMNS } from './mappers/transaction.ts';
 export { buildOpenApiDocument } from './openapi.ts';

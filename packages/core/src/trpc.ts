@@ -9,6 +9,7 @@ import type { Context } from './context.ts';
 import { verifyAccessToken } from './domain/auth/tokens.ts';
 import { authenticateApiKey } from './domain/integrations/authenticate-api-key.ts';
 import { AppError, toErrorBody } from './errors.ts';
+import { currentTraceId } from './lib/request-trace.ts';
 import { findUnstorable } from './lib/storable-text.ts';
 
 export interface Meta extends OpenApiMeta {
@@ -28,9 +29,10 @@ const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
-    // tRPC clients see the same contract code and traceId as REST clients, and never a stack.
+    // tRPC clients see the same contract code and traceId as REST clients, and never a stack. Errors
+    // raised before the context exists take the request's id from the handler (request-trace.ts).
     errorFormatter({ shape, error, ctx }) {
-      const body = toErrorBody(error, ctx?.requestId ?? 'unknown');
+      const body = toErrorBody(error, ctx?.requestId ?? currentTraceId() ?? 'unknown');
       return {
         message: body.message,
         code: shape.code,

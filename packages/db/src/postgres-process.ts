@@ -161,9 +161,13 @@ export async function launchPostgres(options: {
       fs.rmSync(passwordFile, { force: true });
     }
   }
+  // Its own process group: a Ctrl-C in the terminal signals the whole foreground group, and the
+  // server must not stop under the API and the worker (each would lose its connections and say so);
+  // whoever started it stops it after them (`stop()`, or the exit handler below).
   const server = spawn(bin.postgres, ['-D', dataDir, '-p', String(options.port), '-c', 'max_connections=300'], {
     ...user,
     stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
   });
   const exited = new Promise<void>((resolve) => server.once('close', () => resolve()));
   // A parent that exits without stop() (a crash, process.exit) takes its server with it: left
@@ -180,7 +184,7 @@ export async function launchPostgres(options: {
       const text = chunk.toString('utf8');
       if (stderr.length < 10_000) stderr += text;
       if (text.includes('ready to accept connections')) resolve();
-      else if (/\b(ERROR|FATAL|PANIC):/.test(text)) options.log(text.trim());
+      for (const line of linesWorthSurfacing(text)) options.log(line);
     });
     server.on('error', (error) => reject(new EmbeddedPostgresError(`postgres could not start: ${error.message}`)));
     server.once('close', (code) =>
@@ -197,4 +201,20 @@ export async function launchPostgres(options: {
       clearTimeout(timer);
     },
   };
+}
+
+/** A stop's own goodbyes to the sessions still open, and the refusals while starting or stopping. */
+const EXPECTED_FATAL = /terminating connection due to administrator command|the database system is (starting up|shutting down)/;
+
+/**
+ * The server's log lines a person should see: FATAL and PANIC (the server, or a session, cannot go
+ * on), minus the ones a start or a stop always writes. An ERROR is a statement that failed, and its
+ * client already got it: graphile-worker's first start probes a migrations table that does not
+ * exist yet, expected and harmless, and surfaced it as a warning that alarmed newcomers.
+ */
+function linesWorthSurfacing(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /\b(FATAL|PANIC):/.test(line) && !EXPECTED_FATAL.test(line));
 }

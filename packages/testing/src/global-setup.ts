@@ -31,6 +31,7 @@ export default async function setup(project: TestProject) {
   const orm = await createOrm({ url: templateUrl, poolSize: 2 });
   await migrateDatabase(orm, templateUrl);
   await orm.close();
+  if (process.env.TEST_ALIGN_DB_CLOCK === '1') await alignWallClock(templateUrl);
   // Loading config here fails the run early if the test environment is misconfigured.
   loadConfig({ NODE_ENV: 'test' });
   project.provide('sandbankTemplateUrl', templateUrl);
@@ -51,4 +52,20 @@ export default async function setup(project: TestProject) {
     });
     if (!othersRunning) await stopServer();
   };
+}
+
+/**
+ * `pnpm test:instants` runs the tests with this process's clock shifted (libfaketime) and the
+ * database's not (PostgreSQL's timers break under it): the worlds' wall time, `sandbank_wall_now()`,
+ * is shifted in the template by the difference, so the worlds and the tests read one time.
+ */
+async function alignWallClock(templateUrl: string) {
+  await withClient(templateUrl, async (client) => {
+    const { rows } = await client.query<{ ms: string }>(
+      `select (extract(epoch from clock_timestamp()) * 1000)::bigint::text as ms`,
+    );
+    const shiftMs = Date.now() - Number(rows[0]?.ms);
+    await client.query(`create or replace function sandbank_wall_now() returns timestamptz language sql stable parallel safe
+      as 'select statement_timestamp() + ${Math.round(shiftMs)} * interval ''1 millisecond'''`);
+  });
 }

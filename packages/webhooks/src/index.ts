@@ -13,9 +13,16 @@ export {
   DeliveryJobPayloadSchema,
   deliveryJob,
   deliveryJobKey,
+  deliveryUserFlag,
   enqueueDeliveryJobsSql,
   JOB_MAX_ATTEMPTS,
   retryDelaySeconds,
 } from './jobs.ts';
+export {
+  generatePlaidSigningKey,
+  PLAID_VERIFICATION_HEADER,
+  type PlaidSigningKey,
+  signPlaidWebhook,
+} from './plaid-verification.ts';
 export { openSecret, type SealedSecret, sealSecret } from './secret-box.ts';
 export { SIGNATURE_HEADERS, signatureHeaders, signPayload, verifySignature, type WebhookHeaders } from './signing.ts';

@@ -6,6 +6,10 @@
  * from the retry schedule), so graphile-worker's own retries are only for crashes and unexpected
  * errors; `JOB_MAX_ATTEMPTS` bounds those. Every job of a delivery has the key
  * `delivery:<id>`, so a redelivery replaces a retry that is waiting rather than adding a second.
+ *
+ * Every job names the user who owns the delivery, in its payload and as the graphile-worker flag
+ * `user:<id>`: a worker skips the jobs of a user who already has `WORKER_USER_CONCURRENCY` attempts
+ * in flight there (`forbiddenFlags`), so one user's slow receivers cannot hold every slot.
  */
 import { z } from 'zod';
 
@@ -16,6 +20,9 @@ export const JOB_MAX_ATTEMPTS = 10;
 
 export const deliveryJobKey = (deliveryId: string) => `delivery:${deliveryId}`;
 
+/** The graphile-worker flag of a user's delivery jobs; a worker forbids it while that user is at its cap. */
+export const deliveryUserFlag = (userId: string) => `user:${userId}`;
+
 /** Payloads are read as `unknown`: jobs inserted by SQL or by an older release must still parse. */
 export const DeliveryJobPayloadSchema = z.object({
   deliveryId: z.uuid(),
@@ -23,6 +30,8 @@ export const DeliveryJobPayloadSchema = z.object({
   attempt: z.int().min(1).default(1),
   /** The delivery's cycle this job belongs to: 1, then +1 per redelivery. A job of an older cycle sends nothing. */
   cycle: z.int().min(1).default(1),
+  /** The delivery's owner: the unit of fairness. Jobs enqueued before it existed lack it and are not capped. */
+  userId: z.uuid().optional(),
 });
 export type DeliveryJobPayload = z.infer<typeof DeliveryJobPayloadSchema>;
 
@@ -33,10 +42,14 @@ interface DeliveryJobSpec {
   run_at: string | null;
   max_attempts: number;
   job_key: string;
+  flags: string[];
 }
 
-/** The job for one try of a delivery: validated by the payload schema, keyed by the delivery. */
-export function deliveryJob(payload: z.input<typeof DeliveryJobPayloadSchema>, runAt?: Date): DeliveryJobSpec {
+/** The job for one try of a delivery: validated by the payload schema, keyed by the delivery, flagged by its owner. */
+export function deliveryJob(
+  payload: z.input<typeof DeliveryJobPayloadSchema> & { userId: string },
+  runAt?: Date,
+): DeliveryJobSpec {
   const parsed = DeliveryJobPayloadSchema.parse(payload);
   return {
     identifier: DELIVER_WEBHOOK_TASK,
@@ -44,6 +57,7 @@ export function deliveryJob(payload: z.input<typeof DeliveryJobPayloadSchema>, r
     run_at: runAt ? runAt.toISOString() : null,
     max_attempts: JOB_MAX_ATTEMPTS,
     job_key: deliveryJobKey(parsed.deliveryId),
+    flags: [deliveryUserFlag(payload.userId)],
   };
 }
 

@@ -37,6 +37,18 @@ describe('isPublicAddress', () => {
     ['64:ff9b::a00:1', 'NAT64 of a private address'],
     ['2002:a00:1::', '6to4 of a private address'],
     ['2001:db8::1', 'documentation'],
+    ['::127.0.0.1', 'IPv4-compatible loopback'],
+    ['::7f00:1', 'IPv4-compatible loopback, as URL writes it'],
+    ['::a00:1', 'IPv4-compatible private'],
+    ['::8.8.8.8', 'IPv4-compatible, deprecated even for a public address'],
+    ['::ffff:0:7f00:1', 'IPv4-translated loopback (RFC 6145)'],
+    ['64:ff9b::7f00:1', 'NAT64 of loopback'],
+    ['64:ff9b:1::a00:1', 'local-use NAT64 of a private address (RFC 8215)'],
+    ['2002:7f00:1::', '6to4 of loopback'],
+    ['2002:c0a8:101::1', '6to4 of a private address'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'Teredo'],
+    ['100::1', 'discard-only'],
+    ['3fff::1', 'documentation (RFC 9637)'],
     ['[::1]', 'bracketed loopback'],
     ['not-an-ip', 'garbage'],
   ])('refuses %s (%s)', (address) => {
@@ -61,11 +73,26 @@ describe('checkWebhookUrl', () => {
     'http://0x7f.1/',
     'http://[::1]/',
     'http://[::ffff:10.0.0.1]/',
+    'http://[::127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://[::ffff:0:7f00:1]/',
+    'http://[2002:7f00:1::]/',
+    'http://[64:ff9b::7f00:1]/',
+    'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
     'http://169.254.169.254/latest/meta-data',
     'http://localhost:3000/',
     'http://0.0.0.0/',
   ])('refuses %s', async (url) => {
     expect(await checkWebhookUrl(url, strict)).toMatchObject({ ok: false });
+  });
+
+  it('gives one answer for a name that does not resolve and one that resolves to a private address', async () => {
+    const unresolvable = await checkWebhookUrl('http://nowhere.invalid/hooks', strict);
+    const internal = await checkWebhookUrl('http://localhost/hooks', strict);
+    const literal = await checkWebhookUrl('http://10.0.0.1/hooks', strict);
+    expect(unresolvable).toEqual({ ok: false, reason: expect.any(String) });
+    expect(internal).toEqual(unresolvable);
+    expect(literal).toEqual(unresolvable);
   });
 
   it('allows private targets when the operator does', async () => {
@@ -94,5 +121,21 @@ describe('guardedLookup', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('guardedLookup, when private targets are not allowed', () => {
+  const lookup = (hostname: string) =>
+    new Promise<unknown>((resolve) => {
+      guardedLookup({ allowPrivate: false })(hostname, { all: true }, (error) => resolve(error));
+    });
+
+  it('fails alike for a name that does not resolve and one that resolves to a private address, naming no address', async () => {
+    const [unresolvable, internal] = await Promise.all([lookup('nowhere.invalid'), lookup('localhost')]);
+    expect(internal).toMatchObject({ name: 'UnsafeAddressError' });
+    expect(String((internal as Error).message).replace('localhost', 'HOST')).toBe(
+      String((unresolvable as Error).message).replace('nowhere.invalid', 'HOST'),
+    );
+    expect((internal as Error).message).not.toMatch(/127\.0\.0\.1|::1/);
   });
 });

@@ -2,13 +2,23 @@
  * The error contract at the HTTP edge: bodies the parser refused, unknown routes, and anything
  * thrown outside a procedure. Procedures' own errors are mapped by `toErrorBody` in core.
  */
-import { AppError, statusOf, toErrorBody } from '@sandbank/core';
+import { AppError, JsonTooDeepError, retryAfterOf, statusOf, toErrorBody, tooDeep } from '@sandbank/core';
 import type { ErrorBody } from '@sandbank/schemas';
 import type { NextFunction, Request, Response } from 'express';
 import type { RestRoutes } from './rest-routes.ts';
 
 /** How long a client should wait while the database is unavailable (503). */
-export const UNAVAILABLE_RETRY_AFTER_SECONDS = '2';
+const UNAVAILABLE_RETRY_AFTER_SECONDS = '2';
+
+/**
+ * The response headers of a procedure's error: `Retry-After` when a limit refused the call (the
+ * error says how long) or while the database is unavailable (503).
+ */
+export function errorHeaders(error: unknown, status: number, headers: Record<string, string>): Record<string, string> {
+  const retryAfter = retryAfterOf(error);
+  if (retryAfter !== undefined) return { ...headers, 'Retry-After': String(retryAfter) };
+  return status === 503 ? { ...headers, 'Retry-After': UNAVAILABLE_RETRY_AFTER_SECONDS } : headers;
+}
 
 export function sendError(res: Response, body: ErrorBody, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
@@ -45,7 +55,8 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
       'PAYLOAD_TOO_LARGE',
       `The body is larger than ${limit >= 1024 * 1024 ? `${limit / 1024 / 1024} MiB` : `${limit / 1024} KiB`}`,
     );
-  } else if (parserError.type === 'entity.parse.failed') appError = new AppError('VALIDATION_ERROR', 'Malformed JSON body');
+  } else if (error instanceof JsonTooDeepError) appError = tooDeep('(body)', error.maxDepth);
+  else if (parserError.type === 'entity.parse.failed') appError = new AppError('VALIDATION_ERROR', 'Malformed JSON body');
   else if (parserError.type === 'encoding.unsupported' || parserError.type === 'charset.unsupported') {
     appError = new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding');
   }

@@ -11,8 +11,9 @@
 import { AppError, appRouter, type Context, jsonOf, statusOf, toErrorBody } from '@sandbank/core';
 import { callTRPCProcedure, getTRPCErrorFromUnknown, type TRPCError } from '@trpc/server';
 import type { Request, RequestHandler, Response } from 'express';
-import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors.ts';
+import { errorHeaders } from './errors.ts';
 import type { InFlight } from './in-flight.ts';
+import { isJsonOrBodiless } from './media-type.ts';
 import type { RestRoute, RestRoutes } from './rest-routes.ts';
 
 /** The query as trpc-to-openapi reads it: first value of a one-value list, empty values left out. */
@@ -51,7 +52,7 @@ export function restHandler(
   async function answer(req: Request, res: Response, route: RestRoute, params: Record<string, string>) {
     let ctx: Context | undefined;
     try {
-      if (route.useBody && !req.headers['content-type']?.startsWith('application/json')) {
+      if (route.useBody && !isJsonOrBodiless(req)) {
         throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json');
       }
       const input = !route.takesInput
@@ -73,9 +74,7 @@ export function restHandler(
       onError(error, req);
       const body = toErrorBody(error, req.id);
       const status = statusOf(body);
-      const headers = ctx?.response.headers ?? {};
-      // The database is down or restarting: the request is fine, ask the client to come back.
-      send(res, status, status === 503 ? { ...headers, 'Retry-After': UNAVAILABLE_RETRY_AFTER_SECONDS } : headers, body);
+      send(res, status, errorHeaders(error, status, ctx?.response.headers ?? {}), body);
     }
   }
 

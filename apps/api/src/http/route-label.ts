@@ -4,6 +4,7 @@
  * values and the series stay few.
  */
 import { procedureMetas } from '@sandbank/core';
+import { statementRouteLabel } from '../faces/statements/router.ts';
 import type { RestRoutes } from './rest-routes.ts';
 
 const OPERATIONAL = new Set(['/healthz', '/readyz', '/openapi.json', '/metrics', '/docs']);
@@ -23,6 +24,8 @@ export function createRouteLabeler(routes: RestRoutes): RouteLabeler {
     // The SimpleFIN routes are not procedures; a claim code is a secret and never a label value.
     if (path.startsWith('/simplefin/claim/')) return '/simplefin/claim/{code}';
     if (SIMPLEFIN_ROUTES.has(path)) return path;
+    const statement = statementRouteLabel(path);
+    if (statement) return statement;
     if (path.startsWith('/trpc/')) {
       const names = path.slice('/trpc/'.length).split(',');
       if (names.length > 1) return '/trpc/batch';

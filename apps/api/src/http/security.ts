@@ -5,6 +5,7 @@
  */
 import type { Config } from '@sandbank/config';
 import cors from 'cors';
+import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 
 export const upgradesInsecureRequests = (config: Config): boolean => config.http.publicUrl.startsWith('https:');
@@ -30,3 +31,13 @@ export function corsPolicy(config: Config) {
     maxAge: 600,
   });
 }
+
+/**
+ * `Cache-Control: no-store` on the API's own answers (REST, tRPC, SimpleFIN, their errors): they carry
+ * a user's data, tokens or credentials, which no browser or shared cache may keep. Mounted after the
+ * public pages (docs, console, /openapi.json), which stay cacheable.
+ */
+export const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};

@@ -11,15 +11,20 @@ import {
   createContextInner,
   type Deps,
   isDatabaseUnavailable,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
   procedureMetas,
   statusOf,
   toErrorBody,
+  tooDeep,
+  withTraceId,
 } from '@sandbank/core';
 import type { TRPCError } from '@trpc/server';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { sendError, UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors.ts';
+import { errorHeaders, sendError } from './errors.ts';
 import type { InFlight } from './in-flight.ts';
+import { isJsonOrBodiless } from './media-type.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -50,8 +55,7 @@ function responseMetaFactory() {
     if (errors.length > 0) {
       const [first] = errors;
       const status = statusOf(toErrorBody(first, ctx?.requestId ?? ''));
-      // The database is down or restarting: the request is fine, ask the client to come back.
-      return { status, headers: status === 503 ? { ...headers, 'Retry-After': UNAVAILABLE_RETRY_AFTER_SECONDS } : headers };
+      return { status, headers: errorHeaders(first, status, headers) };
     }
     const path = paths?.length === 1 ? paths[0] : undefined;
     const status = ctx?.response.status ?? (path ? successStatus.get(path) : undefined) ?? 200;
@@ -65,6 +69,12 @@ export function logInternal(error: TRPCError, req: Request): void {
   if (isDatabaseUnavailable(error))
     req.log.warn({ err: { message: error.cause?.message ?? error.message } }, 'database unavailable');
   else req.log.error({ err: error.cause ?? error }, 'procedure failed');
+}
+
+/** The `input` query parameter as tRPC reads it (URLSearchParams), or '' without one. */
+function queryInput(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? '' : (new URLSearchParams(url.slice(query + 1)).get('input') ?? '');
 }
 
 export function trpcHandler(deps: Deps, inFlight: InFlight): RequestHandler {
@@ -81,14 +91,23 @@ export function trpcHandler(deps: Deps, inFlight: InFlight): RequestHandler {
   };
   return (req: Request, res: Response, next: NextFunction) => {
     // tRPC also reads form data and octet streams; the contract is JSON only (415 otherwise).
-    const type = req.headers['content-type'];
-    if (req.method === 'POST' && type !== undefined && !/^application\/json\b/i.test(type)) {
+    if (req.method === 'POST' && !isJsonOrBodiless(req)) {
       sendError(res, toErrorBody(new AppError('UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json'), req.id));
       return;
     }
+    // tRPC answers a POST that names no type "Missing content-type header" (415), even with no body to
+    // type. Named JSON, a bodiless POST is read by tRPC as what it is: no input.
+    if (req.method === 'POST' && req.headers['content-type'] === undefined) req.headers['content-type'] = 'application/json';
+    // A query's input is JSON in `?input=`, which tRPC parses itself: its depth is bounded here, as
+    // the body's is by the body parser (json-body.ts).
+    if (req.method === 'GET' && nestsDeeperThan(queryInput(req.url), MAX_JSON_DEPTH)) {
+      sendError(res, toErrorBody(tooDeep('input'), req.id));
+      return;
+    }
     // What tRPC's Express adapter does (the procedure's path is the last segment), but with the
-    // handler's promise, so that shutdown can wait for it.
+    // handler's promise, so that shutdown can wait for it; errors tRPC raises before the context
+    // exists still carry this request's trace id.
     const path = req.path.slice(req.path.lastIndexOf('/') + 1);
-    inFlight.track(nodeHTTPRequestHandler({ ...options, req, res, path })).catch(next);
+    inFlight.track(withTraceId(req.id, () => nodeHTTPRequestHandler({ ...options, req, res, path }))).catch(next);
   };
 }

@@ -3,7 +3,7 @@
  * read before the request, one transaction after it (the attempt, the delivery's new state, a
  * 410's disabling of the webhook and the next try's job commit together).
  */
-import { deliveryJob, enqueueDeliveryJobsSql } from '@sandbank/webhooks';
+import { type DeliveryJobPayload, deliveryJob, enqueueDeliveryJobsSql } from '@sandbank/webhooks';
 import type pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { inTransaction } from '../transaction.ts';
@@ -11,6 +11,8 @@ import { inTransaction } from '../transaction.ts';
 export interface DeliveryTarget {
   deliveryId: string;
   webhookId: string;
+  /** The webhook's owner: the unit of fairness between users. */
+  userId: string;
   url: string;
   /** False when the webhook was disabled or deleted since the delivery was created. */
   active: boolean;
@@ -25,6 +27,8 @@ export interface DeliveryTarget {
   eventType: string;
   eventCreatedAt: Date;
   eventPayload: unknown;
+  /** Set when the webhook is a Plaid Item's: the body and signature are Plaid's (delivery/plaid.ts). */
+  plaidItemId: string | null;
 }
 
 export async function loadDeliveryTarget(
@@ -33,7 +37,7 @@ export async function loadDeliveryTarget(
   overlapSeconds: number,
 ): Promise<DeliveryTarget | null> {
   const { rows } = await pool.query<DeliveryTarget>(
-    `select d.id as "deliveryId", w.id as "webhookId", w.url,
+    `select d.id as "deliveryId", w.id as "webhookId", w.user_id as "userId", w.url,
             (w.status = 'active' and w.deleted_at is null) as active,
             w.secret_ciphertext as "secretCiphertext", w.secret_key_id as "secretKeyId",
             case when w.secret_rotated_at > now() - make_interval(secs => $2) then w.previous_secret_ciphertext end
@@ -41,7 +45,8 @@ export async function loadDeliveryTarget(
             case when w.secret_rotated_at > now() - make_interval(secs => $2) then w.previous_secret_key_id end
               as "previousSecretKeyId",
             d.status, d.cycle,
-            e.id as "eventId", e.type as "eventType", e.created_at as "eventCreatedAt", e.payload as "eventPayload"
+            e.id as "eventId", e.type as "eventType", e.created_at as "eventCreatedAt", e.payload as "eventPayload",
+            w.plaid_item_id as "plaidItemId"
        from webhook_deliveries d
        join webhooks w on w.id = d.webhook_id
        join events e on e.id = d.event_id
@@ -56,6 +61,7 @@ export interface AttemptRecord {
   /** The cycle of the job that made the attempt; an older cycle's attempt is recorded but moves nothing. */
   cycle: number;
   webhookId: string;
+  userId: string;
   startedAt: Date;
   statusCode: number | null;
   durationMs: number;
@@ -105,7 +111,7 @@ export async function recordAttempt(pool: pg.Pool, record: AttemptRecord): Promi
     if (rows[0]?.current !== true) return;
     if (record.outcome === 'pending' && record.nextAttemptAt && record.nextJobAttempt) {
       const job = deliveryJob(
-        { deliveryId: record.deliveryId, attempt: record.nextJobAttempt, cycle: record.cycle },
+        { deliveryId: record.deliveryId, attempt: record.nextJobAttempt, cycle: record.cycle, userId: record.userId },
         record.nextAttemptAt,
       );
       await client.query(enqueueDeliveryJobsSql('$1'), [JSON.stringify([job])]);
@@ -120,4 +126,22 @@ export async function abandonDelivery(pool: pg.Pool, deliveryId: string): Promis
       where id = $1 and status = 'pending'`,
     [deliveryId],
   );
+}
+
+/**
+ * Puts a job that found its user's slots taken back in the queue, as it was (a new job under the
+ * same key: graphile-worker keeps the running one's key off it). Only while the delivery is still
+ * pending in the job's cycle, checked under the delivery's row lock: a redelivery that started a
+ * newer cycle meanwhile has its own job, which this one must not replace.
+ */
+export async function putBackDeliveryJob(pool: pg.Pool, payload: DeliveryJobPayload & { userId: string }): Promise<boolean> {
+  return inTransaction(pool, async (client) => {
+    const { rowCount } = await client.query(
+      `select 1 from webhook_deliveries where id = $1 and cycle = $2 and status = 'pending' for update`,
+      [payload.deliveryId, payload.cycle],
+    );
+    if (rowCount === 0) return false;
+    await client.query(enqueueDeliveryJobsSql('$1'), [JSON.stringify([deliveryJob(payload)])]);
+    return true;
+  });
 }

@@ -3,17 +3,33 @@
  * (Standard Webhooks scheme, the event id as idempotency key), POSTs it, and records the attempt.
  * A failure schedules the next try from the retry schedule as a new job (the job itself
  * succeeds), so graphile-worker's own retries only cover crashes and unexpected errors; after the
- * last try the delivery fails. 410 Gone disables the webhook.
+ * last try the delivery fails. 410 Gone disables the webhook. A job whose user already has all
+ * its slots in flight in this worker goes back to the queue untouched (`user-slots.ts`).
  */
 import type { Config, Secrets } from '@sandbank/config';
 import { buildEventBody } from '@sandbank/schemas';
-import { DeliveryJobPayloadSchema, openSecret, retryDelaySeconds, signatureHeaders } from '@sandbank/webhooks';
-import type { Task } from 'graphile-worker';
+import {
+  type DeliveryJobPayload,
+  DeliveryJobPayloadSchema,
+  openSecret,
+  retryDelaySeconds,
+  signatureHeaders,
+} from '@sandbank/webhooks';
+import type { JobHelpers, Task } from 'graphile-worker';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Agent } from 'undici';
 import { type AttemptOutcome, postWebhook } from '../delivery/http-client.ts';
-import { type AttemptRecord, abandonDelivery, loadDeliveryTarget, recordAttempt } from '../delivery/store.ts';
+import { plaidBody, plaidHeaders } from '../delivery/plaid.ts';
+import {
+  type AttemptRecord,
+  abandonDelivery,
+  type DeliveryTarget,
+  loadDeliveryTarget,
+  putBackDeliveryJob,
+  recordAttempt,
+} from '../delivery/store.ts';
+import type { UserSlots } from '../delivery/user-slots.ts';
 
 const USER_AGENT = 'Sandbank-Webhooks/1.0 (+https://github.com/sandbank)';
 
@@ -23,12 +39,33 @@ export interface DeliverWebhookDeps {
   pool: pg.Pool;
   agent: Agent;
   logger: Logger;
+  slots: UserSlots;
 }
 
-export function deliverWebhookTask({ config, secrets, pool, agent, logger }: DeliverWebhookDeps): Task {
-  const policy = { allowPrivate: config.webhooks.allowPrivateUrls };
+export function deliverWebhookTask(deps: DeliverWebhookDeps): Task {
+  const { pool, logger, slots } = deps;
+  const attemptDelivery = deliveryAttempt(deps);
   return async (rawPayload, helpers) => {
-    const { deliveryId, attempt, cycle } = DeliveryJobPayloadSchema.parse(rawPayload);
+    const payload = DeliveryJobPayloadSchema.parse(rawPayload);
+    const { userId } = payload;
+    // A job from before jobs named their user is not capped.
+    if (userId === undefined) return attemptDelivery(payload, helpers);
+    // Synchronous, right after the fetch: no other job of this worker can take the slot in between.
+    if (!slots.tryTake(userId)) {
+      const queued = await putBackDeliveryJob(pool, { ...payload, userId });
+      return logger.debug({ deliveryId: payload.deliveryId, userId, queued }, "user's slots taken; job put back");
+    }
+    try {
+      return await attemptDelivery(payload, helpers);
+    } finally {
+      slots.release(userId);
+    }
+  };
+}
+
+function deliveryAttempt({ config, secrets, pool, agent, logger }: DeliverWebhookDeps) {
+  const policy = { allowPrivate: config.webhooks.allowPrivateUrls };
+  return async ({ deliveryId, attempt, cycle }: DeliveryJobPayload, helpers: JobHelpers) => {
     const log = logger.child({ deliveryId, attempt, cycle, jobId: helpers.job.id });
     const target = await loadDeliveryTarget(pool, deliveryId, config.webhooks.secretOverlapSeconds);
     if (!target) return log.warn('delivery no longer exists; nothing to send');
@@ -40,31 +77,12 @@ export function deliverWebhookTask({ config, secrets, pool, agent, logger }: Del
       await abandonDelivery(pool, deliveryId);
       return log.info('webhook disabled or deleted; delivery closed without a request');
     }
-    // The same builder as the event log's, so a delivery's body equals GET /v1/events/:id byte for byte.
-    const parsed = buildEventBody({
-      id: target.eventId,
-      type: target.eventType,
-      created_at: target.eventCreatedAt,
-      payload: target.eventPayload,
-    });
-    if (!parsed.success) {
-      // A malformed event would fail the same way on every retry: close the delivery and say why.
-      await abandonDelivery(pool, deliveryId);
-      return log.error({ issues: parsed.error.issues }, 'event does not match the webhook body schema; delivery closed');
-    }
-    const event = parsed.data;
-    const body = JSON.stringify(event);
-    const secret = openSecret({ keyId: target.secretKeyId, ciphertext: target.secretCiphertext }, secrets.encryptionKeys);
-    // During a rotation's overlap the old secret signs too, so receivers can roll without missing an event.
-    const previous =
-      target.previousSecretCiphertext && target.previousSecretKeyId
-        ? [openSecret({ keyId: target.previousSecretKeyId, ciphertext: target.previousSecretCiphertext }, secrets.encryptionKeys)]
-        : [];
-    const headers = {
-      ...signatureHeaders([secret, ...previous], event.id, body),
-      'content-type': 'application/json',
-      'user-agent': USER_AGENT,
-    };
+    const { plaidItemId } = target;
+    const signed = plaidItemId
+      ? await plaidSigned(pool, secrets, { ...target, plaidItemId })
+      : await standardSigned(pool, deliveryId, target, secrets, log);
+    if (!signed) return;
+    const { body, headers } = signed;
     const startedAt = new Date();
     const outcome = await postWebhook(agent, {
       url: target.url,
@@ -75,7 +93,8 @@ export function deliverWebhookTask({ config, secrets, pool, agent, logger }: Del
       shutdown: helpers.abortSignal,
     });
     const record = decide(outcome, attempt, config.webhooks.retryScheduleSeconds);
-    await recordAttempt(pool, { deliveryId, cycle, webhookId: target.webhookId, startedAt, ...outcome, ...record });
+    const attemptOf = { deliveryId, cycle, webhookId: target.webhookId, userId: target.userId, startedAt };
+    await recordAttempt(pool, { ...attemptOf, ...outcome, ...record });
     log.info(
       { statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error, outcome: record.outcome },
       'webhook attempt',
@@ -94,4 +113,54 @@ export function decide(outcome: AttemptOutcome, attempt: number, scheduleSeconds
   const delay = retryDelaySeconds(attempt, scheduleSeconds);
   if (delay === null) return { outcome: 'failed', nextAttemptAt: null, nextJobAttempt: null, disableReason: null };
   return { outcome: 'pending', nextAttemptAt: new Date(now + delay * 1000), nextJobAttempt: attempt + 1, disableReason: null };
+}
+
+interface Signed {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** Our event body (the event log's builder, so it equals GET /v1/events/:id byte for byte), Standard Webhooks signed; null if the event is malformed. */
+async function standardSigned(
+  pool: pg.Pool,
+  deliveryId: string,
+  target: DeliveryTarget,
+  secrets: Secrets,
+  log: Logger,
+): Promise<Signed | null> {
+  const parsed = buildEventBody({
+    id: target.eventId,
+    type: target.eventType,
+    created_at: target.eventCreatedAt,
+    payload: target.eventPayload,
+  });
+  if (!parsed.success) {
+    // A malformed event would fail the same way on every retry: close the delivery and say why.
+    await abandonDelivery(pool, deliveryId);
+    log.error({ issues: parsed.error.issues }, 'event does not match the webhook body schema; delivery closed');
+    return null;
+  }
+  const event = parsed.data;
+  const body = JSON.stringify(event);
+  const secret = openSecret({ keyId: target.secretKeyId, ciphertext: target.secretCiphertext }, secrets.encryptionKeys);
+  // During a rotation's overlap the old secret signs too, so receivers can roll without missing an event.
+  const previous =
+    target.previousSecretCiphertext && target.previousSecretKeyId
+      ? [openSecret({ keyId: target.previousSecretKeyId, ciphertext: target.previousSecretCiphertext }, secrets.encryptionKeys)]
+      : [];
+  const headers = {
+    ...signatureHeaders([secret, ...previous], event.id, body),
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+  };
+  return { body, headers };
+}
+
+/** A Plaid Item's delivery: Plaid's body and its `Plaid-Verification` JWT. */
+async function plaidSigned(pool: pg.Pool, secrets: Secrets, target: DeliveryTarget & { plaidItemId: string }): Promise<Signed> {
+  const body = plaidBody(target);
+  return {
+    body,
+    headers: { ...(await plaidHeaders(pool, secrets, body)), 'content-type': 'application/json', 'user-agent': USER_AGENT },
+  };
 }

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
+import { parseJsonWithin } from './json-depth.ts';
 
 const MAX_INT8 = 2n ** 63n - 1n;
 
@@ -30,7 +31,7 @@ export function decodeCursor<T>(schema: z.ZodType<T>, raw: string, path: string)
   if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw malformed();
   let json: unknown;
   try {
-    json = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    json = parseJsonWithin(Buffer.from(raw, 'base64url').toString('utf8'), 4);
   } catch {
     throw malformed();
   }

@@ -1,38 +1,45 @@
 /**
  * Date bounds of history queries. A `YYYY-MM-DD` bound covers its whole UTC day (inclusive);
  * a full ISO timestamp is exact (inclusive). Internally a range is `[gte, lt)` or `[gte, lte]`.
+ * Bounds lie in the holdable years (lib/timestamps.ts); the end of the last day, 10000-01-01, is no
+ * bound at all (nothing is stored after it), so it never reaches a statement.
  */
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
+import { isHoldable, parseInstant } from './timestamps.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
 
 export const DayOrInstantSchema = z
   .string()
-  .refine((value) => parseBound(value) !== null, 'Expected YYYY-MM-DD or an ISO 8601 timestamp')
+  .refine((value) => parseBound(value) !== null, 'Expected YYYY-MM-DD or an ISO 8601 timestamp, years 0001–9999')
   .meta({ description: 'YYYY-MM-DD (a whole UTC day) or an ISO 8601 timestamp', example: '2026-11-01' });
 
 export const DaySchema = z
   .string()
-  .refine((value) => DAY.test(value) && parseBound(value) !== null, 'Expected YYYY-MM-DD')
+  .refine((value) => DAY.test(value) && parseBound(value) !== null, 'Expected YYYY-MM-DD, years 0001–9999')
   .meta({ description: 'YYYY-MM-DD (a whole UTC day, inclusive)', example: '2026-11-01' });
 
 interface Bound {
   start: Date;
-  /** The first instant after the bound: the next day for a day, the next millisecond for an instant. */
-  end: Date;
+  /**
+   * The first instant after the bound: the next day for a day, the next millisecond for an instant;
+   * null after the last holdable instant (no upper bound is needed there).
+   */
+  end: Date | null;
 }
+
+const endAfter = (ms: number) => (isHoldable(ms) ? new Date(ms) : null);
 
 function parseBound(value: string): Bound | null {
   if (DAY.test(value)) {
     const start = new Date(`${value}T00:00:00.000Z`);
-    if (Number.isNaN(start.getTime()) || start.toISOString().slice(0, 10) !== value) return null;
-    return { start, end: new Date(start.getTime() + DAY_MS) };
+    if (!isHoldable(start) || start.toISOString().slice(0, 10) !== value) return null;
+    return { start, end: endAfter(start.getTime() + DAY_MS) };
   }
-  if (!z.iso.datetime({ offset: true }).safeParse(value).success) return null;
-  const start = new Date(value);
-  return { start, end: new Date(start.getTime() + 1) };
+  const start = parseInstant(value);
+  return start && { start, end: endAfter(start.getTime() + 1) };
 }
 
 export interface DateRange {
@@ -46,10 +53,10 @@ export interface DateRange {
 export function toDateRange(from: string | undefined, to: string | undefined): DateRange {
   const lower = from ? parseBound(from) : null;
   const upper = to ? parseBound(to) : null;
-  if (lower && upper && lower.start.getTime() >= upper.end.getTime()) {
+  if (lower && upper?.end && lower.start.getTime() >= upper.end.getTime()) {
     throw new AppError('VALIDATION_ERROR', '`from` must not be after `to`', {
       details: [{ path: 'from', message: 'Must not be after `to`' }],
     });
   }
-  return { ...(lower ? { from: lower.start } : {}), ...(upper ? { before: upper.end } : {}) };
+  return { ...(lower ? { from: lower.start } : {}), ...(upper?.end ? { before: upper.end } : {}) };
 }

@@ -15,6 +15,7 @@
  */
 import { DateTime, Duration } from 'luxon';
 import { z } from 'zod';
+import { isHoldable } from './timestamps.ts';
 
 /** The longest duration a field accepts. */
 export const MAX_DURATION = 'P100Y';
@@ -49,10 +50,10 @@ function shift(at: Date, value: string, sign: 1 | -1): Date | null {
   if (!duration) return null;
   const start = DateTime.fromJSDate(at, { zone: 'utc' });
   const result = (sign === 1 ? start.plus(duration) : start.minus(duration)).toJSDate();
-  return Number.isNaN(result.getTime()) ? null : result;
+  return isHoldable(result) ? result : null;
 }
 
-/** `at` + `value`, or null when the sum is no valid instant (a duration too long for the calendar). */
+/** `at` + `value`, or null when the sum is no holdable instant (lib/timestamps.ts: a duration too long for the calendar). */
 export function tryAddIsoDuration(at: Date, value: string): Date | null {
   return shift(at, value, 1);
 }
@@ -61,6 +62,11 @@ export function addIsoDuration(at: Date, value: string): Date {
   const result = shift(at, value, 1);
   if (!result) throw new RangeError(`cannot add the duration ${value} to ${at.toISOString()}`);
   return result;
+}
+
+/** `at` − `value`, or null when the difference is no valid instant. */
+export function trySubtractIsoDuration(at: Date, value: string): Date | null {
+  return shift(at, value, -1);
 }
 
 export function subtractIsoDuration(at: Date, value: string): Date {

@@ -1,6 +1,7 @@
 /** Schedules and their runs, from the rows of domain/schedules, in the SPEC's shapes. */
 import type { Category, Schedule, ScheduleRun } from '@sandbank/schemas';
-import type { ScheduleRow, ScheduleRunRow } from '../domain/schedules/schedules.ts';
+import type { ScheduleRow } from '../domain/schedules/schedule-row.ts';
+import type { ScheduleRunRow } from '../domain/schedules/schedules.ts';
 import { isoTimestamp } from '../lib/timestamps.ts';
 
 export function toSchedule(row: ScheduleRow): Schedule {

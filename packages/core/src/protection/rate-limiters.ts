@@ -82,7 +82,7 @@ function rateLimitHeaders(limit: number, res: RateLimiterRes): Record<string, st
   };
 }
 
-export function refusalHeaders(limit: number, res: RateLimiterRes): Record<string, string> {
+function refusalHeaders(limit: number, res: RateLimiterRes): Record<string, string> {
   return { ...rateLimitHeaders(limit, res), 'RateLimit-Remaining': '0', 'Retry-After': String(secondsUntil(res)) };
 }
 

@@ -13,7 +13,10 @@ import { Migration20261124010000Simplefin } from './20261124010000-simplefin.ts'
 import { Migration20261124020000WebhookRotationAndCycles } from './20261124020000-webhook-rotation-and-cycles.ts';
 import { Migration20261124030000TransactionVersionRaised } from './20261124030000-transaction-version-raised.ts';
 import { Migration20261124040000TransactionRequestFingerprint } from './20261124040000-transaction-request-fingerprint.ts';
-import { Migration20261125020000Gocardless } from './20261125020000-gocardless.ts';
+import { Migration20261125000000WallClock } from './20261125000000-wall-clock.ts';
+import { Migration20261125010000PlaidItems } from './20261125010000-plaid-items.ts';
+import { Migration20261125020000PlaidWebhooks } from './20261125020000-plaid-webhooks.ts';
+import { Migration20261125030000Gocardless } from './20261125030000-gocardless.ts';
 
 export const migrations: MigrationObject[] = [
   { name: '20261122000000-initial', class: Migration20261122000000Initial },
@@ -29,5 +32,8 @@ export const migrations: MigrationObject[] = [
   { name: '20261124020000-webhook-rotation-and-cycles', class: Migration20261124020000WebhookRotationAndCycles },
   { name: '20261124030000-transaction-version-raised', class: Migration20261124030000TransactionVersionRaised },
   { name: '20261124040000-transaction-request-fingerprint', class: Migration20261124040000TransactionRequestFingerprint },
-  { name: '20261125020000-gocardless', class: Migration20261125020000Gocardless },
+  { name: '20261125000000-wall-clock', class: Migration20261125000000WallClock },
+  { name: '20261125010000-plaid-items', class: Migration20261125010000PlaidItems },
+  { name: '20261125020000-plaid-webhooks', class: Migration20261125020000PlaidWebhooks },
+  { name: '20261125030000-gocardless', class: Migration20261125030000Gocardless },
 ];

@@ -51,8 +51,9 @@ export function writeCamt(statement: Statement, message: Message, version: CamtV
     .txt(account.bic);
 
   balance(stmt, 'OPBD', statement.opening, statement.account.currency, period.from);
-  balance(stmt, message === 'camt.053' ? 'CLBD' : 'ITBD', statement.closing, statement.account.currency, period.to);
-  if (message === 'camt.053') balance(stmt, 'CLAV', statement.available, statement.account.currency, period.to);
+  // camt.052 carries the same balances: ISO allows any code there, and importers (AqBanking) read CLBD, not ITBD.
+  balance(stmt, 'CLBD', statement.closing, statement.account.currency, period.to);
+  balance(stmt, 'CLAV', statement.available, statement.account.currency, period.to);
   summary(stmt, statement.entries, v08);
   for (const entry of statement.entries) bookedEntry(stmt, entry, account.currency, v08);
   if (message === 'camt.052') for (const entry of statement.pending) pendingEntry(stmt, entry, account.currency, v08);

@@ -5,6 +5,7 @@
  */
 import type { Statement } from '@sandbank/core';
 import { type CamtVersion, writeCamt } from './camt.ts';
+import { writeCsv } from './csv.ts';
 import { type Mt940Encoding, writeMt940 } from './mt940.ts';
 import { writeOfx1, writeOfx2 } from './ofx.ts';
 
@@ -26,6 +27,12 @@ export const FORMATS = {
     extension: 'xml',
     write: (statement, { version }) => writeCamt(statement, 'camt.053', version),
   },
+  'camt.052': {
+    contentType: () => 'application/xml; charset=utf-8',
+    extension: 'xml',
+    withPending: true,
+    write: (statement, { version }) => writeCamt(statement, 'camt.052', version),
+  },
   mt940: {
     contentType: ({ encoding }) => `text/plain; charset=${encoding === 'cp852' ? 'ibm852' : encoding}`,
     extension: 'sta',
@@ -33,6 +40,7 @@ export const FORMATS = {
   },
   ofx: { contentType: () => 'application/x-ofx; charset=utf-8', extension: 'ofx', write: writeOfx2 },
   ofx1: { contentType: () => 'application/x-ofx; charset=utf-8', extension: 'ofx', write: writeOfx1 },
+  csv: { contentType: () => 'text/csv; charset=utf-8; header=present', extension: 'csv', write: writeCsv },
 } satisfies Record<string, StatementFormat>;
 
 export type FormatName = keyof typeof FORMATS;

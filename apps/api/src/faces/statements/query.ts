@@ -7,10 +7,7 @@ import { MT940_ENCODINGS } from './mt940.ts';
 export const StatementQuerySchema = z.strictObject({
   from: StatementDaySchema.optional(),
   to: StatementDaySchema.optional(),
-  format: z
-    .string()
-    .refine((value) => (FORMAT_NAMES as string[]).includes(value), `Expected one of: ${FORMAT_NAMES.join(', ')}`)
-    .transform((value) => value as FormatName),
+  format: z.enum(FORMAT_NAMES as [FormatName, ...FormatName[]], { error: () => `Expected one of: ${FORMAT_NAMES.join(', ')}` }),
   version: z.enum(['02', '08'], 'camt version: 02 (default) or 08').default('02'),
   encoding: z.enum(MT940_ENCODINGS, `MT940 encoding: ${MT940_ENCODINGS.join(', ')}`).default('utf-8'),
 });

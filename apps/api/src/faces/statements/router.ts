@@ -23,11 +23,25 @@ import { ZodError } from 'zod';
 import { sendError } from '../../http/errors.ts';
 import type { InFlight } from '../../http/in-flight.ts';
 import { FORMATS } from './formats.ts';
+import { buildStatementsOpenApi } from './openapi.ts';
 import { AccountIdSchema, StatementQuerySchema } from './query.ts';
 import { fileNamePart } from './wire.ts';
 
+/** The metrics label of a statement route (never a raw path: ids stay out of label values), or undefined. */
+export function statementRouteLabel(path: string): string | undefined {
+  if (path === '/faces/statements/openapi.json') return path;
+  if (/^\/v1\/accounts\/[^/]+\/statement$/.test(path)) return '/v1/accounts/{id}/statement';
+  if (/^\/api\/owner\/[^/]+\/accounts\/[^/]+\/statement$/.test(path)) return '/api/owner/{owner}/accounts/{id}/statement';
+  return undefined;
+}
+
 export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
   const router = express.Router();
+  let document: string | undefined;
+  router.get('/faces/statements/openapi.json', (_req, res) => {
+    document ??= JSON.stringify(buildStatementsOpenApi(deps.config.http.publicUrl));
+    res.type('application/json').send(document);
+  });
   const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => {
     inFlight.track(handler(req, res)).catch((error: unknown) => {
       if (error instanceof TRPCError) sendError(res, toErrorBody(error, req.id));

@@ -17,6 +17,7 @@ export function ensureAqbanking(): void {
 /** The import options, and the type AqBanking gives the file's closing balance (MT940's `:62F:` is `noted`). */
 const IMPORTERS = {
   camt: { args: ['--importer=xml', '--profile=camt_053_001_04'], balanceType: 'booked' },
+  camt052: { args: ['--importer=xml', '--profile=camt_052_001_02'], balanceType: 'booked' },
   mt940: { args: ['--importer=swift', '--profile=SWIFT-MT940'], balanceType: 'noted' },
 } as const;
 

@@ -6,7 +6,15 @@ import { CashManagementEndOfDayReport } from 'iso20022.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers.ts';
 import { aqbankingImport, ensureAqbanking } from './aqbanking.ts';
-import { buildStatementWorld, daysAgo, download, postedOf, type StatementWorld, warsawDay } from './statement-world.ts';
+import {
+  buildStatementWorld,
+  daysAgo,
+  download,
+  HARD_TEXT,
+  postedOf,
+  type StatementWorld,
+  warsawDay,
+} from './statement-world.ts';
 
 let app: TestApp;
 let world: StatementWorld;
@@ -39,6 +47,20 @@ describe('camt.053', () => {
     expect(balance('OPBD')).toMatchObject({ amount: 0, creditDebitIndicator: 'credit' });
     expect(balance('CLBD')).toMatchObject({ amount: world.balance, creditDebitIndicator: 'credit' });
     expect(statement?.account).toMatchObject({ iban: expect.stringMatching(/^PL\d{26}$/) });
+
+    // Hard text survives XML: `&`, `<`, quotes, emoji and Polish letters whole; long text cut to the schema's limits.
+    const byText = (start: string) => statement?.entries.find((entry) => entry.additionalInformation?.startsWith(start));
+    const groceries = byText('Zakupy');
+    expect(groceries?.additionalInformation).toBe(HARD_TEXT.groceries);
+    expect(groceries?.transactions[0]).toMatchObject({
+      remittanceInformation: HARD_TEXT.groceries,
+      creditor: { name: HARD_TEXT.merchant },
+    });
+    expect(byText('Wynagrodzenie')?.transactions[0]?.remittanceInformation).toBe(HARD_TEXT.salary);
+    const long = byText('Opłata');
+    expect(long?.additionalInformation).toBe(HARD_TEXT.long); // under 500 characters: whole
+    const remittance = [...(long?.transactions[0]?.remittanceInformation ?? '')];
+    expect([remittance.length, remittance.at(-1)]).toEqual([140, '…']);
   });
 
   it('is imported by AqBanking with the same count, amounts and closing balance', async () => {

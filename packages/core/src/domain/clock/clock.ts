@@ -4,14 +4,16 @@
  * timestamps, due items — reads time here (or in SQL through `WORLD_NOW_SQL`) or takes an explicit
  * instant from a caller that did. Only delivery signatures, logs and metrics use wall time.
  *
- * Wall time is the database server's (`statement_timestamp()`), so every API instance and worker
- * agrees on one clock. Instants are kept to the millisecond, like every stored timestamp.
+ * Wall time is the database server's (`sandbank_wall_now()`, the statement's timestamp: see its
+ * migration), so every API instance and worker agrees on one clock. Instants are kept to the millisecond, like every stored timestamp.
  */
 import { acquireAdvisoryLock, type EntityManager, type HeldLock } from '@sandbank/db';
 import { AppError, notFound } from '../../errors.ts';
+import { MAX_DURATION, subtractIsoDuration } from '../../lib/duration.ts';
+import { LATEST_INSTANT } from '../../lib/timestamps.ts';
 
 /** SQL for the world's now of the user whose `users` row is aliased `u`. */
-export const WORLD_NOW_SQL = `date_trunc('milliseconds', statement_timestamp() + u.clock_offset_ms * interval '1 millisecond')`;
+export const WORLD_NOW_SQL = `date_trunc('milliseconds', sandbank_wall_now() + u.clock_offset_ms * interval '1 millisecond')`;
 
 /** The most one call may move a world's clock: an advance, or a scenario's `asOf`. */
 export const MAX_ADVANCE = 'P2Y';
@@ -21,6 +23,20 @@ export const advanceTooLarge = (path: string) =>
   new AppError('ADVANCE_TOO_LARGE', 'One call moves the clock at most two years; advance in steps', {
     details: [{ path, message: `At most ${MAX_ADVANCE} from now` }],
   });
+
+/**
+ * The latest now a world's clock may reach: a century (MAX_DURATION) and a day before the last
+ * holdable instant (lib/timestamps.ts), so that every instant computed from the world's now — a
+ * settlement or an expiry at most MAX_DURATION later — is holdable too. The day: MAX_DURATION is
+ * measured from 2000 (`P36525D` passes), and the century before 9999 has one leap day fewer.
+ */
+export const LATEST_CLOCK = subtractIsoDuration(subtractIsoDuration(new Date(LATEST_INSTANT), MAX_DURATION), 'P1D');
+
+/** 400 VALIDATION_ERROR at `path`: a move past LATEST_CLOCK. */
+export const beyondClockEnd = (path: string) => {
+  const message = `Must not be after ${LATEST_CLOCK.toISOString()}, where a world's clock ends`;
+  return new AppError('VALIDATION_ERROR', `Invalid ${path}: ${message}`, { details: [{ path, message }] });
+};
 
 export interface ClockReading {
   now: Date;
@@ -45,9 +61,10 @@ export async function userNow(em: EntityManager, userId: string): Promise<Date> 
  * caller's transaction, so a fired item and the time it happened at commit together.
  */
 export async function moveClockTo(em: EntityManager, userId: string, to: Date): Promise<void> {
+  if (to > LATEST_CLOCK) throw beyondClockEnd('to'); // the callers check first, with their own field
   await em.execute(
     `update users set clock_offset_ms = greatest(clock_offset_ms,
-       ceil(extract(epoch from (?::timestamptz - statement_timestamp())) * 1000)::bigint)
+       ceil(extract(epoch from (?::timestamptz - sandbank_wall_now())) * 1000)::bigint)
      where id = ?`,
     [to.toISOString(), userId],
   );

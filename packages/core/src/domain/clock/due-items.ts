@@ -10,7 +10,7 @@
  * Callers hold the world's clock lock (clock.ts), so one pass per world runs at a time.
  */
 import type { EntityManager } from '@sandbank/db';
-import { runScheduleOccurrence } from '../schedules/schedules.ts';
+import { runScheduleOccurrence } from '../schedules/run-occurrence.ts';
 import { settleDueTransaction } from '../transactions/settle-due.ts';
 import { moveClockTo, tryClockLock, userNow, WORLD_NOW_SQL } from './clock.ts';
 

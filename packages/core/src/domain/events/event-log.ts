@@ -33,6 +33,8 @@ export interface LogPosition {
   seq: string;
 }
 
+/** The type of the Plaid face's notifications in the events table (see domain/plaid/notifications.ts). */
+export const PLAID_WEBHOOK_EVENT = 'plaid.webhook';
 const LOG_START: LogPosition = { txid: '0', seq: '0' };
 
 /** Only transactions that can no longer commit: see the header. Every log read carries it. */
@@ -89,7 +91,10 @@ export interface EventPage {
 
 export async function listEvents(em: EntityManager, { userId, after, types, limit }: ListEventsParams): Promise<EventPage> {
   const position = after ? positionOf(decodeCursor(EventCursorSchema, after, 'after')) : LOG_START;
-  const where = types?.length ? { sql: `type in (${types.map(() => '?').join(', ')})`, params: types } : undefined;
+  // The Plaid face's own notifications (`plaid.webhook`) are not world events: they only feed its deliveries.
+  const where = types?.length
+    ? { sql: `type in (${types.map(() => '?').join(', ')})`, params: types }
+    : { sql: `type <> '${PLAID_WEBHOOK_EVENT}'`, params: [] };
   const rows = await readLog(em, { userId, after: position, limit: limit + 1, where });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -103,10 +108,10 @@ export async function listEvents(em: EntityManager, { userId, after, types, limi
 
 /** One of the caller's events; another user's (or a missing) one is 404. */
 export async function getEvent(em: EntityManager, { userId, eventId }: { userId: string; eventId: string }) {
-  const [row] = await em.execute<EventRow[]>('select id, type, created_at, payload from events where id = ? and user_id = ?', [
-    eventId,
-    userId,
-  ]);
+  const [row] = await em.execute<EventRow[]>(
+    `select id, type, created_at, payload from events where id = ? and user_id = ? and type <> '${PLAID_WEBHOOK_EVENT}'`,
+    [eventId, userId],
+  );
   if (!row) throw notFound('Event');
   return toEvent(row);
 }

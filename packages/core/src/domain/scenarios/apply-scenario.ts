@@ -23,7 +23,15 @@ import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { addIsoDuration } from '../../lib/duration.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { advanceTooLarge, MAX_ADVANCE, moveClockTo, readClock, withClockLock } from '../clock/clock.ts';
+import {
+  advanceTooLarge,
+  beyondClockEnd,
+  LATEST_CLOCK,
+  MAX_ADVANCE,
+  moveClockTo,
+  readClock,
+  withClockLock,
+} from '../clock/clock.ts';
 import { fireDueItems } from '../clock/due-items.ts';
 import { checkUserLimit } from '../limits/per-user-limits.ts';
 import { resetWorld } from '../sandbox/reset-sandbox.ts';
@@ -68,6 +76,7 @@ export async function applyScenario(
         if (asOf > addIsoDuration(now, MAX_ADVANCE) && (await hasDueItems(tx, userId, asOf))) {
           throw advanceTooLarge('scenario.asOf');
         }
+        if (asOf > LATEST_CLOCK) throw beyondClockEnd('scenario.asOf');
         if (asOf > now) {
           await moveClockTo(tx, userId, asOf);
           now = (await readClock(tx, userId)).now;
@@ -77,6 +86,7 @@ export async function applyScenario(
       const plan = planTransactions(scenario, now);
       const dueRuns = countDueRuns(scenario, now, SCENARIO_LIMITS.transactions - plan.length);
       checkFunds(scenario, plan);
+      checkSchedulesPerAccount(scenario, deps.config.limits.schedulesPerAccount);
       await checkUserLimit(tx, {
         userId,
         resource: 'openAccounts',
@@ -224,4 +234,17 @@ async function insertSchedules(
     }
   }
   return ids;
+}
+
+/** Each account of the document starts empty: its schedules that are not ended are the document's own, paused ones included. */
+function checkSchedulesPerAccount(scenario: Scenario, limit: number): void {
+  for (const [index, account] of scenario.accounts.entries()) {
+    const count = account.schedules?.length ?? 0;
+    if (count > limit) {
+      const path = `scenario.accounts.${index}.schedules`;
+      throw new AppError('LIMIT_EXCEEDED', `The account has ${count} schedules; the limit is ${limit}`, {
+        details: [{ path, message: `At most ${limit} schedules per account` }],
+      });
+    }
+  }
 }

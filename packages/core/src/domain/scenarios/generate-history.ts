@@ -16,7 +16,12 @@
  *
  * The balance never goes below zero: a debit the running balance cannot pay is left out (a
  * real card would have been declined). Card payments of the last two days are still pending and
- * post two days after their date, as the clock passes.
+ * post three days after their date, as the clock passes. Three, not two: the history ends yesterday
+ * but is applied at any hour of today, and a payment of two days ago posting two days after its
+ * date would already be due at an hour that depends on when the scenario is applied — the same
+ * scenario would give a different number of pending payments in the morning and in the evening.
+ * Three days after a date at most two days back is always tomorrow or later, so whether a history
+ * ends with pending payments depends on the seed and the profile only, never on the hour.
  */
 import type { Category } from '@sandbank/schemas';
 import { DateTime } from 'luxon';
@@ -28,6 +33,8 @@ const ZONE = 'Europe/Warsaw';
 /** The reference calendar's today (a Monday): histories are drawn on the days before it. */
 const REFERENCE_TODAY = DateTime.fromObject({ year: 2025, month: 1, day: 6 }, { zone: ZONE });
 const DAY_MS = 86_400_000;
+/** When a pending card payment of the history's last two days posts: after its date, always after today. */
+const CARD_SETTLE_AFTER = 'P3D';
 
 /** Whole calendar days from `a` to `b` (both Warsaw days), DST-proof. */
 const daysBetween = (a: DateTime, b: DateTime) =>
@@ -87,7 +94,7 @@ export function generateHistory(params: GenerateHistoryParams): GeneratedTransac
       merchant: rhythm.merchant,
       category: rhythm.category,
       status: pending ? 'pending' : 'posted',
-      settleAfter: pending ? 'P2D' : null,
+      settleAfter: pending ? CARD_SETTLE_AFTER : null,
     });
   };
   if (params.openingBalance > 0) {

@@ -24,7 +24,7 @@ export interface Rhythm {
   /** …or a random item, on average this many times a week (weekends weighted by `weekend`). */
   perWeek?: number;
   weekend?: number;
-  /** Card payments: in the last two days of the history they are still pending (posting two days later). */
+  /** Card payments: in the last two days of the history they are still pending (posting three days after their date). */
   card?: boolean;
 }
 

@@ -14,13 +14,9 @@ import { AppError } from '../../errors.ts';
 import { IsoDurationSchema, isoDurationProblem, MAX_DURATION } from '../../lib/duration.ts';
 import { exactJson } from '../../lib/exact-json.ts';
 import { nameSchema, textSchema } from '../../lib/text.ts';
-import {
-  ClientIdSchema,
-  WebhookEventsSchema,
-  WebhookSecretSchema,
-  WebhookUrlSchema,
-} from '../../routers/webhooks/webhooks.schema.ts';
+import { parseInstant } from '../../lib/timestamps.ts';
 import { MAX_AMOUNT } from '../simulations/simulate-transaction.ts';
+import { ClientIdSchema, WebhookEventsSchema, WebhookSecretSchema, WebhookUrlSchema } from '../webhooks/webhook-fields.ts';
 import { PROFILES } from './profiles.ts';
 
 /** The bounds of one apply (SPEC §8); beyond them 422 SCENARIO_TOO_LARGE. */
@@ -64,12 +60,13 @@ const ScenarioTimeSchema = z
     const relative = value.startsWith('-') ? value.slice(1) : null;
     if (
       relative === null
-        ? !INSTANT.test(value) || Number.isNaN(Date.parse(value))
+        ? !INSTANT.test(value) || parseInstant(value) === null
         : isoDurationProblem(relative, { zero: true, unbounded: true })
     ) {
       ctx.addIssue({
         code: 'custom',
-        message: 'Expected an ISO instant (2026-11-01T09:00:00Z) or a negative ISO duration relative to now (-P3D)',
+        message:
+          'Expected an ISO instant (2026-11-01T09:00:00Z, years 0001–9999) or a negative ISO duration relative to now (-P3D)',
       });
     } else if (relative !== null && isoDurationProblem(relative, { zero: true })) {
       ctx.addIssue({ code: 'custom', message: `A relative time reaches at most -${MAX_DURATION} back` });

@@ -10,9 +10,14 @@
  *
  * Month ends follow the RFC: `BYMONTHDAY=31` skips months without a 31st, `BYMONTHDAY=-1` is the
  * last day of every month, and 29 February exists only in leap years.
+ *
+ * Occurrences end with the holdable years (lib/timestamps.ts): one after 9999 is no occurrence.
+ * (`rrule` itself stops at its MAXYEAR 9999 in floating time; a zone west of UTC still moves an
+ * occurrence late on 31 December 9999 into the year 10000.)
  */
 import { DateTime, IANAZone } from 'luxon';
 import rrule from 'rrule';
+import { isHoldable } from '../../lib/timestamps.ts';
 
 const { RRule, rrulestr } = rrule;
 type Rule = InstanceType<typeof RRule>;
@@ -27,6 +32,8 @@ export interface Recurrence {
   countBefore(before: Date): number;
   /** How many occurrences lie at or before `through`, counting no further than `max + 1` (enough to tell "more than max"). */
   countThrough(through: Date, max: number): number;
+  /** How many occurrences lie in [from, through], counting no further than `max + 1`. */
+  countBetween(from: Date, through: Date, max: number): number;
 }
 
 export interface RecurrenceProblem {
@@ -46,7 +53,10 @@ export function recurrenceProblem(text: string, timezone: string, startAt: Date)
   }
   if (!ALLOWED_FREQUENCIES.has(rule.options.freq))
     return { field: 'rrule', message: 'FREQ must be DAILY, WEEKLY, MONTHLY or YEARLY' };
-  if (!rule.after(rule.options.dtstart, true)) return { field: 'rrule', message: 'The rule never occurs' };
+  const first = rule.after(rule.options.dtstart, true);
+  if (!first || !isHoldable(fromFloating(first, timezone))) {
+    return { field: 'rrule', message: 'The rule never occurs (before the year 10000)' };
+  }
   return null;
 }
 
@@ -55,7 +65,8 @@ export function recurrence(text: string, timezone: string, startAt: Date): Recur
   return {
     next(after, inclusive) {
       const found = rule.after(toFloating(after, timezone), inclusive);
-      return found ? fromFloating(found, timezone) : null;
+      const instant = found && fromFloating(found, timezone);
+      return instant && isHoldable(instant) ? instant : null;
     },
     countBefore(before) {
       let count = 0;
@@ -70,6 +81,16 @@ export function recurrence(text: string, timezone: string, startAt: Date): Recur
       let count = 0;
       rule.all((occurrence) => {
         if (fromFloating(occurrence, timezone) > through) return false;
+        count += 1;
+        return count <= max;
+      });
+      return count;
+    },
+    countBetween(from, through, max) {
+      // Compared in floating time: the bounds are converted once, not every occurrence (luxon's
+      // conversion is what costs here; it runs on every advance).
+      let count = 0;
+      rule.between(toFloating(from, timezone), toFloating(through, timezone), true, () => {
         count += 1;
         return count <= max;
       });

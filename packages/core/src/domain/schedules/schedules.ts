@@ -16,8 +16,9 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { getOwnedAccount } from '../accounts/accounts.ts';
 import { userNow, withClockLock } from '../clock/clock.ts';
 import { fireDueItems } from '../clock/due-items.ts';
-import { simulateTransaction } from '../simulations/simulate-transaction.ts';
 import { recurrence, recurrenceProblem } from './recurrence.ts';
+import { checkBackfill, checkScheduleLimit } from './schedule-bounds.ts';
+import { SCHEDULE_COLUMNS, type ScheduleRow, type ScheduleState } from './schedule-row.ts';
 
 export const DEFAULT_TIMEZONE = 'Europe/Warsaw';
 /** A schedule may start this far back: its past occurrences fire at once (a backfill). */
@@ -27,32 +28,6 @@ const MAX_BACKFILL = 'P2Y';
 export function startAtProblem(startAt: Date, now: Date): string | null {
   return startAt < subtractIsoDuration(now, MAX_BACKFILL) ? 'Must not lie more than two years back' : null;
 }
-
-type ScheduleState = 'active' | 'paused' | 'ended';
-
-export interface ScheduleRow {
-  id: string;
-  user_id: string;
-  account_id: string;
-  amount: string | number;
-  description: string;
-  merchant: string | null;
-  category: string | null;
-  rrule: string;
-  timezone: string;
-  start_at: Date | string;
-  status: 'pending' | 'posted';
-  settle_after: string | null;
-  state: ScheduleState;
-  next_run_at: Date | string | null;
-  next_run_n: number;
-  created_at: Date | string;
-  runs: string | number;
-}
-
-const SCHEDULE_COLUMNS = `s.id, s.user_id, s.account_id, s.amount, s.description, s.merchant, s.category, s.rrule, s.timezone,
-  s.start_at, s.status, s.settle_after, s.state, s.next_run_at, s.next_run_n, s.created_at,
-  (select count(*) from schedule_runs r where r.schedule_id = s.id) as runs`;
 
 export interface CreateScheduleParams {
   userId: string;
@@ -69,6 +44,8 @@ export interface CreateScheduleParams {
   settleAfter?: string | undefined;
   /** How long a backfill waits for the world's clock lock before 409 CLOCK_ADVANCING (default: the clock's 30 s). */
   clockWaitMs?: number;
+  /** LIMIT_SCHEDULES_PER_ACCOUNT and LIMIT_DUE_ITEMS_PER_REQUEST (schedule-bounds.ts). */
+  limits: { schedulesPerAccount: number; dueItemsPerRequest: number };
 }
 
 const invalid = (path: string, message: string) =>
@@ -102,10 +79,16 @@ export async function createSchedule(em: EntityManager, params: CreateSchedulePa
     createdAt: now,
   };
   const firstRun = firstOccurrence(schedule);
+  const insert = () =>
+    em.transactional(async (tx) => {
+      await checkScheduleLimit(tx, { accountId: params.accountId, limit: params.limits.schedulesPerAccount });
+      return insertSchedule(tx, schedule);
+    });
   if (!firstRun || firstRun > now) {
-    const { id } = await insertSchedule(em, schedule);
+    const { id } = await insert();
     return getOwnedSchedule(em, { userId: params.userId, scheduleId: id });
   }
+  checkBackfill(schedule, now, params.limits.dueItemsPerRequest);
   // A start in the past backfills: its occurrences up to now fire at once, in order, as the clock
   // would have. The world's clock lock comes first, so a busy clock (409 CLOCK_ADVANCING) leaves no
   // schedule behind for a retry to double; each run then commits on its own, as in an advance.
@@ -113,7 +96,7 @@ export async function createSchedule(em: EntityManager, params: CreateSchedulePa
     em,
     params.userId,
     async () => {
-      const { id } = await insertSchedule(em, schedule);
+      const { id } = await insert();
       await fireDueItems(em, { userId: params.userId, until: await userNow(em, params.userId), moveClock: false });
       return id;
     },
@@ -272,59 +255,4 @@ export async function deleteSchedule(
 ): Promise<void> {
   await getOwnedSchedule(em, { userId, scheduleId });
   await em.execute('delete from schedules where id = ? and user_id = ?', [scheduleId, userId]);
-}
-
-export type RunOutcome = { kind: 'booked'; events: number } | { kind: 'failed' } | { kind: 'skipped' };
-
-/**
- * Fires occurrence `n` of a schedule, due at `dueAt`, inside the caller's transaction: books it
- * effective at its due time, records the run, and moves the schedule to its next occurrence. The
- * schedule row is locked and must still be at (dueAt, n): a run that already happened is skipped.
- */
-export async function runScheduleOccurrence(
-  em: EntityManager,
-  { scheduleId, dueAt }: { scheduleId: string; dueAt: Date },
-): Promise<RunOutcome> {
-  const [schedule] = await em.execute<ScheduleRow[]>(
-    `select ${SCHEDULE_COLUMNS} from schedules s where s.id = ? and s.state = 'active' and s.next_run_at = ?::timestamptz for update`,
-    [scheduleId, dueAt.toISOString()],
-  );
-  if (!schedule) return { kind: 'skipped' };
-  const n = schedule.next_run_n;
-  let outcome: RunOutcome;
-  let transactionId: string | null = null;
-  let failure: AppError | null = null;
-  try {
-    const booked = await simulateTransaction(em, {
-      userId: schedule.user_id,
-      accountId: schedule.account_id,
-      amount: Number(schedule.amount),
-      description: schedule.description,
-      merchant: schedule.merchant,
-      category: schedule.category as Category | null,
-      externalTxnId: `sch_${schedule.id}_${n}`,
-      date: dueAt,
-      at: dueAt,
-      status: schedule.status,
-      settleAfter: schedule.settle_after ?? undefined,
-    });
-    transactionId = booked.transaction.id;
-    outcome = { kind: 'booked', events: booked.replayed ? 0 : 1 };
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    failure = error;
-    outcome = { kind: 'failed' };
-  }
-  await em.execute(
-    `insert into schedule_runs (schedule_id, n, due_at, transaction_id, failure_code, failure_message, created_at)
-     values (?, ?, ?::timestamptz, ?, ?, ?, ?::timestamptz) on conflict (schedule_id, n) do nothing`,
-    [schedule.id, n, dueAt.toISOString(), transactionId, failure?.appCode ?? null, failure?.message ?? null, dueAt.toISOString()],
-  );
-  const closed = failure?.appCode === 'ACCOUNT_CLOSED' || failure?.appCode === 'NOT_FOUND';
-  const next = closed ? null : recurrence(schedule.rrule, schedule.timezone, new Date(schedule.start_at)).next(dueAt, false);
-  await em.execute(
-    `update schedules set state = ?, next_run_at = ?::timestamptz, next_run_n = ?, updated_at = now() where id = ?`,
-    [next ? 'active' : 'ended', next ? next.toISOString() : null, n + 1, schedule.id],
-  );
-  return outcome;
 }

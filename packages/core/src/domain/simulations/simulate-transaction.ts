@@ -7,9 +7,9 @@ import { hash } from 'node:crypto';
 import type { EntityManager } from '@sandbank/db';
 import { type Category, type Currency, SIMULATOR_SOURCE, type Transaction } from '@sandbank/schemas';
 import { AppError, notFound } from '../../errors.ts';
-import { addIsoDuration, isoDurationProblem } from '../../lib/duration.ts';
+import { addIsoDuration, isoDurationProblem, tryAddIsoDuration } from '../../lib/duration.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { isoTimestamp } from '../../lib/timestamps.ts';
+import { isoTimestamp, LATEST_INSTANT } from '../../lib/timestamps.ts';
 import { rowToTransaction } from '../../mappers/transaction.ts';
 import { accountClosed } from '../accounts/accounts.ts';
 import { userNow } from '../clock/clock.ts';
@@ -77,6 +77,14 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
   // by itself needs it beforehand, to date its due times.
   const durations = input.settleAfter !== undefined || input.expireAfter !== undefined;
   const date = input.date ?? (durations ? (input.at ?? (await userNow(em, input.userId))) : null);
+  // A due time past the holdable years comes only from a date in the future of any world (whose
+  // clock ends a century before them): refused here, before anything computes with it.
+  for (const field of ['settleAfter', 'expireAfter'] as const) {
+    const after = input[field];
+    if (date && after !== undefined && !tryAddIsoDuration(date, after)) {
+      throw invalid(field, `Must end by ${new Date(LATEST_INSTANT).toISOString()}, counted from date`);
+    }
+  }
   const row: BookingRow = {
     id: uuidv7(),
     account_id: input.accountId,

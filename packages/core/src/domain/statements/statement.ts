@@ -101,7 +101,7 @@ const STATEMENT_SQL = {
         ${startOf("coalesce(?::date, date_trunc('month', to_day)::date)")} as start_at,
         ${startOf('to_day + 1')} as end_at
       from period
-    ), opening as (
+    ), opening as materialized (
       select coalesce(sum(t.amount), 0)::bigint as amount from transactions t, bounds b
       where t.account_id = b.id and t.status = 'posted' and t.posted_at < b.start_at
     )

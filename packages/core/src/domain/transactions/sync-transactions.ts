@@ -34,8 +34,12 @@ import type { Transaction } from '@sandbank/schemas';
 import { z } from 'zod';
 import { AppError, notFound } from '../../errors.ts';
 import { decodeCursor, encodeCursor, Int8TextSchema } from '../../lib/cursor.ts';
+import { isHoldable } from '../../lib/timestamps.ts';
 import { rowToTransaction, TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
 import { type LogPosition, logHorizon, readLog } from '../events/event-log.ts';
+
+/** A row's date as the cursor carries it; a forged one outside the holdable years is a malformed cursor. */
+const CursorDateSchema = z.iso.datetime({ precision: 3 }).refine((value) => isHoldable(Date.parse(value)));
 
 const SyncCursorSchema = z.discriminatedUnion('k', [
   z.strictObject({
@@ -46,7 +50,7 @@ const SyncCursorSchema = z.discriminatedUnion('k', [
     /** The horizon fixed when the snapshot began: the log phase starts there. */
     h: Int8TextSchema,
     /** The last row handed out: (date, id). */
-    d: z.iso.datetime({ precision: 3 }),
+    d: CursorDateSchema,
     i: z.uuid(),
   }),
   z.strictObject({
@@ -57,7 +61,7 @@ const SyncCursorSchema = z.discriminatedUnion('k', [
     t: Int8TextSchema,
     s: Int8TextSchema,
     /** Inside the scenario.applied event AT (t, s), not after it: the last row handed out. */
-    x: z.strictObject({ c: z.uuid(), d: z.iso.datetime({ precision: 3 }), i: z.uuid() }).optional(),
+    x: z.strictObject({ c: z.uuid(), d: CursorDateSchema, i: z.uuid() }).optional(),
   }),
 ]);
 type SyncCursor = z.infer<typeof SyncCursorSchema>;
@@ -86,6 +90,18 @@ export interface SyncPage {
 }
 
 export async function syncTransactions(em: EntityManager, params: SyncTransactionsParams): Promise<SyncPage> {
+  return (await readSyncPage(em, params)).page;
+}
+
+/**
+ * A sync page and which of its transactions went pending → posted inside it (by the events the page
+ * covers; none in the snapshot phase). Faces whose protocol gives a posted transaction a new id
+ * (Plaid) need to know whether the client last saw it pending.
+ */
+export async function readSyncPage(
+  em: EntityManager,
+  params: SyncTransactionsParams,
+): Promise<{ page: SyncPage; postedInPage: ReadonlySet<string> }> {
   const { userId, limit } = params;
   const accountId = params.accountId ?? null;
   const cursor = params.cursor ? decodeCursor(SyncCursorSchema, params.cursor, 'cursor') : null;
@@ -107,8 +123,11 @@ export async function syncTransactions(em: EntityManager, params: SyncTransactio
     });
   }
   const scope = { userId, accountId, epoch };
-  if (!cursor) return snapshotPage(em, scope, limit, (await logHorizon(em)).txid, null);
-  if (cursor.k === 'snapshot') return snapshotPage(em, scope, limit, cursor.h, { date: cursor.d, id: cursor.i });
+  const none: ReadonlySet<string> = new Set();
+  if (!cursor) return { page: await snapshotPage(em, scope, limit, (await logHorizon(em)).txid, null), postedInPage: none };
+  if (cursor.k === 'snapshot') {
+    return { page: await snapshotPage(em, scope, limit, cursor.h, { date: cursor.d, id: cursor.i }), postedInPage: none };
+  }
   const inside = cursor.x ? { accountId: cursor.x.c, date: cursor.x.d, id: cursor.x.i } : null;
   return logPage(em, scope, limit, { txid: cursor.t, seq: cursor.s }, inside);
 }
@@ -158,6 +177,8 @@ type LogEvent = {
   transaction_id: string | null;
   /** scenario.applied: the accounts it created. */
   accounts: { id: string }[] | null;
+  /** transaction.updated: the status before it (`pending` for a post). */
+  previous_status: string | null;
 } & LogPosition;
 
 /** The events sync follows after `after`, in log order: transaction.* and scenario.applied (optionally one account's). */
@@ -175,7 +196,8 @@ function syncEvents(em: EntityManager, scope: Scope, after: LogPosition, limit: 
     limit,
     where,
     columns: `type, payload->'transaction'->>'id' as transaction_id,
-              case when type = 'scenario.applied' then payload->'scenario'->'accounts' end as accounts`,
+              case when type = 'scenario.applied' then payload->'scenario'->'accounts' end as accounts,
+              payload->'previous'->>'status' as previous_status`,
   });
 }
 
@@ -183,6 +205,7 @@ function syncEvents(em: EntityManager, scope: Scope, after: LogPosition, limit: 
 interface PageSoFar {
   order: Set<string>;
   createdHere: Set<string>;
+  postedHere: Set<string>;
 }
 
 async function logPage(
@@ -191,11 +214,12 @@ async function logPage(
   limit: number,
   from: LogPosition,
   resume: InsideScenario | null,
-): Promise<SyncPage> {
-  const taken: PageSoFar = { order: new Set(), createdHere: new Set() };
+): Promise<{ page: SyncPage; postedInPage: ReadonlySet<string> }> {
+  const taken: PageSoFar = { order: new Set(), createdHere: new Set(), postedHere: new Set() };
   const { position, inside, hasMore } = await fillPage(em, scope, limit, taken, from, resume);
   const page: SyncPage = { added: [], modified: [], removed: [], nextCursor: logCursor(scope, position, inside), hasMore };
-  if (taken.order.size === 0) return page;
+  const done = { page, postedInPage: taken.postedHere };
+  if (taken.order.size === 0) return done;
   const ids = [...taken.order];
   const rows = await em.execute<TransactionRow[]>(
     `select ${TRANSACTION_COLUMNS} from transactions where user_id = ? and id in (${ids.map(() => '?').join(', ')})`,
@@ -209,7 +233,7 @@ async function logPage(
     else if (taken.createdHere.has(id)) page.added.push(transaction);
     else page.modified.push(transaction);
   }
-  return page;
+  return done;
 }
 
 /**
@@ -244,6 +268,7 @@ async function fillPage(
         if (!taken.order.has(id) && taken.order.size === limit) return { position, inside: null, hasMore: true };
         taken.order.add(id);
         if (event.type === 'transaction.created') taken.createdHere.add(id);
+        if (event.type === 'transaction.updated' && event.previous_status === 'pending') taken.postedHere.add(id);
       }
       position = at;
     }

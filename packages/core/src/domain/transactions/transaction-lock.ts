@@ -151,6 +151,7 @@ const UPDATE = `
 with txn as (
   update transactions
      set status = ?, amount = ?, posted_at = ?::timestamptz, version = ?, description = ?, merchant = ?, category = ?,
+         posted_from_pending = posted_from_pending or (status = 'pending' and ? = 'posted'),
          settle_at = case when ? = 'pending' then settle_at end, expire_at = case when ? = 'pending' then expire_at end,
          updated_at = now()
    where id = ?
@@ -179,6 +180,7 @@ export async function writeTransition(
     next.description,
     next.merchant,
     next.category,
+    next.status,
     next.status,
     next.status,
     next.id,

@@ -52,7 +52,7 @@ export async function redeliver(
       [delivery.id],
     );
     const cycle = rows[0]?.cycle ?? 1;
-    await tx.execute(enqueueDeliveryJobsSql('?'), [JSON.stringify([deliveryJob({ deliveryId: delivery.id, cycle })])]);
+    await tx.execute(enqueueDeliveryJobsSql('?'), [JSON.stringify([deliveryJob({ deliveryId: delivery.id, cycle, userId })])]);
     return rows;
   });
   Object.assign(delivery, {

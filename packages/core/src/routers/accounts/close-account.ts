@@ -22,12 +22,7 @@ export const closeAccountProcedure = protectedProcedure
   .input(CloseAccountInputSchema)
   .output(dataOf(AccountSchema))
   .mutation(async ({ ctx, input }) => {
-    const attempt = {
-      subject: `user:${ctx.user.id}`,
-      ip: ctx.ip,
-      headers: ctx.response.headers,
-      failureCode: 'INVALID_PASSWORD' as const,
-    };
+    const attempt = { subject: `user:${ctx.user.id}`, ip: ctx.ip, failureCode: 'INVALID_PASSWORD' as const };
     const account = await guardPasswordAttempts(ctx.deps.rateLimits, ctx.deps.config, attempt, () =>
       closeAccount(ctx.em, { userId: ctx.user.id, accountId: input.id, name: input.name, password: input.password }),
     );

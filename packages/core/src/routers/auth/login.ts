@@ -24,7 +24,7 @@ export const loginProcedure = publicProcedure
   .input(CredentialsInputSchema)
   .output(AuthOutputSchema)
   .mutation(async ({ ctx, input }) => {
-    const attempt = { subject: input.email, ip: ctx.ip, headers: ctx.response.headers };
+    const attempt = { subject: input.email, ip: ctx.ip };
     const { user, session } = await guardPasswordAttempts(ctx.deps.rateLimits, ctx.deps.config, attempt, () =>
       login(ctx.em, ctx.deps, input),
     );

@@ -1,6 +1,7 @@
 import { ClockSchema, dataOf, TimestampSchema } from '@sandbank/schemas';
 import { z } from 'zod';
 import { UnboundedIsoDurationSchema } from '../../lib/duration.ts';
+import { InstantSchema } from '../../lib/timestamps.ts';
 
 export const GetClockInputSchema = z.strictObject({});
 
@@ -10,11 +11,10 @@ export const AdvanceClockInputSchema = z
       description: 'How far to move: a positive ISO 8601 duration (P1M, PT36H, P1Y2M3D); more than P2Y is 422 ADVANCE_TOO_LARGE',
       example: 'P1M',
     }),
-    to: z.iso
-      .datetime({ offset: true })
-      .transform((value) => new Date(value))
-      .optional()
-      .meta({ description: 'Where to move: an instant, not before now', example: '2027-01-01T00:00:00Z' }),
+    to: InstantSchema.optional().meta({
+      description: 'Where to move: an instant, not before now',
+      example: '2027-01-01T00:00:00Z',
+    }),
   })
   .refine((input) => (input.by === undefined) !== (input.to === undefined), {
     message: 'Give exactly one of by and to',

@@ -1,12 +1,12 @@
 import { ApiKeySchema, dataOf, IdSchema, listOf, PageQuerySchema } from '@sandbank/schemas';
 import { z } from 'zod';
+import { InstantTextSchema } from '../../lib/timestamps.ts';
 
 export const CreateApiKeyInputSchema = z.strictObject({
   name: z.string().trim().min(1).max(100).meta({ example: 'Budget app' }),
-  expiresAt: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .meta({ description: 'When the key stops working (ISO 8601, in the future); default: never' }),
+  expiresAt: InstantTextSchema.optional().meta({
+    description: 'When the key stops working (ISO 8601, in the future); default: never',
+  }),
 });
 
 const CreatedApiKeySchema = ApiKeySchema.extend({

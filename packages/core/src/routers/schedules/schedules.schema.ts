@@ -4,6 +4,7 @@ import { MAX_AMOUNT } from '../../domain/simulations/simulate-transaction.ts';
 import { IsoDurationSchema } from '../../lib/duration.ts';
 import { exactJson } from '../../lib/exact-json.ts';
 import { textSchema } from '../../lib/text.ts';
+import { InstantSchema } from '../../lib/timestamps.ts';
 
 export const CreateScheduleInputSchema = z.strictObject({
   id: IdSchema.meta({ description: 'The account' }),
@@ -27,15 +28,11 @@ export const CreateScheduleInputSchema = z.strictObject({
     .max(64)
     .optional()
     .meta({ description: 'IANA zone of the occurrences; default Europe/Warsaw', example: 'Europe/Warsaw' }),
-  startAt: z.iso
-    .datetime({ offset: true })
-    .transform((value) => new Date(value))
-    .optional()
-    .meta({
-      description:
-        'The first possible occurrence, which also gives each run its time of day; default now. Up to two years back: past occurrences fire at once.',
-      example: '2026-12-01T09:00:00+01:00',
-    }),
+  startAt: InstantSchema.optional().meta({
+    description:
+      'The first possible occurrence, which also gives each run its time of day; default now. Up to two years back: past occurrences fire at once.',
+    example: '2026-12-01T09:00:00+01:00',
+  }),
   status: z.enum(['posted', 'pending']).optional().meta({ description: 'How each run books; default posted' }),
   settleAfter: IsoDurationSchema.optional().meta({
     description: 'Pending runs only: each posts by itself this long after its due time (an ISO 8601 duration, at most P100Y)',

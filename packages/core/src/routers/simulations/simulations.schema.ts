@@ -4,6 +4,7 @@ import { MAX_AMOUNT } from '../../domain/simulations/simulate-transaction.ts';
 import { IsoDurationSchema } from '../../lib/duration.ts';
 import { exactJson } from '../../lib/exact-json.ts';
 import { textSchema } from '../../lib/text.ts';
+import { InstantSchema } from '../../lib/timestamps.ts';
 
 const EARLIEST_DATE = Date.UTC(1970, 0, 1);
 
@@ -27,10 +28,7 @@ export const SimulateTransactionInputSchema = z.strictObject({
       description: 'Idempotency key per account; generated (sim_…) when omitted. The same key again returns the original.',
       example: 'bank-ref-2026-0001',
     }),
-  date: z.iso
-    .datetime({ offset: true })
-    .transform((value) => new Date(value))
-    .refine((date) => date.getTime() >= EARLIEST_DATE, 'Must not be before 1970-01-01')
+  date: InstantSchema.refine((date) => date.getTime() >= EARLIEST_DATE, 'Must not be before 1970-01-01')
     .optional()
     .meta({ description: 'When it happened; defaults to now. May lie in the past, not in the future.' }),
   currency: CurrencySchema.optional().meta({ description: "The account's currency (PLN)" }),

@@ -1,9 +1,14 @@
 import { dataOf, WebhookSchema } from '@sandbank/schemas';
 import { z } from 'zod';
+import {
+  ClientIdSchema,
+  WebhookEventsSchema,
+  WebhookSecretSchema,
+  WebhookUrlSchema,
+} from '../../domain/webhooks/webhook-fields.ts';
 import { registerWebhook } from '../../domain/webhooks/webhooks.ts';
 import { toWebhook } from '../../mappers/webhook.ts';
 import { protectedProcedure } from '../../trpc.ts';
-import { ClientIdSchema, WebhookEventsSchema, WebhookSecretSchema, WebhookUrlSchema } from './webhooks.schema.ts';
 
 export const createWebhookProcedure = protectedProcedure
   .meta({

@@ -1,9 +1,10 @@
 import { listMeta, listOf, WebhookSchema } from '@sandbank/schemas';
 import { z } from 'zod';
+import { ClientIdSchema } from '../../domain/webhooks/webhook-fields.ts';
 import { listWebhooks } from '../../domain/webhooks/webhooks.ts';
 import { toWebhook } from '../../mappers/webhook.ts';
 import { protectedProcedure } from '../../trpc.ts';
-import { ClientIdSchema, PageInputSchema } from './webhooks.schema.ts';
+import { PageInputSchema } from './webhooks.schema.ts';
 
 export const listWebhooksProcedure = protectedProcedure
   .meta({

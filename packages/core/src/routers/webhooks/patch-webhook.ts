@@ -1,9 +1,9 @@
 import { dataOf, IdSchema, WebhookSchema, WebhookStatusSchema } from '@sandbank/schemas';
 import { z } from 'zod';
+import { WebhookEventsSchema, WebhookSecretSchema, WebhookUrlSchema } from '../../domain/webhooks/webhook-fields.ts';
 import { patchWebhook } from '../../domain/webhooks/webhooks.ts';
 import { toWebhook } from '../../mappers/webhook.ts';
 import { protectedProcedure } from '../../trpc.ts';
-import { WebhookEventsSchema, WebhookSecretSchema, WebhookUrlSchema } from './webhooks.schema.ts';
 
 export const patchWebhookProcedure = protectedProcedure
   .meta({

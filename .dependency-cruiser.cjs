@@ -1,0 +1,56 @@
+/**
+ * The layers (docs/architecture.md), checked by `pnpm lint` (dependency-cruiser): no cycles, and
+ * dependencies point one way — schemas/config → db → core (domain → routers) → apps.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A cycle makes two modules one: split what both need into a third.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'routers-not-db',
+      severity: 'error',
+      comment: 'Procedures parse, authorise, call a domain function and map: the database is the domain’s.',
+      from: { path: '^packages/core/src/routers/' },
+      to: { path: '^packages/db/|^node_modules/.*/(@mikro-orm|pg)/' },
+    },
+    {
+      name: 'domain-not-http',
+      severity: 'error',
+      comment: 'Business rules run without HTTP (the worker and tests call them): no tRPC, Express or OpenAPI in domain/.',
+      from: { path: '^packages/core/src/domain/' },
+      to: {
+        path: '^packages/core/src/(routers|trpc\\.ts|router\\.ts|openapi)|node_modules/.*/(@trpc|express|trpc-to-openapi|zod-openapi)/',
+      },
+    },
+    {
+      name: 'packages-not-apps',
+      severity: 'error',
+      comment: 'Packages are shared by the apps; an app is never a dependency.',
+      from: { path: '^packages/' },
+      to: { path: '^apps/|^bench/' },
+    },
+    {
+      name: 'production-not-bench',
+      severity: 'error',
+      comment: 'Production code has no benchmark hooks: bench measures the real app.',
+      from: { path: '^(apps|packages)/' },
+      to: { path: '^bench/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|node_modules|\\.data)/' },
+    tsPreCompilationDeps: true,
+    combinedDependencies: true,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'types', 'default'],
+      extensions: ['.ts', '.tsx', '.js'],
+    },
+  },
+};

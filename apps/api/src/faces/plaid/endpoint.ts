@@ -1,0 +1,38 @@
+/** What an endpoint of the face is (its body schema, whether it needs the Item, its work), and the Item as Plaid shows it. */
+import type { Deps, PlaidItem } from '@sandbank/core';
+import type { EntityManager } from '@sandbank/db';
+import type { z } from 'zod';
+import { plaidErrors } from './errors.ts';
+import { toPlaidItem } from './mapping.ts';
+
+export interface CallContext {
+  deps: Deps;
+  em: EntityManager;
+  userId: string;
+}
+
+/** `item`: the Item of `access_token` is needed; 'usable' refuses one whose login is required. */
+export interface Endpoint {
+  schema: z.ZodType;
+  item: 'any' | 'usable' | undefined;
+  run: (call: CallContext & { body: unknown; item: PlaidItem }) => Promise<Record<string, unknown>>;
+}
+
+/** Declares an endpoint with its body type inferred from its schema. */
+export const endpoint = <S extends z.ZodType>(
+  schema: S,
+  item: Endpoint['item'],
+  run: (call: CallContext & { body: z.infer<S>; item: PlaidItem }) => Promise<Record<string, unknown>>,
+): Endpoint => ({ schema, item, run: run as Endpoint['run'] });
+
+const loginRequiredBody = () => {
+  const error = plaidErrors.itemLoginRequired();
+  return {
+    error_type: error.errorType,
+    error_code: error.errorCode,
+    error_message: error.message,
+    display_message: error.displayMessage,
+  };
+};
+
+export const plaidItem = (item: PlaidItem) => toPlaidItem(item, loginRequiredBody());

@@ -1,0 +1,137 @@
+/**
+ * The Plaid endpoints Sandbank serves (SPEC §12), each: its body schema, whether it needs the
+ * Item, and its work — a call into the domain and the mapping of the answer. No rule of its own.
+ */
+import {
+  createItem,
+  exchangePublicToken,
+  listItemTransactions,
+  type PlaidItem,
+  readClock,
+  readItemAccounts,
+  removeItem,
+  syncItem,
+  uuidv7,
+} from '@sandbank/core';
+import type { EntityManager } from '@sandbank/db';
+import { DateTime } from 'luxon';
+import { type Endpoint, endpoint, plaidItem } from './endpoint.ts';
+import { plaidErrors } from './errors.ts';
+import {
+  INSTITUTION,
+  INSTITUTION_ID,
+  startOfLocalDate,
+  toPlaidAccount,
+  toPlaidSyncChanges,
+  toPlaidTransaction,
+  ZONE,
+} from './mapping.ts';
+import {
+  AccessTokenSchema,
+  AccountsGetSchema,
+  InstitutionsGetByIdSchema,
+  LinkTokenCreateSchema,
+  PublicTokenExchangeSchema,
+  SandboxPublicTokenCreateSchema,
+  TransactionsGetSchema,
+  TransactionsSyncSchema,
+} from './schemas.ts';
+import { checkedWebhookUrl, webhookEndpoints } from './webhook-endpoints.ts';
+
+const SUPPORTED_PRODUCTS = new Set(['transactions', 'balance']);
+
+/** The Item's accounts, only `wanted` ones when given (an id not in the Item is INVALID_ACCOUNT_ID). */
+async function itemAccounts(em: EntityManager, item: PlaidItem, wanted: readonly string[] | undefined) {
+  const accounts = await readItemAccounts(em, item);
+  if (!wanted || wanted.length === 0) return accounts;
+  if (wanted.some((id) => !accounts.some((account) => account.id === id))) throw plaidErrors.invalidAccountId();
+  return accounts.filter((account) => wanted.includes(account.id));
+}
+
+const accountsGet = endpoint(AccountsGetSchema, 'usable', async ({ em, item, body }) => ({
+  accounts: (await itemAccounts(em, item, body.options?.account_ids)).map(toPlaidAccount),
+  item: plaidItem(item),
+}));
+
+export const endpoints: Record<string, Endpoint> = {
+  '/sandbox/public_token/create': endpoint(SandboxPublicTokenCreateSchema, undefined, async ({ deps, em, userId, body }) => {
+    if (body.institution_id !== INSTITUTION_ID) throw plaidErrors.invalidInstitution();
+    const unsupported = body.initial_products.filter((product) => !SUPPORTED_PRODUCTS.has(product));
+    if (unsupported.length > 0) {
+      throw plaidErrors.invalidProduct(`Sandbank serves transactions and balance only, not: ${unsupported.join(', ')}`);
+    }
+    const webhook = body.options?.webhook ? await checkedWebhookUrl(deps, body.options.webhook, 'options.webhook') : null;
+    const { publicToken } = await createItem(em, { userId, webhookUrl: webhook, secrets: deps.secrets });
+    return { public_token: publicToken };
+  }),
+
+  '/item/public_token/exchange': endpoint(PublicTokenExchangeSchema, undefined, async ({ em, userId, body }) => {
+    const exchanged = await exchangePublicToken(em, { userId, publicToken: body.public_token });
+    if (!exchanged) throw plaidErrors.invalidPublicToken();
+    return { access_token: exchanged.accessToken, item_id: exchanged.item.id };
+  }),
+
+  '/item/get': endpoint(AccessTokenSchema, 'any', async ({ item }) => ({ item: plaidItem(item) })),
+
+  '/item/remove': endpoint(AccessTokenSchema, 'any', async ({ deps, em, item }) => {
+    if (!(await removeItem(em, deps.secrets, item))) throw plaidErrors.itemNotFound();
+    return {};
+  }),
+
+  '/accounts/get': accountsGet,
+  '/accounts/balance/get': accountsGet,
+
+  '/institutions/get_by_id': endpoint(InstitutionsGetByIdSchema, undefined, async ({ body }) => {
+    if (body.institution_id !== INSTITUTION_ID) throw plaidErrors.invalidInstitution();
+    return { institution: INSTITUTION };
+  }),
+
+  // Link is Plaid's browser UI (out of scope): the token is only handed out, valid 4 hours of the world's clock.
+  '/link/token/create': endpoint(LinkTokenCreateSchema, undefined, async ({ em, userId }) => {
+    const { now } = await readClock(em, userId);
+    return { link_token: `link-sandbox-${uuidv7()}`, expiration: new Date(now.getTime() + 4 * 3_600_000).toISOString() };
+  }),
+
+  '/transactions/sync': endpoint(TransactionsSyncSchema, 'usable', async ({ em, item, body }) => {
+    const synced = await syncItem(em, { item, cursor: body.cursor || undefined, limit: body.count ?? 100 });
+    const changes = toPlaidSyncChanges(
+      { ...synced.page, postedInPage: synced.postedInPage, postedFromPending: synced.postedFromPending },
+      body.options?.include_original_description === true,
+    );
+    return {
+      ...changes,
+      accounts: (await readItemAccounts(em, item)).map(toPlaidAccount),
+      next_cursor: synced.page.nextCursor,
+      has_more: synced.page.hasMore,
+      transactions_update_status: 'HISTORICAL_UPDATE_COMPLETE',
+    };
+  }),
+
+  '/transactions/get': endpoint(TransactionsGetSchema, 'usable', async ({ em, item, body }) => {
+    if (body.start_date > body.end_date) throw plaidErrors.invalidField('start_date must be on or before end_date');
+    const accounts = await itemAccounts(em, item, body.options?.account_ids);
+    const dayAfterEnd = DateTime.fromISO(body.end_date, { zone: ZONE }).plus({ days: 1 }).toISODate() ?? body.end_date;
+    const listed = await listItemTransactions(em, {
+      item,
+      from: startOfLocalDate(body.start_date),
+      before: startOfLocalDate(dayAfterEnd),
+      accountIds: accounts.map((account) => account.id),
+      count: body.options?.count ?? 100,
+      offset: body.options?.offset ?? 0,
+    });
+    const includeOriginalDescription = body.options?.include_original_description === true;
+    return {
+      accounts: accounts.map(toPlaidAccount),
+      transactions: listed.transactions.map((transaction) =>
+        toPlaidTransaction(transaction, {
+          postedFromPending: listed.postedFromPending.has(transaction.id),
+          includeOriginalDescription,
+        }),
+      ),
+      total_transactions: listed.total,
+      item: plaidItem(item),
+    };
+  }),
+
+  ...webhookEndpoints,
+};

@@ -1,0 +1,145 @@
+/**
+ * The face's response bodies in Plaid's field names (zod), for its OpenAPI document
+ * (`/faces/plaid/openapi.json`). They describe what `mapping.ts` builds; the tests parse real
+ * answers with them, and check the same answers against Plaid's published document.
+ */
+import { z } from 'zod';
+
+const nullableText = z.string().nullable();
+const requestId = z.string().meta({ description: 'The trace id of the request (also in X-Request-Id)' });
+
+export const PlaidErrorSchema = z
+  .object({
+    error_type: z.enum(['INVALID_REQUEST', 'INVALID_INPUT', 'ITEM_ERROR', 'RATE_LIMIT_EXCEEDED', 'API_ERROR']),
+    error_code: z.string(),
+    error_message: z.string(),
+    display_message: nullableText,
+    request_id: requestId,
+  })
+  .meta({ id: 'PlaidError' });
+
+const BalancesSchema = z.object({
+  available: z.number().meta({ description: 'Balance less held pending debits, major units' }),
+  current: z.number().meta({ description: 'Posted balance, major units' }),
+  limit: z.null(),
+  iso_currency_code: z.string(),
+  unofficial_currency_code: z.null(),
+});
+
+const AccountSchema = z
+  .object({
+    account_id: z.uuid(),
+    balances: BalancesSchema,
+    mask: z.null(),
+    name: z.string(),
+    official_name: z.null(),
+    type: z.literal('depository'),
+    subtype: z.literal('checking'),
+  })
+  .meta({ id: 'Account' });
+
+const ItemSchema = z
+  .object({
+    item_id: z.uuid(),
+    institution_id: z.literal('ins_sandbank'),
+    webhook: nullableText,
+    error: PlaidErrorSchema.omit({ request_id: true }).nullable(),
+    available_products: z.array(z.string()),
+    billed_products: z.array(z.string()),
+    products: z.array(z.string()),
+    consented_products: z.array(z.string()),
+    consent_expiration_time: z.null(),
+    update_type: z.literal('background'),
+  })
+  .meta({ id: 'Item' });
+
+const nulls = <K extends string>(keys: readonly K[]) =>
+  z.object(Object.fromEntries(keys.map((key) => [key, z.null()])) as Record<K, z.ZodNull>);
+
+const TransactionSchema = z
+  .object({
+    transaction_id: z.string().meta({ description: '`pending-<id>` while pending, `posted-<id>` once posted' }),
+    pending_transaction_id: nullableText,
+    account_id: z.uuid(),
+    account_owner: z.null(),
+    amount: z.number().meta({ description: 'Major units, positive when money leaves the account' }),
+    iso_currency_code: z.string(),
+    unofficial_currency_code: z.null(),
+    date: z.iso.date(),
+    datetime: z.iso.datetime().nullable(),
+    authorized_date: z.iso.date(),
+    authorized_datetime: z.iso.datetime(),
+    pending: z.boolean(),
+    name: z.string(),
+    merchant_name: nullableText,
+    original_description: nullableText,
+    personal_finance_category: z.object({ primary: z.string(), detailed: z.string(), confidence_level: z.string() }).nullable(),
+    payment_channel: z.literal('other'),
+    payment_meta: nulls([
+      'reference_number',
+      'ppd_id',
+      'payee',
+      'by_order_of',
+      'payer',
+      'payment_method',
+      'payment_processor',
+      'reason',
+    ]),
+    location: nulls(['address', 'city', 'region', 'postal_code', 'country', 'lat', 'lon', 'store_number']),
+    category: z.null(),
+    category_id: z.null(),
+    check_number: z.null(),
+    transaction_code: z.null(),
+    logo_url: z.null(),
+    website: z.null(),
+    merchant_entity_id: z.null(),
+    counterparties: z.array(z.never()),
+  })
+  .meta({ id: 'Transaction' });
+
+const withRequestId = <T extends z.ZodRawShape>(shape: T) => z.object({ ...shape, request_id: requestId });
+
+/** Each endpoint's 200 body. */
+export const RESPONSES: Record<string, z.ZodType> = {
+  '/sandbox/public_token/create': withRequestId({ public_token: z.string() }),
+  '/item/public_token/exchange': withRequestId({ access_token: z.string(), item_id: z.uuid() }),
+  '/item/get': withRequestId({ item: ItemSchema }),
+  '/item/remove': withRequestId({}),
+  '/accounts/get': withRequestId({ accounts: z.array(AccountSchema), item: ItemSchema }),
+  '/accounts/balance/get': withRequestId({ accounts: z.array(AccountSchema), item: ItemSchema }),
+  '/institutions/get_by_id': withRequestId({ institution: z.object({ institution_id: z.string(), name: z.string() }).loose() }),
+  '/link/token/create': withRequestId({ link_token: z.string(), expiration: z.iso.datetime() }),
+  '/transactions/sync': withRequestId({
+    added: z.array(TransactionSchema),
+    modified: z.array(TransactionSchema),
+    removed: z.array(z.object({ transaction_id: z.string(), account_id: z.uuid() })),
+    accounts: z.array(AccountSchema),
+    next_cursor: z.string(),
+    has_more: z.boolean(),
+    transactions_update_status: z.literal('HISTORICAL_UPDATE_COMPLETE'),
+  }),
+  '/transactions/get': withRequestId({
+    accounts: z.array(AccountSchema),
+    transactions: z.array(TransactionSchema),
+    total_transactions: z.int(),
+    item: ItemSchema,
+  }),
+  '/transactions/refresh': withRequestId({}),
+  '/item/webhook/update': withRequestId({ item: ItemSchema }),
+  '/sandbox/item/reset_login': withRequestId({ reset_login: z.literal(true) }),
+  '/sandbox/item/repair': withRequestId({ repaired: z.literal(true) }),
+  '/sandbox/item/fire_webhook': withRequestId({ webhook_fired: z.literal(true) }),
+  '/webhook_verification_key/get': withRequestId({
+    key: z.object({
+      alg: z.literal('ES256'),
+      kid: z.string(),
+      kty: z.literal('EC'),
+      crv: z.literal('P-256'),
+      x: z.string(),
+      y: z.string(),
+      use: z.literal('sig'),
+      created_at: z.int(),
+      expired_at: z.int().nullable(),
+    }),
+  }),
+};

@@ -1,0 +1,92 @@
+/**
+ * The Plaid face's HTTP layer at /plaid (SPEC §12): every endpoint is a POST of JSON, answered in
+ * Plaid's shapes and errors. The steps, in Plaid's order of checks: the body parses as a JSON object
+ * (INVALID_BODY), the credentials are present and are this user's (MISSING_FIELDS,
+ * INVALID_API_KEYS), the credential's rate limit (RATE_LIMIT_EXCEEDED), the body's shape
+ * (UNKNOWN_FIELDS, INVALID_FIELD), the Item of the access token (INVALID_ACCESS_TOKEN,
+ * ITEM_NOT_FOUND, ITEM_LOGIN_REQUIRED). The work is the domain's; the endpoints are in endpoints.ts.
+ */
+import { authenticatePlaid, consumePoint, type Deps, findItem, type PlaidItem } from '@sandbank/core';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { InFlight } from '../../http/in-flight.ts';
+import { jsonBody } from '../../http/json-body.ts';
+import type { Endpoint } from './endpoint.ts';
+import { endpoints } from './endpoints.ts';
+import { fromDomain, type PlaidError, plaidErrors, requestError, sendPlaidError } from './errors.ts';
+
+const header = (req: Request, name: string) => {
+  const value = req.headers[name];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+};
+
+async function answer(deps: Deps, endpoint: Endpoint, req: Request, res: Response): Promise<void> {
+  const raw: unknown = req.body;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw plaidErrors.invalidBody();
+  const body = raw as Record<string, unknown>;
+  const asText = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
+  const clientId = header(req, 'plaid-client-id') ?? asText(body.client_id);
+  const secret = header(req, 'plaid-secret') ?? asText(body.secret);
+  const missing = [...(clientId ? [] : ['client_id']), ...(secret ? [] : ['secret'])];
+  if (!clientId || !secret) throw plaidErrors.missingFields(missing);
+  const em = deps.orm.em.fork();
+  const credential =
+    clientId.length <= 64 && secret.length <= 256 ? await authenticatePlaid(em, deps.config, { clientId, secret }) : null;
+  if (!credential) throw plaidErrors.invalidApiKeys();
+  if (deps.rateLimits) {
+    const outcome = await consumePoint(deps.rateLimits.apiKey, `plaid:${credential.keyId}`);
+    res.set(outcome.headers);
+    if (!outcome.allowed) throw plaidErrors.rateLimited(outcome.headers['Retry-After']);
+  }
+  const parsed = endpoint.schema.safeParse(body);
+  if (!parsed.success) throw requestError(parsed.error);
+  const input = parsed.data as Record<string, unknown>;
+  let item: PlaidItem | null = null;
+  if (endpoint.item) {
+    item = await findItem(em, { userId: credential.userId, accessToken: String(input.access_token) });
+    if (!item) throw plaidErrors.invalidAccessToken();
+    if (item.removed) throw plaidErrors.itemNotFound();
+    if (endpoint.item === 'usable' && item.state === 'login_required') throw plaidErrors.itemLoginRequired();
+  }
+  const result = await endpoint.run({ deps, em, userId: credential.userId, body: input, item: item as PlaidItem });
+  res.status(200).json({ ...result, request_id: req.id });
+}
+
+const BODY_ERRORS = new Set([
+  'entity.parse.failed',
+  'entity.too.large',
+  'entity.too.deep',
+  'encoding.unsupported',
+  'charset.unsupported',
+]);
+
+export function plaidRouter(deps: Deps, inFlight: InFlight): Router {
+  const router = express.Router({ caseSensitive: true, strict: true });
+  // Plaid's SDK sends JSON; any content type is read as JSON, as Plaid's API does. Its depth is
+  // bounded like every body of the host (http/json-body.ts).
+  router.use(jsonBody({ limit: '64kb', type: () => true, strict: false }));
+  const fail = (req: Request, res: Response, error: unknown) => {
+    const plaid = fromDomain(error);
+    if (plaid.status === 500) req.log.error({ err: error }, 'Plaid face: unexpected error');
+    sendPlaidError(res, plaid, req.id);
+  };
+  for (const [path, endpoint] of Object.entries(endpoints)) {
+    router.post(path, (req, res) => {
+      inFlight.track(answer(deps, endpoint, req, res)).catch((error: unknown) => fail(req, res, error));
+    });
+  }
+  router.use((req, res) => sendPlaidError(res, plaidErrors.notFound(), req.id));
+  // Body parser failures (bad JSON, too large, too deep, not UTF-8): Plaid's INVALID_BODY.
+  router.use((error: { type?: string }, req: Request, res: Response, _next: NextFunction) => {
+    if (error.type !== undefined && BODY_ERRORS.has(error.type)) {
+      sendPlaidError(res, plaidErrors.invalidBody() as PlaidError, req.id);
+      return;
+    }
+    fail(req, res, error);
+  });
+  return router;
+}
+
+/** The per-IP limit's refusal on the face's paths, in Plaid's shape. */
+export function plaidRateLimited(req: Request, res: Response, headers: Record<string, string>): void {
+  sendPlaidError(res, plaidErrors.rateLimited(headers['Retry-After']), req.id, headers);
+}

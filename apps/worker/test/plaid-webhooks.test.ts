@@ -1,0 +1,122 @@
+/**
+ * Plaid webhooks end to end: an Item linked with a webhook URL gets `SYNC_UPDATES_AVAILABLE` from a
+ * real worker after a change in its accounts (not after one in an account outside the Item), the
+ * sandbox calls' ITEM and TRANSACTIONS webhooks, and each verifies with `jose` exactly as Plaid's
+ * docs tell receivers to: the JWT's `kid` → `/webhook_verification_key/get` → ES256 signature, `iat`
+ * at most 5 minutes old, `request_body_sha256` equal to the SHA-256 of the raw body. A tampered body
+ * fails the check. The deliveries are in the webhook's delivery log like ours.
+ */
+import { createHash } from 'node:crypto';
+import { decodeProtectedHeader, importJWK, type JWK, jwtVerify } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Received } from './receiver.ts';
+import { type DeliveryStack, eventually, startDeliveryStack } from './stack.ts';
+
+let stack: DeliveryStack;
+beforeAll(async () => {
+  stack = await startDeliveryStack();
+});
+afterAll(() => stack?.close());
+
+async function plaid(path: string, credentials: Record<string, string>, body: Record<string, unknown>): Promise<any> {
+  const response = await fetch(`${stack.url}/plaid${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...credentials },
+    body: JSON.stringify(body),
+  });
+  const json = await response.json();
+  expect(response.status, JSON.stringify(json)).toBe(200);
+  return json;
+}
+
+/** Verifies a delivery as Plaid's docs say, and returns its body; throws if it does not verify. */
+async function verifyPlaidWebhook(request: Received, credentials: Record<string, string>): Promise<Record<string, unknown>> {
+  const token = String(request.headers['plaid-verification']);
+  const { alg, kid } = decodeProtectedHeader(token);
+  if (alg !== 'ES256') throw new Error(`unexpected alg ${alg}`);
+  const { key } = await plaid('/webhook_verification_key/get', credentials, { key_id: kid });
+  const { payload } = await jwtVerify(token, await importJWK(key as JWK, 'ES256'), { maxTokenAge: '5 min' });
+  const hash = createHash('sha256').update(request.rawBody).digest('hex');
+  if (payload.request_body_sha256 !== hash) throw new Error('body hash does not match');
+  return JSON.parse(request.rawBody);
+}
+
+describe('Plaid webhooks', () => {
+  it('delivers SYNC_UPDATES_AVAILABLE and the sandbox webhooks, signed as Plaid signs them', async () => {
+    const user = await stack.createUser();
+    const open = (name: string) => stack.call('POST', '/v1/accounts', { token: user.token, body: { name } });
+    const accountId = (await open('Konto')).body.data.id;
+    const key = (await stack.call('POST', '/v1/api-keys', { token: user.token, body: { name: 'Plaid' } })).body.data.key;
+    const credentials = { 'PLAID-CLIENT-ID': user.id, 'PLAID-SECRET': key };
+    const { public_token } = await plaid('/sandbox/public_token/create', credentials, {
+      institution_id: 'ins_sandbank',
+      initial_products: ['transactions'],
+      options: { webhook: `${stack.receiver.url}/plaid-hook` },
+    });
+    const { access_token, item_id } = await plaid('/item/public_token/exchange', credentials, { public_token });
+    const outside = (await open('Outside the Item')).body.data.id;
+
+    // A change outside the Item sends nothing; one inside it sends SYNC_UPDATES_AVAILABLE.
+    const simulate = (account: string) =>
+      stack.call('POST', '/v1/simulations/transaction', { token: user.token, body: { accountId: account, amount: 10_00 } });
+    expect((await simulate(outside)).status).toBe(201);
+    expect((await simulate(accountId)).status).toBe(201);
+    const [first] = await stack.receiver.waitFor(1);
+    if (!first) throw new Error('no delivery');
+    expect(first.path).toBe('/plaid-hook');
+    expect(await verifyPlaidWebhook(first, credentials)).toEqual({
+      webhook_type: 'TRANSACTIONS',
+      webhook_code: 'SYNC_UPDATES_AVAILABLE',
+      item_id,
+      environment: 'sandbox',
+      initial_update_complete: true,
+      historical_update_complete: true,
+    });
+    const { payload } = await jwtVerify(
+      String(first.headers['plaid-verification']),
+      await importJWK(
+        (
+          await plaid('/webhook_verification_key/get', credentials, {
+            key_id: decodeProtectedHeader(String(first.headers['plaid-verification'])).kid,
+          })
+        ).key,
+        'ES256',
+      ),
+    );
+    expect(Math.abs(Number(payload.iat) - first.receivedAt / 1000)).toBeLessThan(300);
+    // A body changed on the way does not verify.
+    await expect(
+      verifyPlaidWebhook({ ...first, rawBody: first.rawBody.replace('sandbox', 'production') }, credentials),
+    ).rejects.toThrow('body hash');
+
+    // reset_login → ITEM: ERROR; the sandbox repair → ITEM: LOGIN_REPAIRED; fire_webhook → what it asks for.
+    await plaid('/sandbox/item/reset_login', credentials, { access_token });
+    await plaid('/sandbox/item/repair', credentials, { access_token });
+    await plaid('/sandbox/item/fire_webhook', credentials, { access_token, webhook_code: 'DEFAULT_UPDATE' });
+    const all = await stack.receiver.waitFor(4);
+    const bodies = await Promise.all(all.slice(1).map((request) => verifyPlaidWebhook(request, credentials)));
+    expect(bodies.map((body) => `${body.webhook_type}: ${body.webhook_code}`).sort()).toEqual(
+      ['ITEM: ERROR', 'ITEM: LOGIN_REPAIRED', 'TRANSACTIONS: DEFAULT_UPDATE'].sort(),
+    );
+    expect(bodies.find((body) => body.webhook_code === 'ERROR')?.error).toMatchObject({ error_code: 'ITEM_LOGIN_REQUIRED' });
+    expect(bodies.every((body) => body.item_id === item_id)).toBe(true);
+
+    // The deliveries are in the Item webhook's delivery log, as ours are; the other account's event made none.
+    const { rows } = await stack.db.query(
+      `select d.status from webhook_deliveries d join webhooks w on w.id = d.webhook_id where w.plaid_item_id = $1`,
+      [item_id],
+    );
+    await eventually(async () => {
+      const { rows: done } = await stack.db.query(
+        `select count(*)::int as n from webhook_deliveries d join webhooks w on w.id = d.webhook_id
+          where w.plaid_item_id = $1 and d.status = 'succeeded'`,
+        [item_id],
+      );
+      return done[0].n === 4;
+    });
+    expect(rows).toHaveLength(4);
+    // Our own event log does not show the face's notifications.
+    const events = await stack.call('GET', '/v1/events?limit=100', { token: user.token });
+    expect(events.body.data.map((event: { type: string }) => event.type)).toEqual(['transaction.created', 'transaction.created']);
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * Plaid Items (SPEC §12): the link between an app and the accounts its user had open when the Item
+ * was created. Tokens are 256 random bits shown once and stored only as SHA-256 (like API keys): the
+ * public token is exchanged once, within 30 minutes of the world's clock, by one conditional UPDATE
+ * (of two racing exchanges, one wins). Everything else is the world's: balances, transactions and
+ * time are read through the domain, never kept here.
+ */
+import type { Secrets } from '@sandbank/config';
+import type { EntityManager } from '@sandbank/db';
+import { AppError } from '../../errors.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import { generateOpaqueToken, sha256 } from '../auth/tokens.ts';
+import { userNow, WORLD_NOW_SQL } from '../clock/clock.ts';
+import { syncItemWebhook } from './notifications.ts';
+
+/** Items per user, removed ones included: a bound on a new input path, far above any test's need. */
+const MAX_ITEMS_PER_USER = 100;
+const PUBLIC_TOKEN_TTL_MS = 30 * 60_000;
+
+export type ItemState = 'good' | 'login_required';
+
+export interface PlaidItem {
+  id: string;
+  userId: string;
+  accountIds: string[];
+  webhookUrl: string | null;
+  state: ItemState;
+  createdAt: Date;
+  removed: boolean;
+}
+
+interface ItemRow {
+  id: string;
+  user_id: string;
+  account_ids: string[];
+  webhook_url: string | null;
+  state: ItemState;
+  created_at: Date | string;
+  removed_at: Date | string | null;
+}
+
+const ITEM_COLUMNS = 'id, user_id, account_ids, webhook_url, state, created_at, removed_at';
+
+const toItem = (row: ItemRow): PlaidItem => ({
+  id: row.id,
+  userId: row.user_id,
+  accountIds: row.account_ids,
+  webhookUrl: row.webhook_url,
+  state: row.state,
+  createdAt: new Date(row.created_at),
+  removed: row.removed_at !== null,
+});
+
+/** A new Item over the user's open accounts and its public token (`/sandbox/public_token/create`). */
+export async function createItem(
+  em: EntityManager,
+  { userId, webhookUrl, secrets }: { userId: string; webhookUrl: string | null; secrets: Secrets },
+): Promise<{ item: PlaidItem; publicToken: string }> {
+  return em.transactional(async (tx) => {
+    // Serialises a user's item creations, so the count below cannot be raced past the bound.
+    await tx.execute('select id from users where id = ? for no key update', [userId]);
+    const [count] = await tx.execute<{ n: string }[]>('select count(*) as n from plaid_items where user_id = ?', [userId]);
+    if (Number(count?.n ?? 0) >= MAX_ITEMS_PER_USER) {
+      throw new AppError('LIMIT_EXCEEDED', `At most ${MAX_ITEMS_PER_USER} Plaid Items per user`);
+    }
+    const now = await userNow(tx, userId);
+    const publicToken = generateOpaqueToken('public-sandbox-');
+    const [row] = await tx.execute<ItemRow[]>(
+      `insert into plaid_items (id, user_id, public_token_hash, public_token_expires_at, account_ids, webhook_url, created_at)
+       select ?, ?, ?, ?, coalesce(array_agg(a.id order by a.created_at, a.id), '{}'), ?, ?
+         from accounts a where a.user_id = ? and a.status = 'open'
+       returning ${ITEM_COLUMNS}`,
+      [uuidv7(), userId, sha256(publicToken), new Date(now.getTime() + PUBLIC_TOKEN_TTL_MS), webhookUrl, now, userId],
+    );
+    if (!row) throw new Error('the item insert returned no row');
+    const item = toItem(row);
+    if (webhookUrl) await syncItemWebhook(tx, secrets, item, webhookUrl);
+    return { item, publicToken };
+  });
+}
+
+/** Exchanges a public token of this user once for an access token; null if unknown, used, expired or another user's. */
+export async function exchangePublicToken(
+  em: EntityManager,
+  { userId, publicToken }: { userId: string; publicToken: string },
+): Promise<{ item: PlaidItem; accessToken: string } | null> {
+  const accessToken = generateOpaqueToken('access-sandbox-');
+  const [row] = await em.execute<ItemRow[]>(
+    `update plaid_items i set access_token_hash = ?
+       from users u
+      where i.user_id = u.id and u.id = ? and i.public_token_hash = ? and i.access_token_hash is null
+        and i.removed_at is null and i.public_token_expires_at > ${WORLD_NOW_SQL}
+      returning ${ITEM_COLUMNS.split(', ')
+        .map((column) => `i.${column}`)
+        .join(', ')}`,
+    [sha256(accessToken), userId, sha256(publicToken)],
+  );
+  return row ? { item: toItem(row), accessToken } : null;
+}
+
+/** The Item of an access token, if it is this user's (removed ones included, so callers can say so). */
+export async function findItem(
+  em: EntityManager,
+  { userId, accessToken }: { userId: string; accessToken: string },
+): Promise<PlaidItem | null> {
+  const [row] = await em.execute<ItemRow[]>(
+    `select ${ITEM_COLUMNS} from plaid_items where access_token_hash = ? and user_id = ?`,
+    [sha256(accessToken), userId],
+  );
+  return row ? toItem(row) : null;
+}
+
+/** Changes an Item that is not removed; returns it as it is after, or null if it was removed meanwhile. */
+async function updateItem(em: EntityManager, itemId: string, set: string, params: unknown[]): Promise<PlaidItem | null> {
+  const [row] = await em.execute<ItemRow[]>(
+    `update plaid_items set ${set} where id = ? and removed_at is null returning ${ITEM_COLUMNS}`,
+    [...params, itemId],
+  );
+  return row ? toItem(row) : null;
+}
+
+/** Removes the Item (its tokens stop working) and retires its webhook; null if it was removed already. */
+export const removeItem = (em: EntityManager, secrets: Secrets, item: PlaidItem) =>
+  em.transactional(async (tx) => {
+    const removed = await updateItem(tx, item.id, 'removed_at = ?', [await userNow(tx, item.userId)]);
+    if (removed) await syncItemWebhook(tx, secrets, removed, null);
+    return removed;
+  });
+
+/** Sets (or clears, with null) the Item's webhook URL and its delivery row together. */
+export const setItemWebhook = (em: EntityManager, secrets: Secrets, item: PlaidItem, webhookUrl: string | null) =>
+  em.transactional(async (tx) => {
+    const updated = await updateItem(tx, item.id, 'webhook_url = ?', [webhookUrl]);
+    if (updated) await syncItemWebhook(tx, secrets, updated, webhookUrl);
+    return updated;
+  });
+
+export const setItemState = (em: EntityManager, item: PlaidItem, state: ItemState) =>
+  updateItem(em, item.id, 'state = ?', [state]);
+
+export interface ItemAccount {
+  id: string;
+  name: string;
+  currency: string;
+  /** Minor units. */
+  balance: number;
+  availableBalance: number;
+  open: boolean;
+}
+
+/** The Item's accounts as they are now, in the Item's order (closed ones included, as a bank shows them). */
+export async function readItemAccounts(em: EntityManager, item: PlaidItem): Promise<ItemAccount[]> {
+  if (item.accountIds.length === 0) return [];
+  const rows = await em.execute<
+    { id: string; name: string; currency: string; balance: string; held_amount: string; status: string }[]
+  >('select id, name, currency, balance, held_amount, status from accounts where user_id = ? and id = any(?::uuid[])', [
+    item.userId,
+    `{${item.accountIds.join(',')}}`,
+  ]);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return item.accountIds.flatMap((id) => {
+    const row = byId.get(id);
+    if (!row) return []; // removed by a sandbox reset
+    const balance = Number(row.balance);
+    return [
+      {
+        id,
+        name: row.name,
+        currency: row.currency,
+        balance,
+        availableBalance: balance - Number(row.held_amount),
+        open: row.status === 'open',
+      },
+    ];
+  });
+}

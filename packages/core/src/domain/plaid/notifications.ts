@@ -1,0 +1,94 @@
+/**
+ * Plaid webhooks, on the delivery machinery our own webhooks use (SPEC §12):
+ * - an Item's webhook URL is a `webhooks` row of its own (`plaid_item_id`, client id `plaid`),
+ *   so its deliveries have the attempt log, the retries, redeliver and the per-webhook fairness;
+ *   the relay gives it the transaction events of the Item's accounts (SYNC_UPDATES_AVAILABLE) and
+ *   the Item's `plaid.webhook` events (what the sandbox calls fire);
+ * - the ES256 signing key: generated once, its private JWK sealed with WEBHOOK_ENCRYPTION_KEYS
+ *   like webhook secrets, never logged; its public half is what `/webhook_verification_key/get`
+ *   serves. A unique index keeps one key current, so two first callers cannot make two.
+ */
+import type { Secrets } from '@sandbank/config';
+import type { EntityManager } from '@sandbank/db';
+import { generatePlaidSigningKey, sealSecret } from '@sandbank/webhooks';
+import { uuidv7 } from '../../lib/ids.ts';
+import { generateOpaqueToken } from '../auth/tokens.ts';
+import { userNow } from '../clock/clock.ts';
+import { PLAID_WEBHOOK_EVENT } from '../events/event-log.ts';
+import type { PlaidItem } from './items.ts';
+
+const TRANSACTION_EVENTS = '{transaction.created,transaction.updated,transaction.removed}';
+
+export interface VerificationKey {
+  kid: string;
+  publicJwk: Record<string, unknown>;
+  createdAt: Date;
+  expiredAt: Date | null;
+}
+
+/** The current signing key's public half, made (and stored sealed) if there is none yet. */
+export async function ensureSigningKey(em: EntityManager, secrets: Secrets): Promise<VerificationKey> {
+  for (;;) {
+    const [current] = await em.execute<{ kid: string; public_jwk: Record<string, unknown>; created_at: Date }[]>(
+      'select kid, public_jwk, created_at from plaid_signing_keys where expired_at is null',
+    );
+    if (current)
+      return { kid: current.kid, publicJwk: current.public_jwk, createdAt: new Date(current.created_at), expiredAt: null };
+    const key = await generatePlaidSigningKey(uuidv7());
+    const sealed = sealSecret(JSON.stringify(key.privateJwk), secrets.encryptionKeys);
+    await em.execute(
+      `insert into plaid_signing_keys (kid, private_key_ciphertext, private_key_key_id, public_jwk)
+       values (?, ?, ?, ?::jsonb) on conflict do nothing`,
+      [key.kid, sealed.ciphertext, sealed.keyId, JSON.stringify(key.publicJwk)],
+    );
+  }
+}
+
+/** A signing key's public half by its `kid` (expired ones too: receivers may verify older deliveries). */
+export async function findVerificationKey(em: EntityManager, kid: string): Promise<VerificationKey | null> {
+  const [row] = await em.execute<
+    { kid: string; public_jwk: Record<string, unknown>; created_at: Date; expired_at: Date | null }[]
+  >('select kid, public_jwk, created_at, expired_at from plaid_signing_keys where kid = ?', [kid]);
+  if (!row) return null;
+  const expiredAt = row.expired_at ? new Date(row.expired_at) : null;
+  return { kid: row.kid, publicJwk: row.public_jwk, createdAt: new Date(row.created_at), expiredAt };
+}
+
+/**
+ * Points the Item's delivery row at `url` (a new row, or the old one revived), or retires it when
+ * `url` is null. Its Standard Webhooks secret is never used (Plaid's deliveries carry the JWT) but the
+ * table requires one: a random one, sealed.
+ */
+export async function syncItemWebhook(em: EntityManager, secrets: Secrets, item: PlaidItem, url: string | null): Promise<void> {
+  if (url === null) {
+    await em.execute(
+      'update webhooks set deleted_at = now(), updated_at = now() where plaid_item_id = ? and deleted_at is null',
+      [item.id],
+    );
+    return;
+  }
+  await ensureSigningKey(em, secrets);
+  const sealed = sealSecret(generateOpaqueToken(), secrets.encryptionKeys);
+  await em.execute(
+    `insert into webhooks (id, user_id, client_id, url, events, secret_ciphertext, secret_key_id, plaid_item_id)
+     values (?, ?, 'plaid', ?, ?::text[], ?, ?, ?)
+     on conflict (plaid_item_id) where plaid_item_id is not null
+     do update set url = excluded.url, status = 'active', disabled_reason = null, deleted_at = null, updated_at = now()`,
+    [uuidv7(), item.userId, url, TRANSACTION_EVENTS, sealed.ciphertext, sealed.keyId, item.id],
+  );
+}
+
+/** Records a Plaid notification of the Item (`body` without item_id and environment, which delivery adds). */
+export async function recordPlaidWebhook(
+  em: EntityManager,
+  item: PlaidItem,
+  body: { webhook_type: string; webhook_code: string } & Record<string, unknown>,
+): Promise<void> {
+  await em.execute('insert into events (id, type, user_id, payload, created_at) values (?, ?, ?, ?::jsonb, ?)', [
+    uuidv7(),
+    PLAID_WEBHOOK_EVENT,
+    item.userId,
+    JSON.stringify({ item_id: item.id, body }),
+    await userNow(em, item.userId),
+  ]);
+}

@@ -1,0 +1,67 @@
+/**
+ * Firing one occurrence of a schedule (SPEC §5): what the due-item runner (domain/clock/due-items.ts)
+ * calls for each schedule run that falls due. Apart from schedules.ts, which creates schedules and
+ * runs their backfill through the due-item runner: the runner and the backfill import each other's
+ * modules only one way.
+ */
+import type { EntityManager } from '@sandbank/db';
+import type { Category } from '@sandbank/schemas';
+import { AppError } from '../../errors.ts';
+import { simulateTransaction } from '../simulations/simulate-transaction.ts';
+import { recurrence } from './recurrence.ts';
+import { SCHEDULE_COLUMNS, type ScheduleRow } from './schedule-row.ts';
+
+export type RunOutcome = { kind: 'booked'; events: number } | { kind: 'failed' } | { kind: 'skipped' };
+
+/**
+ * Fires occurrence `n` of a schedule, due at `dueAt`, inside the caller's transaction: books it
+ * effective at its due time, records the run, and moves the schedule to its next occurrence. The
+ * schedule row is locked and must still be at (dueAt, n): a run that already happened is skipped.
+ */
+export async function runScheduleOccurrence(
+  em: EntityManager,
+  { scheduleId, dueAt }: { scheduleId: string; dueAt: Date },
+): Promise<RunOutcome> {
+  const [schedule] = await em.execute<ScheduleRow[]>(
+    `select ${SCHEDULE_COLUMNS} from schedules s where s.id = ? and s.state = 'active' and s.next_run_at = ?::timestamptz for update`,
+    [scheduleId, dueAt.toISOString()],
+  );
+  if (!schedule) return { kind: 'skipped' };
+  const n = schedule.next_run_n;
+  let outcome: RunOutcome;
+  let transactionId: string | null = null;
+  let failure: AppError | null = null;
+  try {
+    const booked = await simulateTransaction(em, {
+      userId: schedule.user_id,
+      accountId: schedule.account_id,
+      amount: Number(schedule.amount),
+      description: schedule.description,
+      merchant: schedule.merchant,
+      category: schedule.category as Category | null,
+      externalTxnId: `sch_${schedule.id}_${n}`,
+      date: dueAt,
+      at: dueAt,
+      status: schedule.status,
+      settleAfter: schedule.settle_after ?? undefined,
+    });
+    transactionId = booked.transaction.id;
+    outcome = { kind: 'booked', events: booked.replayed ? 0 : 1 };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    failure = error;
+    outcome = { kind: 'failed' };
+  }
+  await em.execute(
+    `insert into schedule_runs (schedule_id, n, due_at, transaction_id, failure_code, failure_message, created_at)
+     values (?, ?, ?::timestamptz, ?, ?, ?, ?::timestamptz) on conflict (schedule_id, n) do nothing`,
+    [schedule.id, n, dueAt.toISOString(), transactionId, failure?.appCode ?? null, failure?.message ?? null, dueAt.toISOString()],
+  );
+  const closed = failure?.appCode === 'ACCOUNT_CLOSED' || failure?.appCode === 'NOT_FOUND';
+  const next = closed ? null : recurrence(schedule.rrule, schedule.timezone, new Date(schedule.start_at)).next(dueAt, false);
+  await em.execute(
+    `update schedules set state = ?, next_run_at = ?::timestamptz, next_run_n = ?, updated_at = now() where id = ?`,
+    [next ? 'active' : 'ended', next ? next.toISOString() : null, n + 1, schedule.id],
+  );
+  return outcome;
+}
