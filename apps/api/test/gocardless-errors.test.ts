@@ -203,7 +203,7 @@ describe('GoCardless face: ownership, linking, agreements and dates', () => {
       });
       expect([res.status, res.body.summary, shape(res.body)]).toEqual([400, `Invalid ${field}`, ERROR_KEYS]);
     }
-    const inside = await gc(`/accounts/${full.accountId}/transactions/?date_from=${dayOf(89)}`, { token: full.access });
+    const inside = await gc(`/accounts/${full.accountId}/transactions/?date_from=${dayOf(88)}`, { token: full.access });
     expect([inside.status, inside.body.transactions.booked.length]).toEqual([200, 1]);
   });
 });

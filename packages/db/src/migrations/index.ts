@@ -16,7 +16,7 @@ import { Migration20261124040000TransactionRequestFingerprint } from './20261124
 import { Migration20261125000000WallClock } from './20261125000000-wall-clock.ts';
 import { Migration20261125010000PlaidItems } from './20261125010000-plaid-items.ts';
 import { Migration20261125020000PlaidWebhooks } from './20261125020000-plaid-webhooks.ts';
-import { Migration20261125020000Gocardless } from './20261125020000-gocardless.ts';
+import { Migration20261125030000Gocardless } from './20261125030000-gocardless.ts';
 import { Migration20261125030000PasswordGuesses } from './20261125030000-password-guesses.ts';
 
 export const migrations: MigrationObject[] = [
@@ -36,6 +36,6 @@ export const migrations: MigrationObject[] = [
   { name: '20261125000000-wall-clock', class: Migration20261125000000WallClock },
   { name: '20261125010000-plaid-items', class: Migration20261125010000PlaidItems },
   { name: '20261125020000-plaid-webhooks', class: Migration20261125020000PlaidWebhooks },
-  { name: '20261125020000-gocardless', class: Migration20261125020000Gocardless },
+  { name: '20261125030000-gocardless', class: Migration20261125030000Gocardless },
   { name: '20261125030000-password-guesses', class: Migration20261125030000PasswordGuesses },
 ];

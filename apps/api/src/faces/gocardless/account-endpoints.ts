@@ -12,11 +12,11 @@ import {
   readPendingEntries,
   readStatement,
 } from '@sandbank/core';
+import type { UserHandler } from './call.ts';
 import { gcErrors } from './errors.ts';
 import { paramId, parse } from './input.ts';
 import { findInstitution, type Quirks } from './institutions.ts';
 import { addDays, localDate, toAccountWire, toBalancesWire, toDetailsWire, toTransactionsWire } from './mapping.ts';
-import type { UserHandler } from './router.ts';
 import { TransactionsQuerySchema } from './wire.ts';
 
 type Call = Parameters<UserHandler>[0];

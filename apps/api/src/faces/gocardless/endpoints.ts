@@ -12,11 +12,11 @@ import {
   refreshGocardlessAccess,
 } from '@sandbank/core';
 import { accountEndpoints } from './account-endpoints.ts';
+import type { Call, PublicHandler, UserHandler } from './call.ts';
 import { gcErrors } from './errors.ts';
 import { paramId, parse } from './input.ts';
 import { findInstitution, type Institution, institutionsOf } from './institutions.ts';
 import { toAgreementWire, toInstitutionWire, toRequisitionWire } from './mapping.ts';
-import type { Call, PublicHandler, UserHandler } from './router.ts';
 import { AgreementSchema, PageQuerySchema, RequisitionSchema, TokenNewSchema, TokenRefreshSchema } from './wire.ts';
 
 export { accountEndpoints };

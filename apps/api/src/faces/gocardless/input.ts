@@ -1,7 +1,7 @@
 /** Reading a request's body, query and path id with the wire schemas, failing in GoCardless's shape. */
 import type { z } from 'zod';
+import type { Call } from './call.ts';
 import { gcErrors, requestError } from './errors.ts';
-import type { Call } from './router.ts';
 import { IdSchema } from './wire.ts';
 
 export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {

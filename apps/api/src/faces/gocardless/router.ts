@@ -5,22 +5,12 @@
  * live one of its world (401), the credential's rate limit (429), then the endpoint (endpoints.ts).
  */
 import { bearerToken, consumePoint, type Deps, type GocardlessCaller, verifyGocardlessToken } from '@sandbank/core';
-import type { EntityManager } from '@sandbank/db';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { InFlight } from '../../http/in-flight.ts';
 import { jsonBody } from '../../http/json-body.ts';
+import type { Call } from './call.ts';
 import { accountEndpoints, publicEndpoints, userEndpoints } from './endpoints.ts';
 import { fromDomain, gcErrors, sendGocardlessError } from './errors.ts';
-
-export interface Call {
-  deps: Deps;
-  em: EntityManager;
-  req: Request;
-  res: Response;
-}
-
-export type PublicHandler = (call: Call) => Promise<unknown>;
-export type UserHandler = (call: Call & { caller: GocardlessCaller & { now: Date } }) => Promise<unknown>;
 
 /** GoCardless's names for the API-level limit's headers (its docs: HTTP_X_RATELIMIT_*). */
 const wireHeaders = (headers: Record<string, string>): Record<string, string> => ({

@@ -8,7 +8,7 @@ import type { EntityManager } from '@sandbank/db';
 import type { Transaction } from '@sandbank/schemas';
 import { rowToTransaction, TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
 import { readSyncPage, type SyncPage } from '../transactions/sync-transactions.ts';
-import type { PlaidItem } from './items.ts';
+import type { PlaidItem } from './item.ts';
 
 export interface ItemSyncPage {
   page: SyncPage;

@@ -11,23 +11,12 @@ import { AppError } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { generateOpaqueToken, sha256 } from '../auth/tokens.ts';
 import { userNow, WORLD_NOW_SQL } from '../clock/clock.ts';
+import type { ItemState, PlaidItem } from './item.ts';
 import { syncItemWebhook } from './notifications.ts';
 
 /** Items per user, removed ones included: a bound on a new input path, far above any test's need. */
 const MAX_ITEMS_PER_USER = 100;
 const PUBLIC_TOKEN_TTL_MS = 30 * 60_000;
-
-export type ItemState = 'good' | 'login_required';
-
-export interface PlaidItem {
-  id: string;
-  userId: string;
-  accountIds: string[];
-  webhookUrl: string | null;
-  state: ItemState;
-  createdAt: Date;
-  removed: boolean;
-}
 
 interface ItemRow {
   id: string;

@@ -15,7 +15,7 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { generateOpaqueToken } from '../auth/tokens.ts';
 import { userNow } from '../clock/clock.ts';
 import { PLAID_WEBHOOK_EVENT } from '../events/event-log.ts';
-import type { PlaidItem } from './items.ts';
+import type { PlaidItem } from './item.ts';
 
 const TRANSACTION_EVENTS = '{transaction.created,transaction.updated,transaction.removed}';
 

@@ -10,8 +10,8 @@ import { Migration } from '@mikro-orm/migrations';
  * `gocardless_daily_access` counts the reads of a linked account per scope and Warsaw day, for the
  * institutions that opt in to a daily access limit.
  */
-export class Migration20261125020000Gocardless extends Migration {
-  override name = '20261125020000-gocardless';
+export class Migration20261125030000Gocardless extends Migration {
+  override name = '20261125030000-gocardless';
 
   override up(): void {
     this.addSql(`
