@@ -18,7 +18,7 @@
  * run crosses it. `pnpm test:instants <ISO instant> …` runs instants of your own, e.g.
  * 2026-11-25T20:30:00Z, the evening issue 35's test failed at before the fix.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,26 +84,49 @@ const database = await startEmbeddedPostgres({
 });
 const failed: string[] = [];
 
+/** How long one package's files may take at one instant before its whole process group is killed (a hung run). */
+const RUN_TIMEOUT_MS = 10 * 60_000;
+
+/** Runs vitest on `files` of `workspace` in its own process group; false when it fails or hangs. */
+function runVitest(workspace: string, files: readonly string[], env: NodeJS.ProcessEnv): Promise<boolean> {
+  const child = spawn('npx', ['-y', 'pnpm@10', '--filter', workspace, 'exec', 'vitest', 'run', ...files], {
+    cwd: root,
+    stdio: 'inherit',
+    env,
+    detached: true,
+  });
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      console.log(`── ${workspace}: no end after ${RUN_TIMEOUT_MS / 60_000} min; killed ──`);
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    }, RUN_TIMEOUT_MS);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      // Whatever the run left behind in its group (a worker that never exited) goes with it.
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+      resolve(code === 0);
+    });
+  });
+}
+
 /** Runs every file of FILES with the clock at `at`; true when all passed. */
-function runAt(at: string, why: string, target: number): boolean {
+async function runAt(at: string, why: string, target: number): Promise<boolean> {
   const offsetSeconds = Math.round((target - Date.now()) / 1000);
   console.log(`\n── ${at} (${why}) ──`);
   const started = Date.now();
   let passed = true;
   for (const [workspace, files] of Object.entries(FILES)) {
-    const run = spawnSync('npx', ['-y', 'pnpm@10', '--filter', workspace, 'exec', 'vitest', 'run', ...files], {
-      cwd: root,
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        LD_PRELOAD: library,
-        FAKETIME: `${offsetSeconds >= 0 ? '+' : ''}${offsetSeconds}s`,
-        FAKETIME_DONT_FAKE_MONOTONIC: '1',
-        TEST_DATABASE_URL: database.url,
-        TEST_ALIGN_DB_CLOCK: '1',
-      },
+    const ok = await runVitest(workspace, files, {
+      ...process.env,
+      LD_PRELOAD: library,
+      FAKETIME: `${offsetSeconds >= 0 ? '+' : ''}${offsetSeconds}s`,
+      FAKETIME_DONT_FAKE_MONOTONIC: '1',
+      TEST_DATABASE_URL: database.url,
+      TEST_ALIGN_DB_CLOCK: '1',
     });
-    passed &&= run.status === 0;
+    passed &&= ok;
   }
   console.log(`── ${at}: ${passed ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s ──`);
   return passed;
@@ -115,10 +138,10 @@ try {
     // A test that depends on the date fails at its instant every time; one that fails once and then
     // passes at the same instant failed for another reason (a slow machine), which the suite's own
     // run is there to catch. So a failed instant runs once more before it counts.
-    let passed = runAt(at, why, target);
+    let passed = await runAt(at, why, target);
     if (!passed) {
       console.log(`── ${at}: failed; once more, to tell a date from a flake ──`);
-      passed = runAt(at, why, Date.parse(at));
+      passed = await runAt(at, why, Date.parse(at));
     }
     if (!passed) failed.push(at);
   }
