@@ -5,7 +5,8 @@
  * in IPv4 or IPv6. No IPv6 form that embeds an IPv4 address passes: IPv4-mapped addresses are
  * judged by the IPv4 address they carry (ipaddr.js's `process`); the others (IPv4-compatible
  * `::a.b.c.d`, IPv4-translated, NAT64, 6to4, Teredo) are refused whatever they carry, since a
- * receiver has no need for a relay's or a translator's address.
+ * receiver has no need for a relay's or a translator's address; an ISATAP interface identifier
+ * inside a global prefix is refused when the IPv4 address it carries is not public.
  *
  * A registration that is refused for its address gives one answer whether the host does not
  * resolve or resolves to a private address, so the API cannot be used to map internal names.
@@ -50,7 +51,21 @@ export function isPublicAddress(address: string): boolean {
   // ranges (6to4, Teredo, rfc6052, rfc6145, reserved, …) are not `unicast`.
   const parsed = ipaddr.process(bare);
   if (parsed.range() !== 'unicast') return false;
-  return parsed.kind() === 'ipv4' || (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6);
+  if (parsed.kind() === 'ipv4') return true;
+  const v6 = parsed as ipaddr.IPv6;
+  return v6.match(GLOBAL_UNICAST_V6) && !carriesNonPublicIsatap(v6);
+}
+
+/**
+ * ISATAP (RFC 5214) writes an IPv4 address into the interface identifier of any /64, global prefixes
+ * included: `…:0:5efe:a.b.c.d` (or `…:200:5efe:…` for a universally administered one). A host with an
+ * ISATAP interface reaches that IPv4 address through it, so the address it carries is judged too.
+ */
+function carriesNonPublicIsatap(address: ipaddr.IPv6): boolean {
+  const [, , , , u, isatap, high, low] = address.parts;
+  if ((u !== 0 && u !== 0x200) || isatap !== 0x5efe || high === undefined || low === undefined) return false;
+  const carried = ipaddr.fromByteArray([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  return carried.range() !== 'unicast';
 }
 
 /** The one reason for every refused address: a literal, a name that does not resolve, a private one. */

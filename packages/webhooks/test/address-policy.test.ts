@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { checkWebhookUrl, guardedLookup, isPublicAddress } from '../src/index.ts';
 
 describe('isPublicAddress', () => {
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '2a00:1450:4001:82a::200e'])(
+  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '2a00:1450:4001:82a::200e', '2001:4860::5efe:808:808'])(
     'accepts the public address %s',
     (address) => {
       expect(isPublicAddress(address)).toBe(true);
@@ -50,6 +50,9 @@ describe('isPublicAddress', () => {
     ['100::1', 'discard-only'],
     ['3fff::1', 'documentation (RFC 9637)'],
     ['[::1]', 'bracketed loopback'],
+    ['2001:4860::5efe:7f00:1', 'ISATAP identifier carrying loopback in a global prefix'],
+    ['2001:4860::200:5efe:a00:1', 'ISATAP identifier (universal) carrying a private address'],
+    ['2a00:1450::5efe:a9fe:a9fe', 'ISATAP identifier carrying link-local (cloud metadata)'],
     ['not-an-ip', 'garbage'],
   ])('refuses %s (%s)', (address) => {
     expect(isPublicAddress(address)).toBe(false);
