@@ -158,3 +158,17 @@ describe('a reserved guess that is not a wrong password gives its points back', 
     expect((await close('Spare', user.password)).status).toBe(200);
   });
 });
+
+describe('the shared store', () => {
+  it('fails closed when it is broken (not down): no password is checked on a guard only this process would see', async () => {
+    const [app] = await replicas('postgres', { LOGIN_MAX_CONSECUTIVE_FAILS: '3' });
+    const user = await app!.createUser();
+    await app!.db.query('alter table password_guesses rename to password_guesses_elsewhere');
+    const login = (password: string) => app!.call('POST', '/v1/auth/login', { body: { email: user.email, password } });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => login('wrong-password')));
+    expect(answers.map((res) => [res.status, res.body.code])).toEqual(Array.from({ length: 6 }, () => [500, 'INTERNAL']));
+    expect((await login(user.password)).status).toBe(500);
+    await app!.db.query('alter table password_guesses_elsewhere rename to password_guesses');
+    expect((await login(user.password)).status).toBe(200);
+  });
+});

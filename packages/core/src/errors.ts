@@ -88,7 +88,8 @@ const UNAVAILABLE_CODES = new Set([
   '57P02',
   '57P03',
 ]);
-const UNAVAILABLE_MESSAGE = /Connection terminated|connection timeout|Client has encountered a connection error/i;
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i;
 
 /** Whether `error` (or anything in its cause chain) says the database cannot be reached right now. */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {

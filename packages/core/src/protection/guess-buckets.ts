@@ -13,6 +13,7 @@
  */
 import type { Orm } from '@sandbank/db';
 import { nativePool } from '@sandbank/db';
+import { isDatabaseUnavailable } from '../errors.ts';
 
 export interface GuessBucket {
   inFlight: number;
@@ -106,7 +107,9 @@ const SETTLE_SQL = `
 
 /**
  * The shared store. While PostgreSQL does not answer, an in-memory store takes over (as the
- * rate limiters' insurance limiter does), so an outage never turns a login into a 500.
+ * rate limiters' insurance limiter does), so an outage never turns a login into a 500. Only an
+ * outage does: any other failure of the store (a missing table, a query the database refuses) is
+ * thrown, so a broken shared guard fails closed instead of quietly guarding one replica at a time.
  */
 export class PostgresGuessBuckets implements GuessBuckets {
   readonly #insurance = new MemoryGuessBuckets();
@@ -158,7 +161,8 @@ export class PostgresGuessBuckets implements GuessBuckets {
   ): Promise<T> {
     try {
       return await shared(await nativePool(this.#orm));
-    } catch {
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
       return local(this.#insurance);
     }
   }
