@@ -1,0 +1,382 @@
+-- The schema of Sandbank's database, rendered from a migrated database by packages/db/src/schema-reference.ts.
+-- Do not edit: migrations change the schema; `pnpm --filter @sandbank/db schema` rewrites this file.
+
+create table accounts (
+  id uuid not null,
+  user_id uuid not null,
+  name text not null,
+  balance bigint not null default 0,
+  currency text not null default 'PLN'::text,
+  status text not null default 'open'::text,
+  created_at timestamp(3) with time zone not null default now(),
+  closed_at timestamp(3) with time zone,
+  transaction_count bigint not null default 0,
+  held_amount bigint not null default 0,
+  constraint accounts_pkey PRIMARY KEY (id),
+  constraint accounts_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint accounts_available_non_negative CHECK ((balance - held_amount) >= 0),
+  constraint accounts_balance_non_negative CHECK (balance >= 0),
+  constraint accounts_balance_within_limit CHECK (balance <= '1000000000000000'::bigint),
+  constraint accounts_closed_at_matches CHECK ((status = 'closed'::text) = (closed_at IS NOT NULL)),
+  constraint accounts_currency_known CHECK (currency = 'PLN'::text),
+  constraint accounts_held_non_negative CHECK (held_amount >= 0),
+  constraint accounts_status_known CHECK (status = ANY (ARRAY['open'::text, 'closed'::text]))
+);
+
+create table api_keys (
+  id uuid not null,
+  user_id uuid not null,
+  name text not null,
+  prefix text not null,
+  key_hash text not null,
+  created_at timestamp(3) with time zone not null default now(),
+  last_used_at timestamp(3) with time zone,
+  expires_at timestamp(3) with time zone,
+  revoked_at timestamp(3) with time zone,
+  constraint api_keys_pkey PRIMARY KEY (id),
+  constraint api_keys_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+);
+
+create table events (
+  id uuid not null,
+  type text not null,
+  user_id uuid not null,
+  payload jsonb not null,
+  created_at timestamp(3) with time zone not null default now(),
+  relayed_at timestamp(3) with time zone,
+  txid xid8 not null default pg_current_xact_id(),
+  seq bigint not null,
+  constraint events_pkey PRIMARY KEY (id),
+  constraint events_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+);
+
+create table gocardless_accounts (
+  id uuid not null,
+  requisition_id uuid not null,
+  account_id uuid not null,
+  user_id uuid not null,
+  position integer not null,
+  created_at timestamp(3) with time zone not null,
+  last_accessed timestamp(3) with time zone,
+  constraint gocardless_accounts_pkey PRIMARY KEY (id),
+  constraint gocardless_accounts_once UNIQUE (requisition_id, account_id),
+  constraint gocardless_accounts_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  constraint gocardless_accounts_requisition_id_fkey FOREIGN KEY (requisition_id) REFERENCES gocardless_requisitions(id) ON DELETE CASCADE,
+  constraint gocardless_accounts_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+);
+
+create table gocardless_agreements (
+  id uuid not null,
+  user_id uuid not null,
+  institution_id text not null,
+  max_historical_days integer not null,
+  access_valid_for_days integer not null,
+  access_scope text[] not null,
+  created_at timestamp(3) with time zone not null,
+  accepted_at timestamp(3) with time zone,
+  constraint gocardless_agreements_pkey PRIMARY KEY (id),
+  constraint gocardless_agreements_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint gocardless_agreements_days CHECK (max_historical_days >= 1 AND max_historical_days <= 730 AND access_valid_for_days >= 1 AND access_valid_for_days <= 180),
+  constraint gocardless_agreements_scope CHECK (access_scope <@ ARRAY['balances'::text, 'details'::text, 'transactions'::text] AND cardinality(access_scope) > 0)
+);
+
+create table gocardless_daily_access (
+  account_id uuid not null,
+  scope text not null,
+  day date not null,
+  count integer not null,
+  constraint gocardless_daily_access_pkey PRIMARY KEY (account_id, scope, day),
+  constraint gocardless_daily_access_account_id_fkey FOREIGN KEY (account_id) REFERENCES gocardless_accounts(id) ON DELETE CASCADE
+);
+
+create table gocardless_requisitions (
+  id uuid not null,
+  user_id uuid not null,
+  agreement_id uuid not null,
+  institution_id text not null,
+  redirect text not null,
+  reference text not null,
+  user_language text not null,
+  status text not null default 'CR'::text,
+  created_at timestamp(3) with time zone not null,
+  decided_at timestamp(3) with time zone,
+  constraint gocardless_requisitions_pkey PRIMARY KEY (id),
+  constraint gocardless_requisitions_reference UNIQUE (user_id, reference),
+  constraint gocardless_requisitions_agreement_id_fkey FOREIGN KEY (agreement_id) REFERENCES gocardless_agreements(id) ON DELETE CASCADE,
+  constraint gocardless_requisitions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint gocardless_requisitions_status CHECK (status = ANY (ARRAY['CR'::text, 'LN'::text, 'RJ'::text]))
+);
+
+create table password_guesses (
+  key character varying(255) not null,
+  in_flight integer not null default 0,
+  failed integer not null default 0,
+  blocked_until bigint,
+  expire bigint not null,
+  constraint password_guesses_pkey PRIMARY KEY (key)
+);
+
+create table plaid_items (
+  id uuid not null,
+  user_id uuid not null,
+  public_token_hash text not null,
+  public_token_expires_at timestamp(3) with time zone not null,
+  access_token_hash text,
+  account_ids uuid[] not null,
+  webhook_url text,
+  state text not null default 'good'::text,
+  created_at timestamp(3) with time zone not null,
+  removed_at timestamp(3) with time zone,
+  constraint plaid_items_pkey PRIMARY KEY (id),
+  constraint plaid_items_access_token_hash_key UNIQUE (access_token_hash),
+  constraint plaid_items_public_token_hash_key UNIQUE (public_token_hash),
+  constraint plaid_items_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint plaid_items_state_known CHECK (state = ANY (ARRAY['good'::text, 'login_required'::text]))
+);
+
+create table plaid_signing_keys (
+  kid text not null,
+  private_key_ciphertext text not null,
+  private_key_key_id text not null,
+  public_jwk jsonb not null,
+  created_at timestamp(3) with time zone not null default now(),
+  expired_at timestamp(3) with time zone,
+  constraint plaid_signing_keys_pkey PRIMARY KEY (kid)
+);
+
+create table rate_limits (
+  key character varying(255) not null,
+  points integer not null default 0,
+  expire bigint,
+  constraint rate_limits_pkey PRIMARY KEY (key)
+);
+
+create table refresh_tokens (
+  id uuid not null,
+  family_id uuid not null,
+  user_id uuid not null,
+  token_hash text not null,
+  expires_at timestamp(3) with time zone not null,
+  used_at timestamp(3) with time zone,
+  revoked_at timestamp(3) with time zone,
+  created_at timestamp(3) with time zone not null default now(),
+  constraint refresh_tokens_pkey PRIMARY KEY (id),
+  constraint refresh_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+);
+
+create table schedule_runs (
+  schedule_id uuid not null,
+  n integer not null,
+  due_at timestamp(3) with time zone not null,
+  transaction_id uuid,
+  failure_code text,
+  failure_message text,
+  created_at timestamp(3) with time zone not null default now(),
+  constraint schedule_runs_pkey PRIMARY KEY (schedule_id, n),
+  constraint schedule_runs_schedule_id_fkey FOREIGN KEY (schedule_id) REFERENCES schedules(id) ON DELETE CASCADE,
+  constraint schedule_runs_transaction_id_fkey FOREIGN KEY (transaction_id) REFERENCES transactions(id) ON DELETE SET NULL,
+  constraint schedule_runs_one_outcome CHECK (transaction_id IS NULL OR failure_code IS NULL)
+);
+
+create table schedules (
+  id uuid not null,
+  user_id uuid not null,
+  account_id uuid not null,
+  amount bigint not null,
+  description text not null,
+  merchant text,
+  category text,
+  rrule text not null,
+  timezone text not null,
+  start_at timestamp(3) with time zone not null,
+  status text not null default 'posted'::text,
+  settle_after text,
+  state text not null default 'active'::text,
+  next_run_at timestamp(3) with time zone,
+  next_run_n integer not null default 1,
+  created_at timestamp(3) with time zone not null,
+  updated_at timestamp(3) with time zone not null default now(),
+  constraint schedules_pkey PRIMARY KEY (id),
+  constraint schedules_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  constraint schedules_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint schedules_amount_bounds CHECK (amount <> 0 AND abs(amount) <= '1000000000000'::bigint),
+  constraint schedules_next_run_when_not_ended CHECK ((state = 'ended'::text) = (next_run_at IS NULL)),
+  constraint schedules_run_n_positive CHECK (next_run_n >= 1),
+  constraint schedules_settle_only_pending CHECK (status = 'pending'::text OR settle_after IS NULL),
+  constraint schedules_state_known CHECK (state = ANY (ARRAY['active'::text, 'paused'::text, 'ended'::text])),
+  constraint schedules_status_known CHECK (status = ANY (ARRAY['pending'::text, 'posted'::text]))
+);
+
+create table simplefin_claims (
+  code_hash text not null,
+  user_id uuid not null,
+  expires_at timestamp(3) with time zone not null,
+  claimed_at timestamp(3) with time zone,
+  api_key_id uuid,
+  created_at timestamp(3) with time zone not null default now(),
+  constraint simplefin_claims_pkey PRIMARY KEY (code_hash),
+  constraint simplefin_claims_api_key_id_fkey FOREIGN KEY (api_key_id) REFERENCES api_keys(id) ON DELETE SET NULL,
+  constraint simplefin_claims_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+);
+
+create table transactions (
+  id uuid not null,
+  account_id uuid not null,
+  external_txn_id text not null,
+  amount bigint not null,
+  currency text not null,
+  date timestamp(3) with time zone not null,
+  description text not null default ''::text,
+  raw jsonb not null,
+  created_at timestamp(3) with time zone not null default now(),
+  user_id uuid not null,
+  status text not null default 'posted'::text,
+  posted_at timestamp(3) with time zone,
+  version integer not null default 1,
+  merchant text,
+  category text,
+  reversal_of uuid,
+  reversed_amount bigint not null default 0,
+  settle_at timestamp(3) with time zone,
+  expire_at timestamp(3) with time zone,
+  updated_at timestamp(3) with time zone not null default now(),
+  request_fingerprint text,
+  posted_from_pending boolean not null default false,
+  constraint transactions_pkey PRIMARY KEY (id),
+  constraint transactions_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  constraint transactions_reversal_of_fkey FOREIGN KEY (reversal_of) REFERENCES transactions(id),
+  constraint transactions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint transactions_amount_non_zero CHECK (amount <> 0),
+  constraint transactions_category_known CHECK (category = ANY (ARRAY['groceries'::text, 'transport'::text, 'fuel'::text, 'utilities'::text, 'telecom'::text, 'subscriptions'::text, 'restaurants'::text, 'health'::text, 'shopping'::text, 'housing'::text, 'salary'::text, 'transfer'::text, 'cash'::text, 'entertainment'::text, 'education'::text, 'other'::text])),
+  constraint transactions_due_only_pending CHECK (status = 'pending'::text OR settle_at IS NULL AND expire_at IS NULL),
+  constraint transactions_posted_at_matches CHECK ((status = 'posted'::text) = (posted_at IS NOT NULL)),
+  constraint transactions_reversal_posted CHECK (reversal_of IS NULL OR status = 'posted'::text),
+  constraint transactions_reversed_within_amount CHECK (reversed_amount >= 0 AND reversed_amount <= abs(amount)),
+  constraint transactions_status_known CHECK (status = ANY (ARRAY['pending'::text, 'posted'::text, 'voided'::text])),
+  constraint transactions_version_positive CHECK (version >= 1)
+);
+
+create table users (
+  id uuid not null,
+  email text not null,
+  password_hash text not null,
+  created_at timestamp(3) with time zone not null default now(),
+  updated_at timestamp(3) with time zone not null default now(),
+  sync_epoch integer not null default 0,
+  clock_offset_ms bigint not null default 0,
+  constraint users_pkey PRIMARY KEY (id),
+  constraint users_clock_offset_non_negative CHECK (clock_offset_ms >= 0),
+  constraint users_email_lowercase CHECK (email = lower(email))
+);
+
+create table webhook_deliveries (
+  id uuid not null,
+  webhook_id uuid not null,
+  event_id uuid not null,
+  status text not null default 'pending'::text,
+  attempt_count integer not null default 0,
+  next_attempt_at timestamp(3) with time zone,
+  last_status_code integer,
+  created_at timestamp(3) with time zone not null default now(),
+  updated_at timestamp(3) with time zone not null default now(),
+  completed_at timestamp(3) with time zone,
+  cycle integer not null default 1,
+  constraint webhook_deliveries_pkey PRIMARY KEY (id),
+  constraint webhook_deliveries_event_id_fkey FOREIGN KEY (event_id) REFERENCES events(id) ON DELETE CASCADE,
+  constraint webhook_deliveries_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES webhooks(id) ON DELETE CASCADE,
+  constraint webhook_deliveries_cycle_positive CHECK (cycle >= 1),
+  constraint webhook_deliveries_status_known CHECK (status = ANY (ARRAY['pending'::text, 'succeeded'::text, 'failed'::text]))
+);
+
+create table webhook_delivery_attempts (
+  id uuid not null,
+  delivery_id uuid not null,
+  attempt integer not null,
+  started_at timestamp(3) with time zone not null,
+  duration_ms integer not null,
+  status_code integer,
+  error text,
+  next_attempt_at timestamp(3) with time zone,
+  constraint webhook_delivery_attempts_pkey PRIMARY KEY (id),
+  constraint webhook_delivery_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES webhook_deliveries(id) ON DELETE CASCADE
+);
+
+create table webhooks (
+  id uuid not null,
+  user_id uuid not null,
+  client_id text not null,
+  url text not null,
+  events text[] not null,
+  secret_ciphertext text not null,
+  secret_key_id text not null,
+  status text not null default 'active'::text,
+  disabled_reason text,
+  created_at timestamp(3) with time zone not null default now(),
+  updated_at timestamp(3) with time zone not null default now(),
+  deleted_at timestamp(3) with time zone,
+  previous_secret_ciphertext text,
+  previous_secret_key_id text,
+  secret_rotated_at timestamp(3) with time zone,
+  plaid_item_id uuid,
+  constraint webhooks_pkey PRIMARY KEY (id),
+  constraint webhooks_plaid_item_id_fkey FOREIGN KEY (plaid_item_id) REFERENCES plaid_items(id) ON DELETE CASCADE,
+  constraint webhooks_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint webhooks_status_known CHECK (status = ANY (ARRAY['active'::text, 'disabled'::text]))
+);
+
+create table worker_heartbeats (
+  worker_id text not null,
+  last_seen_at timestamp(3) with time zone not null,
+  constraint worker_heartbeats_pkey PRIMARY KEY (worker_id)
+);
+
+CREATE UNIQUE INDEX accounts_open_name_key ON accounts USING btree (user_id, lower(name)) WHERE (status = 'open'::text);
+CREATE INDEX accounts_user_idx ON accounts USING btree (user_id, created_at, id);
+CREATE UNIQUE INDEX api_keys_key_hash_key ON api_keys USING btree (key_hash);
+CREATE INDEX api_keys_user_idx ON api_keys USING btree (user_id, created_at);
+CREATE INDEX events_unrelayed_idx ON events USING btree (created_at, id) WHERE (relayed_at IS NULL);
+CREATE INDEX events_user_log_idx ON events USING btree (user_id, txid, seq);
+CREATE INDEX gocardless_accounts_account_idx ON gocardless_accounts USING btree (account_id);
+CREATE INDEX gocardless_agreements_user_idx ON gocardless_agreements USING btree (user_id);
+CREATE INDEX gocardless_requisitions_user_idx ON gocardless_requisitions USING btree (user_id);
+CREATE INDEX password_guesses_expire_idx ON password_guesses USING btree (expire);
+CREATE INDEX plaid_items_user_idx ON plaid_items USING btree (user_id);
+CREATE UNIQUE INDEX plaid_signing_keys_one_current ON plaid_signing_keys USING btree ((true)) WHERE (expired_at IS NULL);
+CREATE INDEX rate_limits_expire_idx ON rate_limits USING btree (expire);
+CREATE INDEX refresh_tokens_family_idx ON refresh_tokens USING btree (family_id);
+CREATE UNIQUE INDEX refresh_tokens_token_hash_key ON refresh_tokens USING btree (token_hash);
+CREATE INDEX schedules_account_idx ON schedules USING btree (account_id);
+CREATE INDEX schedules_due_idx ON schedules USING btree (user_id, next_run_at) WHERE (state = 'active'::text);
+CREATE INDEX simplefin_claims_user_idx ON simplefin_claims USING btree (user_id);
+CREATE INDEX transactions_expire_due_idx ON transactions USING btree (expire_at) WHERE ((status = 'pending'::text) AND (expire_at IS NOT NULL));
+CREATE UNIQUE INDEX transactions_external_txn_key ON transactions USING btree (account_id, external_txn_id);
+CREATE INDEX transactions_history_idx ON transactions USING btree (account_id, date DESC, id DESC);
+CREATE INDEX transactions_owner_history_idx ON transactions USING btree (user_id, date DESC, id DESC);
+CREATE INDEX transactions_reversal_of_idx ON transactions USING btree (reversal_of) WHERE (reversal_of IS NOT NULL);
+CREATE INDEX transactions_settle_due_idx ON transactions USING btree (settle_at) WHERE ((status = 'pending'::text) AND (settle_at IS NOT NULL));
+CREATE INDEX transactions_user_due_idx ON transactions USING btree (user_id, LEAST(settle_at, expire_at)) WHERE ((status = 'pending'::text) AND ((settle_at IS NOT NULL) OR (expire_at IS NOT NULL)));
+CREATE UNIQUE INDEX users_email_key ON users USING btree (email);
+CREATE INDEX users_email_local_part_idx ON users USING btree (split_part(email, '@'::text, 1));
+CREATE INDEX webhook_deliveries_history_idx ON webhook_deliveries USING btree (webhook_id, created_at DESC, id DESC);
+CREATE UNIQUE INDEX webhook_deliveries_webhook_event_key ON webhook_deliveries USING btree (webhook_id, event_id);
+CREATE INDEX webhook_delivery_attempts_delivery_idx ON webhook_delivery_attempts USING btree (delivery_id, attempt);
+CREATE INDEX webhooks_active_user_idx ON webhooks USING btree (user_id) WHERE ((status = 'active'::text) AND (deleted_at IS NULL));
+CREATE UNIQUE INDEX webhooks_plaid_item_key ON webhooks USING btree (plaid_item_id) WHERE (plaid_item_id IS NOT NULL);
+CREATE INDEX webhooks_user_client_idx ON webhooks USING btree (user_id, client_id) WHERE (deleted_at IS NULL);
+
+CREATE OR REPLACE FUNCTION public.sandbank_wall_now()
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$select statement_timestamp()$function$;
+
+CREATE OR REPLACE FUNCTION public.transactions_version_not_raised()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+      begin
+        raise exception 'transaction % changed without raising its version (%)', old.id, new.version
+          using errcode = 'check_violation', constraint = 'transactions_version_raised';
+      end $function$;
+
+CREATE TRIGGER transactions_version_raised BEFORE UPDATE ON transactions FOR EACH ROW WHEN (((new.version < old.version) OR ((new.version = old.version) AND (((((((((((((new.id IS DISTINCT FROM old.id) OR (new.account_id IS DISTINCT FROM old.account_id)) OR (new.external_txn_id IS DISTINCT FROM old.external_txn_id)) OR (new.amount IS DISTINCT FROM old.amount)) OR (new.currency IS DISTINCT FROM old.currency)) OR (new.date IS DISTINCT FROM old.date)) OR (new.description IS DISTINCT FROM old.description)) OR (new.raw IS DISTINCT FROM old.raw)) OR (new.status IS DISTINCT FROM old.status)) OR (new.posted_at IS DISTINCT FROM old.posted_at)) OR (new.merchant IS DISTINCT FROM old.merchant)) OR (new.category IS DISTINCT FROM old.category)) OR (new.reversal_of IS DISTINCT FROM old.reversal_of))))) EXECUTE FUNCTION transactions_version_not_raised();
