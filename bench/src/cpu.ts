@@ -1,6 +1,6 @@
 /**
  * CPU time of processes, read from /proc: the cost of a request in CPU microseconds does not move
- * with the machine's other load the way requests/s and latency do, so the ablation compares it.
+ * with the machine's other load the way requests/s and latency do, so the floor comparison reports it.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -74,7 +74,7 @@ export function cpuMeter(pids: Record<string, number | undefined>, groups: Recor
 /**
  * Instructions a process executes in user space (its JavaScript, V8, libuv; not the kernel), counted by `perf stat` from the CPU's own
  * counters: unlike time, the count barely moves when other processes share the cores, so the
- * ablation compares it. Null when perf (Debian's linux-perf) or the counters are not available.
+ * floor comparison reports it. Null when perf (Debian's linux-perf) or the counters are not available.
  */
 export function instructionMeter(pid: number | undefined) {
   if (pid === undefined) return null;

@@ -9,7 +9,7 @@
  */
 import { buildOpenApiDocument, createRateLimits, type Deps, partnerKeys, TransactionListCache } from '@sandbank/core';
 import { checkReadiness } from '@sandbank/db';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express } from 'express';
 import { gocardlessRouter } from './faces/gocardless/router.ts';
 import { buildPlaidOpenApiDocument } from './faces/plaid/openapi.ts';
 import { plaidRateLimited, plaidRouter } from './faces/plaid/router.ts';
@@ -30,16 +30,7 @@ import { createContextFactory, logInternal, trpcHandler } from './http/trpc-hand
 
 export type { Deps } from '@sandbank/core';
 
-/** The layers of the request path that `bench/src/ablation.ts` leaves out, one at a time, to price each. */
-export type Layer = 'request-id' | 'request-log' | 'metrics' | 'helmet' | 'cors' | 'rate-limit';
-
 export interface BuildOptions {
-  /**
-   * For the ablation benchmarks only (production passes nothing): layers to leave out, and a
-   * handler that answers one of the router's paths in place of the router (behind the same
-   * middleware) to price the layers inside the router.
-   */
-  ablation?: { without?: ReadonlySet<Layer>; route?: { method: 'get' | 'post'; path: string; handler: RequestHandler } };
   /** Where the handlers count the requests still running, for the process's shutdown (default: a counter of its own). */
   inFlight?: InFlight;
   /**
@@ -50,7 +41,6 @@ export interface BuildOptions {
 }
 
 export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
-  const without = options.ablation?.without ?? new Set<Layer>();
   const inFlight = options.inFlight ?? inFlightRequests();
   const { config } = baseDeps;
   const rateLimits = config.rateLimits.enabled ? (baseDeps.rateLimits ?? createRateLimits(config, baseDeps.orm)) : undefined;
@@ -63,15 +53,15 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.set('trust proxy', config.http.trustProxy);
   app.set('etag', false);
 
-  app.use(requestContext(deps.logger, { id: !without.has('request-id'), log: !without.has('request-log') }));
-  if (!without.has('metrics')) app.use(metrics.record);
-  if (!without.has('helmet')) app.use(securityHeaders(config));
-  if (!without.has('cors')) app.use(corsPolicy(config));
+  app.use(requestContext(deps.logger));
+  app.use(metrics.record);
+  app.use(securityHeaders(config));
+  app.use(corsPolicy(config));
 
   app.get('/healthz', (_req, res) => {
     res.json({ data: { status: 'ok' } });
   });
-  if (rateLimits && !without.has('rate-limit')) app.use(limitPerIp(rateLimits.ip, { '/plaid/': plaidRateLimited }));
+  if (rateLimits) app.use(limitPerIp(rateLimits.ip, { '/plaid/': plaidRateLimited }));
   app.get('/readyz', async (req, res) => {
     const readiness = options.starting?.()
       ? { ready: false as const, reason: 'still starting (migrations)' }
@@ -105,8 +95,6 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.use(['/v1/scenarios/apply', '/trpc/scenarios.applyScenario'], jsonBody({ limit: '16mb' }));
   // The REST adapter and tRPC's handler both take the body parsed here, its depth bounded first (json-body.ts).
   app.use(jsonBody({ limit: '64kb' }));
-  const route = options.ablation?.route;
-  if (route) app[route.method](route.path, route.handler);
   app.use('/trpc', trpcHandler(deps, inFlight));
   app.use(restHandler(routes, inFlight, { createContext: createContextFactory(deps), onError: logInternal }));
   app.use(notFoundHandler(routes));

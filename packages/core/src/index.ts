@@ -52,7 +52,6 @@ export type { PendingEntry } from './domain/statements/pending-entries.ts';
 export { readPendingEntries } from './domain/statements/pending-entries.ts';
 export { readStatement, type Statement, type StatementEntry } from './domain/statements/statement.ts';
 export { StatementDaySchema } from './domain/statements/statement-period.ts';
-export { readTransactionPage } from './domain/transactions/list-transactions.ts';
 export { settleDueTransaction } from './domain/transactions/settle-due.ts';
 export { jsonOf, readTransactionList, TransactionListCache } from './domain/transactions/transaction-list-cache.ts';
 export { AppError, isDatabaseUnavailable, retryAfterOf, statusOf, toErrorBody } from './errors.ts';
@@ -75,5 +74,4 @@ export {
 } from './protection/rate-limiters.ts';
 export { useConfiguredResponseChecks } from './response-check.ts';
 export { type AppRouter, appRouter, procedureMetas } from './router.ts';
-export { SimulateTransactionInputSchema, SimulationOutputSchema } from './routers/simulations/simulations.schema.ts';
 export { bearerToken, type Meta } from './trpc.ts';

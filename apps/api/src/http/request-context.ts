@@ -34,17 +34,11 @@ declare global {
   }
 }
 
-/** `id` and `log` are switched off only by the ablation benchmark (see app.ts). */
-export function requestContext(logger: Logger, layers = { id: true, log: true }) {
+export function requestContext(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const incoming = req.get('x-request-id');
-    req.id = !layers.id ? '' : incoming && WELL_FORMED_ID.test(incoming) ? incoming : randomUUID();
-    if (layers.id) res.setHeader('X-Request-Id', req.id);
-    if (!layers.log) {
-      req.log = logger;
-      next();
-      return;
-    }
+    req.id = incoming && WELL_FORMED_ID.test(incoming) ? incoming : randomUUID();
+    res.setHeader('X-Request-Id', req.id);
     req.log = logger.child({ traceId: req.id });
     const started = process.hrtime.bigint();
     res.on('finish', () => {
