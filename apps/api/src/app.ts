@@ -7,7 +7,14 @@
  * must never touch the database), then the per-IP limit for everything else; the public pages (docs,
  * console, the OpenAPI document) before `no-store`, which covers every answer given for a user.
  */
-import { buildOpenApiDocument, createRateLimits, type Deps, partnerKeys, TransactionListCache } from '@sandbank/core';
+import {
+  applyFrameworkWorkarounds,
+  buildOpenApiDocument,
+  createRateLimits,
+  type Deps,
+  partnerKeys,
+  TransactionListCache,
+} from '@sandbank/core';
 import { checkReadiness } from '@sandbank/db';
 import express, { type Express } from 'express';
 import { gocardlessRouter } from './faces/gocardless/router.ts';
@@ -41,6 +48,7 @@ export interface BuildOptions {
 }
 
 export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
+  applyFrameworkWorkarounds();
   const inFlight = options.inFlight ?? inFlightRequests();
   const { config } = baseDeps;
   const rateLimits = config.rateLimits.enabled ? (baseDeps.rateLimits ?? createRateLimits(config, baseDeps.orm)) : undefined;

@@ -55,6 +55,7 @@ export { StatementDaySchema } from './domain/statements/statement-period.ts';
 export { settleDueTransaction } from './domain/transactions/settle-due.ts';
 export { jsonOf, readTransactionList, TransactionListCache } from './domain/transactions/transaction-list-cache.ts';
 export { AppError, isDatabaseUnavailable, retryAfterOf, statusOf, toErrorBody } from './errors.ts';
+export { applyFrameworkWorkarounds } from './framework-workarounds.ts';
 export { uuidv7 } from './lib/ids.ts';
 export { JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from './lib/json-depth.ts';
 export { withTraceId } from './lib/request-trace.ts';

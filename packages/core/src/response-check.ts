@@ -1,7 +1,7 @@
 /**
  * Responses and their contract. Every procedure declares its output schema, from which the OpenAPI
  * document is written, and tRPC would parse every response with it: a copy of every object, 15–25 %
- * of the API's CPU on a history page of 50 transactions (bench/README.md, "Responses checked where
+ * of the API's CPU on a history page of 50 transactions (bench/CHANGELOG.md, "Responses checked where
  * it counts"). Here each procedure's output step is replaced by one that follows the configuration
  * (`CHECK_RESPONSES`, on except in production):
  * - on: the response is parsed and must come out the same JSON: a field the contract does not name,

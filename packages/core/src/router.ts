@@ -1,6 +1,5 @@
 /** The one router: every endpoint of Sandbank, by area, served as REST (the API's REST adapter) and at `/trpc`. */
 
-import { useConfiguredResponseChecks } from './response-check.ts';
 import { accountsRouter } from './routers/accounts/router.ts';
 import { authRouter } from './routers/auth/router.ts';
 import { clockRouter } from './routers/clock/router.ts';
@@ -31,9 +30,6 @@ export const appRouter = router({
   simplefin: simplefinRouter,
   gocardless: gocardlessRouter,
 });
-
-// Responses are checked against their contract as CHECK_RESPONSES says (response-check.ts).
-useConfiguredResponseChecks(appRouter._def.procedures);
 
 export type AppRouter = typeof appRouter;
 

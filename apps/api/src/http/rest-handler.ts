@@ -5,7 +5,7 @@
  * The routes and how a request becomes a procedure's input are settled once (rest-routes.ts, by
  * trpc-to-openapi's rules; it also writes the OpenAPI document). Its own node-http handler is not
  * used: per request it built a URL, a caller proxy, an abort signal nothing read and an error body
- * we then replaced (bench/README.md, "The history's layers, and the REST adapter").
+ * we then replaced (bench/CHANGELOG.md, "The history's layers, and the REST adapter").
  */
 
 import { AppError, appRouter, type Context, jsonOf, statusOf, toErrorBody } from '@sandbank/core';

@@ -6,16 +6,12 @@
  */
 import { type EntityManager, executeHot } from '@sandbank/db';
 import type { Transaction } from '@sandbank/schemas';
-import { z } from 'zod';
 import type { DateRange } from '../../lib/date-range.ts';
 import { rowToTransaction, TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
 
 /** `status` of history and pull: pending and posted by default (what a budget shows), or one status, or all. */
-export const StatusFilterSchema = z
-  .enum(['pending', 'posted', 'voided', 'all'])
-  .optional()
-  .meta({ description: 'pending, posted, voided or all; default: pending and posted' });
-type StatusFilter = z.infer<typeof StatusFilterSchema>;
+export const STATUS_FILTERS = ['pending', 'posted', 'voided', 'all'] as const;
+type StatusFilter = (typeof STATUS_FILTERS)[number] | undefined;
 
 /**
  * How the page's `total` is found:

@@ -21,7 +21,7 @@
  *   one issued after each of them arrived (`read`).
  *
  * A hit costs PostgreSQL the page's index scan but not its rows' text, and the API no row parsing,
- * mapping or JSON (bench/README.md, "The transaction list cache"). The kept answers are frozen and
+ * mapping or JSON (bench/CHANGELOG.md, "The transaction list cache"). The kept answers are frozen and
  * shared by every request that meets them; `jsonOf` returns the JSON each was sent as.
  */
 import { type EntityManager, executeHot } from '@sandbank/db';

@@ -2,12 +2,12 @@ import { listOf, PageQuerySchema, TransactionSchema } from '@sandbank/schemas';
 import { z } from 'zod';
 import { pullRange } from '../../domain/integrations/pull-range.ts';
 import { resolveOwner } from '../../domain/integrations/resolve-owner.ts';
-import { StatusFilterSchema } from '../../domain/transactions/list-transactions.ts';
 import { readTransactionList } from '../../domain/transactions/transaction-list-cache.ts';
 import { notFound } from '../../errors.ts';
 import { DaySchema } from '../../lib/date-range.ts';
 import { byApiKey, rateLimit } from '../../protection/rate-limit-middleware.ts';
 import { apiKeyProcedure } from '../../trpc.ts';
+import { StatusFilterSchema } from '../transactions/status-filter.schema.ts';
 
 /** `:owner` of the pull and sync endpoints (resolved by `resolveOwner`). */
 export const OwnerParamSchema = z.string().min(1).max(512).meta({

@@ -1,10 +1,10 @@
 import { IdSchema, listOf, PageQuerySchema, TransactionSchema } from '@sandbank/schemas';
 import { z } from 'zod';
-import { StatusFilterSchema } from '../../domain/transactions/list-transactions.ts';
 import { readTransactionList } from '../../domain/transactions/transaction-list-cache.ts';
 import { notFound } from '../../errors.ts';
 import { DayOrInstantSchema, toDateRange } from '../../lib/date-range.ts';
 import { protectedProcedure } from '../../trpc.ts';
+import { StatusFilterSchema } from './status-filter.schema.ts';
 
 export const listAccountTransactionsProcedure = protectedProcedure
   .meta({
