@@ -1,7 +1,9 @@
 import { ibanOf } from '@sandbank/core';
+import { waitUntil } from '@sandbank/testing';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { type CallResult, startTestApp, type TestApp, type TestUser } from './helpers.ts';
 import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
 
 let app: TestApp;
@@ -202,32 +204,58 @@ describe('POST /v1/accounts/:id/close', () => {
 
   it('never closes an account that a concurrent credit has funded, whichever of the two wins', async () => {
     const user = await app.createUser();
-    // Staggered credits: early rounds let credits win (the close first spends a password hash); the
-    // last round holds them back long enough for the close to win. Both outcomes must be seen.
-    const winners = new Set<string>();
-    for (let round = 0; round < 8; round++) {
+    // Each round holds the account's row (as a long transaction would), queues the close and the four
+    // credits behind it in a chosen order, and lets go: PostgreSQL grants a row's waiters in turn, so
+    // both outcomes are seen every run, with no timers deciding which.
+    const rounds: ('close' | 'credit')[] = ['close', 'credit', 'close', 'credit'];
+    for (const [round, first] of rounds.entries()) {
       const accountId = await openAccount(app, user, `Race ${round}`);
-      const closing = close(user, accountId, { name: `Race ${round}`, password: user.password });
-      const credits = Array.from({ length: 4 }, async (_, i) => {
-        await new Promise((resolve) => setTimeout(resolve, round === 7 ? 1500 + i * 5 : round * 10 + i * 5));
-        return simulate(app, user, { accountId, amount: 100 });
-      });
-      const [closed, ...credited] = await Promise.all([closing, ...credits]);
+      const locker = new pg.Client({ connectionString: app.databaseUrl });
+      await locker.connect();
+      const waiting = (count: number) =>
+        waitUntil(
+          async () => {
+            const { rows } = await app.db.query<{ n: number }>(
+              `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+            );
+            return rows[0]!.n >= count;
+          },
+          { what: `${count} requests waiting on the account's row` },
+        );
+      let closing: Promise<CallResult> | undefined;
+      let credits: Promise<CallResult>[] = [];
+      try {
+        await locker.query('begin');
+        await locker.query('select 1 from accounts where id = $1 for update', [accountId]);
+        const startClose = () => close(user, accountId, { name: `Race ${round}`, password: user.password });
+        const startCredits = () => Array.from({ length: 4 }, () => simulate(app, user, { accountId, amount: 100 }));
+        if (first === 'close') {
+          closing = startClose();
+          await waiting(1);
+          credits = startCredits();
+        } else {
+          credits = startCredits();
+          await waiting(4);
+          closing = startClose();
+        }
+        await waiting(5);
+      } finally {
+        await locker.query('commit');
+        await locker.end();
+      }
+      const [closed, ...credited] = await Promise.all([closing!, ...credits]);
       const booked = credited.filter((res) => res.status === 201).length;
-      // Either the close won (every credit then finds it closed) or a credit won (the close sees money).
-      if (closed.status === 200) {
-        expect(booked).toBe(0);
-        expect(credited.every((res) => res.body.code === 'ACCOUNT_CLOSED')).toBe(true);
+      if (first === 'close') {
+        expect(closed.status).toBe(200);
+        expect(credited.map((res) => res.body.code)).toEqual(Array(4).fill('ACCOUNT_CLOSED'));
       } else {
         expect(closed.body.code).toBe('BALANCE_NOT_ZERO');
-        expect(booked).toBeGreaterThan(0);
+        expect(booked).toBe(4);
       }
       const ledger = await ledgerOf(app, accountId);
       expectConsistent(ledger);
-      expect(ledger.status).toBe(closed.status === 200 ? 'closed' : 'open');
-      winners.add(closed.status === 200 ? 'close' : 'credit');
+      expect(ledger.status).toBe(first === 'close' ? 'closed' : 'open');
     }
-    expect([...winners].sort()).toEqual(['close', 'credit']);
   });
 
   it('requires name and password', async () => {

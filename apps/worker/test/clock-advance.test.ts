@@ -2,9 +2,11 @@
  * The events of a clock advance reach webhooks like any others (SPEC §5): signed with wall-time
  * timestamps (what receivers check against their own clock), with bodies dated in the world's time.
  */
+
+import { waitUntil } from '@sandbank/testing';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type DeliveryStack, eventually, startDeliveryStack } from './stack.ts';
+import { type DeliveryStack, startDeliveryStack } from './stack.ts';
 
 const SECRET = 'whsec-advance-0123456789abcdef';
 const DAY = 86_400_000;
@@ -29,7 +31,7 @@ it('delivers what an advance fired: valid signatures on wall time, bodies on the
   expect(advanced.status, JSON.stringify(advanced.body)).toBe(200);
   expect(advanced.body.data.fired.scheduled).toBe(3);
 
-  const received = await eventually(async () => {
+  const received = await waitUntil(async () => {
     const mine = stack.receiver.received.filter((request) => request.path === '/advance');
     return mine.length === 3 ? mine : null;
   });

@@ -6,11 +6,12 @@
  */
 import { Writable } from 'node:stream';
 import { createLogger, loadConfig } from '@sandbank/config';
+import { waitUntil } from '@sandbank/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isConnectionLoss, surviveLostConnections } from '../src/connection-loss.ts';
 import { startWorker, type Worker } from '../src/worker.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
-import { eventually, type Stack, startStack } from './stack.ts';
+import { type Stack, startStack } from './stack.ts';
 
 const APPLICATION_NAME = 'sandbank-connection-loss-test';
 let stack: Stack;
@@ -59,7 +60,7 @@ describe('worker losing its database connections', () => {
     await receiver.waitFor(1, 15_000);
 
     expect(await terminateWorkerConnections()).toBeGreaterThan(0);
-    await eventually(async () => lines.some((line) => line.includes('database connection lost')), 5_000);
+    await waitUntil(async () => lines.some((line) => line.includes('database connection lost')), { timeoutMs: 5_000 });
 
     const { eventId } = await stack.commitEvent(owner.id);
     const [, second] = await receiver.waitFor(2, 20_000);

@@ -1,8 +1,9 @@
 import { WebhookEventSchema } from '@sandbank/schemas';
+import { waitUntil } from '@sandbank/testing';
 import { verifySignature } from '@sandbank/webhooks';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DeliveryStack, eventually, startDeliveryStack } from './stack.ts';
+import { type DeliveryStack, startDeliveryStack } from './stack.ts';
 
 let stack: DeliveryStack;
 beforeAll(async () => {
@@ -32,7 +33,7 @@ describe('webhook delivery', () => {
     const before = stack.receiver.received.length;
 
     const { eventId, transaction, createdAt } = await stack.commitEvent(owner.id);
-    await eventually(async () => {
+    await waitUntil(async () => {
       const rows = [...(await stack.deliveries(first.id)), ...(await stack.deliveries(second.id))];
       return rows.length === 2 && rows.every((row) => row.status === 'succeeded');
     });
@@ -74,7 +75,7 @@ describe('webhook delivery', () => {
     const owner = await stack.createUser();
     const webhook = await stack.createWebhook(owner.token, `${stack.receiver.url}/api-view`, SECRET_A);
     const { eventId } = await stack.commitEvent(owner.id);
-    const res = await eventually(async () => {
+    const res = await waitUntil(async () => {
       const list = await stack.call('GET', `/v1/webhooks/${webhook.id}/deliveries`, { token: owner.token });
       return list.body.data[0]?.status === 'succeeded' ? list : null;
     });
@@ -93,7 +94,7 @@ describe('webhook delivery', () => {
   it('sends nothing for an event of a user without webhooks, and still marks it relayed', async () => {
     const user = await stack.createUser();
     const { eventId } = await stack.commitEvent(user.id);
-    await eventually(async () => {
+    await waitUntil(async () => {
       const { rows } = await stack.db.query('select relayed_at from events where id = $1', [eventId]);
       return rows[0].relayed_at !== null;
     });

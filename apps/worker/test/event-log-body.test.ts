@@ -2,8 +2,10 @@
  * Push and poll agree byte for byte: the raw body a real webhook receiver gets equals the JSON
  * the event log serves for that id (GET /v1/events/:id's `data`, and the item of GET /v1/events).
  */
+
+import { waitUntil } from '@sandbank/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type DeliveryStack, eventually, startDeliveryStack } from './stack.ts';
+import { type DeliveryStack, startDeliveryStack } from './stack.ts';
 
 let stack: DeliveryStack;
 beforeAll(async () => {
@@ -42,7 +44,7 @@ it('every event kind arrives at the receiver with exactly the bytes the event lo
 
   const { rows } = await stack.db.query<{ id: string }>('select id from events where user_id = $1', [owner.id]);
   expect(rows).toHaveLength(5);
-  const received = await eventually(async () => {
+  const received = await waitUntil(async () => {
     const mine = stack.receiver.received.filter((request) => request.path === '/bytes');
     return mine.length === rows.length ? mine : null;
   });

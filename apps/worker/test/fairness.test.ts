@@ -5,8 +5,9 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitUntil } from '@sandbank/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DeliveryStack, eventually, startDeliveryStack } from './stack.ts';
+import { type DeliveryStack, startDeliveryStack } from './stack.ts';
 
 let stack: DeliveryStack;
 beforeAll(async () => {
@@ -43,7 +44,7 @@ describe('fairness between users', () => {
       // Six events in one relay batch: 18 jobs and one notification wake every idle worker at once
       // (this test runs first, while all 4 are idle).
       for (let i = 0; i < 6; i++) await stack.commitEvent(user.id);
-      const rows = await eventually(async () => {
+      const rows = await waitUntil(async () => {
         const all = (await Promise.all(hooks.map((hook) => stack.deliveries(hook.id)))).flat();
         return all.length === 18 && all.every((row) => row.status === 'succeeded') ? all : null;
       });
@@ -64,18 +65,18 @@ describe('fairness between users', () => {
     await stack.commitEvent(noisy.id);
     await stack.commitEvent(noisy.id);
     // The noisy user's attempts are hanging before the other user books anything.
-    await eventually(async () => inFlight() >= 2);
+    await waitUntil(async () => inFlight() >= 2);
 
     const quiet = await stack.createUser();
     const webhook = await stack.createWebhook(quiet.token, `${stack.receiver.url}/quiet`, SECRET);
     const booked = Date.now();
     const { eventId } = await stack.commitEvent(quiet.id);
-    const arrived = await eventually(
+    const arrived = await waitUntil(
       async () => stack.receiver.received.find((request) => request.headers['webhook-id'] === eventId),
-      2_000,
+      { timeoutMs: 2_000 },
     );
     expect(arrived.receivedAt - booked).toBeLessThan(2_000);
-    const [delivery] = await eventually(async () => {
+    const [delivery] = await waitUntil(async () => {
       const rows = await stack.deliveries(webhook.id);
       return rows[0]?.status === 'succeeded' ? rows : null;
     });

@@ -7,10 +7,11 @@
  * fails the check. The deliveries are in the webhook's delivery log like ours.
  */
 import { createHash } from 'node:crypto';
+import { waitUntil } from '@sandbank/testing';
 import { decodeProtectedHeader, importJWK, type JWK, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Received } from './receiver.ts';
-import { type DeliveryStack, eventually, startDeliveryStack } from './stack.ts';
+import { type DeliveryStack, startDeliveryStack } from './stack.ts';
 
 let stack: DeliveryStack;
 beforeAll(async () => {
@@ -106,7 +107,7 @@ describe('Plaid webhooks', () => {
       `select d.status from webhook_deliveries d join webhooks w on w.id = d.webhook_id where w.plaid_item_id = $1`,
       [item_id],
     );
-    await eventually(async () => {
+    await waitUntil(async () => {
       const { rows: done } = await stack.db.query(
         `select count(*)::int as n from webhook_deliveries d join webhooks w on w.id = d.webhook_id
           where w.plaid_item_id = $1 and d.status = 'succeeded'`,

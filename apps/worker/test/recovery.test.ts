@@ -6,9 +6,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitUntil } from '@sandbank/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from './receiver.ts';
-import { eventually, type Stack, startStack } from './stack.ts';
+import { type Stack, startStack } from './stack.ts';
 
 const workerDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let stack: Stack;
@@ -70,7 +71,7 @@ describe('worker crashes and shutdowns', () => {
     const { owner, webhook, requests } = await hangingFirstRequest('/killed');
     const { child, exited } = spawnWorker();
     const { eventId } = await stack.commitEvent(owner.id);
-    await eventually(async () => requests().length === 1, 30_000);
+    await waitUntil(async () => requests().length === 1, { timeoutMs: 30_000 });
     const [delivery] = await stack.deliveries(webhook.id);
     const [job] = await lockedJob(`delivery:${delivery.id}`);
     expect(job.locked_by).toEqual(expect.any(String));
@@ -80,10 +81,10 @@ describe('worker crashes and shutdowns', () => {
     const killedAt = Date.now();
     await stack.worker();
 
-    await eventually(async () => requests().length === 2, 30_000);
+    await waitUntil(async () => requests().length === 2, { timeoutMs: 30_000 });
     const recoveredAfterMs = Date.now() - killedAt;
     expect(requests().map((r) => r.headers['x-sandbank-idempotency-key'])).toEqual([eventId, eventId]);
-    const done = await eventually(async () => {
+    const done = await waitUntil(async () => {
       const [row] = await stack.deliveries(webhook.id);
       return row.status === 'succeeded' ? row : null;
     });
@@ -99,7 +100,7 @@ describe('worker crashes and shutdowns', () => {
     const before = await heartbeats();
     const { child, exited } = spawnWorker();
     const { eventId } = await stack.commitEvent(owner.id);
-    await eventually(async () => requests().length === 1, 30_000);
+    await waitUntil(async () => requests().length === 1, { timeoutMs: 30_000 });
     expect((await heartbeats()).length).toBe(before.length + 1);
 
     child.kill('SIGTERM');
@@ -110,7 +111,7 @@ describe('worker crashes and shutdowns', () => {
     expect(await heartbeats()).toEqual(before);
 
     await stack.worker();
-    await eventually(async () => requests().length === 2, 30_000);
+    await waitUntil(async () => requests().length === 2, { timeoutMs: 30_000 });
     expect(requests()[1]!.headers['x-sandbank-idempotency-key']).toBe(eventId);
   });
 });

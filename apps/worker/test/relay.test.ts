@@ -3,11 +3,13 @@
  * committed event is relayed exactly once, also with two relays racing and events committing
  * while they run, and a relay that dies mid-transaction leaves nothing behind.
  */
+
+import { waitUntil } from '@sandbank/testing';
 import { insertAccount, insertTransactionEvent } from '@sandbank/testing/fixtures';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELAY_BATCH_SIZE, relayBatch } from '../src/relay.ts';
-import { eventually, type Stack, startStack } from './stack.ts';
+import { type Stack, startStack } from './stack.ts';
 
 let stack: Stack;
 let relayPools: pg.Pool[];
@@ -98,7 +100,7 @@ describe('outbox relay', () => {
       () => null,
       (error: unknown) => error,
     );
-    const pid = await eventually(async () => {
+    const pid = await waitUntil(async () => {
       const { rows } = await stack.db.query(
         `select pid from pg_stat_activity where datname = current_database() and query like '%insert into webhook_deliveries%'
             and state = 'active' and pid <> pg_backend_pid()`,

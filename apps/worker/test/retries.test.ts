@@ -1,5 +1,6 @@
+import { waitUntil } from '@sandbank/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DeliveryStack, eventually, startDeliveryStack } from './stack.ts';
+import { type DeliveryStack, startDeliveryStack } from './stack.ts';
 
 // The stack shrinks the schedule to 1 s, 2 s (3 tries in all) and the timeout to 1 s.
 let stack: DeliveryStack;
@@ -18,10 +19,13 @@ async function setUp(path: string) {
 }
 
 async function settledDelivery(webhookId: string, status: string, timeoutMs = 20_000) {
-  return eventually(async () => {
-    const [delivery] = await stack.deliveries(webhookId);
-    return delivery?.status === status ? delivery : null;
-  }, timeoutMs);
+  return waitUntil(
+    async () => {
+      const [delivery] = await stack.deliveries(webhookId);
+      return delivery?.status === status ? delivery : null;
+    },
+    { timeoutMs },
+  );
 }
 
 describe('retries', () => {
@@ -91,7 +95,7 @@ describe('retries', () => {
     });
 
     const { eventId } = await stack.commitEvent(owner.id);
-    await eventually(async () => {
+    await waitUntil(async () => {
       const { rows } = await stack.db.query('select relayed_at from events where id = $1', [eventId]);
       return rows[0].relayed_at !== null;
     });
@@ -110,11 +114,11 @@ describe('retries', () => {
       body: {},
     });
     expect(res.status).toBe(202);
-    await eventually(async () => requestsTo(path).length === 2);
+    await waitUntil(async () => requestsTo(path).length === 2);
     const [original, again] = requestsTo(path);
     expect(again!.headers['x-sandbank-idempotency-key']).toBe(eventId);
     expect(again!.rawBody).toBe(original!.rawBody);
-    const after = await eventually(async () => {
+    const after = await waitUntil(async () => {
       const [row] = await stack.deliveries(webhook.id);
       return row.status === 'succeeded' && row.attempt_count === 2 ? row : null;
     });
@@ -127,7 +131,7 @@ describe('retries', () => {
     const previous = stack.receiver.respond;
     stack.receiver.respond = (request, index) => (request.path === path ? 500 : previous(request, index));
     await stack.commitEvent(owner.id);
-    await eventually(async () => requestsTo(path).length === 1);
+    await waitUntil(async () => requestsTo(path).length === 1);
     expect((await stack.call('DELETE', `/v1/webhooks/${webhook.id}`, { token: owner.token })).status).toBe(200);
     const delivery = await settledDelivery(webhook.id, 'failed');
     expect(delivery.attempt_count).toBe(1);

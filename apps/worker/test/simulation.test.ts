@@ -3,11 +3,12 @@
  * webhooks as one signed delivery each, and a simulation that fails leaves no event behind.
  */
 
+import { waitUntil } from '@sandbank/testing';
 import { openAccount } from '@sandbank/testing/fixtures';
 import { verifySignature } from '@sandbank/webhooks';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DeliveryStack, eventually, startDeliveryStack } from './stack.ts';
+import { type DeliveryStack, startDeliveryStack } from './stack.ts';
 
 let stack: DeliveryStack;
 beforeAll(async () => {
@@ -39,7 +40,7 @@ describe('simulation → webhook', () => {
     expect(res.status).toBe(201);
     const { transaction } = res.body.data;
 
-    await eventually(async () => requestsTo('/sim/owner').length === 2);
+    await waitUntil(async () => requestsTo('/sim/owner').length === 2);
     const { rows } = await stack.db.query('select id, created_at from events where user_id = $1', [owner.id]);
     expect(rows).toHaveLength(1);
     for (const request of requestsTo('/sim/owner')) {
@@ -79,9 +80,9 @@ describe('simulation → webhook', () => {
     expect((await simulate({ accountId, amount: -101 })).body.code).toBe('INSUFFICIENT_FUNDS');
     expect(await eventCount(owner.id)).toBe(1);
 
-    await eventually(async () => requestsTo('/atomic').length === 1);
+    await waitUntil(async () => requestsTo('/atomic').length === 1);
     // Quiescent, observably: every event relayed and no delivery job left, so nothing more can come.
-    await eventually(async () => {
+    await waitUntil(async () => {
       const { rows } = await stack.db.query(
         `select (select count(*) from events where relayed_at is null) + (select count(*) from graphile_worker.jobs) as n`,
       );

@@ -114,14 +114,3 @@ export async function startDeliveryStack(env: Record<string, string> = {}): Prom
     },
   };
 }
-
-/** Polls until `check` returns a truthy value. */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 15_000, intervalMs = 25): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}

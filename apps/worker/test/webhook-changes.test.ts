@@ -8,10 +8,11 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitUntil } from '@sandbank/testing';
 import { deliveryJob, enqueueDeliveryJobsSql, verifySignature } from '@sandbank/webhooks';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DeliveryStack, eventually, startDeliveryStack } from './stack.ts';
+import { type DeliveryStack, startDeliveryStack } from './stack.ts';
 
 const SECRET_A = 'whsec-rotation-old-0123456789';
 const SECRET_B = 'whsec-rotation-new-9876543210';
@@ -37,7 +38,7 @@ describe('secret rotation', () => {
     expect(JSON.stringify(rotated.body)).not.toContain(SECRET_B);
 
     const during = await stack.commitEvent(owner.id);
-    const [first] = await eventually(async () => {
+    const [first] = await waitUntil(async () => {
       const mine = stack.receiver.received.filter((request) => request.path === '/rotation');
       return mine.length === 1 ? mine : null;
     });
@@ -56,7 +57,7 @@ describe('secret rotation', () => {
     await stack.db.query(`update webhooks set secret_rotated_at = now() - interval '25 hours' where id = $1`, [hook.id]);
     await stack.commitEvent(owner.id);
     const second = (
-      await eventually(async () => {
+      await waitUntil(async () => {
         const mine = stack.receiver.received.filter((request) => request.path === '/rotation');
         return mine.length === 2 ? mine : null;
       })
@@ -102,7 +103,7 @@ describe('GET and PATCH', () => {
     const enabled = await patch(owner.token, hook.id, { status: 'active' });
     expect(enabled.body.data).toMatchObject({ status: 'active', disabledReason: null });
     await stack.commitEvent(owner.id);
-    await eventually(async () => stack.receiver.received.some((request) => request.path === '/second'));
+    await waitUntil(async () => stack.receiver.received.some((request) => request.path === '/second'));
   });
 });
 
@@ -140,7 +141,7 @@ describe('redelivery and lost completions', () => {
       const owner = await stack.createUser();
       const hook = await stack.createWebhook(owner.token, `${receiver.url}/held`, SECRET_A);
       await stack.commitEvent(owner.id);
-      await eventually(async () => receiver.requests.length === 1);
+      await waitUntil(async () => receiver.requests.length === 1);
       const [delivery] = await stack.deliveries(hook.id);
       // Asked while attempt 1 hangs: a new cycle, sent at once by its own job.
       const redelivered = await stack.call('POST', `/v1/webhooks/${hook.id}/deliveries/${delivery.id}/redeliver`, {
@@ -148,10 +149,10 @@ describe('redelivery and lost completions', () => {
         body: {},
       });
       expect(redelivered.status).toBe(202);
-      await eventually(async () => (await stack.deliveries(hook.id))[0]?.status === 'succeeded');
+      await waitUntil(async () => (await stack.deliveries(hook.id))[0]?.status === 'succeeded');
       // Now the old attempt ends with a 500: recorded, but it moves nothing and schedules no retry.
       receiver.release();
-      await eventually(async () => (await stack.deliveries(hook.id))[0]?.attempt_count === 2);
+      await waitUntil(async () => (await stack.deliveries(hook.id))[0]?.attempt_count === 2);
       expect((await stack.deliveries(hook.id))[0]).toMatchObject({ status: 'succeeded' });
       expect(await jobsOf(delivery.id)).toEqual([]);
       expect(receiver.requests).toHaveLength(2);
@@ -164,14 +165,14 @@ describe('redelivery and lost completions', () => {
     const owner = await stack.createUser();
     const hook = await stack.createWebhook(owner.token, `${stack.receiver.url}/once`, SECRET_A);
     await stack.commitEvent(owner.id);
-    await eventually(async () => (await stack.deliveries(hook.id))[0]?.status === 'succeeded');
+    await waitUntil(async () => (await stack.deliveries(hook.id))[0]?.status === 'succeeded');
     const [delivery] = await stack.deliveries(hook.id);
     const before = stack.receiver.received.filter((request) => request.path === '/once').length;
     // The same job again, as graphile-worker re-runs a job whose completion never reached the database.
     await stack.db.query(enqueueDeliveryJobsSql('$1'), [
       JSON.stringify([deliveryJob({ deliveryId: delivery.id, attempt: 1, cycle: 1, userId: owner.id })]),
     ]);
-    await eventually(async () => (await jobsOf(delivery.id)).length === 0);
+    await waitUntil(async () => (await jobsOf(delivery.id)).length === 0);
     expect(stack.receiver.received.filter((request) => request.path === '/once')).toHaveLength(before);
     expect((await stack.deliveries(hook.id))[0]).toMatchObject({ status: 'succeeded', attempt_count: 1 });
   });

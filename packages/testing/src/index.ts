@@ -77,3 +77,4 @@ export function freePort(): Promise<number> {
     });
   });
 }
+export { type WaitOptions, waitUntil } from './wait-until.ts';
