@@ -3,7 +3,7 @@
 # source and takes minutes). Installs Actual's sync server and budget engine from npm into a work
 # folder, starts both servers on loopback, runs scripts/actual-e2e.ts (Actual's sync-server HTTP API)
 # and scripts/actual-budget-e2e.ts (Actual's budget engine), then stops what it started and drops its
-# database. Exits non-zero when a check fails. Recipe and results: docs/simplefin.md.
+# database. Exits non-zero when a check fails. Recipe and results: docs/faces/simplefin.md.
 #
 #   scripts/actual-e2e.sh [work folder, default /tmp/sandbank-actual-e2e]
 #

@@ -1,7 +1,7 @@
 /**
  * An end-to-end run of Actual Budget's own SimpleFIN client (its sync server, `@actual-app/sync-server`
  * from npm, code nobody on this team wrote) against a running Sandbank. Not part of CI: it needs the
- * sync server installed and running: `scripts/actual-e2e.sh` does that and runs it (docs/simplefin.md).
+ * sync server installed and running: `scripts/actual-e2e.sh` does that and runs it (docs/faces/simplefin.md).
  *
  *   SANDBANK_URL=http://127.0.0.1:3100 ACTUAL_URL=http://127.0.0.1:5006 node scripts/actual-e2e.ts
  *

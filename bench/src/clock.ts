@@ -1,5 +1,5 @@
 /**
- * The clock and scenarios (SPEC §5, §8): how long the family example (12 months × 3 accounts)
+ * The clock and scenarios (docs/concepts/clock-and-schedules.md, docs/concepts/scenarios.md): how long the family example (12 months × 3 accounts)
  * takes to apply (target < 5 s), and a one-year advance over 10 schedules and 100 pending
  * settlements — each the median of three fresh users.
  */

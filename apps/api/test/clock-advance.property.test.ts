@@ -1,5 +1,5 @@
 /**
- * Advancing is path-independent (SPEC §5): a year in one call, in twelve monthly steps and in
+ * Advancing is path-independent (docs/concepts/clock-and-schedules.md): a year in one call, in twelve monthly steps and in
  * random steps gives the same ledger and the same events — same transactions, amounts, dates,
  * statuses and versions, same event types, timestamps and balances. Three fresh worlds get the same
  * schedules and pending transactions (absolute dates), then each travels its own way to one instant.

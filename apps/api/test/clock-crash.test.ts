@@ -1,5 +1,5 @@
 /**
- * An advance survives a crash (SPEC §5): a real API process is SIGKILLed in the middle of a
+ * An advance survives a crash (docs/concepts/clock-and-schedules.md): a real API process is SIGKILLed in the middle of a
  * one-year advance over 10 schedules and 100 pending settlements; the same advance, asked again of
  * another process, finishes the year. Every occurrence and every settlement happened exactly once,
  * and balances equal the sum of posted rows.

@@ -1,5 +1,5 @@
 /**
- * Each user's world has a clock (SPEC §5), over real HTTP on a real PostgreSQL: advance by and to,
+ * Each user's world has a clock (docs/concepts/clock-and-schedules.md), over real HTTP on a real PostgreSQL: advance by and to,
  * due items at their own due times, the errors, concurrent advances, items that fall due as wall
  * time passes, and a reset. Schedules are in schedules.test.ts.
  */

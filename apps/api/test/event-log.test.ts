@@ -1,5 +1,5 @@
 /**
- * The event log (SPEC §7): GET /v1/events and /v1/events/:id, and the gap-free property proven
+ * The event log (docs/concepts/events-and-sync.md): GET /v1/events and /v1/events/:id, and the gap-free property proven
  * for real — transactions that commit out of order while a poller follows `nextCursor`.
  */
 import { insertAccount, insertTransactionEvent, openAccount, simulate } from '@sandbank/testing/fixtures';

@@ -1,5 +1,5 @@
 /**
- * The Polish sandbox institutions' quirks as the official client sees them (SPEC §13): each
+ * The Polish sandbox institutions' quirks as the official client sees them (docs/faces/gocardless.md): each
  * institution's requisition is approved by the owner (the consent decision), then nordigen-node
  * reads transactions whose shape carries that institution's quirk. The daily access limit is
  * counted atomically: of parallel reads beyond it, exactly the limit succeed.

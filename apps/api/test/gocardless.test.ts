@@ -1,5 +1,5 @@
 /**
- * The GoCardless Bank Account Data face (SPEC §13) driven end to end by GoCardless's official
+ * The GoCardless Bank Account Data face (docs/faces/gocardless.md) driven end to end by GoCardless's official
  * client, `nordigen-node` 1.4.1, unchanged but for `baseUrl`: token, institutions, initSession with
  * the sandbox institution, the linked requisition, details, balances and transactions; then the
  * world moves (a pending payment, its post, a void, the clock) and the client sees it.

@@ -1,5 +1,5 @@
 /**
- * Every account's IBAN (SPEC §11): checked by ibantools, a validator we did not write (the IBAN's
+ * Every account's IBAN (docs/concepts/faces.md#iban-and-bic): checked by ibantools, a validator we did not write (the IBAN's
  * mod-97 check digits and the Polish NRB's sort-code check digit), and stable for an account id.
  */
 import { ibanOf, nrbOf, SANDBANK_BIC, SANDBANK_SORT_CODE } from '@sandbank/core';

@@ -53,7 +53,7 @@ export async function ledgerOf(app: TestApp, accountId: string): Promise<LedgerS
 }
 
 /**
- * The invariants of SPEC §6: balance = Σ posted amounts, held = Σ |pending debits|, available ≥ 0,
+ * The ledger's invariants (docs/concepts/lifecycle.md): balance = Σ posted amounts, held = Σ |pending debits|, available ≥ 0,
  * the count of pending and posted rows kept right, reversals within their originals, exactly one
  * transaction.created per transaction, and one more event per version after the first.
  */

@@ -1,5 +1,5 @@
 /**
- * Model-based property test of the lifecycle (SPEC §6): random sequences of new pending and posted
+ * Model-based property test of the lifecycle (docs/concepts/lifecycle.md): random sequences of new pending and posted
  * transactions, posts (with changed amounts), voids, expiries, partial reversals and patches run
  * against the real API and a small in-memory model of the rules. After every step the answer, the
  * balance, the hold and the version must match the model; afterwards the ledger must be exact.

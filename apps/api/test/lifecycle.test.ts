@@ -1,5 +1,5 @@
 /**
- * The transaction lifecycle over real HTTP (SPEC §6): pending holds, post (with a tip), void,
+ * The transaction lifecycle over real HTTP (docs/concepts/lifecycle.md): pending holds, post (with a tip), void,
  * patch, versions, the events each writes, the status filter, and settlement of due pending
  * transactions. Reversals: reversals.test.ts.
  */

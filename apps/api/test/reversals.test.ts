@@ -1,5 +1,5 @@
 /**
- * Reversals over real HTTP (SPEC §6): partial and full refunds of a posted transaction, never beyond
+ * Reversals over real HTTP (docs/concepts/lifecycle.md): partial and full refunds of a posted transaction, never beyond
  * it, idempotent per externalTxnId (also when identical requests race), and ifVersion.
  */
 import { simulate } from '@sandbank/testing/fixtures';

@@ -1,5 +1,5 @@
 /**
- * Scenarios (SPEC §8) as worlds: an exported world applies again to a new user as the same world
+ * Scenarios (docs/concepts/scenarios.md) as worlds: an exported world applies again to a new user as the same world
  * (back-dated debits, pending ones, reversals, paused schedules), and schedules inside a scenario
  * (their two-year bound, their past runs counted toward the 50,000 and booked after the commit).
  */

@@ -1,5 +1,5 @@
 /**
- * Scenarios (SPEC §8) over real HTTP: the shipped examples apply, a family history is realistic
+ * Scenarios (docs/concepts/scenarios.md) over real HTTP: the shipped examples apply, a family history is realistic
  * and keeps every ledger invariant, the same scenario and seed give the same world to two users
  * and in two databases, generated histories do not depend on the day, bad input changes nothing, and the
  * published JSON Schema is the one in the repository.

@@ -1,5 +1,5 @@
 /**
- * Schedules (SPEC §8) over real HTTP on a real PostgreSQL, fired by the world's clock: salary and
+ * Schedules (docs/concepts/clock-and-schedules.md) over real HTTP on a real PostgreSQL, fired by the world's clock: salary and
  * rent at 09:00 Warsaw across DST, due-time order, month ends and leap days as RFC 5545 says, bad
  * rules, pause/resume/delete, and a backfill from a start in the past.
  */

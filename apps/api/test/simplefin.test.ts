@@ -1,5 +1,5 @@
 /**
- * SimpleFIN (SPEC §9) against the protocol's contract, over real HTTP: setup token → claim →
+ * SimpleFIN (docs/faces/simplefin.md) against the protocol's contract, over real HTTP: setup token → claim →
  * access URL; the 1.0 and 2.0 bodies field by field; money of every sign and size; the date
  * window's edges; pending only when asked; a pending transaction that posts keeps its id; a
  * revoked key, a used or unknown claim, another user's account; no secret in any log line.

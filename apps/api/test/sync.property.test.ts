@@ -1,5 +1,5 @@
 /**
- * Transaction sync (SPEC §7) as a client lives it: random lifecycle operations (credits, debits,
+ * Transaction sync (docs/concepts/events-and-sync.md) as a client lives it: random lifecycle operations (credits, debits,
  * pending, post with a new amount, void, partial reverse, patch, a scenario applied — its rows come
  * under one scenario.applied event — and then moved like any other) interleaved with a client that
  * syncs from nothing and then incrementally, at random page sizes 1–200. Whenever it has caught

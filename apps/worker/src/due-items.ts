@@ -1,5 +1,5 @@
 /**
- * Items fall due as wall time passes (SPEC §5: the clock keeps moving): schedule runs and pending
+ * Items fall due as wall time passes (docs/concepts/clock-and-schedules.md: the clock keeps moving): schedule runs and pending
  * transactions that settle or expire. This loop fires them through the same domain function the
  * clock's advance calls, world by world, each up to its own now. Several workers may run it at
  * once: a world is worked on under its clock lock, and a busy world is skipped (its holder fires).

@@ -1,5 +1,5 @@
 /**
- * The events of a clock advance reach webhooks like any others (SPEC §5): signed with wall-time
+ * The events of a clock advance reach webhooks like any others (docs/concepts/clock-and-schedules.md): signed with wall-time
  * timestamps (what receivers check against their own clock), with bodies dated in the world's time.
  */
 

@@ -1222,7 +1222,7 @@ export interface components {
         };
         /**
          * Sandbank scenario
-         * @description A sandbox world as data (SPEC §8)
+         * @description A world as data (docs/concepts/scenarios.md)
          */
         Scenario: {
             accounts: {

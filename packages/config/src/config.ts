@@ -1,6 +1,6 @@
 /**
  * The one place that reads `process.env`. Every setting is parsed with zod, has a documented
- * default (see `.env.example` and the README), and a bad value stops start-up with a message
+ * default (see `.env.example` and docs/operations/configuration.md), and a bad value stops start-up with a message
  * that names the variable.
  */
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The error contract (SPEC §2) in one place: domain code throws `AppError`; everything else is
+ * The error contract (docs/reference/errors.md) in one place: domain code throws `AppError`; everything else is
  * mapped from tRPC's codes. Both the REST host and the tRPC error formatter call `toErrorBody`.
  */
 import { ERROR_STATUS, type ErrorBody, type ErrorCode, type ErrorDetail } from '@sandbank/schemas';

@@ -1,4 +1,4 @@
-/** The one table of error codes: each code's HTTP status. Documented in the README. */
+/** The one table of error codes: each code's HTTP status. Documented in docs/reference/errors.md. */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   UNAUTHENTICATED: 401,

@@ -1,4 +1,4 @@
-/** The resource shapes of SPEC §3, as returned by the API (never raw entities). */
+/** The resource shapes the API returns (never raw entities); docs/reference/endpoints.md lists the routes. */
 import { z } from 'zod';
 import { CurrencySchema, IdSchema, MinorUnitsSchema, TimestampSchema } from './format.ts';
 
@@ -189,7 +189,7 @@ export const DeliverySchema = z
   .meta({ id: 'Delivery', description: 'One event sent to one webhook, with every attempt.' });
 export type Delivery = z.infer<typeof DeliverySchema>;
 
-/** A world's clock (SPEC §5): now = wall time + offsetMs; the offset only grows. */
+/** A world's clock (docs/concepts/clock-and-schedules.md): now = wall time + offsetMs; the offset only grows. */
 export const ClockSchema = z
   .object({
     now: TimestampSchema.meta({ description: "The world's now" }),

@@ -1,5 +1,5 @@
 /**
- * Plaid's webhook signature (SPEC §12): `Plaid-Verification` is an ES256 JWT whose header names the
+ * Plaid's webhook signature (docs/faces/plaid.md): `Plaid-Verification` is an ES256 JWT whose header names the
  * key (`kid`) and whose claims are `iat` (wall-time seconds: receivers refuse one older than 5
  * minutes) and `request_body_sha256` (hex SHA-256 of the exact body bytes). Receivers fetch the
  * public key with `/webhook_verification_key/get`. Made with `jose`, as Plaid's docs verify it.

@@ -12,7 +12,7 @@ import express, { type Request, type Response, Router } from 'express';
 import helmet from 'helmet';
 import { sendError } from './errors.ts';
 
-/** apps/console/dist, beside this app in the repo (the build step writes it; see the README). */
+/** apps/console/dist, beside this app in the repo (the build step writes it; see docs/reference/console.md). */
 const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../console/dist');
 
 const CONSOLE_CSP_DIRECTIVES = {

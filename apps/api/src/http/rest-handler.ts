@@ -1,6 +1,6 @@
 /**
  * The REST half of the one router: every procedure with an `openapi` meta answers its method and
- * path here, as the SPEC's contract (`{ data }` or our error body, the procedure's status).
+ * path here, as the unified format says (docs/concepts/format.md: `{ data }` or our error body, the procedure's status).
  *
  * The routes and how a request becomes a procedure's input are settled once (rest-routes.ts, by
  * trpc-to-openapi's rules; it also writes the OpenAPI document). Its own node-http handler is not

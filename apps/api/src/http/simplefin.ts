@@ -1,5 +1,5 @@
 /**
- * The SimpleFIN protocol (SPEC §9) at /simplefin: `POST /claim/:code`, `GET /accounts`, `GET /info`.
+ * The SimpleFIN protocol (docs/faces/simplefin.md) at /simplefin: `POST /claim/:code`, `GET /accounts`, `GET /info`.
  * These routes follow the protocol, not the JSON error contract: a claim answers the access URL
  * as text/plain, bad credentials and used or unknown codes are a bare 403, and the bodies are the
  * protocol's. The work is the domain's (claimSetupToken, authenticateSimplefin, buildAccountSet);

@@ -1,6 +1,6 @@
 /**
  * tRPC's own endpoint for the one router, at `/trpc` (the typed client's), and the request context
- * both halves build — this one and the REST adapter (rest-handler.ts) for the SPEC's paths.
+ * both halves build — this one and the REST adapter (rest-handler.ts) for the REST paths (docs/reference/endpoints.md).
  */
 
 import type { IncomingMessage } from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * The consent page behind a GoCardless requisition's `link` (SPEC §13): what the app asks for
+ * The consent page behind a GoCardless requisition's `link` (docs/faces/gocardless.md): what the app asks for
  * (institution, scopes, days), the owner's open accounts to pick, then approve (LN) or refuse (RJ)
  * and the browser goes to the app's redirect with `ref`.
  */

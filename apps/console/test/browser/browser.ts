@@ -11,7 +11,7 @@ import { expect } from 'vitest';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** Where screenshots go: SCREENSHOT_DIR (docs/console for the README's pictures) or a scratch folder. */
+/** Where screenshots go: SCREENSHOT_DIR (docs/console for the pictures in docs/reference/console.md) or a scratch folder. */
 export const SCREENSHOT_DIR = path.resolve(
   process.env.SCREENSHOT_DIR ?? path.join(import.meta.dirname, '../../../../.data/console-screenshots'),
 );

@@ -4,7 +4,7 @@
  * with its traceId, register a webhook and see its delivery, redeliver, create an API key and
  * pull with it, sign out and in again, and use it at phone width. On every page: axe-core finds
  * no serious or critical violation, the CSP refuses nothing, nothing leaves the origin; each page
- * is photographed (SCREENSHOT_DIR=docs/console for the README's pictures).
+ * is photographed (SCREENSHOT_DIR=docs/console for the pictures in docs/reference/console.md).
  */
 
 import { launchBrowser } from '@sandbank/testing/browser';

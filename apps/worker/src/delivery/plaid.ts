@@ -1,5 +1,5 @@
 /**
- * A Plaid Item's delivery (SPEC §12): Plaid's body instead of our event, signed with the
+ * A Plaid Item's delivery (docs/faces/plaid.md): Plaid's body instead of our event, signed with the
  * `Plaid-Verification` JWT instead of Standard Webhooks. A transaction event of the Item's accounts
  * is `TRANSACTIONS: SYNC_UPDATES_AVAILABLE` (the receiver then calls /transactions/sync); a
  * `plaid.webhook` event carries the body the sandbox call asked for. The signing key is the current

@@ -1,4 +1,4 @@
-/** The one Account mapper: entity → the SPEC's Account shape. */
+/** The one Account mapper: entity → the API's Account shape (packages/schemas). */
 import type { AccountEntity } from '@sandbank/db';
 import type { Account, Currency } from '@sandbank/schemas';
 import { ibanOf, SANDBANK_BIC } from '../domain/accounts/iban.ts';

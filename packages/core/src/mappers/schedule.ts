@@ -1,4 +1,4 @@
-/** Schedules and their runs, from the rows of domain/schedules, in the SPEC's shapes. */
+/** Schedules and their runs, from the rows of domain/schedules, in the API's shapes (packages/schemas). */
 import type { Category, Schedule, ScheduleRun } from '@sandbank/schemas';
 import type { ScheduleRow } from '../domain/schedules/schedule-row.ts';
 import type { ScheduleRunRow } from '../domain/schedules/schedules.ts';

@@ -1,5 +1,5 @@
 /**
- * The rate limiters of one API process (SPEC §4), built from config. With the `postgres` store
+ * The rate limiters of one API process (docs/operations/security.md), built from config. With the `postgres` store
  * every replica shares one table (`rate_limits`, created by a migration), and an in-memory
  * limiter takes over while the database does not answer, so an outage never turns into 500s.
  */

@@ -37,7 +37,7 @@ const TransactionDefinition = defineEntity({
     date: p.datetime(3),
     description: p.text(),
     raw: p.json<Record<string, unknown>>(),
-    /** The lifecycle (SPEC §6); the transitions change these with hand-written SQL only. */
+    /** The lifecycle (docs/concepts/lifecycle.md); the transitions change these with hand-written SQL only. */
     status: p.enum(['pending', 'posted', 'voided'] as const).default('posted'),
     postedAt: p.datetime(3).nullable(),
     version: p.integer().default(1),

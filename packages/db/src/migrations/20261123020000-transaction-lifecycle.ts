@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The transaction lifecycle (SPEC §6): pending → posted | voided, reversals, a version per change,
+ * The transaction lifecycle (docs/concepts/lifecycle.md): pending → posted | voided, reversals, a version per change,
  * and the hold on an account's pending debits. The per-row rules are CHECKs, so no statement can
  * store an impossible transaction; the per-account sums (balance = Σ posted, held = Σ pending
  * debits) are kept by the single statements that change them, with `balance − held ≥ 0` and the

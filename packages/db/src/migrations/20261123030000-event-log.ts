@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The gap-free event log (SPEC §7). Every event row records the id of the database transaction
+ * The gap-free event log (docs/concepts/events-and-sync.md). Every event row records the id of the database transaction
  * that wrote it (`txid`, from `pg_current_xact_id()`) and a sequence number (`seq`) that orders
  * the events of one transaction. Readers walk (txid, seq) and stop below the oldest transaction
  * that may still commit (`pg_snapshot_xmin`), so a cursor never passes an event that commits

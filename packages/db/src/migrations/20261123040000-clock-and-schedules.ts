@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Each user's world has a clock (SPEC §5) and schedules (SPEC §8).
+ * Each user's world has a clock and schedules (docs/concepts/clock-and-schedules.md).
  *
  * - `users.clock_offset_ms`: the world's now is wall time plus this offset. It only grows (a CHECK
  *   keeps it non-negative; the advance only ever raises it with `greatest`).

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * SimpleFIN setup tokens (SPEC §9): a claim code, stored only as its SHA-256, single use, with an
+ * SimpleFIN setup tokens (docs/faces/simplefin.md): a claim code, stored only as its SHA-256, single use, with an
  * expiry. Claiming it (one conditional UPDATE) creates an API key named "SimpleFIN" for the user.
  */
 export class Migration20261124010000Simplefin extends Migration {

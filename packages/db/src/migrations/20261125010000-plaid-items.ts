@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The Plaid face (SPEC §12). An Item links an app to the accounts its user had open when the Item
+ * The Plaid face (docs/faces/plaid.md). An Item links an app to the accounts its user had open when the Item
  * was created (`account_ids`). Its public token (one use, 30 minutes) and its access token are
  * stored only as SHA-256 hashes; `state` is `login_required` after `/sandbox/item/reset_login`
  * until it is repaired; a removed Item keeps its row (`removed_at`) so its token answers Plaid's

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Plaid webhooks (SPEC §12), delivered by the same machinery as ours (deliveries, attempts,
+ * Plaid webhooks (docs/faces/plaid.md), delivered by the same machinery as ours (deliveries, attempts,
  * retries, redeliver):
  * - an Item with a webhook URL has a `webhooks` row of its own (`plaid_item_id`), client id
  *   `plaid`, subscribed to the transaction events; the relay gives it the events of the Item's

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The GoCardless Bank Account Data face (SPEC §13). An end-user agreement says how far back
+ * The GoCardless Bank Account Data face (docs/faces/gocardless.md). An end-user agreement says how far back
  * (`max_historical_days`) and how long (`access_valid_for_days`, counted from its acceptance on the
  * world's clock) an app may read, and what (`access_scope`). A requisition asks the world's owner to
  * link accounts under an agreement; once linked (`LN`), each linked account gets a face id of its own

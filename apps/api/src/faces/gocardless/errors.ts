@@ -1,5 +1,5 @@
 /**
- * GoCardless Bank Account Data's error shape (SPEC §13) in one place: every failure of the face
+ * GoCardless Bank Account Data's error shape (docs/faces/gocardless.md) in one place: every failure of the face
  * answers `{ summary, detail, status_code }` with GoCardless's HTTP status, and the account
  * endpoints add GoCardless's `type` (AccessExpiredError, RateLimitError, …) as its clients read it.
  * Nothing a client sent that could be a secret is echoed back.

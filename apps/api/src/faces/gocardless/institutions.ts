@@ -1,5 +1,5 @@
 /**
- * The institutions the face offers (SPEC §13): GoCardless's own sandbox institution, which links at
+ * The institutions the face offers (docs/faces/gocardless.md): GoCardless's own sandbox institution, which links at
  * once, and Polish sandbox banks whose data carries one quirk each that real integrations meet.
  * Each quirk is data here and one step of the mapping (mapping.ts), never a domain code path; what
  * each one does to the client's view is in docs/faces/gocardless.md.

@@ -1,5 +1,5 @@
 /**
- * The one mapping between the world and GoCardless's wire format (SPEC §13), each conversion once:
+ * The one mapping between the world and GoCardless's wire format (docs/faces/gocardless.md), each conversion once:
  * - money: integer minor units → GoCardless's decimal string in major units with its sign
  *   (`"-12.34"`), computed on integers, so 0.01 and 10^13 minor units are exact and 0 is `"0.00"`;
  * - dates: local dates in Europe/Warsaw of the world's instants; `bookingDateTime` the instant;

@@ -1,5 +1,5 @@
 /**
- * The GoCardless Bank Account Data face's HTTP layer at /gocardless/api/v2 (SPEC §13), as
+ * The GoCardless Bank Account Data face's HTTP layer at /gocardless/api/v2 (docs/faces/gocardless.md), as
  * `nordigen-node` calls it: JSON in and out, GoCardless's paths (a trailing slash or not), its
  * error shape and its rate-limit headers. The steps: the body parses (400), the access token is a
  * live one of its world (401), the credential's rate limit (429), then the endpoint (endpoints.ts).

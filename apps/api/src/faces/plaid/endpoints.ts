@@ -1,5 +1,5 @@
 /**
- * The Plaid endpoints Sandbank serves (SPEC §12), each: its body schema, whether it needs the
+ * The Plaid endpoints Sandbank serves (docs/faces/plaid.md), each: its body schema, whether it needs the
  * Item, and its work — a call into the domain and the mapping of the answer. No rule of its own.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * Plaid's error shape (SPEC §12) in one place: every failure of the face answers
+ * Plaid's error shape (docs/faces/plaid.md) in one place: every failure of the face answers
  * `{ error_type, error_code, error_message, display_message, request_id }` with Plaid's HTTP status
  * and codes, as Plaid's SDK hands them to the app (an AxiosError whose `response.data` is this body).
  * Request-shape errors follow Plaid's own: MISSING_FIELDS, UNKNOWN_FIELDS, INVALID_FIELD, INVALID_BODY.

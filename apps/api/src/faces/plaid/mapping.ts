@@ -1,5 +1,5 @@
 /**
- * The one mapping between the world and Plaid's wire format (SPEC §12), each conversion once:
+ * The one mapping between the world and Plaid's wire format (docs/faces/plaid.md), each conversion once:
  * - money: integer minor units → Plaid's decimal major units; a transaction's `amount` is
  *   positive when money leaves the account (the sign inverted), balances keep their sign;
  *   computed on the decimal text, so 0.01 and 10^13 minor units are exact and 0 is never -0;

@@ -1,5 +1,5 @@
 /**
- * The Plaid face's HTTP layer at /plaid (SPEC §12): every endpoint is a POST of JSON, answered in
+ * The Plaid face's HTTP layer at /plaid (docs/faces/plaid.md): every endpoint is a POST of JSON, answered in
  * Plaid's shapes and errors. The steps, in Plaid's order of checks: the body parses as a JSON object
  * (INVALID_BODY), the credentials are present and are this user's (MISSING_FIELDS,
  * INVALID_API_KEYS), the credential's rate limit (RATE_LIMIT_EXCEEDED), the body's shape

@@ -1,5 +1,5 @@
 /**
- * The statement formats (SPEC §14), one writer each over the same statement model: what the file
+ * The statement formats (docs/faces/statements.md), one writer each over the same statement model: what the file
  * is called and typed as, and whether it needs the pending entries. The list here is the list the
  * `format` parameter accepts.
  */

@@ -1,5 +1,5 @@
 /**
- * The statement face as an OpenAPI 3.1 document of its own (SPEC §11), served at
+ * The statement face as an OpenAPI 3.1 document of its own (docs/concepts/faces.md), served at
  * `/faces/statements/openapi.json`: the two routes, their query parameters generated from the zod
  * schema the router parses with, the file media types of the formats, and our error contract.
  */

@@ -1,5 +1,5 @@
 /**
- * The statement face (SPEC §14): a bank statement file of one account for a period, in the format
+ * The statement face (docs/faces/statements.md): a bank statement file of one account for a period, in the format
  * asked for. Two doors to the same file: `GET /v1/accounts/:id/statement` with the user's access
  * token, and `GET /api/owner/:owner/accounts/:id/statement` with an API key (the pull endpoint's
  * key auth, owner resolution and per-key rate limit). The statement itself is the domain's

@@ -1,5 +1,5 @@
 /**
- * Statements reconcile (SPEC §14) over random lifecycles: credits and debits on past days, pending
+ * Statements reconcile (docs/faces/statements.md) over random lifecycles: credits and debits on past days, pending
  * payments posted with a tip or voided, partial reversals, a clock moved ahead; for random periods
  * (mid-history, empty, ending today). Every format is read back by a parser Sandbank did not write
  * and must show exactly the posted transactions whose posting day (Europe/Warsaw) is in the period,

@@ -1,5 +1,5 @@
 /**
- * Every account's IBAN and BIC (SPEC §11), derived from its id alone, so every face shows the same
+ * Every account's IBAN and BIC (docs/concepts/faces.md#iban-and-bic), derived from its id alone, so every face shows the same
  * numbers without storing them. A Polish IBAN is `PL` + 2 check digits (ISO 13616 mod 97) + the
  * 24-digit NRB: the 8-digit sort code (3-digit bank number, 4-digit branch, 1 check digit weighted
  * 3,9,7,1,3,9,7) and a 16-digit account number.

@@ -1,5 +1,5 @@
 /**
- * `POST /v1/clock/advance` (SPEC §5): move a world's clock forward by a duration or to an instant,
+ * `POST /v1/clock/advance` (docs/concepts/clock-and-schedules.md): move a world's clock forward by a duration or to an instant,
  * firing everything due on the way (due-items.ts). The world's clock lock makes a second advance
  * (or a reset) of the same world wait for the first; past `CLOCK_LOCK_WAIT_MS` it gets 409
  * CLOCK_ADVANCING. Different worlds advance in parallel. What would fire is counted first

@@ -1,5 +1,5 @@
 /**
- * The time inside a user's world (SPEC §5): `now = wall time + offset`, the offset starting at 0
+ * The time inside a user's world (docs/concepts/clock-and-schedules.md): `now = wall time + offset`, the offset starting at 0
  * and only growing. Everything in the world — default dates, the "not in the future" rule, event
  * timestamps, due items — reads time here (or in SQL through `WORLD_NOW_SQL`) or takes an explicit
  * instant from a caller that did. Only delivery signatures, logs and metrics use wall time.

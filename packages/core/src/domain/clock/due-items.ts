@@ -1,5 +1,5 @@
 /**
- * Everything that falls due in a world as its clock moves (SPEC §5): schedule occurrences and
+ * Everything that falls due in a world as its clock moves (docs/concepts/clock-and-schedules.md): schedule occurrences and
  * pending transactions that settle or expire. They fire one at a time in due-time order (ties:
  * settlements and expiries before schedule runs, then by id), each effective at its own due time
  * and each in its own database transaction together with the clock reaching that time. A crash

@@ -1,5 +1,5 @@
 /**
- * The gap-free event log (SPEC §7): a user's events in one order that never changes once read, so
+ * The gap-free event log (docs/concepts/events-and-sync.md): a user's events in one order that never changes once read, so
  * a reader following `nextCursor` sees every committed event exactly once.
  *
  * Why not order by `created_at` or a sequence alone: both are taken before commit, and

@@ -1,5 +1,5 @@
 /**
- * End-user agreements of the GoCardless face (SPEC §13): how far back (`maxHistoricalDays`), how long
+ * End-user agreements of the GoCardless face (docs/faces/gocardless.md): how far back (`maxHistoricalDays`), how long
  * from its acceptance (`accessValidForDays`) and what (`accessScope`) an app may read. The face checks
  * the numbers against the institution it names; this module keeps them and says, on the world's
  * clock, whether an accepted agreement still holds.

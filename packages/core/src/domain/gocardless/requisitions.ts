@@ -1,5 +1,5 @@
 /**
- * Requisitions of the GoCardless face (SPEC §13): an app asks the world's owner to link accounts of
+ * Requisitions of the GoCardless face (docs/faces/gocardless.md): an app asks the world's owner to link accounts of
  * an institution under an end-user agreement. A requisition is created `CR`; the owner approves
  * (`LN`, with the accounts picked; the agreement is accepted then) or refuses (`RJ`), once — a
  * conditional UPDATE, so of two racing decisions one wins. An institution that links at once (the

@@ -1,5 +1,5 @@
 /**
- * GoCardless Bank Account Data's credentials (SPEC §13): `secret_id` is the id of one of the user's
+ * GoCardless Bank Account Data's credentials (docs/faces/gocardless.md): `secret_id` is the id of one of the user's
  * API keys and `secret_key` that key, so revoking the key ends the face's access. `POST /token/new/`
  * trades them for an access JWT (24 h) and a refresh JWT (30 d), issued and checked on the world's
  * clock (a clock advance expires them). Every token names its key: a revoked or expired key refuses

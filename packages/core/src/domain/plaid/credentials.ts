@@ -1,5 +1,5 @@
 /**
- * Plaid's credentials (SPEC §12): `client_id` is the Sandbank user's id, `secret` one of that user's
+ * Plaid's credentials (docs/faces/plaid.md): `client_id` is the Sandbank user's id, `secret` one of that user's
  * API keys (created, listed and revoked like any other, counted in LIMIT_API_KEYS). Anything else —
  * an unknown, revoked or expired key, a partner key, a key of another user — is null, and the face
  * answers Plaid's INVALID_API_KEYS.

@@ -1,5 +1,5 @@
 /**
- * Plaid Items (SPEC §12): the link between an app and the accounts its user had open when the Item
+ * Plaid Items (docs/faces/plaid.md): the link between an app and the accounts its user had open when the Item
  * was created. Tokens are 256 random bits shown once and stored only as SHA-256 (like API keys): the
  * public token is exchanged once, within 30 minutes of the world's clock, by one conditional UPDATE
  * (of two racing exchanges, one wins). Everything else is the world's: balances, transactions and

@@ -1,5 +1,5 @@
 /**
- * Plaid webhooks, on the delivery machinery our own webhooks use (SPEC §12):
+ * Plaid webhooks, on the delivery machinery our own webhooks use (docs/faces/plaid.md):
  * - an Item's webhook URL is a `webhooks` row of its own (`plaid_item_id`, client id `plaid`),
  *   so its deliveries have the attempt log, the retries, redeliver and the per-webhook fairness;
  *   the relay gives it the transaction events of the Item's accounts (SYNC_UPDATES_AVAILABLE) and

@@ -1,5 +1,5 @@
 /**
- * `POST /v1/sandbox/reset` (SPEC §5): empty a world and set its clock back to 0. Removes the
+ * `POST /v1/sandbox/reset` (docs/concepts/clock-and-schedules.md): empty a world and set its clock back to 0. Removes the
  * user's accounts, transactions, schedules (and their runs), events and their pending deliveries;
  * keeps the user, credentials, API keys and webhooks (their world timestamps move back with the
  * clock, so each keeps its age). One database transaction, under the world's

@@ -1,5 +1,5 @@
 /**
- * `POST /v1/scenarios/apply` (SPEC §8): build a world from a scenario document, all or none.
+ * `POST /v1/scenarios/apply` (docs/concepts/scenarios.md): build a world from a scenario document, all or none.
  *
  * Everything is checked before anything is written (bounds, rules, zones, names, funds as the
  * ledger checks a booking: see checkFunds in plan-scenario.ts), then written in ONE database transaction under the

@@ -1,5 +1,5 @@
 /**
- * `GET /v1/scenarios/export` (SPEC §8): the caller's world as a scenario — explicit transactions
+ * `GET /v1/scenarios/export` (docs/concepts/scenarios.md): the caller's world as a scenario — explicit transactions
  * and schedules, no generators, no secrets (webhooks are left out: they survive a reset and carry
  * a secret). Applying it to a new user gives the same world: the same accounts, transactions
  * (externalTxnId, amount, date, status, description, merchant, category, due times) and schedules

@@ -1,5 +1,5 @@
 /**
- * A generated history (SPEC §8): `months` of a profile's rhythms before the world's today,
+ * A generated history (docs/concepts/scenarios.md): `months` of a profile's rhythms before the world's today,
  * deterministic from (seed, account key, profile) alone — pure-rand's xoroshiro128+ is the only
  * source of randomness, seeded from a hash of those, so the same scenario gives the same
  * transactions on any machine.

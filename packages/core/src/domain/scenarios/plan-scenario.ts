@@ -169,8 +169,8 @@ export function countDueRuns(scenario: Scenario, now: Date, budget: number): num
  * holds of pending debits) never below zero. That is checked here, per account, before writing.
  *
  * Dates order the history, not the bookings: a debit dated before the credit that pays for it is a
- * back-dated booking, which a simulation may make too (SPEC §3). A world Sandbank accepted booking by
- * booking may hold such a debit, and its export must apply again (SPEC §8), so the running balance
+ * back-dated booking, which a simulation may make too (docs/concepts/worlds.md). A world Sandbank accepted booking by
+ * booking may hold such a debit, and its export must apply again (docs/concepts/scenarios.md), so the running balance
  * in date order is not a rule here. (Generated histories keep it non-negative anyway.)
  */
 export function checkFunds(

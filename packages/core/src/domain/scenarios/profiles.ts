@@ -1,5 +1,5 @@
 /**
- * Profiles of Polish banking life for generated histories (SPEC §8). Each is a set of rhythms —
+ * Profiles of Polish banking life for generated histories (docs/concepts/scenarios.md). Each is a set of rhythms —
  * a monthly bill on its day, a shop visited a few times a week — with realistic merchants,
  * categories and amounts in grosze. The generator (generate-history.ts) draws from them with a
  * seeded PRNG only, so a profile plus a seed is always the same history.

@@ -1,5 +1,5 @@
 /**
- * The scenario format (SPEC §8): a JSON document that describes a world — accounts with an opening
+ * The scenario format (docs/concepts/scenarios.md): a JSON document that describes a world — accounts with an opening
  * balance, generated histories, explicit transactions and schedules, and webhooks. The zod schema
  * is the one definition: it validates `POST /v1/scenarios/apply`, types `GET /v1/scenarios/export`,
  * and is published as JSON Schema (`GET /v1/scenarios/schema`, docs/scenario.schema.json).
@@ -19,14 +19,14 @@ import { MAX_AMOUNT } from '../simulations/simulate-transaction.ts';
 import { ClientIdSchema, WebhookEventsSchema, WebhookSecretSchema, WebhookUrlSchema } from '../webhooks/webhook-fields.ts';
 import { PROFILES } from './profiles.ts';
 
-/** The bounds of one apply (SPEC §8); beyond them 422 SCENARIO_TOO_LARGE. */
+/** The bounds of one apply (docs/concepts/scenarios.md); beyond them 422 SCENARIO_TOO_LARGE. */
 export const SCENARIO_LIMITS = { accounts: 100, transactions: 50_000 } as const;
 
 export const scenarioTooLarge = (path: string, message: string) =>
   new AppError('SCENARIO_TOO_LARGE', message, { details: [{ path, message }] });
 
 /**
- * The bounds as SPEC §8 answers them — 422 SCENARIO_TOO_LARGE — checked on the document as it
+ * The bounds as docs/concepts/scenarios.md states them — 422 SCENARIO_TOO_LARGE — checked on the document as it
  * arrives, before its schema (the apply procedure's middleware): the schema's maxItems would answer
  * 400 VALIDATION_ERROR, and validating tens of thousands of items only to refuse them is waste.
  * Anything that is not an array is left to the schema. Generated transactions and the past runs of
@@ -176,7 +176,7 @@ export const ScenarioSchema = z
       ),
     webhooks: z.array(ScenarioWebhookSchema).max(20).optional(),
   })
-  .meta({ id: 'Scenario', title: 'Sandbank scenario', description: 'A sandbox world as data (SPEC §8)' });
+  .meta({ id: 'Scenario', title: 'Sandbank scenario', description: 'A world as data (docs/concepts/scenarios.md)' });
 
 export type Scenario = z.infer<typeof ScenarioSchema>;
 export type ScenarioTime = z.infer<typeof ScenarioTimeSchema>;

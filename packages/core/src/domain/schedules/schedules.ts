@@ -1,5 +1,5 @@
 /**
- * Schedules (SPEC §8): a transaction that recurs by an RFC 5545 rule in a time zone. The clock
+ * Schedules (docs/concepts/clock-and-schedules.md): a transaction that recurs by an RFC 5545 rule in a time zone. The clock
  * fires each occurrence at its due time (clock/due-items.ts calls `runScheduleOccurrence`); run n
  * books with the externalTxnId `sch_<scheduleId>_<n>` through the same simulation as any client,
  * so a repeated run changes nothing, and a debit without funds fails that run (recorded) while

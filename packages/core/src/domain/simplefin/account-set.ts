@@ -1,5 +1,5 @@
 /**
- * `GET /simplefin/accounts` (SPEC §9): a user's accounts and transactions as a SimpleFIN Account
+ * `GET /simplefin/accounts` (docs/faces/simplefin.md): a user's accounts and transactions as a SimpleFIN Account
  * Set, protocol 1.0 by default and 2.0 with `version=2`. The transactions come from the same
  * domain code as the pull endpoint (`readTransactionPage`), per account, in the window
  * [start-date, end-date) on the transaction's date.

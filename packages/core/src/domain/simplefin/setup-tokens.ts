@@ -1,5 +1,5 @@
 /**
- * SimpleFIN's connect flow (SPEC §9): the user creates a setup token (base64 of a claim URL), a
+ * SimpleFIN's connect flow (docs/faces/simplefin.md): the user creates a setup token (base64 of a claim URL), a
  * budgeting app POSTs to that URL once and receives an access URL whose password is a new API key
  * of the user, named "SimpleFIN" — listed and revocable like any other; revoking it cuts the app off.
  *

@@ -3,7 +3,7 @@
  * new balance and hold are allowed, insert the transaction, apply the amount (posted) or the hold
  * (pending debit), write the event with the balances after it — all or none.
  *
- * The rule (SPEC §6): a new debit, pending or posted, needs available = balance − held ≥ |amount|;
+ * The rule (docs/concepts/lifecycle.md): a new debit, pending or posted, needs available = balance − held ≥ |amount|;
  * a posted amount moves the balance; a pending debit raises the hold; a pending credit moves
  * nothing until it posts. With `Δbalance` and `Δheld` from the request, the account qualifies when
  * balance + Δbalance ≤ 10^15 and balance + Δbalance − (held + Δheld) ≥ 0.

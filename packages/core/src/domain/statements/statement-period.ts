@@ -1,5 +1,5 @@
 /**
- * A statement's period (SPEC §14): whole local days in Europe/Warsaw, `from` and `to` inclusive,
+ * A statement's period (docs/faces/statements.md): whole local days in Europe/Warsaw, `from` and `to` inclusive,
  * at most 366 days. The checks a caller's own input fails are here; the world's today (which the
  * defaults and the clamp need) is applied in SQL by `readStatement`.
  */

@@ -1,5 +1,5 @@
 /**
- * The statement model every statement format writes (SPEC §14): one account, one period of whole
+ * The statement model every statement format writes (docs/faces/statements.md): one account, one period of whole
  * days in Europe/Warsaw on the world's clock, the opening and closing booked balances, and the
  * booked entries between them — transactions by the day they posted, reversals as their own
  * entries. One SQL statement (one snapshot) reads the opening balance and the entries with their

@@ -5,7 +5,7 @@
  * exceed it, however many race.
  *
  * Idempotent by key (`externalTxnId`), and the default key names the input, so that repeating the
- * same request answers the reversal it booked (200) instead of refunding twice (SPEC §6):
+ * same request answers the reversal it booked (200) instead of refunding twice (docs/concepts/lifecycle.md):
  *   - `{}` (all that is left) → `rev_<originalId>`: a repeat finds it whatever is left now (the
  *     amount it booked was "the rest" at the time; computing the rest again would ask for 0);
  *   - `{ amount }` (a partial reversal) → `rev_<originalId>_<amount>`: two identical partial requests

@@ -1,5 +1,5 @@
 /**
- * Transaction sync (SPEC §7), built on the gap-free event log.
+ * Transaction sync (docs/concepts/events-and-sync.md), built on the gap-free event log.
  *
  * Why on the log: the log already gives one order in which every committed change appears
  * exactly once (see domain/events/event-log.ts), and every change of a transaction writes an
@@ -17,7 +17,7 @@
  *   current state: `removed` if voided, `added` if its `transaction.created` is in this page, else
  *   `modified`. Clients upsert `added` and `modified` by id and delete `removed`.
  *
- * A scenario apply writes its transactions in bulk under ONE `scenario.applied` event (SPEC §8),
+ * A scenario apply writes its transactions in bulk under ONE `scenario.applied` event (docs/concepts/scenarios.md),
  * whose payload names the accounts it created. In the log phase that event stands for those rows:
  * it expands into the current rows of the scenario's transactions in those accounts (`raw.source`
  * "scenario": nothing else writes them), account by account in history order, as `added` (or

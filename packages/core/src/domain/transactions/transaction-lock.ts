@@ -93,7 +93,7 @@ export async function findPost(tx: EntityManager, locked: LockedTransaction): Pr
 }
 
 /**
- * `ifVersion` on a transition that has already happened (a repeat, SPEC §6). The transaction is
+ * `ifVersion` on a transition that has already happened (a repeat, docs/concepts/lifecycle.md). The transaction is
  * answered as it is when it is at that version, or one past it through this same transition — a
  * client retrying a request whose answer was lost; if anything else changed it since (or the
  * change from that version was another one), 409 VERSION_CONFLICT.

@@ -1,5 +1,5 @@
 /**
- * The lifecycle transitions of SPEC §6, on the caller's own transactions. Each is one database
+ * The lifecycle transitions (docs/concepts/lifecycle.md), on the caller's own transactions. Each is one database
  * transaction that locks the transaction and its account, checks the rule on the locked values,
  * and writes the new state, the balance or hold, the version and the event in one statement
  * (transaction-lock.ts). Repeating a transition that already happened with the same input answers

@@ -23,7 +23,7 @@ export const applyScenarioProcedure = protectedProcedure
       'LIMIT_EXCEEDED',
     ],
   })
-  // SPEC §8's bounds answer 422, not the schema's 400: checked on the raw body before it is parsed.
+  // The scenario bounds (docs/concepts/scenarios.md) answer 422, not the schema's 400: checked on the raw body before it is parsed.
   .use(async ({ getRawInput, next }) => {
     checkScenarioBounds(((await getRawInput()) as { scenario?: unknown } | null | undefined)?.scenario);
     return next();
