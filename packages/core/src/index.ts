@@ -14,10 +14,14 @@ export {
 } from './domain/gocardless/agreements.ts';
 export { countDailyAccess, type LinkedAccount, readLinkedAccount } from './domain/gocardless/linked-accounts.ts';
 export {
+  advanceRequisition,
+  type ConsentStep,
   createRequisition,
   decideRequisition,
   listRequisitions,
+  REQUISITION_STATUSES,
   type Requisition,
+  type RequisitionStatus,
   readRequisition,
 } from './domain/gocardless/requisitions.ts';
 export {
@@ -62,7 +66,7 @@ export { withTraceId } from './lib/request-trace.ts';
 export { findUnstorable, isStorable } from './lib/storable-text.ts';
 export { isoTimestamp } from './lib/timestamps.ts';
 export { TRANSACTION_COLUMNS } from './mappers/transaction.ts';
-export { buildOpenApiDocument } from './openapi.ts';
+export { buildOpenApiDocument, errorBodyJsonSchema, limitHeader, RESPONSE_HEADERS } from './openapi.ts';
 export { clientKey } from './protection/client-key.ts';
 export { byApiKey, byIp, rateLimit } from './protection/rate-limit-middleware.ts';
 export {
