@@ -46,7 +46,12 @@ export {
   setItemState,
   setItemWebhook,
 } from './domain/plaid/items.ts';
-export { ensureSigningKey, findVerificationKey, recordPlaidWebhook } from './domain/plaid/notifications.ts';
+export {
+  ensureSigningKey,
+  findVerificationKey,
+  recordPlaidWebhook,
+  rotatePlaidSigningKey,
+} from './domain/plaid/notifications.ts';
 export { createSchedule } from './domain/schedules/schedules.ts';
 export { buildAccountSet } from './domain/simplefin/account-set.ts';
 export { authenticateSimplefin } from './domain/simplefin/credentials.ts';
