@@ -25,7 +25,16 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
-export async function authenticateApiKey(em: EntityManager, config: Config, token: string | null): Promise<ApiKeyIdentity> {
+/**
+ * `options.keyId`: the key must also be this one (the GoCardless face's `secret_id`): checked before
+ * the key is marked used, so a pair that does not match changes nothing.
+ */
+export async function authenticateApiKey(
+  em: EntityManager,
+  config: Config,
+  token: string | null,
+  options: { keyId?: string } = {},
+): Promise<ApiKeyIdentity> {
   if (!token) throw unauthenticated('An API key is required: Authorization: Bearer <API_KEY>');
   const keyHash = sha256(token);
   const partnerId = matchPartnerKey(config, keyHash);
@@ -38,7 +47,7 @@ export async function authenticateApiKey(em: EntityManager, config: Config, toke
   }
   // Every pull starts here: a prepared statement on the pool, not an entity (see executeHot).
   const [key] = await executeHot<KeyRow>(em, FIND_KEY, [keyHash]);
-  if (!key) throw unauthenticated('The API key is not valid');
+  if (!key || (options.keyId !== undefined && key.id !== options.keyId)) throw unauthenticated('The API key is not valid');
   if (key.revoked_at) throw unauthenticated('The API key has been revoked');
   // A user's key lives in the user's world: it expires, and is used, on the world's clock.
   const now = new Date(key.user_now);
