@@ -100,11 +100,12 @@ create table gocardless_requisitions (
   status text not null default 'CR'::text,
   created_at timestamp(3) with time zone not null,
   decided_at timestamp(3) with time zone,
+  step_at timestamp(3) with time zone not null,
   constraint gocardless_requisitions_pkey PRIMARY KEY (id),
   constraint gocardless_requisitions_reference UNIQUE (user_id, reference),
   constraint gocardless_requisitions_agreement_id_fkey FOREIGN KEY (agreement_id) REFERENCES gocardless_agreements(id) ON DELETE CASCADE,
   constraint gocardless_requisitions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
-  constraint gocardless_requisitions_status CHECK (status = ANY (ARRAY['CR'::text, 'LN'::text, 'RJ'::text]))
+  constraint gocardless_requisitions_status CHECK (status = ANY (ARRAY['CR'::text, 'GC'::text, 'SA'::text, 'LN'::text, 'RJ'::text]))
 );
 
 create table password_guesses (
@@ -141,7 +142,9 @@ create table plaid_signing_keys (
   public_jwk jsonb not null,
   created_at timestamp(3) with time zone not null default now(),
   expired_at timestamp(3) with time zone,
-  constraint plaid_signing_keys_pkey PRIMARY KEY (kid)
+  retired_at timestamp(3) with time zone,
+  constraint plaid_signing_keys_pkey PRIMARY KEY (kid),
+  constraint plaid_signing_keys_expiry CHECK ((retired_at IS NULL) = (expired_at IS NULL) AND (expired_at IS NULL OR expired_at >= retired_at))
 );
 
 create table rate_limits (
@@ -341,7 +344,7 @@ CREATE INDEX gocardless_agreements_user_idx ON gocardless_agreements USING btree
 CREATE INDEX gocardless_requisitions_user_idx ON gocardless_requisitions USING btree (user_id);
 CREATE INDEX password_guesses_expire_idx ON password_guesses USING btree (expire);
 CREATE INDEX plaid_items_user_idx ON plaid_items USING btree (user_id);
-CREATE UNIQUE INDEX plaid_signing_keys_one_current ON plaid_signing_keys USING btree ((true)) WHERE (expired_at IS NULL);
+CREATE UNIQUE INDEX plaid_signing_keys_one_current ON plaid_signing_keys USING btree ((true)) WHERE (retired_at IS NULL);
 CREATE INDEX rate_limits_expire_idx ON rate_limits USING btree (expire);
 CREATE INDEX refresh_tokens_family_idx ON refresh_tokens USING btree (family_id);
 CREATE UNIQUE INDEX refresh_tokens_token_hash_key ON refresh_tokens USING btree (token_hash);

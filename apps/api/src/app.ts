@@ -17,6 +17,7 @@ import {
 } from '@sandbank/core';
 import { checkReadiness } from '@sandbank/db';
 import express, { type Express } from 'express';
+import { buildGocardlessOpenApiDocument } from './faces/gocardless/openapi.ts';
 import { gocardlessRouter } from './faces/gocardless/router.ts';
 import { buildPlaidOpenApiDocument } from './faces/plaid/openapi.ts';
 import { plaidRateLimited, plaidRouter } from './faces/plaid/router.ts';
@@ -89,6 +90,11 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.get('/faces/plaid/openapi.json', (_req, res) => {
     plaidDocument ??= JSON.stringify(buildPlaidOpenApiDocument(config.http.publicUrl));
     res.type('application/json').send(plaidDocument);
+  });
+  let gocardlessDocument: string | undefined;
+  app.get('/faces/gocardless/openapi.json', (_req, res) => {
+    gocardlessDocument ??= JSON.stringify(buildGocardlessOpenApiDocument(config.http.publicUrl));
+    res.type('application/json').send(gocardlessDocument);
   });
   app.use('/docs', docsRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.use('/console', consoleRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));

@@ -14,10 +14,14 @@ export {
 } from './domain/gocardless/agreements.ts';
 export { countDailyAccess, type LinkedAccount, readLinkedAccount } from './domain/gocardless/linked-accounts.ts';
 export {
+  advanceRequisition,
+  type ConsentStep,
   createRequisition,
   decideRequisition,
   listRequisitions,
+  REQUISITION_STATUSES,
   type Requisition,
+  type RequisitionStatus,
   readRequisition,
 } from './domain/gocardless/requisitions.ts';
 export {
@@ -42,7 +46,12 @@ export {
   setItemState,
   setItemWebhook,
 } from './domain/plaid/items.ts';
-export { ensureSigningKey, findVerificationKey, recordPlaidWebhook } from './domain/plaid/notifications.ts';
+export {
+  ensureSigningKey,
+  findVerificationKey,
+  recordPlaidWebhook,
+  rotatePlaidSigningKey,
+} from './domain/plaid/notifications.ts';
 export { createSchedule } from './domain/schedules/schedules.ts';
 export { buildAccountSet } from './domain/simplefin/account-set.ts';
 export { authenticateSimplefin } from './domain/simplefin/credentials.ts';
@@ -62,7 +71,7 @@ export { withTraceId } from './lib/request-trace.ts';
 export { findUnstorable, isStorable } from './lib/storable-text.ts';
 export { isoTimestamp } from './lib/timestamps.ts';
 export { TRANSACTION_COLUMNS } from './mappers/transaction.ts';
-export { buildOpenApiDocument } from './openapi.ts';
+export { buildOpenApiDocument, errorBodyJsonSchema, limitHeader, RESPONSE_HEADERS } from './openapi.ts';
 export { clientKey } from './protection/client-key.ts';
 export { byApiKey, byIp, rateLimit } from './protection/rate-limit-middleware.ts';
 export {
