@@ -11,7 +11,7 @@ import { measureClock } from './clock.ts';
 import { cpuMeter, postgresPids } from './cpu.ts';
 import { compareWithFloor, seedFloorShape } from './floor.ts';
 import { measureLifecycleLoad } from './lifecycle.ts';
-import { type LoadResult, load } from './load.ts';
+import { type LoadResult, load, simulationStream } from './load.ts';
 import { runPgbench } from './pgbench.ts';
 import { startReceiver } from './receiver.ts';
 import { measureScaleOut, printScale, runScaleBench } from './scale.ts';
@@ -49,21 +49,13 @@ console.log(`seeded ${users.length} users, ${accounts.length} accounts`);
 // 1. Simulations: random account, mostly credits, some debits; every one enqueues a delivery.
 const deliveredBefore = receiver.received();
 const loadStarted = performance.now();
-let n = 0;
 const simulations = await load({
   url: `${baseUrl}/v1/simulations/transaction`,
   method: 'POST',
   connections: CLIENTS,
   durationSeconds: SECONDS,
   headers: { 'content-type': 'application/json' },
-  request: () => {
-    n += 1;
-    const account = accounts[n % accounts.length];
-    return {
-      body: JSON.stringify({ accountId: account?.accountId, amount: n % 4 === 0 ? -500 : 1250, description: 'bench' }),
-      headers: { authorization: `Bearer ${account?.token}` },
-    };
-  },
+  request: simulationStream(accounts),
 });
 const expected = simulations.total - simulations.non2xx - simulations.errors;
 const drainDeadline = performance.now() + 120_000;

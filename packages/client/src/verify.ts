@@ -6,9 +6,9 @@
 import { verifySignature as verifyWithScheme } from '@sandbank/webhooks/signing';
 
 export interface VerifyOptions {
-  /** Largest accepted clock difference, in seconds (default 300, as Standard Webhooks). */
+  /** How far the delivery's timestamp may be from `now`, in seconds; 300 unless given. */
   toleranceSeconds?: number;
-  /** The receiver's current time (default: now). */
+  /** Now, as the receiver sees it; the current time unless given. */
   now?: Date;
 }
 
