@@ -13,3 +13,4 @@ export * from './entities/index.ts';
 export { executeHot, type HotStatement } from './hot-statement.ts';
 export { createOrm, type EntityManager, MIGRATION_NAMES, nativePool, type Orm } from './orm.ts';
 export { EmbeddedPostgresError } from './postgres-process.ts';
+export { openSnapshot, type Snapshot } from './snapshot.ts';

@@ -5,13 +5,16 @@
  * key auth, owner resolution and per-key rate limit). The statement itself is the domain's
  * (`readStatement`); this folder only writes it in each format. Errors are in our JSON contract.
  */
+
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   AppError,
   authenticateApiKey,
   bearerToken,
   consumePoint,
   type Deps,
-  readStatement,
+  openStatement,
   resolveOwner,
   toErrorBody,
   verifyAccessToken,
@@ -19,10 +22,11 @@ import {
 import type { EntityManager } from '@sandbank/db';
 import { TRPCError } from '@trpc/server';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import iconv from 'iconv-lite';
 import { ZodError } from 'zod';
 import { sendError } from '../../http/errors.ts';
 import type { InFlight } from '../../http/in-flight.ts';
-import { FORMATS } from './formats.ts';
+import { FORMATS, type FormatName } from './formats.ts';
 import { buildStatementsOpenApi } from './openapi.ts';
 import { AccountIdSchema, StatementQuerySchema } from './query.ts';
 import { fileNamePart } from './wire.ts';
@@ -81,24 +85,40 @@ export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
 async function sendStatement(req: Request, res: Response, em: EntityManager, userId: string): Promise<void> {
   const accountId = parse(AccountIdSchema, req.params.id, 'id');
   const query = parse(StatementQuerySchema, req.query, '');
-  const format = FORMATS[query.format];
-  const statement = await readStatement(em, {
+  const format: StatementFormatOf = FORMATS[query.format];
+  // Errors up to here (404, 422, 400) are in our JSON contract; from here the file streams.
+  const reader = await openStatement(em, {
     userId,
     accountId,
     from: query.from,
     to: query.to,
     withPending: 'withPending' in format,
   });
-  const { from, to } = statement.period;
-  const name = `sandbank-${fileNamePart(statement.account.iban)}-${from}-${to}-${fileNamePart(query.format)}.${format.extension}`;
-  res.status(200);
-  res.set({
-    'Content-Type': format.contentType(query),
-    'Content-Disposition': `attachment; filename="${name}"`,
-    'Cache-Control': 'no-store',
-  });
-  res.send(format.write(statement, query));
+  try {
+    const { head } = reader;
+    const { from, to } = head.period;
+    const name = `sandbank-${fileNamePart(head.account.iban)}-${from}-${to}-${fileNamePart(query.format)}.${format.extension}`;
+    res.status(200);
+    res.set({
+      'Content-Type': format.contentType(query),
+      'Content-Disposition': `attachment; filename="${name}"`,
+      'Cache-Control': 'no-store',
+    });
+    const text = Readable.from(format.write({ head, pages: reader.pages(), pending: reader.pending }, query));
+    const encoding = 'encoding' in format ? format.encoding(query) : 'utf-8';
+    await (encoding === 'utf-8' ? pipeline(text, res) : pipeline(text, iconv.encodeStream(encoding), res));
+  } catch (error) {
+    // Once the file has begun, an error can only cut it short; a client that went away is no error.
+    if (!res.headersSent) throw error;
+    if (!res.destroyed) res.destroy(error instanceof Error ? error : undefined);
+    if (!isPrematureClose(error)) req.log?.error({ err: error }, 'statement stream failed');
+  } finally {
+    await reader.close();
+  }
 }
+
+type StatementFormatOf = (typeof FORMATS)[FormatName];
+const isPrematureClose = (error: unknown) => (error as { code?: string } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
 
 /** A zod failure as our 400 VALIDATION_ERROR, each issue at its parameter's path. */
 function parse<T>(schema: { parse(value: unknown): T }, value: unknown, path: string): T {
