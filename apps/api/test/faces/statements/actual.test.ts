@@ -6,28 +6,14 @@
  * for a period from before the account's first entry (opening 0) that sum must be the API's
  * closing balance.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../helpers.ts';
+import { describe, expect, it } from 'vitest';
 import { actualParse, ensureActualImporter } from './actual-importer.ts';
-import {
-  buildStatementWorld,
-  daysAgo,
-  download,
-  HARD_TEXT,
-  postedOf,
-  type StatementWorld,
-  warsawDay,
-} from './statement-world.ts';
+import { daysAgo, download, HARD_TEXT, postedOf, useStatementWorld, warsawDay } from './statement-world.ts';
 
-let app: TestApp;
-let world: StatementWorld;
-let actualDir: string;
-beforeAll(async () => {
+let actualDir = '';
+const given = useStatementWorld(() => {
   actualDir = ensureActualImporter();
-  app = await startTestApp();
-  world = await buildStatementWorld(app);
-}, 300_000);
-afterAll(() => app?.close());
+});
 
 const cents = (amount: number) => Math.round(amount * 100);
 const compact = (id: string) => id.replaceAll('-', '');
@@ -40,19 +26,19 @@ describe('Actual Budget’s importer', () => {
   ] as const)('reads %s with the API’s entries, amounts and closing balance', async (format, extension) => {
     const from = warsawDay(daysAgo(45)); // before the world's first entry: the opening balance is 0
     const file = await download(
-      app,
-      `/v1/accounts/${world.accountId}/statement?format=${format}&from=${from}`,
-      world.user.accessToken,
+      given.app,
+      `/v1/accounts/${given.world.accountId}/statement?format=${format}&from=${from}`,
+      given.world.user.accessToken,
     );
     expect(file.status, file.text).toBe(200);
     const parsed = actualParse(actualDir, file.bytes, extension);
     expect(parsed.errors).toEqual([]);
-    const posted = await postedOf(app, world);
+    const posted = await postedOf(given.app, given.world);
     const ids = posted.map((row) => (format === 'camt.053' ? compact(row.id) : row.id));
     expect(parsed.transactions.map((t) => [t.imported_id, cents(t.amount)])).toEqual(
       posted.map((row, i) => [ids[i], row.amount]),
     );
-    expect(parsed.transactions.reduce((total, t) => total + cents(t.amount), 0)).toBe(world.balance);
+    expect(parsed.transactions.reduce((total, t) => total + cents(t.amount), 0)).toBe(given.world.balance);
     // Text as Actual shows it: the merchant as payee, escapes undone (`&`, `<`, quotes, emoji, Polish letters).
     const groceries = parsed.transactions.find((t) => cents(t.amount) === -123_45);
     expect(groceries?.payee_name).toBe(
