@@ -16,6 +16,7 @@ import {
   type Deps,
   openStatement,
   resolveOwner,
+  statusOf,
   toErrorBody,
   verifyAccessToken,
 } from '@sandbank/core';
@@ -24,7 +25,7 @@ import { TRPCError } from '@trpc/server';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import iconv from 'iconv-lite';
 import { ZodError } from 'zod';
-import { sendError } from '../../http/errors.ts';
+import { errorHeaders, sendError } from '../../http/errors.ts';
 import type { InFlight } from '../../http/in-flight.ts';
 import { FORMATS, type FormatName } from './formats.ts';
 import { buildStatementsOpenApi } from './openapi.ts';
@@ -39,8 +40,16 @@ export function statementRouteLabel(path: string): string | undefined {
   return undefined;
 }
 
+/**
+ * How many statements one process streams at once: each holds a database connection (its
+ * snapshot) for as long as its client reads, so a quarter of the pool at most, leaving the rest to
+ * every other request. One more is refused (429, `Retry-After`), never queued behind slow readers.
+ */
+export const statementStreamsOf = (poolSize: number) => Math.max(1, Math.floor(poolSize / 4));
+
 export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
   const router = express.Router();
+  const streams = { open: 0, limit: statementStreamsOf(deps.config.database.poolSize) };
   let document: string | undefined;
   router.get('/faces/statements/openapi.json', (_req, res) => {
     document ??= JSON.stringify(buildStatementsOpenApi(deps.config.http.publicUrl));
@@ -48,8 +57,10 @@ export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
   });
   const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => {
     inFlight.track(handler(req, res)).catch((error: unknown) => {
-      if (error instanceof TRPCError) sendError(res, toErrorBody(error, req.id));
-      else next(error);
+      if (error instanceof TRPCError) {
+        const body = toErrorBody(error, req.id);
+        sendError(res, body, errorHeaders(error, statusOf(body), {}));
+      } else next(error);
     });
   };
 
@@ -59,7 +70,7 @@ export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
       const token = bearerToken(req.headers.authorization);
       if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
       const user = await verifyAccessToken(deps, token);
-      await sendStatement(req, res, deps.orm.em.fork(), user.id);
+      await sendStatement(req, res, deps.orm.em.fork(), user.id, streams);
     }),
   );
 
@@ -76,16 +87,41 @@ export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
           throw new AppError('RATE_LIMITED', `Too many requests; retry after ${outcome.headers['Retry-After']} s`);
       }
       const owner = await resolveOwner(em, apiKey, String(req.params.owner));
-      await sendStatement(req, res, em, owner.id);
+      await sendStatement(req, res, em, owner.id, streams);
     }),
   );
   return router;
 }
 
-async function sendStatement(req: Request, res: Response, em: EntityManager, userId: string): Promise<void> {
+async function sendStatement(
+  req: Request,
+  res: Response,
+  em: EntityManager,
+  userId: string,
+  streams: { open: number; limit: number },
+): Promise<void> {
   const accountId = parse(AccountIdSchema, req.params.id, 'id');
   const query = parse(StatementQuerySchema, req.query, '');
   const format: StatementFormatOf = FORMATS[query.format];
+  if (streams.open >= streams.limit) {
+    throw new AppError('RATE_LIMITED', `${streams.limit} statements are being written at once here; retry in a few seconds`, {
+      retryAfterSeconds: 2,
+    });
+  }
+  streams.open += 1;
+  try {
+    await streamStatement(req, res, em, { userId, accountId, query, format });
+  } finally {
+    streams.open -= 1;
+  }
+}
+
+async function streamStatement(
+  req: Request,
+  res: Response,
+  em: EntityManager,
+  { userId, accountId, query, format }: { userId: string; accountId: string; query: StatementQuery; format: StatementFormatOf },
+): Promise<void> {
   // Errors up to here (404, 422, 400) are in our JSON contract; from here the file streams.
   const reader = await openStatement(em, {
     userId,
@@ -118,6 +154,7 @@ async function sendStatement(req: Request, res: Response, em: EntityManager, use
 }
 
 type StatementFormatOf = (typeof FORMATS)[FormatName];
+type StatementQuery = ReturnType<typeof StatementQuerySchema.parse>;
 const isPrematureClose = (error: unknown) => (error as { code?: string } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
 
 /** A zod failure as our 400 VALIDATION_ERROR, each issue at its parameter's path. */

@@ -68,6 +68,47 @@ describe('a statement of several pages', () => {
     expect(amounts.length).toBe(COUNT);
   });
 
+  it('streams at most a quarter of the pool at once: one more is 429 with Retry-After, never queued', async () => {
+    const small = await startTestApp({ DATABASE_POOL_SIZE: '4' }); // one statement at a time
+    try {
+      const owner = await small.createUser();
+      const big = await openAccount(small, owner, 'Big');
+      // 6,000 camt entries (~7 MB) cannot all sit in loopback's socket buffers: the first download stays open while unread.
+      await withClient(small.databaseUrl, (client) =>
+        client.query(
+          `insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, posted_at)
+           select gen_random_uuid(), $1, (select user_id from accounts where id = $1), 'big_' || i, 100 + i, 'PLN',
+                  now() - (i * interval '1 hour'), 'Wpis ' || i, '{"source":"sandbank-simulator"}', now() - (i * interval '1 hour')
+             from generate_series(1, 6000) as i`,
+          [big],
+        ),
+      );
+      const path = `/v1/accounts/${big}/statement?format=camt.053&from=${dayAgo(300)}`;
+      let first: http.ClientRequest | undefined;
+      const started = new Promise<http.IncomingMessage>((resolve, reject) => {
+        first = http.get(small.url + path, { headers: { authorization: `Bearer ${owner.accessToken}` } }, (res) => {
+          res.pause(); // a client that does not read
+          resolve(res);
+        });
+        first.on('error', (error) => (first?.destroyed ? undefined : reject(error)));
+      });
+      expect((await started).statusCode).toBe(200);
+      const refused = await small.call('GET', path, { token: owner.accessToken });
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe('RATE_LIMITED');
+      expect(refused.headers.get('retry-after')).toBe('2');
+      first?.destroy();
+      let again = await download(small, path, owner.accessToken);
+      for (let i = 0; i < 50 && again.status === 429; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        again = await download(small, path, owner.accessToken);
+      }
+      expect(again.status).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('leaves no transaction open when the client goes away mid-file', async () => {
     const path = `/v1/accounts/${accountId}/statement?format=camt.053&from=${dayAgo(330)}`;
     for (let i = 0; i < 25; i++) {
