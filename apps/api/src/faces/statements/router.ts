@@ -45,7 +45,7 @@ export function statementRouteLabel(path: string): string | undefined {
  * snapshot) for as long as its client reads, so a quarter of the pool at most, leaving the rest to
  * every other request. One more is refused (429, `Retry-After`), never queued behind slow readers.
  */
-export const statementStreamsOf = (poolSize: number) => Math.max(1, Math.floor(poolSize / 4));
+const statementStreamsOf = (poolSize: number) => Math.max(1, Math.floor(poolSize / 4));
 
 export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
   const router = express.Router();

@@ -19,7 +19,7 @@ import { checkPeriod, daysBetween, MAX_STATEMENT_DAYS, periodTooLong } from './s
 
 const STATEMENT_TIME_ZONE = 'Europe/Warsaw';
 /** Entries fetched from the cursor at a time. */
-export const STATEMENT_PAGE_SIZE = 500;
+const STATEMENT_PAGE_SIZE = 500;
 
 export interface StatementEntry {
   /** The transaction's id (camt `AcctSvcrRef`, OFX `FITID`, MT940 bank reference). */
