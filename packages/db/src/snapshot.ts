@@ -23,10 +23,16 @@ const numbered = (sql: string) => {
 export async function openSnapshot(em: EntityManager, { idleMs = 60_000 } = {}): Promise<Snapshot> {
   const pool: pg.Pool = await em.getConnection().getNativeClient();
   const client = await pool.connect();
+  // A checked-out connection that PostgreSQL ends (the idle limit) emits 'error' when no query is
+  // running; without a listener that ends the process. The next query fails instead, and close()
+  // drops the connection. (MikroORM's pool listens too; this does not depend on it.)
+  const onError = () => {};
+  client.on('error', onError);
   try {
     await client.query('begin isolation level repeatable read read only');
     await client.query(`select set_config('idle_in_transaction_session_timeout', $1, true)`, [`${Math.ceil(idleMs)}ms`]);
   } catch (error) {
+    client.off('error', onError);
     client.release(error instanceof Error ? error : true);
     throw error;
   }
@@ -39,6 +45,7 @@ export async function openSnapshot(em: EntityManager, { idleMs = 60_000 } = {}):
     async close() {
       if (closed) return;
       closed = true;
+      client.off('error', onError);
       try {
         await client.query('rollback');
         client.release();
