@@ -2,7 +2,9 @@
  * A statement streams: its entries are read through a cursor a page at a time (500) and written as
  * they come. Over a history of several pages, every format still reads back with every entry in
  * order and opening + Σ entries = closing, for a whole period and one that starts mid-history; a
- * client that walks away mid-file leaves no transaction open behind it.
+ * client that walks away mid-file leaves no transaction open behind it. The history is seeded in SQL
+ * on the worlds' wall time (`sandbank_wall_now()`), so the periods computed from `Date.now()` agree
+ * with it at any instant (scripts/test-at-instants.ts runs this file at its boundaries).
  */
 import http from 'node:http';
 import { withClient } from '@sandbank/testing';
@@ -27,8 +29,8 @@ beforeAll(async () => {
       `insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, merchant, raw, posted_at)
        select gen_random_uuid(), $1, (select user_id from accounts where id = $1), 'page_' || i,
               case when i % 3 = 0 then -(100 + i) else 250 + i end, 'PLN',
-              now() - (i * interval '6 hours') - interval '1 hour', 'Wpis nr ' || i || ' & <żółć>', case when i % 2 = 0 then 'Sklep "' || i || '"' end,
-              '{"source":"sandbank-simulator"}', now() - (i * interval '6 hours')
+              sandbank_wall_now() - (i * interval '6 hours') - interval '1 hour', 'Wpis nr ' || i || ' & <żółć>', case when i % 2 = 0 then 'Sklep "' || i || '"' end,
+              '{"source":"sandbank-simulator"}', sandbank_wall_now() - (i * interval '6 hours')
          from generate_series(1, $2::int) as i`,
       [accountId, COUNT],
     );
@@ -78,7 +80,7 @@ describe('a statement of several pages', () => {
         client.query(
           `insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, posted_at)
            select gen_random_uuid(), $1, (select user_id from accounts where id = $1), 'big_' || i, 100 + i, 'PLN',
-                  now() - (i * interval '1 hour'), 'Wpis ' || i, '{"source":"sandbank-simulator"}', now() - (i * interval '1 hour')
+                  sandbank_wall_now() - (i * interval '1 hour'), 'Wpis ' || i, '{"source":"sandbank-simulator"}', sandbank_wall_now() - (i * interval '1 hour')
              from generate_series(1, 6000) as i`,
           [big],
         ),
