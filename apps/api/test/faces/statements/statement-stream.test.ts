@@ -100,12 +100,9 @@ describe('a statement of several pages', () => {
       expect(refused.body.code).toBe('RATE_LIMITED');
       expect(refused.headers.get('retry-after')).toBe('2');
       first?.destroy();
-      let again = await download(small, path, owner.accessToken);
-      for (let i = 0; i < 50 && again.status === 429; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        again = await download(small, path, owner.accessToken);
-      }
-      expect(again.status).toBe(200);
+      await expect
+        .poll(async () => (await download(small, path, owner.accessToken)).status, { timeout: 10_000, interval: 100 })
+        .toBe(200);
     } finally {
       await small.close();
     }
@@ -131,8 +128,7 @@ describe('a statement of several pages', () => {
         );
         return rows[0].n as number;
       });
-    for (let i = 0; i < 100 && (await open()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await open()).toBe(0);
+    await expect.poll(open, { timeout: 5_000, interval: 50 }).toBe(0);
     const file = await download(app, `/v1/accounts/${accountId}/statement?format=csv&from=${dayAgo(330)}`, user.accessToken);
     expect(file.status).toBe(200);
   });
