@@ -3,7 +3,9 @@
  * asked for. Two doors to the same file: `GET /v1/accounts/:id/statement` with the user's access
  * token, and `GET /api/owner/:owner/accounts/:id/statement` with an API key (the pull endpoint's
  * key auth, owner resolution and per-key rate limit). The statement itself is the domain's
- * (`readStatement`); this folder only writes it in each format. Errors are in our JSON contract.
+ * (`openStatement`: its head, then its entries a page at a time from one snapshot); this folder
+ * only writes it in each format, streamed to the response. Errors found before the file begins
+ * are in our JSON contract; after, they can only cut the file short.
  */
 
 import { Readable } from 'node:stream';
@@ -130,8 +132,16 @@ async function streamStatement(
     to: query.to,
     withPending: 'withPending' in format,
   });
+  let started = false;
   try {
     const { head } = reader;
+    const pages = reader.pages();
+    const first = await pages.next(); // the cursor's first page: a failure here is still an error in our contract
+    async function* entries() {
+      if (first.done) return;
+      yield first.value;
+      yield* pages;
+    }
     const { from, to } = head.period;
     const name = `sandbank-${fileNamePart(head.account.iban)}-${from}-${to}-${fileNamePart(query.format)}.${format.extension}`;
     res.status(200);
@@ -140,12 +150,13 @@ async function streamStatement(
       'Content-Disposition': `attachment; filename="${name}"`,
       'Cache-Control': 'no-store',
     });
-    const text = Readable.from(format.write({ head, pages: reader.pages(), pending: reader.pending }, query));
+    const text = Readable.from(format.write({ head, pages: entries(), pending: reader.pending }, query));
     const encoding = 'encoding' in format ? format.encoding(query) : 'utf-8';
+    started = true;
     await (encoding === 'utf-8' ? pipeline(text, res) : pipeline(text, iconv.encodeStream(encoding), res));
   } catch (error) {
+    if (!started) throw error;
     // Once the file has begun, an error can only cut it short; a client that went away is no error.
-    if (!res.headersSent) throw error;
     if (!res.destroyed) res.destroy(error instanceof Error ? error : undefined);
     if (!isPrematureClose(error)) req.log?.error({ err: error }, 'statement stream failed');
   } finally {
