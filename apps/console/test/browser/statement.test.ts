@@ -60,8 +60,11 @@ it('downloads the account’s statement in the format and period asked for', asy
   await page.getByText('Download statement', { exact: true }).first().click(); // opens the card
   const form = page.getByRole('form', { name: 'Download statement' });
   await form.getByLabel('Format').selectOption({ label: 'camt.053 — ISO 20022 statement' });
+  // From two days back (not the default month to date, which a run across the month's last midnight would leave empty).
+  const from = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Warsaw' }).format(Date.now() - 2 * 86_400_000);
+  await form.getByLabel('From').fill(from);
   const camt = await download(page);
-  expect(camt.name).toMatch(/^sandbank-PL\d{26}-\d{4}-\d\d-01-\d{4}-\d\d-\d\d-camt053\.xml$/);
+  expect(camt.name).toMatch(new RegExp(`^sandbank-PL\\d{26}-${from}-\\d{4}-\\d\\d-\\d\\d-camt053\\.xml$`));
   // Read back by Chromium's own XML parser: each entry's signed amount, and the closing booked balance.
   const read = await page.evaluate((xml) => {
     const doc = new DOMParser().parseFromString(xml, 'application/xml');
