@@ -31,6 +31,7 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
   '@sandbank/api': [
     'test/clock.test.ts',
     'test/faces/statements/statement-api.test.ts',
+    'test/faces/statements/statement-stream.test.ts',
     'test/lifecycle.test.ts',
     'test/pull-dates.test.ts',
     'test/scenario-worlds.test.ts',

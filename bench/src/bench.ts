@@ -18,6 +18,7 @@ import { measureScaleOut, printScale, runScaleBench } from './scale.ts';
 import { waitForSettledDeliveries } from './scale-checks.ts';
 import { createApiKey, seedHistory, seedUsers } from './seed.ts';
 import { APP_ENTRY, freshDatabase, READ_FLOOR_ENTRY, root, spawnApp, startPostgres, waitFor200 } from './stack.ts';
+import { measureStatements } from './statement-bench.ts';
 import { measureSync } from './sync.ts';
 import { measureColdStart, measureWebhookLatency } from './webhooks.ts';
 
@@ -203,6 +204,8 @@ await Promise.all([api.stop(), worker.stop(), receiver.close()]);
 const pgbenchUrl = await freshDatabase(server, 'pgbench_bench', false);
 const pgbenchTps = runPgbench(pgbenchUrl, CLIENTS, SECONDS);
 const scale = await measureScaleOut({ server, port: PORT, clients: CLIENTS, seconds: 10, rounds: 2 });
+// A year's camt.053 of 10,000 transactions, streamed, against the JSON pull of the same rows (issue 31).
+const statements = await measureStatements(server);
 await server.stop();
 
 const results = {
@@ -227,6 +230,7 @@ const results = {
   coldStart,
   rss,
   scale,
+  statements,
 };
 printTable(results);
 printScale(results.scale);

@@ -59,7 +59,15 @@ export { claimSetupToken } from './domain/simplefin/setup-tokens.ts';
 export { simulateTransaction } from './domain/simulations/simulate-transaction.ts';
 export type { PendingEntry } from './domain/statements/pending-entries.ts';
 export { readPendingEntries } from './domain/statements/pending-entries.ts';
-export { readStatement, type Statement, type StatementEntry } from './domain/statements/statement.ts';
+export {
+  openStatement,
+  readStatement,
+  type Statement,
+  type StatementEntry,
+  type StatementHead,
+  type StatementReader,
+  type StatementSide,
+} from './domain/statements/statement.ts';
 export { StatementDaySchema } from './domain/statements/statement-period.ts';
 export { settleDueTransaction } from './domain/transactions/settle-due.ts';
 export { jsonOf, readTransactionList, TransactionListCache } from './domain/transactions/transaction-list-cache.ts';

@@ -18,6 +18,8 @@ interface Auth {
   user: SignedInUser | undefined;
   signIn(result: Tokens & { user: SignedInUser }): void;
   signOut(): Promise<void>;
+  /** A fetch with the session's access token (refreshed on a 401), for what tRPC does not carry: files. */
+  fetch: typeof fetch;
 }
 
 const AuthContext = createContext<Auth | undefined>(undefined);
@@ -55,6 +57,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const auth: Auth = {
     user,
+    fetch: session.fetch,
     signIn(result) {
       queryClient.clear();
       session.setTokens(result);

@@ -56,7 +56,9 @@ const responses = {
   '404': error('No such account, or not the caller’s'),
   '422': error('PERIOD_TOO_LONG: more than 366 days'),
   '429': {
-    ...error('Too many requests'),
+    ...error(
+      'Too many requests: the API key’s limit, or more statements streaming at once than this server writes (a quarter of its database pool)',
+    ),
     headers: { ...headers, 'Retry-After': limitHeader('Seconds to wait before retrying') },
   },
 };
