@@ -9,5 +9,6 @@ export const authSampleInputs: Record<string, unknown> = {
   'clock.advanceClock': { by: 'P1D' },
   'sandbox.resetSandbox': { confirm: 'RESET' },
   'gocardless.decideRequisition': { approve: false },
+  'gocardless.advanceRequisition': { step: 'GC' },
   'scenarios.applyScenario': { scenario: { version: 1, seed: 1, accounts: [] } },
 };
