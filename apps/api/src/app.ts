@@ -21,6 +21,7 @@ import { buildGocardlessOpenApiDocument } from './faces/gocardless/openapi.ts';
 import { gocardlessRouter } from './faces/gocardless/router.ts';
 import { buildPlaidOpenApiDocument } from './faces/plaid/openapi.ts';
 import { plaidRateLimited, plaidRouter } from './faces/plaid/router.ts';
+import { simplefinRouter } from './faces/simplefin/router.ts';
 import { statementsRouter } from './faces/statements/router.ts';
 import { consoleRouter } from './http/console.ts';
 import { docsRouter } from './http/docs.ts';
@@ -33,7 +34,7 @@ import { requestContext } from './http/request-context.ts';
 import { restHandler } from './http/rest-handler.ts';
 import { restRoutes } from './http/rest-routes.ts';
 import { corsPolicy, noStore, securityHeaders, upgradesInsecureRequests } from './http/security.ts';
-import { simplefinRouter } from './http/simplefin.ts';
+
 import { createContextFactory, logInternal, trpcHandler } from './http/trpc-handlers.ts';
 
 export type { Deps } from '@sandbank/core';

@@ -53,7 +53,7 @@ export {
   rotatePlaidSigningKey,
 } from './domain/plaid/notifications.ts';
 export { createSchedule } from './domain/schedules/schedules.ts';
-export { buildAccountSet } from './domain/simplefin/account-set.ts';
+export { type AccountSet, MAX_TRANSACTIONS_PER_ACCOUNT, readAccountSet } from './domain/simplefin/account-set.ts';
 export { authenticateSimplefin } from './domain/simplefin/credentials.ts';
 export { claimSetupToken } from './domain/simplefin/setup-tokens.ts';
 export { simulateTransaction } from './domain/simulations/simulate-transaction.ts';
