@@ -21,6 +21,7 @@ import { buildGocardlessOpenApiDocument } from './faces/gocardless/openapi.ts';
 import { gocardlessRouter } from './faces/gocardless/router.ts';
 import { buildPlaidOpenApiDocument } from './faces/plaid/openapi.ts';
 import { plaidRateLimited, plaidRouter } from './faces/plaid/router.ts';
+import { simplefinOpenApi } from './faces/simplefin/openapi.ts';
 import { simplefinRouter } from './faces/simplefin/router.ts';
 import { statementsRouter } from './faces/statements/router.ts';
 import { consoleRouter } from './http/console.ts';
@@ -100,6 +101,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.use('/docs', docsRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.use('/console', consoleRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.get('/metrics', metrics.serve);
+  app.get('/faces/simplefin/openapi.json', simplefinOpenApi(config.http.publicUrl));
   app.use(noStore);
   app.use('/simplefin', simplefinRouter(deps, inFlight));
   app.use(statementsRouter(deps, inFlight));

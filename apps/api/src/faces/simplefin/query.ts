@@ -6,6 +6,9 @@
 
 export const SUPPORTED_VERSIONS = ['1.0', '2.0'] as const;
 
+/** At most 11 digits of seconds (year 5138), so every instant stays a plain ISO timestamp. */
+export const UNIX_SECONDS_PATTERN = '^\\d{1,11}(\\.\\d+)?$';
+
 /**
  * A Unix timestamp in seconds (clients may send a fraction) as an instant; undefined when absent,
  * null when malformed. Rounded up to the millisecond our dates have, which keeps both bounds exact:
@@ -27,9 +30,11 @@ const VERSIONS = new Map<unknown, 1 | 2>([
   ['2', 2],
   ['2.0', 2],
 ]);
+export const VERSION_VALUES = [...VERSIONS.keys()] as string[];
 
 /** `pending` and `balances-only` are on for `1` (the protocol's) or `true`. */
 const flag = (value: unknown) => value === '1' || value === 'true';
+export const FLAG_VALUES = ['1', 'true'];
 
 export interface AccountsQuery {
   from: Date | undefined;

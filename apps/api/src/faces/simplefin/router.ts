@@ -14,7 +14,7 @@ import { toAccountSet } from './mapping.ts';
 import { parseAccountsQuery, SUPPORTED_VERSIONS } from './query.ts';
 
 /** A claim code as issued (256 random bits, base64url); anything else is refused before the database. */
-const CLAIM_CODE_PATTERN = '^[A-Za-z0-9_-]{16,128}$';
+export const CLAIM_CODE_PATTERN = '^[A-Za-z0-9_-]{16,128}$';
 const CLAIM_CODE = new RegExp(CLAIM_CODE_PATTERN);
 
 export function simplefinRouter(deps: Deps, inFlight: InFlight): Router {
