@@ -78,7 +78,7 @@ describe('the SimpleFIN face’s OpenAPI document', () => {
     expect(Object.keys(accounts.responses['403'].content)).toEqual(['text/plain']);
     expect(document.paths['/claim/{code}'].post.responses['403'].content['text/plain'].example).toBe('Forbidden');
     expect(Object.keys(document.components.schemas).sort()).toEqual(
-      ['AccountSetV1', 'AccountSetV2', 'AccountV1', 'AccountV2', 'Info', 'Organization', 'Transaction'].sort(),
+      ['AccountExtra', 'AccountSetV1', 'AccountSetV2', 'AccountV1', 'AccountV2', 'Info', 'Organization', 'Transaction'].sort(),
     );
   });
 
@@ -136,6 +136,7 @@ describe('the SimpleFIN face’s OpenAPI document', () => {
       { ...full, accounts: [{ ...account, balance: '1234.5' }] },
       { ...full, accounts: [{ ...account, 'balance-date': undefined }] },
       { ...full, accounts: [{ ...account, unknown: 1 }] },
+      { ...full, accounts: [{ ...account, extra: { iban: 'PL12' } }] },
       { accounts: full.accounts },
     ];
     for (const body of wrong)

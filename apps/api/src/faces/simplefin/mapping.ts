@@ -7,11 +7,13 @@
  * - times: instants → Unix seconds (`posted` 0 while pending; `balance-date` is the world's now);
  * - ids: the Sandbank ids, which never change, so a transaction keeps its id from pending to posted
  *   (Actual de-duplicates by it);
+ * - the account's IBAN and BIC (docs/concepts/faces.md#iban-and-bic): the protocol has no field for
+ *   them, so they go in the account's `extra`, the object it leaves to the server;
  * - the Account Set: protocol 1.0 (`errors`, `org` on every account) or 2.0 (`errlist`,
  *   `connections`, `conn_id`); `transactions` and `holdings` on every account, empty with
  *   balances-only.
  */
-import { type AccountSet, MAX_TRANSACTIONS_PER_ACCOUNT } from '@sandbank/core';
+import { type AccountSet, ibanOf, MAX_TRANSACTIONS_PER_ACCOUNT, SANDBANK_BIC } from '@sandbank/core';
 import type { Transaction } from '@sandbank/schemas';
 
 /** Minor units → a decimal string with exactly two decimals. */
@@ -46,6 +48,7 @@ function toSimplefinAccount(account: AccountSet['accounts'][number], now: Date) 
     'balance-date': Math.floor(now.getTime() / 1000),
     transactions: account.transactions.map(toSimplefinTransaction),
     holdings: [],
+    extra: { iban: ibanOf(account.id), bic: SANDBANK_BIC },
   };
 }
 

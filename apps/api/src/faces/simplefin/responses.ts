@@ -28,6 +28,22 @@ const TransactionSchema = z
   })
   .meta({ id: 'Transaction' });
 
+const AccountExtraSchema = z
+  .strictObject({
+    iban: z
+      .string()
+      .regex(/^PL\d{26}$/)
+      .meta({ description: 'The account’s IBAN, electronic form (no spaces), as in every face and GET /v1/accounts/{id}' }),
+    bic: z
+      .string()
+      .regex(/^[A-Z0-9]{8}([A-Z0-9]{3})?$/)
+      .meta({ description: 'Sandbank’s BIC (a test BIC)' }),
+  })
+  .meta({
+    id: 'AccountExtra',
+    description: 'Data the protocol does not define, in the object it leaves to the server (`extra`)',
+  });
+
 const accountFields = {
   id: z.uuid().meta({ description: 'The Sandbank account id' }),
   name: Text,
@@ -37,6 +53,7 @@ const accountFields = {
   'balance-date': UnixSeconds.meta({ description: 'The world’s clock at the time of the request' }),
   transactions: z.array(TransactionSchema).max(10_000).meta({ description: 'Oldest first; empty with balances-only=1' }),
   holdings: z.array(z.never()).max(0).meta({ description: 'Always empty (older Actual versions read it)' }),
+  extra: AccountExtraSchema,
 };
 
 const OrganizationSchema = z
