@@ -21,6 +21,7 @@ import { buildGocardlessOpenApiDocument } from './faces/gocardless/openapi.ts';
 import { gocardlessRouter } from './faces/gocardless/router.ts';
 import { buildPlaidOpenApiDocument } from './faces/plaid/openapi.ts';
 import { plaidRateLimited, plaidRouter } from './faces/plaid/router.ts';
+import { simplefinRateLimited } from './faces/simplefin/errors.ts';
 import { simplefinOpenApi } from './faces/simplefin/openapi.ts';
 import { simplefinRouter } from './faces/simplefin/router.ts';
 import { statementsRouter } from './faces/statements/router.ts';
@@ -72,7 +73,9 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ data: { status: 'ok' } });
   });
-  if (rateLimits) app.use(limitPerIp(rateLimits.ip, { '/plaid/': plaidRateLimited }));
+  if (rateLimits) {
+    app.use(limitPerIp(rateLimits.ip, { '/plaid/': plaidRateLimited, '/simplefin/': simplefinRateLimited }));
+  }
   app.get('/readyz', async (req, res) => {
     const readiness = options.starting?.()
       ? { ready: false as const, reason: 'still starting (migrations)' }

@@ -431,6 +431,24 @@ describe('SimpleFIN', () => {
 });
 
 describe('SimpleFIN rate limit', () => {
+  it('answers the per-IP limit on /simplefin in the protocol’s shape: plain-text 429 with Retry-After', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_IP: '2/60' });
+    try {
+      const info = () => fetch(`${limited.url}/simplefin/info`);
+      expect((await info()).status).toBe(200);
+      expect((await info()).status).toBe(200);
+      const refused = await info();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(await refused.text()).toBe('Too many requests');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      const claim = await fetch(`${limited.url}/simplefin/claim/${'a'.repeat(43)}`, { method: 'POST' });
+      expect([claim.status, await claim.text()]).toEqual([429, 'Too many requests']);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('limits each credential on its own (RATE_LIMIT_API_KEY): 429 with Retry-After, another credential still reads', async () => {
     const limited = await startTestApp({ RATE_LIMIT_API_KEY: '2/60' });
     try {

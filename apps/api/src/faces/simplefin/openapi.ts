@@ -21,6 +21,9 @@ const text = (description: string, example: string, headers: Record<string, unkn
 
 const forbidden = (description: string) => text(description, 'Forbidden');
 
+const tooMany = (description: string) =>
+  text(description, 'Too many requests', { ...RESPONSE_HEADERS, 'Retry-After': limitHeader('Seconds to wait before retrying') });
+
 const unixSeconds = (name: string, description: string) => ({
   name,
   in: 'query',
@@ -68,6 +71,7 @@ export function buildSimplefinOpenApiDocument(serverUrl: string): Record<string,
               headers: RESPONSE_HEADERS,
               content: { 'application/json': { schema: json(InfoSchema) } },
             },
+            '429': tooMany('Too many requests from this IP'),
           },
         },
       },
@@ -91,6 +95,7 @@ export function buildSimplefinOpenApiDocument(serverUrl: string): Record<string,
           responses: {
             '200': text('The access URL', 'http://0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d:sbk_…@localhost:3000/simplefin'),
             '403': forbidden('Used, unknown, malformed or expired code'),
+            '429': tooMany('Too many requests from this IP'),
           },
         },
       },
@@ -139,10 +144,7 @@ export function buildSimplefinOpenApiDocument(serverUrl: string): Record<string,
               RESPONSE_HEADERS,
             ),
             '403': forbidden('Missing, malformed, unknown or revoked credentials, or another user’s'),
-            '429': text('Too many requests for this credential', 'Too many requests', {
-              ...RESPONSE_HEADERS,
-              'Retry-After': limitHeader('Seconds to wait before retrying'),
-            }),
+            '429': tooMany('Too many requests from this IP or for this credential'),
           },
         },
       },
