@@ -1,0 +1,94 @@
+/**
+ * Copying a snapshot into a world, set-wise inside PostgreSQL: one INSERT … SELECT per table
+ * (accounts, transactions, schedules, schedule runs), never row by row.
+ *
+ * Every row gets a new id derived in SQL from the fork's prefix (24 hex digits of a fresh
+ *   UUID v7: its millisecond, version, variant and random bits) and the row's `ord` in the snapshot
+ *   (the last 8 hex digits). References map by the same expression (`account_ord`, `reversal_ord`, …),
+ *   so no mapping table is needed; ids keep the snapshot's order (ties in history lists fall the same
+ *   way); the world's own user id is ord 0. A schedule's runs were booked as `sch_<scheduleId>_<n>`:
+ *   the copy names the new schedule, so a repeated run stays idempotent in the child.
+ * A restore (restore-snapshot.ts) copies the same way into the caller's emptied world: new ids there
+ * too, since ids are never reused (the transaction list cache relies on it: transaction-list-cache.ts).
+ *
+ * Every instant of the world moves by the same `shift` (the world's now minus the snapshot's
+ * `taken_at`), so "three days ago" stays three days ago, a hold that settles in two days still
+ * settles in two days, and a schedule's next run is as far ahead as it was.
+ */
+import type { EntityManager } from '@sandbank/db';
+import { uuidv7 } from '../../lib/ids.ts';
+
+export interface CopyTarget {
+  snapshotId: string;
+  userId: string;
+  /** The copy's id prefix (24 hex digits: newIdPrefix()). */
+  prefix: string;
+  /** How far every instant moves, in milliseconds. */
+  shiftMs: number;
+}
+
+/** The new id of the snapshot's row at `ord` (null for a null ord). */
+const idOf = (ord: string) => `(k.prefix || lpad(to_hex(${ord}), 8, '0'))::uuid`;
+
+const KEYS = `with k as (select ?::uuid as snapshot_id, ?::uuid as user_id, ?::text as prefix,
+  ?::bigint * interval '1 millisecond' as shift)`;
+
+const SQL = {
+  accounts: `${KEYS}
+    insert into accounts (id, user_id, name, balance, currency, status, created_at, closed_at, transaction_count, held_amount)
+    select ${idOf('s.ord')}, k.user_id, s.name, s.balance, s.currency, s.status, s.created_at + k.shift,
+           s.closed_at + k.shift, s.transaction_count, s.held_amount
+      from k join world_snapshot_accounts s on s.snapshot_id = k.snapshot_id`,
+  // One statement: a reversal's original is checked (foreign key) at its end, wherever it lies in the copy.
+  transactions: `${KEYS}
+    insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, created_at,
+                              status, posted_at, version, merchant, category, reversal_of, reversed_amount, settle_at,
+                              expire_at, updated_at, request_fingerprint, posted_from_pending)
+    select ${idOf('s.ord')}, ${idOf('s.account_ord')}, k.user_id,
+           coalesce('sch_' || ${idOf('s.schedule_ord')}::text || substr(s.external_txn_id, 41), s.external_txn_id),
+           s.amount, s.currency, s.date + k.shift, s.description, s.raw, s.created_at + k.shift,
+           s.status, s.posted_at + k.shift, s.version, s.merchant, s.category, ${idOf('s.reversal_ord')},
+           s.reversed_amount, s.settle_at + k.shift, s.expire_at + k.shift, now(), s.request_fingerprint, s.posted_from_pending
+      from k join world_snapshot_transactions s on s.snapshot_id = k.snapshot_id`,
+  schedules: `${KEYS}
+    insert into schedules (id, user_id, account_id, amount, description, merchant, category, rrule, timezone, start_at,
+                           status, settle_after, state, next_run_at, next_run_n, created_at, updated_at)
+    select ${idOf('s.ord')}, k.user_id, ${idOf('s.account_ord')}, s.amount, s.description,
+           s.merchant, s.category, s.rrule, s.timezone, s.start_at + k.shift, s.status, s.settle_after, s.state,
+           s.next_run_at + k.shift, s.next_run_n, s.created_at + k.shift, now()
+      from k join world_snapshot_schedules s on s.snapshot_id = k.snapshot_id`,
+  scheduleRuns: `${KEYS}
+    insert into schedule_runs (schedule_id, n, due_at, transaction_id, failure_code, failure_message, created_at)
+    select ${idOf('s.schedule_ord')}, s.n, s.due_at + k.shift,
+           ${idOf('s.transaction_ord')}, s.failure_code, s.failure_message, s.created_at + k.shift
+      from k join world_snapshot_schedule_runs s on s.snapshot_id = k.snapshot_id`,
+};
+
+/** Copies the snapshot's rows into the target world, inside the caller's transaction. */
+export async function copySnapshotInto(tx: EntityManager, target: CopyTarget): Promise<void> {
+  const params = [target.snapshotId, target.userId, target.prefix, Math.round(target.shiftMs)];
+  const sql = SQL;
+  // Accounts first (the rest reference them), then transactions, schedules and their runs (which reference both).
+  await tx.execute(sql.accounts, params, 'run');
+  await tx.execute(sql.transactions, params, 'run');
+  await tx.execute(sql.schedules, params, 'run');
+  await tx.execute(sql.scheduleRuns, params, 'run');
+}
+
+/** The SQL interval, in milliseconds, between the world's now (users row aliased `u`) and the snapshot's `taken_at` (aliased `s`). */
+export const SHIFT_MS_SQL = `(extract(epoch from (date_trunc('milliseconds', sandbank_wall_now() + u.clock_offset_ms * interval '1 millisecond') - s.taken_at)) * 1000)::bigint`;
+
+/**
+ * A fresh prefix for one copy: the first 24 hex digits of a new UUID v7 (its millisecond, version,
+ * counter and variant), taken by this process so no other id of it starts the same; the last 8 are
+ * each row's `ord`. `prefix + '00000000'` is free for the copy's own use (a child world's user id).
+ */
+export function newIdPrefix(): string {
+  return uuidv7().replaceAll('-', '').slice(0, 24);
+}
+
+/** The UUID of `ord` under `prefix`, as the SQL derives it. */
+export const idUnder = (prefix: string, ord: number): string => {
+  const hex = prefix + ord.toString(16).padStart(8, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
