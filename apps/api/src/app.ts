@@ -107,7 +107,14 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
 
   // A scenario may carry up to 50,000 transactions (applied, or a child world made from one); every other body stays within 64 KiB.
   app.use(
-    ['/v1/scenarios/apply', '/trpc/scenarios.applyScenario', '/v1/worlds', '/trpc/worlds.createWorld'],
+    [
+      '/v1/scenarios/apply',
+      '/trpc/scenarios.applyScenario',
+      '/v1/worlds',
+      '/trpc/worlds.createWorld',
+      '/v1/sandbox/snapshots',
+      '/trpc/worlds.takeSnapshot',
+    ],
     jsonBody({ limit: '16mb' }),
   );
   // The REST adapter and tRPC's handler both take the body parsed here, its depth bounded first (json-body.ts).

@@ -286,6 +286,32 @@ describe('snapshots', () => {
   });
 });
 
+describe('a snapshot of a scenario', () => {
+  it("keeps the world the scenario builds, owned by the caller, without touching the caller's world", async () => {
+    const user = await app.createUser();
+    await openAccount(app, user, 'Moje');
+    const scenario = {
+      version: 1,
+      seed: 3,
+      accounts: [{ key: 's', name: 'Student', openingBalance: 50_000, history: { months: 2, profile: 'student' } }],
+    };
+    const res = await app.call('POST', '/v1/sandbox/snapshots', { token: user.accessToken, body: { name: 'student', scenario } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data).toMatchObject({ name: 'student', accounts: 1, clockOffsetMs: 0 });
+    expect(res.body.data.transactions).toBeGreaterThan(20);
+    // The caller's world is as it was; the temporary world is gone.
+    expect((await app.call('GET', '/v1/accounts', { token: user.accessToken })).body.data.map((a: any) => a.name)).toEqual(['Moje']);
+    expect((await app.call('GET', '/v1/worlds', { token: user.accessToken })).body.meta.total).toBe(0);
+    const { rows } = await app.db.query(`select count(*)::int as n from worlds where parent_id = $1`, [user.id]);
+    expect(rows[0].n).toBe(0);
+    // Forks of it hold the scenario's world, the same for every fork.
+    const a = await readWorld(app, (await forked(user.accessToken, { snapshotId: res.body.data.id })).accessToken);
+    const b = await readWorld(app, (await forked(user.accessToken, { snapshotId: res.body.data.id })).accessToken);
+    expect(a.transactions).toHaveLength(res.body.data.transactions);
+    expect(comparableWorld(b, shiftBetween(a, b))).toEqual(comparableWorld(a, 0));
+  });
+});
+
 describe('a world from a scenario', () => {
   it('applies the scenario to the new world; one that does not apply leaves no world', async () => {
     const parent = await app.createUser();

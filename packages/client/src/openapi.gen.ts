@@ -511,7 +511,7 @@ export interface paths {
         put?: never;
         /**
          * Keep your world as it is now
-         * @description Keeps the accounts, transactions (every status, holds included), schedules with their runs, and the clock (now and offset) of your world, server-side, to fork (POST /v1/worlds) or restore (POST /v1/sandbox/restore) later. Not kept: credentials, webhooks, the event log. Read as one consistent instant without blocking the world. Access token or API key. LIMIT_SNAPSHOTS per user and LIMIT_SNAPSHOT_TRANSACTIONS transactions per snapshot (422 LIMIT_EXCEEDED).
+         * @description Keeps the accounts, transactions (every status, holds included), schedules with their runs, and the clock (now and offset) of your world, server-side, to fork (POST /v1/worlds) or restore (POST /v1/sandbox/restore) later. Not kept: credentials, webhooks, the event log. Read as one consistent instant without blocking the world. With `scenario`, keeps the world that scenario builds (applied to a temporary world, then removed; your own world untouched; bodies up to 16 MiB). Access token or API key. LIMIT_SNAPSHOTS per user and LIMIT_SNAPSHOT_TRANSACTIONS transactions per snapshot (422 LIMIT_EXCEEDED).
          */
         post: operations["worlds.takeSnapshot"];
         delete?: never;
@@ -7009,12 +7009,67 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "family, a year of history"
+                 *       "name": "family, a year of history",
+                 *       "scenario": {
+                 *         "version": 1,
+                 *         "seed": 42,
+                 *         "asOf": "-P3D",
+                 *         "accounts": [
+                 *           {
+                 *             "key": "main",
+                 *             "name": "x",
+                 *             "openingBalance": 1,
+                 *             "history": {
+                 *               "months": 1,
+                 *               "profile": "student"
+                 *             },
+                 *             "transactions": [
+                 *               {
+                 *                 "at": "-P3D",
+                 *                 "amount": 1,
+                 *                 "description": "xxxxxx",
+                 *                 "merchant": "xxxxxx",
+                 *                 "category": "groceries",
+                 *                 "status": "posted",
+                 *                 "settleAfter": "P2D",
+                 *                 "expireAfter": "P2D",
+                 *                 "externalTxnId": "xxxxxx"
+                 *               }
+                 *             ],
+                 *             "schedules": [
+                 *               {
+                 *                 "amount": 1,
+                 *                 "description": "xxxxxx",
+                 *                 "merchant": "xxxxxx",
+                 *                 "category": "groceries",
+                 *                 "rrule": "FREQ=MONTHLY;BYMONTHDAY=10",
+                 *                 "timezone": "x",
+                 *                 "startAt": "-P3D",
+                 *                 "status": "posted",
+                 *                 "settleAfter": "P2D",
+                 *                 "paused": true
+                 *               }
+                 *             ]
+                 *           }
+                 *         ],
+                 *         "webhooks": [
+                 *           {
+                 *             "url": "https://budget.example.com/hooks/sandbank",
+                 *             "secret": "whsec-0b5d8f1e2a7c4e9b",
+                 *             "events": [
+                 *               "transaction.created"
+                 *             ],
+                 *             "clientId": "budget-app"
+                 *           }
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": {
                     /** @example family, a year of history */
                     name: string;
+                    /** @description Keep the world this scenario builds instead of yours (applied to a temporary world, which is then removed): a test suite’s global setup makes its snapshot so */
+                    scenario?: components["schemas"]["Scenario"];
                 };
             };
         };
@@ -7167,7 +7222,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description LIMIT_EXCEEDED: The request is understood but breaks a business rule */
+            /** @description INSUFFICIENT_FUNDS, ADVANCE_TOO_LARGE, SCENARIO_TOO_LARGE, LIMIT_EXCEEDED: The request is understood but breaks a business rule */
             422: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -7180,7 +7235,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
-                     *       "code": "LIMIT_EXCEEDED",
+                     *       "code": "INSUFFICIENT_FUNDS",
                      *       "message": "The request is understood but breaks a business rule"
                      *     }
                      */

@@ -30,18 +30,20 @@ export const SNAPSHOT_COLUMNS = 'id, name, taken_at, clock_offset_ms, accounts, 
 const LOCK_WAIT_MS = 30_000;
 
 export interface TakeSnapshotParams {
+  /** The world kept. */
   userId: string;
+  /** Who owns the snapshot (default: the world's user); another user for a snapshot of a scenario (scenario-snapshot.ts). */
+  ownerId?: string;
   name: string;
   limits: { snapshots: number; snapshotTransactions: number };
 }
 
 export async function takeSnapshot(em: EntityManager, params: TakeSnapshotParams): Promise<SnapshotRow> {
-  const lock = await acquireAdvisoryLock(em, `sandbank.snapshots:${params.userId}`, LOCK_WAIT_MS);
+  const ownerId = params.ownerId ?? params.userId;
+  const lock = await acquireAdvisoryLock(em, `sandbank.snapshots:${ownerId}`, LOCK_WAIT_MS);
   if (!lock) throw new AppError('CONFLICT', 'Another snapshot of this world is being taken; retry when it ends');
   try {
-    const [count] = await em.execute<{ n: string }[]>('select count(*) as n from world_snapshots where user_id = ?', [
-      params.userId,
-    ]);
+    const [count] = await em.execute<{ n: string }[]>('select count(*) as n from world_snapshots where user_id = ?', [ownerId]);
     const existing = Number(count?.n ?? 0);
     if (existing >= params.limits.snapshots) {
       throw new AppError('LIMIT_EXCEEDED', `You have ${existing} snapshots; the limit is ${params.limits.snapshots}`, {
@@ -51,14 +53,17 @@ export async function takeSnapshot(em: EntityManager, params: TakeSnapshotParams
     return await em.transactional(async (tx) => {
       // Every statement below reads the world as of the first one: one consistent instant, no locks.
       await tx.execute('set transaction isolation level repeatable read', [], 'run');
-      return copyWorld(tx, params);
+      return copyWorld(tx, { ...params, ownerId });
     });
   } finally {
     await lock.release();
   }
 }
 
-async function copyWorld(tx: EntityManager, { userId, name, limits }: TakeSnapshotParams): Promise<SnapshotRow> {
+async function copyWorld(
+  tx: EntityManager,
+  { userId, ownerId, name, limits }: TakeSnapshotParams & { ownerId: string },
+): Promise<SnapshotRow> {
   const [world] = await tx.execute<{ now: Date; offset_ms: string; a: string; t: string; s: string }[]>(
     `select ${WORLD_NOW_SQL} as now, u.clock_offset_ms as offset_ms,
             (select count(*) from accounts where user_id = u.id) as a,
@@ -80,7 +85,7 @@ async function copyWorld(tx: EntityManager, { userId, name, limits }: TakeSnapsh
   const [row] = await tx.execute<SnapshotRow[]>(
     `insert into world_snapshots (id, user_id, name, taken_at, clock_offset_ms, accounts, transactions, schedules, created_at)
      values (?, ?, ?, ?::timestamptz, ?, ?, ?, ?, now()) returning ${SNAPSHOT_COLUMNS}`,
-    [id, userId, name, new Date(world.now).toISOString(), world.offset_ms, accounts, transactions, schedules],
+    [id, ownerId, name, new Date(world.now).toISOString(), world.offset_ms, accounts, transactions, schedules],
   );
   // One numbering across the snapshot's tables (accounts, then transactions, then schedules), in id order.
   await tx.execute(

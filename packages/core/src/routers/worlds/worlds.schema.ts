@@ -6,6 +6,10 @@ import { ResetSandboxOutputSchema } from '../sandbox/sandbox.schema.ts';
 
 export const TakeSnapshotInputSchema = z.strictObject({
   name: z.string().trim().min(1).max(100).meta({ example: 'family, a year of history' }),
+  scenario: ScenarioSchema.optional().meta({
+    description:
+      'Keep the world this scenario builds instead of yours (applied to a temporary world, which is then removed): a test suite’s global setup makes its snapshot so',
+  }),
 });
 export const SnapshotOutputSchema = dataOf(SnapshotSchema);
 export const ListSnapshotsInputSchema = z.strictObject({ ...PageQuerySchema });
