@@ -15,6 +15,11 @@ import { Migration } from '@mikro-orm/migrations';
  * A child world is a user (no password) with a `worlds` row naming its parent and its expiry
  * (wall time). Removing the user removes everything of the world (every table cascades from
  * `users`); `worlds` cascades with it, and with its parent.
+ *
+ * Two indexes make that cascade a lookup per row instead of a scan of a whole table per row: a
+ * removed transaction sets its schedule run's `transaction_id` to null, a removed event deletes its
+ * deliveries (until now neither column led an index, so each removed row scanned every world's runs
+ * or deliveries).
  */
 export class Migration20261126010000Worlds extends Migration {
   override name = '20261126010000-worlds';
@@ -127,11 +132,16 @@ export class Migration20261126010000Worlds extends Migration {
       create index worlds_parent_idx on worlds (parent_id, created_at desc, id desc);
       create index worlds_expiry_idx on worlds (expires_at);
       create index worlds_snapshot_idx on worlds (snapshot_id) where snapshot_id is not null;
+
+      create index schedule_runs_transaction_idx on schedule_runs (transaction_id) where transaction_id is not null;
+      create index webhook_deliveries_event_idx on webhook_deliveries (event_id);
     `);
   }
 
   override down(): void {
     this.addSql(`
+      drop index if exists webhook_deliveries_event_idx;
+      drop index if exists schedule_runs_transaction_idx;
       drop table if exists worlds;
       drop table if exists world_snapshot_schedule_runs;
       drop table if exists world_snapshot_schedules;

@@ -13,7 +13,7 @@ import { notFound } from '../../errors.ts';
 import { DEADLOCK, retriedTransaction } from '../../lib/retried-transaction.ts';
 import { withClockLock } from '../clock/clock.ts';
 import { type ResetCounts, resetWorld } from '../sandbox/reset-sandbox.ts';
-import { copySnapshotInto, newIdPrefix, SHIFT_MS_SQL } from './copy-world.ts';
+import { canSkipForeignKeyChecks, copySnapshotInto, newIdPrefix, SHIFT_MS_SQL } from './copy-world.ts';
 import { SNAPSHOT_COLUMNS, type SnapshotRow } from './snapshots.ts';
 
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -30,6 +30,7 @@ export async function restoreSnapshot(
   // Fail before taking the clock lock when there is nothing to restore.
   const [known] = await em.execute('select 1 from world_snapshots where id = ? and user_id = ?', [snapshotId, userId]);
   if (!known) throw notFound('Snapshot');
+  const skipChecks = await canSkipForeignKeyChecks(em);
   return withClockLock(em, userId, () =>
     retriedTransaction(
       em,
@@ -55,7 +56,8 @@ export async function restoreSnapshot(
           `select ${SHIFT_MS_SQL} as shift_ms from users u, world_snapshots s where u.id = ? and s.id = ?`,
           [userId, snapshotId],
         );
-        await copySnapshotInto(tx, { snapshotId, userId, prefix: newIdPrefix(), shiftMs: Number(row?.shift_ms ?? 0) });
+        const target = { snapshotId, userId, prefix: newIdPrefix(), shiftMs: Number(row?.shift_ms ?? 0) };
+        await copySnapshotInto(tx, target, skipChecks);
         return { snapshot, removed };
       },
       { codes: [DEADLOCK, FOREIGN_KEY_VIOLATION] },

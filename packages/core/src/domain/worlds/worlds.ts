@@ -29,7 +29,7 @@ import { WORLD_NOW_SQL } from '../clock/clock.ts';
 import { API_KEY_PREFIX } from '../integrations/api-keys.ts';
 import { type ApplyScenarioResult, applyScenario } from '../scenarios/apply-scenario.ts';
 import type { Scenario } from '../scenarios/scenario-document.ts';
-import { copySnapshotInto, idUnder, newIdPrefix, SHIFT_MS_SQL } from './copy-world.ts';
+import { canSkipForeignKeyChecks, copySnapshotInto, idUnder, newIdPrefix, SHIFT_MS_SQL } from './copy-world.ts';
 import { removeWorlds } from './remove-worlds.ts';
 
 /** What a child world's `password_hash` holds: not an argon2 hash, so no password verifies against it. */
@@ -82,7 +82,11 @@ export async function createWorld(
   const id = idUnder(prefix, 0);
   if ('snapshotId' in params.source) {
     const { snapshotId } = params.source;
+    const skipChecks = await canSkipForeignKeyChecks(em);
     return em.transactional(async (tx) => {
+      // A disposable world does not wait for its commit's WAL flush: a database crash in the next
+      // moment may lose the whole fork (never half of it); the parent's rows are not written here.
+      await tx.execute('set local synchronous_commit = off', [], 'run');
       const [forked] = await tx.execute<{ shift_ms: string }[]>(
         `with s as (select id, taken_at, clock_offset_ms from world_snapshots where id = ? and user_id = ? for key share),
               u as (insert into users (id, email, password_hash, clock_offset_ms)
@@ -91,7 +95,7 @@ export async function createWorld(
         [snapshotId, params.parentId, id, worldEmail(id), NO_PASSWORD],
       );
       if (!forked) throw notFound('Snapshot');
-      await copySnapshotInto(tx, { snapshotId, userId: id, prefix, shiftMs: Number(forked.shift_ms) });
+      await copySnapshotInto(tx, { snapshotId, userId: id, prefix, shiftMs: Number(forked.shift_ms) }, skipChecks);
       return finishWorld(tx, deps, { id, parentId: params.parentId, snapshotId, ttlMs: params.ttlMs });
     });
   }
