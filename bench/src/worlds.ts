@@ -1,5 +1,5 @@
 /**
- * Disposable worlds (SPEC §15): how long a fork of a family snapshot (examples/scenarios/family.json:
+ * Disposable worlds: how long a fork of a family snapshot (examples/scenarios/family.json:
  * 3 accounts, ~2,500 transactions, a schedule) takes, beside applying the same scenario to a new user
  * — the reference measured in the same sitting; 20 forks at once; removal.
  *

@@ -1,5 +1,5 @@
 /**
- * Removing a child world is complete (SPEC §15): after `DELETE /v1/worlds/:id`, or the sweep once its
+ * Removing a child world is complete: after `DELETE /v1/worlds/:id`, or the sweep once its
  * TTL has passed, no row of any table in the database — every table of every schema, read from
  * information_schema, graphile-worker's included — holds any id of the world. The sweep removes a
  * world whose TTL passed while no worker ran (a worker that was down at the moment of expiry).

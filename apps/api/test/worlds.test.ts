@@ -1,5 +1,5 @@
 /**
- * Disposable worlds (SPEC §15): snapshots, forks, restore, isolation, limits and bad input, over
+ * Disposable worlds: snapshots, forks, restore, isolation, limits and bad input, over
  * real HTTP against real PostgreSQL. A fork must equal its snapshot: the same accounts, balances,
  * holds, transactions in every status (a reversal pointing at its own original), schedules and
  * their runs, and the clock offset — with new ids, and every instant moved by one shift, so that
@@ -300,7 +300,9 @@ describe('a snapshot of a scenario', () => {
     expect(res.body.data).toMatchObject({ name: 'student', accounts: 1, clockOffsetMs: 0 });
     expect(res.body.data.transactions).toBeGreaterThan(20);
     // The caller's world is as it was; the temporary world is gone.
-    expect((await app.call('GET', '/v1/accounts', { token: user.accessToken })).body.data.map((a: any) => a.name)).toEqual(['Moje']);
+    expect((await app.call('GET', '/v1/accounts', { token: user.accessToken })).body.data.map((a: any) => a.name)).toEqual([
+      'Moje',
+    ]);
     expect((await app.call('GET', '/v1/worlds', { token: user.accessToken })).body.meta.total).toBe(0);
     const { rows } = await app.db.query(`select count(*)::int as n from worlds where parent_id = $1`, [user.id]);
     expect(rows[0].n).toBe(0);

@@ -1,5 +1,5 @@
 /**
- * Child worlds whose TTL has passed (SPEC §15) are removed here, every `pollMs` (WORKER_WORLD_SWEEP_MS),
+ * Child worlds whose TTL has passed are removed here, every `pollMs` (WORKER_WORLD_SWEEP_MS),
  * with all their data. The sweep removes whatever has expired whenever it runs, so a world that
  * expired while no worker ran goes at the next pass; several workers may sweep at once.
  */

@@ -1,5 +1,5 @@
 /**
- * The worker removes child worlds whose TTL has passed (SPEC §15, docs/concepts/disposable-worlds.md):
+ * The worker removes child worlds whose TTL has passed (docs/concepts/disposable-worlds.md):
  * a world that expired while no worker ran is gone, whole, once a worker starts; a live one stays.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Disposable worlds for test suites (SPEC §15, docs/guides/testing-your-app.md).
+ * Disposable worlds for test suites (docs/guides/testing-your-app.md).
  *
  * `withWorld(snapshotOrScenario, async (world) => …)` forks a fresh child world for one test, hands it
  * over with its own session, typed REST client and API key, and removes it when the callback settles

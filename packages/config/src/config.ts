@@ -63,7 +63,7 @@ const EnvSchema = z.object({
   LIMIT_API_KEYS: int(50, 1, 10_000),
   LIMIT_OPEN_ACCOUNTS: int(100, 1, 100_000),
   LIMIT_SCHEDULES_PER_ACCOUNT: int(20, 1, 10_000),
-  // Disposable worlds (SPEC §15): live child worlds per parent, snapshots per user, transactions per snapshot.
+  // Disposable worlds: live child worlds per parent, snapshots per user, transactions per snapshot.
   LIMIT_WORLDS: int(1_000, 1, 100_000),
   LIMIT_SNAPSHOTS: int(50, 1, 10_000),
   LIMIT_SNAPSHOT_TRANSACTIONS: int(200_000, 1, 10_000_000),
@@ -76,7 +76,7 @@ const EnvSchema = z.object({
   WORKER_HEARTBEAT_SECONDS: int(10, 1),
   WORKER_STALE_AFTER_SECONDS: int(45, 2),
   WORKER_DUE_POLL_MS: int(5_000, 10),
-  // How often the worker removes child worlds whose TTL has passed (SPEC §15).
+  // How often the worker removes child worlds whose TTL has passed.
   WORKER_WORLD_SWEEP_MS: int(10_000, 10),
 
   // A partner key reads every owner: refuse short, guessable ones (the message never echoes a key).

@@ -233,7 +233,7 @@ export const ScheduleRunSchema = z
   .meta({ id: 'ScheduleRun' });
 export type ScheduleRun = z.infer<typeof ScheduleRunSchema>;
 
-/** A kept copy of a world (SPEC §15): what it holds, and the world's now when it was taken. */
+/** A kept copy of a world: what it holds, and the world's now when it was taken. */
 export const SnapshotSchema = z
   .object({
     id: IdSchema,

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Disposable worlds (SPEC §15, docs/worlds.md).
+ * Disposable worlds (docs/concepts/disposable-worlds.md).
  *
  * A snapshot keeps a world as it was: its accounts, transactions (every lifecycle state, holds
  * included), schedules and their runs, and the clock (`taken_at`, the world's now when it was

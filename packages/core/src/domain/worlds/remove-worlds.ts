@@ -1,5 +1,5 @@
 /**
- * Removing child worlds (SPEC §15): at once (`DELETE /v1/worlds/:id`, worlds.ts) or by the worker once
+ * Removing child worlds: at once (`DELETE /v1/worlds/:id`, worlds.ts) or by the worker once
  * their TTL has passed (`sweepExpiredWorlds`, apps/worker/src/world-sweep.ts). A world is a user, and
  * every table of a world cascades from `users`: deleting the user row removes it all, its own
  * snapshots included. Kept apart from worlds.ts so the worker loads only this.

@@ -1,5 +1,5 @@
 /**
- * `POST /v1/sandbox/restore` (SPEC §15): puts the caller's own world back to one of its snapshots.
+ * `POST /v1/sandbox/restore`: puts the caller's own world back to one of its snapshots.
  *
  * As a reset followed by a fork into the same world, in ONE database transaction under the world's
  * clock lock (no advance or due-item pass runs halfway): the world's accounts, transactions,

@@ -1,5 +1,5 @@
 /**
- * Snapshots (SPEC §15): `POST /v1/sandbox/snapshots` keeps the caller's world as it is now — its
+ * Snapshots: `POST /v1/sandbox/snapshots` keeps the caller's world as it is now — its
  * accounts, transactions in every lifecycle state (holds included), schedules with their runs, and
  * the clock (its now and offset) — in tables of their own (migration 20261126010000-worlds). Not
  * kept: credentials (API keys, sessions, faces' links), webhooks and the event log.

@@ -1,5 +1,5 @@
 /**
- * Child worlds (SPEC §15): `POST /v1/worlds` forks a snapshot (or applies a scenario) into a new
+ * Child worlds (docs/concepts/disposable-worlds.md): `POST /v1/worlds` forks a snapshot (or applies a scenario) into a new
  * user owned by the caller, with its own access token and API key, removed when its TTL runs out.
  *
  * A child world is a user like any other — its own clock, events, webhooks and faces' credentials —

@@ -20,7 +20,7 @@ export const createWorldProcedure = worldOwnerProcedure
     successStatus: 201,
     errorCodes: ['NOT_FOUND', 'FORBIDDEN', 'LIMIT_EXCEEDED', 'SCENARIO_TOO_LARGE', 'INSUFFICIENT_FUNDS', 'ADVANCE_TOO_LARGE'],
   })
-  // A scenario's bounds answer 422 (SPEC §8), checked on the raw body before it is parsed, as for an apply.
+  // A scenario's bounds answer 422 (docs/reference/limits.md), checked on the raw body before it is parsed, as for an apply.
   .use(async ({ getRawInput, next }) => {
     const scenario = ((await getRawInput()) as { scenario?: unknown } | null | undefined)?.scenario;
     if (scenario !== undefined) checkScenarioBounds(scenario);
