@@ -3,14 +3,15 @@
  * on its own disposable world, all at once — against a running Sandbank (SANDBANK_URL, default
  * http://127.0.0.1:3000), with the client as an app outside this repo gets it:
  *
- * 1. packs @sandbank/client (scripts/pack-client.ts) and installs the tarball into the example;
+ * 1. packs @sandbank/client (`pnpm pack`: its prepack builds dist/) and installs the tarball into the
+ *    example with npm (its one dependency, openapi-fetch, from the registry), as an app would;
  * 2. without SANDBANK_API_KEY, registers a user for the run and creates its API key;
  * 3. runs the suite (`node --test`), prints how long it took, and exits with its status.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packClient } from './pack-client.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const example = path.join(root, 'examples/worlds-suite');
@@ -27,9 +28,26 @@ async function call<T>(route: string, body: unknown, token?: string): Promise<T>
   return json.data;
 }
 
+/** The client's tarball, packed by pnpm as it would be published. */
+function packClient(): string {
+  const folder = path.join(root, '.data/packs');
+  rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder, { recursive: true });
+  // pnpm as this script was started by it (`pnpm example:worlds`), or the one the README names.
+  const execPath = process.env.npm_execpath;
+  const [command, prefix] = execPath && /pnpm/.test(execPath) ? [process.execPath, [execPath]] : ['npx', ['-y', 'pnpm@10']];
+  execFileSync(command, [...prefix, 'pack', '--pack-destination', folder], {
+    cwd: path.join(root, 'packages/client'),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const tarball = readdirSync(folder).find((name) => name.endsWith('.tgz'));
+  if (!tarball) throw new Error('pnpm pack wrote no tarball');
+  return path.join(folder, tarball);
+}
+
 const started = performance.now();
-const tarball = await packClient();
-execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--silent', tarball], {
+const tarball = packClient();
+execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
   cwd: example,
   stdio: 'inherit',
 });

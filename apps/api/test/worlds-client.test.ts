@@ -1,10 +1,11 @@
 /**
  * `withWorld` and `ensureSnapshot` of `@sandbank/client` against the real server, as a budgeting app's
  * suite uses them (docs/guides/testing-your-app.md): the snapshot made once and found again by name,
- * a fresh world per test with typed clients and its own API key, removed after the test whether it
+ * a fresh world per test with its session, typed REST client and API key, removed after the test whether it
  * passed or threw, twenty at once.
  */
 import { ensureSnapshot, SandbankError, withWorld } from '@sandbank/client';
+import { createTrpcClient } from '@sandbank/client/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers.ts';
 
@@ -61,7 +62,8 @@ describe('withWorld', () => {
           body: { accountId: main?.id ?? '', amount: -1_000, description: 'Żabka' },
         });
         expect(booked.response.status).toBe(201);
-        expect((await world.trpc.accounts.listAccounts.query({})).data).toHaveLength(1);
+        // Inside this repo, the tRPC client takes the world's session too.
+        expect((await createTrpcClient(world.session).accounts.listAccounts.query({})).data).toHaveLength(1);
         const pulled = await fetch(`${world.baseUrl}/api/owner/${world.id}/transactions`, {
           headers: { authorization: `Bearer ${world.apiKey.key}` },
         });
