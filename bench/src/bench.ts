@@ -21,6 +21,7 @@ import { APP_ENTRY, freshDatabase, READ_FLOOR_ENTRY, root, spawnApp, startPostgr
 import { measureStatements } from './statement-bench.ts';
 import { measureSync } from './sync.ts';
 import { measureColdStart, measureWebhookLatency } from './webhooks.ts';
+import { formatWorlds, measureWorlds } from './worlds.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -124,6 +125,9 @@ const sync = await measureSync(baseUrl, historyUser?.token ?? '');
 // 4. The clock: the family scenario (12 months × 3 accounts) and a one-year advance.
 const clock = await measureClock(baseUrl);
 
+// 4b. Disposable worlds: forks of a family snapshot beside applying the same scenario; 20 at once; removal.
+const worlds = await measureWorlds(baseUrl);
+
 // 5. Pull endpoint with an API key.
 const apiKey = await createApiKey(baseUrl, historyUser?.token ?? '');
 const pullUrl = `${baseUrl}/api/owner/${encodeURIComponent(historyUser?.email ?? '')}/transactions`;
@@ -226,6 +230,7 @@ const results = {
   pull,
   sync,
   clock,
+  worlds,
   webhooks: { deliveriesPerSecond, ...webhookLatency },
   coldStart,
   rss,
@@ -261,6 +266,7 @@ function printTable(r: typeof results): void {
       `history's first page ÷ the read floor (hand-written node:http + pg, same statement and body): ${r.historyFloor.ratio} of its req/s, p99 ${r.historyFloor.p99Ratio}× its ${r.historyFloor.p99} ms`,
       `sync from nothing: ${r.sync.transactions} transactions in ${r.sync.pages} pages, ${r.sync.seconds} s → ${r.sync.transactionsPerSecond} transactions/s (one client, 200 per page)`,
       `scenario apply (family, 12 months × 3 accounts): ${r.clock.scenarioApply.transactions} transactions in ${r.clock.scenarioApply.medianMs} ms (median of ${r.clock.scenarioApply.runsMs.join(', ')}; target < 5000 ms)`,
+      ...formatWorlds(r.worlds),
       `one-year advance, 10 schedules + 100 pending settlements: ${r.clock.yearAdvance.fired} items in ${r.clock.yearAdvance.medianMs} ms (median of ${r.clock.yearAdvance.runsMs.join(', ')})`,
       `webhooks: ${r.webhooks.deliveriesPerSecond} deliveries/s (1 worker); end-to-end p50 ${r.webhooks.p50} ms, p95 ${r.webhooks.p95} ms over ${r.webhooks.samples} events`,
       `cold start: /healthz ${r.coldStart.healthzMs} ms, /readyz ${r.coldStart.readyzMs} ms (median of ${r.coldStart.runs})`,

@@ -111,8 +111,18 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.use('/plaid', plaidRouter(deps, inFlight));
   app.use('/gocardless/api/v2', gocardlessRouter(deps, inFlight));
 
-  // A scenario may carry up to 50,000 transactions; every other body stays within 64 KiB.
-  app.use(['/v1/scenarios/apply', '/trpc/scenarios.applyScenario'], jsonBody({ limit: '16mb' }));
+  // A scenario may carry up to 50,000 transactions (applied, or a child world made from one); every other body stays within 64 KiB.
+  app.use(
+    [
+      '/v1/scenarios/apply',
+      '/trpc/scenarios.applyScenario',
+      '/v1/worlds',
+      '/trpc/worlds.createWorld',
+      '/v1/sandbox/snapshots',
+      '/trpc/worlds.takeSnapshot',
+    ],
+    jsonBody({ limit: '16mb' }),
+  );
   // The REST adapter and tRPC's handler both take the body parsed here, its depth bounded first (json-body.ts).
   app.use(jsonBody({ limit: '64kb' }));
   app.use('/trpc', trpcHandler(deps, inFlight));

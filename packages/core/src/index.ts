@@ -71,6 +71,7 @@ export {
 export { StatementDaySchema } from './domain/statements/statement-period.ts';
 export { settleDueTransaction } from './domain/transactions/settle-due.ts';
 export { jsonOf, readTransactionList, TransactionListCache } from './domain/transactions/transaction-list-cache.ts';
+export { sweepExpiredWorlds } from './domain/worlds/remove-worlds.ts';
 export { AppError, isDatabaseUnavailable, retryAfterOf, statusOf, toErrorBody } from './errors.ts';
 export { applyFrameworkWorkarounds } from './framework-workarounds.ts';
 export { uuidv7 } from './lib/ids.ts';

@@ -93,6 +93,7 @@ export function buildOpenApiDocument({ serverUrl, version = '1.0.0' }: OpenApiOp
       'webhooks',
       'events',
       'integrations',
+      'worlds',
       'system',
     ],
     securitySchemes: { Authorization: USER_TOKEN_SCHEME },
@@ -122,6 +123,7 @@ export function buildOpenApiDocument({ serverUrl, version = '1.0.0' }: OpenApiOp
     // Public operations say so explicitly (an empty requirement: no credentials needed).
     if (openapi.protect === false) operation.security = [{}];
     if (meta.auth === 'apiKey') operation.security = [{ ApiKey: [] }];
+    if (meta.auth === 'userOrApiKey') operation.security = [{ Authorization: [] }, { ApiKey: [] }];
     for (const media of Object.values(operation.requestBody?.content ?? {})) {
       media.example ??= exampleOf(media.schema as never, resolve);
     }
