@@ -807,7 +807,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook
-         * @description Any of url (checked like a new one), events, status (active re-enables a disabled webhook) and secret. A new secret rotates the Standard Webhooks way: for WEBHOOK_SECRET_OVERLAP_HOURS (default 24) deliveries carry both signatures (`v1,<new> v1,<old>`), so a receiver can switch without dropping events.
+         * @description Any of url (checked like a new one), events, status (active re-enables a disabled webhook) and secret. A new secret rotates the Standard Webhooks way: for WEBHOOK_SECRET_OVERLAP_HOURS (default 24) deliveries carry both signatures (`v1,<new> v1,<old>`), so a receiver can switch without dropping events. `faults` (the webhook lab, off by default; null turns them off) makes deliveries fail, lag, repeat, arrive out of order or carry a stale timestamp, on purpose and repeatably for a seed: see docs/guides/webhooks.md.
          */
         patch: operations["webhooks.patchWebhook"];
         trace?: never;
@@ -1008,6 +1008,22 @@ export interface components {
                 webhooks: number;
             };
         };
+        AttemptFault: {
+            /**
+             * Format: int64
+             * @description staleTimestamp: how old the signed timestamp was
+             */
+            ageSeconds?: number;
+            /** @enum {string} */
+            kind: "failure" | "latency" | "duplicate" | "reorder" | "staleTimestamp";
+            /**
+             * Format: int64
+             * @description latency: the pause; reorder: how long the attempt was held
+             */
+            ms?: number;
+            /** @description failure: the answer counted */
+            status?: number | "timeout";
+        };
         AuthResult: {
             data: {
                 /**
@@ -1106,7 +1122,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied";
+            eventType: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test";
             /**
              * Format: uuid
              * @description UUID v7
@@ -1140,6 +1156,8 @@ export interface components {
             durationMs: number;
             /** @description Why the attempt failed (timeout, network error, status), or null */
             error: string | null;
+            /** @description The webhook's faults this attempt carried (empty: none) */
+            faults: components["schemas"]["AttemptFault"][];
             /** @description When the next try was scheduled after this one, if any */
             nextAttemptAt: string | null;
             /** @description The HTTP status of the answer; null when none came */
@@ -1202,7 +1220,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied";
+            type: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test";
         };
         GocardlessDecision: {
             data: {
@@ -1379,7 +1397,7 @@ export interface components {
                  *       "transaction.created"
                  *     ]
                  */
-                events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied")[];
+                events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
                 /**
                  * @description 16–256 printable ASCII characters; never returned
                  * @example whsec-0b5d8f1e2a7c4e9b
@@ -1620,7 +1638,9 @@ export interface components {
             createdAt: string;
             /** @description Why the webhook was disabled (e.g. the receiver answered 410) */
             disabledReason: string | null;
-            events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied")[];
+            events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
+            /** @description Faults injected into deliveries for testing the receiver (null: none, the default) */
+            faults: components["schemas"]["WebhookFaultsOutput"] | null;
             /**
              * Format: uuid
              * @description UUID v7
@@ -1633,6 +1653,104 @@ export interface components {
             status: "active" | "disabled";
             /** Format: uri */
             url: string;
+        };
+        WebhookFaults: {
+            /** @description The request is sent twice: same body, same `webhook-id` */
+            duplicate?: {
+                /** @description Share of attempts hit, 0–1 */
+                rate: number;
+            };
+            /** @description Attempts counted as failed whatever the receiver answers, so the event is retried */
+            failure?: {
+                /** @description Share of attempts hit, 0–1 */
+                rate: number;
+                /**
+                 * @description The answer the attempt is counted as (the request is still sent): a status, or `timeout`
+                 * @default 503
+                 */
+                status: number | "timeout";
+            };
+            /** @description A pause before the request */
+            latency?: {
+                /** Format: int32 */
+                ms: number;
+                /**
+                 * @description Share of attempts hit, 0–1
+                 * @default 1
+                 */
+                rate: number;
+            };
+            /** @description A first attempt held back by up to `windowMs`, so events arrive out of order */
+            reorder?: {
+                /**
+                 * @description Share of attempts hit, 0–1
+                 * @default 1
+                 */
+                rate: number;
+                /** Format: int32 */
+                windowMs: number;
+            };
+            /** @description Makes the faults repeatable: the same seed hits the same events. One is chosen if omitted. */
+            seed?: string;
+            /** @description Signed with a `webhook-timestamp` this old: Standard Webhooks receivers must refuse it */
+            staleTimestamp?: {
+                /**
+                 * Format: int32
+                 * @default 3600
+                 */
+                ageSeconds: number;
+                /** @description Share of attempts hit, 0–1 */
+                rate: number;
+            };
+        };
+        WebhookFaultsOutput: {
+            /** @description The request is sent twice: same body, same `webhook-id` */
+            duplicate?: {
+                /** @description Share of attempts hit, 0–1 */
+                rate: number;
+            };
+            /** @description Attempts counted as failed whatever the receiver answers, so the event is retried */
+            failure?: {
+                /** @description Share of attempts hit, 0–1 */
+                rate: number;
+                /**
+                 * @description The answer the attempt is counted as (the request is still sent): a status, or `timeout`
+                 * @default 503
+                 */
+                status: number | "timeout";
+            };
+            /** @description A pause before the request */
+            latency?: {
+                /** Format: int32 */
+                ms: number;
+                /**
+                 * @description Share of attempts hit, 0–1
+                 * @default 1
+                 */
+                rate: number;
+            };
+            /** @description A first attempt held back by up to `windowMs`, so events arrive out of order */
+            reorder?: {
+                /**
+                 * @description Share of attempts hit, 0–1
+                 * @default 1
+                 */
+                rate: number;
+                /** Format: int32 */
+                windowMs: number;
+            };
+            /** @description Makes the faults repeatable: the same seed hits the same events. One is chosen if omitted. */
+            seed?: string;
+            /** @description Signed with a `webhook-timestamp` this old: Standard Webhooks receivers must refuse it */
+            staleTimestamp?: {
+                /**
+                 * Format: int32
+                 * @default 3600
+                 */
+                ageSeconds: number;
+                /** @description Share of attempts hit, 0–1 */
+                rate: number;
+            };
         };
     };
     responses: never;
@@ -9276,6 +9394,28 @@ export interface operations {
                      *           "status": "active",
                      *           "disabledReason": "xxxxxx",
                      *           "secretRotatedAt": "2026-11-21T10:15:30.123Z",
+                     *           "faults": {
+                     *             "seed": "x",
+                     *             "failure": {
+                     *               "rate": 1,
+                     *               "status": 503
+                     *             },
+                     *             "latency": {
+                     *               "rate": 1,
+                     *               "ms": 1
+                     *             },
+                     *             "duplicate": {
+                     *               "rate": 1
+                     *             },
+                     *             "reorder": {
+                     *               "rate": 1,
+                     *               "windowMs": 1
+                     *             },
+                     *             "staleTimestamp": {
+                     *               "rate": 1,
+                     *               "ageSeconds": 3600
+                     *             }
+                     *           },
                      *           "createdAt": "2026-11-21T10:15:30.123Z"
                      *         }
                      *       ],
@@ -9415,7 +9555,7 @@ export interface operations {
                      *       "transaction.created"
                      *     ]
                      */
-                    events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied")[];
+                    events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
                     /**
                      * @description 16–256 printable ASCII characters; never returned
                      * @example whsec-0b5d8f1e2a7c4e9b
@@ -9452,6 +9592,28 @@ export interface operations {
                      *         "status": "active",
                      *         "disabledReason": "xxxxxx",
                      *         "secretRotatedAt": "2026-11-21T10:15:30.123Z",
+                     *         "faults": {
+                     *           "seed": "x",
+                     *           "failure": {
+                     *             "rate": 1,
+                     *             "status": 503
+                     *           },
+                     *           "latency": {
+                     *             "rate": 1,
+                     *             "ms": 1
+                     *           },
+                     *           "duplicate": {
+                     *             "rate": 1
+                     *           },
+                     *           "reorder": {
+                     *             "rate": 1,
+                     *             "windowMs": 1
+                     *           },
+                     *           "staleTimestamp": {
+                     *             "rate": 1,
+                     *             "ageSeconds": 3600
+                     *           }
+                     *         },
                      *         "createdAt": "2026-11-21T10:15:30.123Z"
                      *       }
                      *     }
@@ -9618,6 +9780,28 @@ export interface operations {
                      *         "status": "active",
                      *         "disabledReason": "xxxxxx",
                      *         "secretRotatedAt": "2026-11-21T10:15:30.123Z",
+                     *         "faults": {
+                     *           "seed": "x",
+                     *           "failure": {
+                     *             "rate": 1,
+                     *             "status": 503
+                     *           },
+                     *           "latency": {
+                     *             "rate": 1,
+                     *             "ms": 1
+                     *           },
+                     *           "duplicate": {
+                     *             "rate": 1
+                     *           },
+                     *           "reorder": {
+                     *             "rate": 1,
+                     *             "windowMs": 1
+                     *           },
+                     *           "staleTimestamp": {
+                     *             "rate": 1,
+                     *             "ageSeconds": 3600
+                     *           }
+                     *         },
                      *         "createdAt": "2026-11-21T10:15:30.123Z"
                      *       }
                      *     }
@@ -9936,7 +10120,29 @@ export interface operations {
                  *         "transaction.created"
                  *       ],
                  *       "status": "active",
-                 *       "secret": "whsec-0b5d8f1e2a7c4e9b"
+                 *       "secret": "whsec-0b5d8f1e2a7c4e9b",
+                 *       "faults": {
+                 *         "seed": "x",
+                 *         "failure": {
+                 *           "rate": 1,
+                 *           "status": 503
+                 *         },
+                 *         "latency": {
+                 *           "rate": 1,
+                 *           "ms": 1
+                 *         },
+                 *         "duplicate": {
+                 *           "rate": 1
+                 *         },
+                 *         "reorder": {
+                 *           "rate": 1,
+                 *           "windowMs": 1
+                 *         },
+                 *         "staleTimestamp": {
+                 *           "rate": 1,
+                 *           "ageSeconds": 3600
+                 *         }
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -9946,7 +10152,8 @@ export interface operations {
                      *       "transaction.created"
                      *     ]
                      */
-                    events?: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied")[];
+                    events?: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
+                    faults?: components["schemas"]["WebhookFaults"] | null;
                     /**
                      * @description 16–256 printable ASCII characters; never returned
                      * @example whsec-0b5d8f1e2a7c4e9b
@@ -9985,6 +10192,28 @@ export interface operations {
                      *         "status": "active",
                      *         "disabledReason": "xxxxxx",
                      *         "secretRotatedAt": "2026-11-21T10:15:30.123Z",
+                     *         "faults": {
+                     *           "seed": "x",
+                     *           "failure": {
+                     *             "rate": 1,
+                     *             "status": 503
+                     *           },
+                     *           "latency": {
+                     *             "rate": 1,
+                     *             "ms": 1
+                     *           },
+                     *           "duplicate": {
+                     *             "rate": 1
+                     *           },
+                     *           "reorder": {
+                     *             "rate": 1,
+                     *             "windowMs": 1
+                     *           },
+                     *           "staleTimestamp": {
+                     *             "rate": 1,
+                     *             "ageSeconds": 3600
+                     *           }
+                     *         },
                      *         "createdAt": "2026-11-21T10:15:30.123Z"
                      *       }
                      *     }
@@ -10183,7 +10412,15 @@ export interface operations {
                      *               "statusCode": 1,
                      *               "durationMs": 1,
                      *               "error": "xxxxxx",
-                     *               "nextAttemptAt": "2026-11-21T10:15:30.123Z"
+                     *               "nextAttemptAt": "2026-11-21T10:15:30.123Z",
+                     *               "faults": [
+                     *                 {
+                     *                   "kind": "failure",
+                     *                   "status": 1,
+                     *                   "ms": 1,
+                     *                   "ageSeconds": 1
+                     *                 }
+                     *               ]
                      *             }
                      *           ]
                      *         }
@@ -10357,7 +10594,15 @@ export interface operations {
                      *             "statusCode": 1,
                      *             "durationMs": 1,
                      *             "error": "xxxxxx",
-                     *             "nextAttemptAt": "2026-11-21T10:15:30.123Z"
+                     *             "nextAttemptAt": "2026-11-21T10:15:30.123Z",
+                     *             "faults": [
+                     *               {
+                     *                 "kind": "failure",
+                     *                 "status": 1,
+                     *                 "ms": 1,
+                     *                 "ageSeconds": 1
+                     *               }
+                     *             ]
                      *           }
                      *         ]
                      *       }
