@@ -43,6 +43,8 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
   ],
   // Due items fired by the worker as wall time passes (settlements, expiries, schedule runs).
   '@sandbank/worker': ['test/clock-advance.test.ts'],
+  // sandbank listen across a clock advance and a scenario; a statement's default period.
+  '@sandbank/cli': ['test/listen.test.ts'],
 };
 
 const LEAD_MS = 20_000;

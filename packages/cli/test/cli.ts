@@ -16,8 +16,14 @@ export interface Run {
   stderr: string;
 }
 
+/** The test's environment (so a faked clock, scripts/test-at-instants.ts, reaches the CLI too) without the user's own SANDBANK_*. */
 export function cliEnv(configDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SANDBANK_CONFIG_DIR: configDir, NO_COLOR: '1', ...extra };
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] => !entry[0].startsWith('SANDBANK_') && entry[1] !== undefined,
+    ),
+  );
+  return { ...inherited, SANDBANK_CONFIG_DIR: configDir, NO_COLOR: '1', ...extra };
 }
 
 /** Runs `sandbank …args` to its end. */
