@@ -38,7 +38,7 @@ export const PLAID_WEBHOOK_EVENT = 'plaid.webhook';
 /** A webhook's test event (`POST /v1/webhooks/:id/test`): sent to that webhook only, not a world event. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 /** The events of the log: not the Plaid face's notifications nor test events, which only feed their deliveries. */
-export const LOGGED_EVENTS = `type not in ('${PLAID_WEBHOOK_EVENT}', '${WEBHOOK_TEST_EVENT}')`;
+const LOGGED_EVENTS = `type not in ('${PLAID_WEBHOOK_EVENT}', '${WEBHOOK_TEST_EVENT}')`;
 export const LOG_START: LogPosition = { txid: '0', seq: '0' };
 
 /** Only transactions that can no longer commit: see the header. Every log read carries it. */

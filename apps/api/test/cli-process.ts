@@ -1,4 +1,4 @@
-/** Runs the real CLI as a child process (Node 24 from the checkout), with its own config directory. */
+/** Runs the real `sandbank` CLI (packages/cli) as a child process (Node 24 from the checkout), with its own config directory. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';

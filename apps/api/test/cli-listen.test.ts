@@ -12,10 +12,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestApp } from '@sandbank/api/test-helpers';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, sandbank, startSandbank } from './cli.ts';
+import { cliEnv, sandbank, startSandbank } from './cli-process.ts';
+import { startTestApp } from './helpers.ts';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
 let app: App;
