@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const main = path.join(root, 'packages/cli/src/main.ts');
+const main = path.join(root, 'packages/cli/src/bin.ts');
 const node = existsSync(path.join(root, 'node_modules/node/bin/node'))
   ? path.join(root, 'node_modules/node/bin/node')
   : process.execPath;

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * `sandbank`: the Sandbank command line (SPEC §16). Commands: login, logout, listen, trigger, clock
  * advance, scenario apply, statement. `--help` on every command; `--json` for scripts; exit codes in
@@ -11,7 +10,7 @@ import { DEFAULT_API_URL, openApi, refusal, request } from './api.ts';
 import { sessionFile, writeSession } from './credentials.ts';
 import { cliEnv } from './env.ts';
 import { defaultResumeFile, listen } from './listen.ts';
-import { CliError, createOutput, EXIT, type Output, reportFailure } from './output.ts';
+import { CliError, createOutput, EXIT, reportFailure } from './output.ts';
 import { newLocalSecret, secretKey } from './signing.ts';
 import { TRIGGER_KINDS, trigger } from './trigger.ts';
 
@@ -30,7 +29,7 @@ const positiveInt = (value: string) => {
   return number;
 };
 
-export function buildProgram(): Command {
+function buildProgram(): Command {
   const program = new Command('sandbank')
     .description('The Sandbank command line: log in, forward events to localhost, trigger events, move the clock')
     .version('0.1.0')
@@ -273,7 +272,3 @@ export async function run(argv: string[]): Promise<number> {
     return reportFailure(error, program.opts<GlobalOptions>().json === true);
   }
 }
-
-export type { Output };
-
-if (import.meta.main) process.exitCode = await run(process.argv);
