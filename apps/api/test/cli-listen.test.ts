@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitUntil } from '@sandbank/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, sandbank, startSandbank } from './cli-process.ts';
@@ -61,14 +62,6 @@ async function startReceiver(secret: () => string, answer: (index: number) => nu
       return new Promise((resolve) => server.close(resolve));
     },
   };
-}
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('sandbank', () => {
@@ -160,7 +153,7 @@ describe('sandbank', () => {
       settleAfter: 'P1D',
     });
     expect(pending.status).toBe(201);
-    await until(() => receiver.deliveries.filter((d) => d.verified).length >= 5);
+    await waitUntil(() => receiver.deliveries.filter((d) => d.verified).length >= 5);
 
     // Killed without warning; events go on meanwhile.
     listener.child.kill('SIGKILL');
@@ -185,7 +178,10 @@ describe('sandbank', () => {
     );
     const ids = rows.map((row) => row.id);
     expect(ids.length).toBeGreaterThanOrEqual(14);
-    await until(() => ids.every((id) => receiver.deliveries.some((d) => d.id === id && d.verified)), 60_000);
+    await waitUntil(() => ids.every((id) => receiver.deliveries.some((d) => d.id === id && d.verified)), {
+      timeoutMs: 60_000,
+      what: 'every committed event forwarded',
+    });
     listener.child.kill('SIGTERM');
     await new Promise((resolve) => listener.child.once('exit', resolve));
     await receiver.close();

@@ -4,10 +4,12 @@
  * but out of order, a stale timestamp fails verification, a failure rate makes retries that the
  * delivery log records with their fault. Faults repeat for a seed.
  */
+
+import { waitUntil } from '@sandbank/testing';
 import { planFaults } from '@sandbank/webhooks';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DeliveryStack, eventually, startDeliveryStack } from './stack.ts';
+import { type DeliveryStack, startDeliveryStack } from './stack.ts';
 
 let stack: DeliveryStack;
 beforeAll(async () => {
@@ -75,13 +77,13 @@ describe('webhook faults', () => {
     const path = '/duplicates';
     const { owner, webhook } = await withFaults(path, { seed: 'dup', duplicate: { rate: 1 } });
     const { eventId } = await stack.commitEvent(owner.id);
-    await eventually(async () => requestsTo(path).length >= 2);
+    await waitUntil(async () => requestsTo(path).length >= 2);
     const [first, second] = requestsTo(path);
     expect(first!.headers['webhook-id']).toBe(eventId);
     expect(second!.headers['webhook-id']).toBe(eventId);
     expect(second!.rawBody).toBe(first!.rawBody);
     expect(verifies(first!) && verifies(second!)).toBe(true);
-    const attempts = await eventually(async () => {
+    const attempts = await waitUntil(async () => {
       const rows = await attemptsOf(webhook.id);
       return rows.length === 1 ? rows : null;
     });
@@ -96,7 +98,7 @@ describe('webhook faults', () => {
     const accountEvent = await stack.commitEvent(owner.id);
     committed.push(accountEvent.eventId);
     for (let i = 0; i < 5; i++) committed.push((await stack.commitEvent(owner.id)).eventId);
-    await eventually(async () => requestsTo(path).length >= committed.length);
+    await waitUntil(async () => requestsTo(path).length >= committed.length);
     const arrived = requestsTo(path).map((request) => request.headers['webhook-id'] as string);
     expect(new Set(arrived)).toEqual(new Set(committed));
     expect(arrived).toHaveLength(committed.length);
@@ -111,7 +113,7 @@ describe('webhook faults', () => {
     expect(byHold).not.toEqual(committed);
     expect(arrived).not.toEqual(committed);
     expect(requestsTo(path).every(verifies)).toBe(true);
-    const attempts = await eventually(async () => {
+    const attempts = await waitUntil(async () => {
       const rows = await attemptsOf(webhook.id);
       return rows.length === committed.length ? rows : null;
     });
@@ -122,11 +124,11 @@ describe('webhook faults', () => {
     const path = '/stale';
     const { owner, webhook } = await withFaults(path, { seed: 'stale', staleTimestamp: { rate: 1, ageSeconds: 3600 } });
     await stack.commitEvent(owner.id);
-    const [request] = await eventually(async () => (requestsTo(path).length ? requestsTo(path) : null));
+    const [request] = await waitUntil(async () => (requestsTo(path).length ? requestsTo(path) : null));
     const age = Date.now() / 1000 - Number(request!.headers['webhook-timestamp']);
     expect(age).toBeGreaterThan(3590);
     expect(() => standard.verify(request!.rawBody, request!.headers as Record<string, string>)).toThrow(/timestamp/i);
-    const attempts = await eventually(async () => ((await attemptsOf(webhook.id)).length ? attemptsOf(webhook.id) : null));
+    const attempts = await waitUntil(async () => ((await attemptsOf(webhook.id)).length ? attemptsOf(webhook.id) : null));
     expect(attempts[0].faults).toEqual([{ kind: 'staleTimestamp', ageSeconds: 3600 }]);
   });
 
@@ -138,10 +140,13 @@ describe('webhook faults', () => {
     const events: string[] = [];
     for (let i = 0; i < 4; i++) events.push((await stack.commitEvent(owner.id)).eventId);
     // Every delivery ends (3 tries each at most with the stack's 1 s, 2 s schedule).
-    await eventually(async () => {
-      const rows = await stack.deliveries(webhook.id);
-      return rows.length === events.length && rows.every((row) => row.status !== 'pending');
-    }, 30_000);
+    await waitUntil(
+      async () => {
+        const rows = await stack.deliveries(webhook.id);
+        return rows.length === events.length && rows.every((row) => row.status !== 'pending');
+      },
+      { timeoutMs: 30_000 },
+    );
     const attempts = await attemptsOf(webhook.id);
     // What the seed planned is what happened, attempt by attempt.
     const parsed = { seed, failure: { rate: 0.5, status: 503 as const }, latency: { rate: 0.5, ms: 50 } };
@@ -165,10 +170,13 @@ describe('webhook faults: failures', () => {
     const path = '/always-failing';
     const { owner, webhook } = await withFaults(path, { failure: { rate: 1, status: 'timeout' } });
     const { eventId } = await stack.commitEvent(owner.id);
-    const [delivery] = await eventually(async () => {
-      const rows = await stack.deliveries(webhook.id);
-      return rows[0]?.status === 'failed' ? rows : null;
-    }, 20_000);
+    const [delivery] = await waitUntil(
+      async () => {
+        const rows = await stack.deliveries(webhook.id);
+        return rows[0]?.status === 'failed' ? rows : null;
+      },
+      { timeoutMs: 20_000 },
+    );
     expect(delivery).toMatchObject({ attempt_count: 3, event_id: eventId });
     const attempts = await attemptsOf(webhook.id);
     expect(attempts.map((a) => [a.attempt, a.status_code, a.error, a.faults])).toEqual(

@@ -3,9 +3,11 @@
  * receiver verifying with `standardwebhooks`: the test event reaches that webhook only and stays
  * out of the event log; a replay redelivers the same event ids as new attempts, bounded and by cursor.
  */
+
+import { waitUntil } from '@sandbank/testing';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DeliveryStack, eventually, startDeliveryStack } from './stack.ts';
+import { type DeliveryStack, startDeliveryStack } from './stack.ts';
 
 let stack: DeliveryStack;
 beforeAll(async () => {
@@ -28,7 +30,7 @@ describe('POST /v1/webhooks/:id/test', () => {
     await stack.createWebhook(owner.token, `${stack.receiver.url}/test-other`, SECRET);
     const res = await stack.call('POST', `/v1/webhooks/${webhook.id}/test`, { token: owner.token, body: {} });
     expect(res.status).toBe(202);
-    await eventually(async () => requestsTo('/test-one').length === 1);
+    await waitUntil(async () => requestsTo('/test-one').length === 1);
     const [event] = verified('/test-one');
     expect(event).toMatchObject({ id: res.body.data.eventId, type: 'webhook.test', data: {} });
     const log = await stack.call('GET', '/v1/events', { token: owner.token });
@@ -57,7 +59,7 @@ describe('POST /v1/events/replay', () => {
     const webhook = await stack.createWebhook(owner.token, `${stack.receiver.url}${path}`, SECRET);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await stack.commitEvent(owner.id)).eventId);
-    await eventually(async () => requestsTo(path).length === 3);
+    await waitUntil(async () => requestsTo(path).length === 3);
     // Cursors of the log: after the first event, after the second.
     const first = await stack.call('GET', '/v1/events?limit=1', { token: owner.token });
     const second = await stack.call(`GET`, `/v1/events?limit=1&after=${first.body.meta.nextCursor}`, { token: owner.token });
@@ -66,7 +68,7 @@ describe('POST /v1/events/replay', () => {
     const all = await stack.call('POST', '/v1/events/replay', { token: owner.token, body: { webhookId: webhook.id } });
     expect(all.status).toBe(202);
     expect(all.body.data).toMatchObject({ webhookId: webhook.id, queued: 3, eventIds: ids, hasMore: false });
-    await eventually(async () => requestsTo(path).length === 6);
+    await waitUntil(async () => requestsTo(path).length === 6);
     const again = verified(path).slice(3);
     expect(new Set(again.map((event) => event.id))).toEqual(new Set(ids));
     expect(
@@ -80,7 +82,7 @@ describe('POST /v1/events/replay', () => {
         .map((r) => r.rawBody)
         .sort(),
     );
-    await eventually(async () => {
+    await waitUntil(async () => {
       const rows = await stack.deliveries(webhook.id);
       return rows.length === 3 && rows.every((row) => row.status === 'succeeded' && row.attempt_count === 2);
     });
@@ -91,7 +93,7 @@ describe('POST /v1/events/replay', () => {
       body: { webhookId: webhook.id, after: first.body.meta.nextCursor, until: second.body.meta.nextCursor },
     });
     expect(window.body.data).toMatchObject({ queued: 1, eventIds: [ids[1]], hasMore: false });
-    await eventually(async () => requestsTo(path).length === 7);
+    await waitUntil(async () => requestsTo(path).length === 7);
     expect(requestsTo(path)[6]!.headers['webhook-id']).toBe(ids[1]);
 
     // Bounded: one per call, continued from nextCursor.
@@ -102,7 +104,7 @@ describe('POST /v1/events/replay', () => {
       body: { webhookId: webhook.id, limit: 2, after: page.body.data.nextCursor },
     });
     expect(next.body.data).toMatchObject({ queued: 2, eventIds: ids.slice(1), hasMore: false });
-    await eventually(async () => requestsTo(path).length === 10);
+    await waitUntil(async () => requestsTo(path).length === 10);
 
     for (const body of [
       { webhookId: webhook.id, limit: 5000 },
