@@ -153,7 +153,10 @@ describe('sandbank', () => {
       settleAfter: 'P1D',
     });
     expect(pending.status).toBe(201);
-    await waitUntil(() => receiver.deliveries.filter((d) => d.verified).length >= 5);
+    await waitUntil(() => receiver.deliveries.filter((d) => d.verified).length >= 5, {
+      timeoutMs: 30_000,
+      what: 'the first five events forwarded',
+    });
 
     // Killed without warning; events go on meanwhile.
     listener.child.kill('SIGKILL');
