@@ -300,6 +300,7 @@ create table webhook_delivery_attempts (
   status_code integer,
   error text,
   next_attempt_at timestamp(3) with time zone,
+  faults jsonb not null default '[]'::jsonb,
   constraint webhook_delivery_attempts_pkey PRIMARY KEY (id),
   constraint webhook_delivery_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES webhook_deliveries(id) ON DELETE CASCADE
 );
@@ -321,6 +322,7 @@ create table webhooks (
   previous_secret_key_id text,
   secret_rotated_at timestamp(3) with time zone,
   plaid_item_id uuid,
+  faults jsonb,
   constraint webhooks_pkey PRIMARY KEY (id),
   constraint webhooks_plaid_item_id_fkey FOREIGN KEY (plaid_item_id) REFERENCES plaid_items(id) ON DELETE CASCADE,
   constraint webhooks_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,

@@ -28,6 +28,7 @@ import { statementsRouter } from './faces/statements/router.ts';
 import { consoleRouter } from './http/console.ts';
 import { docsRouter } from './http/docs.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
+import { type EventStreams, eventStreamHandler, eventStreams, STREAM_PATH } from './http/event-stream.ts';
 import { type InFlight, inFlightRequests } from './http/in-flight.ts';
 import { jsonBody } from './http/json-body.ts';
 import { createMetrics } from './http/metrics.ts';
@@ -49,6 +50,8 @@ export interface BuildOptions {
    * 503 whatever the database says, since another replica may have migrated it already (default: never).
    */
   starting?: () => boolean;
+  /** The open `GET /v1/events/stream` connections, for the process's shutdown to end them (default: a registry of its own). */
+  eventStreams?: EventStreams;
 }
 
 export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
@@ -108,6 +111,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.use(noStore);
   app.use('/simplefin', simplefinRouter(deps, inFlight));
   app.use(statementsRouter(deps, inFlight));
+  app.get(STREAM_PATH, eventStreamHandler(deps, inFlight, options.eventStreams ?? eventStreams()));
   app.use('/plaid', plaidRouter(deps, inFlight));
   app.use('/gocardless/api/v2', gocardlessRouter(deps, inFlight));
 

@@ -44,7 +44,8 @@ const ORM_CLOSE_MS = 5_000;
  * What start-up has opened so far; shutdown closes whatever is there, whenever the signal comes.
  * `settled` waits for the request handlers still running (some may have lost their client).
  */
-const opened: { settled?: () => Promise<void>; close?: () => Promise<void> } = {};
+const opened: { settled?: () => Promise<void>; close?: () => Promise<void>; streams?: { close(): void; readonly size: number } } =
+  {};
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
@@ -54,6 +55,7 @@ async function shutdown(signal: string): Promise<void> {
   // close waits for open connections; a handler whose client has gone still runs after its socket
   // closed, hence `settled`.
   const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+  opened.streams?.close(); // event streams never end on their own
   server.closeIdleConnections();
   const finished = drained.then(() => opened.settled?.());
   await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
@@ -71,6 +73,7 @@ async function main(): Promise<void> {
   const { resolveSecrets } = await import('@sandbank/config');
   const { buildApp } = await import('./app.ts');
   const { inFlightRequests } = await import('./http/in-flight.ts');
+  const { eventStreams } = await import('./http/event-stream.ts');
   const database = await resolveDatabase(config, (message) => logger.warn({ message }, 'embedded postgres'));
   opened.close = database.stop;
   const orm = await createOrm({ url: database.url, poolSize: config.database.poolSize });
@@ -83,7 +86,11 @@ async function main(): Promise<void> {
   const inFlight = inFlightRequests();
   opened.settled = inFlight.settled;
   let migrated = false;
-  const app = buildApp({ config, secrets: resolveSecrets(config), orm, logger }, { inFlight, starting: () => !migrated });
+  opened.streams = eventStreams();
+  const app = buildApp(
+    { config, secrets: resolveSecrets(config), orm, logger },
+    { inFlight, starting: () => !migrated, eventStreams: opened.streams },
+  );
   server.removeListener('request', bootingHandler);
   server.on('request', app);
   await migrateDatabase(orm, database.url);

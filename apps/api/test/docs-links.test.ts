@@ -11,13 +11,6 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/**
- * Targets written by other branches of the same session (disposable worlds, the webhook lab):
- * allowed while the file is missing, so this branch passes before they are merged. Remove this
- * allowance once docs/guides/webhooks.md is on main.
- */
-const PENDING_TARGETS = new Set(['docs/guides/webhooks.md']);
-
 function markdownFiles(): string[] {
   const files = ['README.md', 'CONTRIBUTING.md', 'bench/README.md'];
   const walk = (dir: string) => {
@@ -101,7 +94,7 @@ function problemOf(link: Link): string | null {
   if (resolved.startsWith('..')) return `${target}: leaves the repository`;
   const absolute = path.join(root, resolved);
   if (!existsSync(absolute)) {
-    return PENDING_TARGETS.has(resolved) ? null : `${target}: no file ${resolved}`;
+    return `${target}: no file ${resolved}`;
   }
   if (anchor === undefined || anchor === '') return null;
   if (statSync(absolute).isDirectory() || !resolved.endsWith('.md')) return `${target}: an anchor into a non-Markdown target`;

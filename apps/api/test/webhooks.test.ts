@@ -56,6 +56,7 @@ describe('POST /v1/webhooks', () => {
       status: 'active',
       disabledReason: null,
       secretRotatedAt: null,
+      faults: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     expect(JSON.stringify(res.body)).not.toContain(SECRET);
@@ -191,7 +192,15 @@ describe('GET /v1/webhooks/:id/deliveries', () => {
         createdAt: expect.any(String),
         completedAt: expect.any(String),
         attempts: [
-          { attempt: 1, at: expect.any(String), statusCode: 500, durationMs: 12, error: 'HTTP 500', nextAttemptAt: null },
+          {
+            attempt: 1,
+            at: expect.any(String),
+            statusCode: 500,
+            durationMs: 12,
+            error: 'HTTP 500',
+            nextAttemptAt: null,
+            faults: [],
+          },
         ],
       },
     ]);

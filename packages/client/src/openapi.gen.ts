@@ -376,6 +376,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay events to a webhook
+         * @description Queues the log's events again for one webhook, oldest first: those after the cursor `after` up to and including the event the cursor `until` follows (both are `nextCursor` values of GET /v1/events), of the kinds the webhook subscribes to (narrowed by `types`). The same event ids (so receivers deduplicate), new attempts. At most `limit` (≤ 1000) per call: with `hasMore`, call again with `after: nextCursor`. A disabled webhook is 409 CONFLICT; a malformed cursor 400.
+         */
+        post: operations["events.replayEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/gocardless/requisitions": {
         parameters: {
             query?: never;
@@ -875,7 +895,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook
-         * @description Any of url (checked like a new one), events, status (active re-enables a disabled webhook) and secret. A new secret rotates the Standard Webhooks way: for WEBHOOK_SECRET_OVERLAP_HOURS (default 24) deliveries carry both signatures (`v1,<new> v1,<old>`), so a receiver can switch without dropping events.
+         * @description Any of url (checked like a new one), events, status (active re-enables a disabled webhook) and secret. A new secret rotates the Standard Webhooks way: for WEBHOOK_SECRET_OVERLAP_HOURS (default 24) deliveries carry both signatures (`v1,<new> v1,<old>`), so a receiver can switch without dropping events. `faults` (the webhook lab, off by default; null turns them off) makes deliveries fail, lag, repeat, arrive out of order or carry a stale timestamp, on purpose and repeatably for a seed: see docs/guides/webhooks.md.
          */
         patch: operations["webhooks.patchWebhook"];
         trace?: never;
@@ -914,6 +934,26 @@ export interface paths {
          * @description Sends the delivery again now, with the same event id as idempotency key, and restarts its retry schedule. A disabled webhook is 409 CONFLICT.
          */
         post: operations["webhooks.redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Sends a signed `webhook.test` event (`data` is `{}`) to this webhook now, whatever kinds it subscribes to, with its faults if it has any. It is not part of the event log. The delivery shows in the webhook's deliveries. A disabled webhook is 409 CONFLICT.
+         */
+        post: operations["webhooks.testWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1124,6 +1164,22 @@ export interface components {
                 webhooks: number;
             };
         };
+        AttemptFault: {
+            /**
+             * Format: int64
+             * @description staleTimestamp: how old the signed timestamp was
+             */
+            ageSeconds?: number;
+            /** @enum {string} */
+            kind: "failure" | "latency" | "duplicate" | "reorder" | "staleTimestamp";
+            /**
+             * Format: int64
+             * @description latency: the pause; reorder: how long the attempt was held
+             */
+            ms?: number;
+            /** @description failure: the answer counted */
+            status?: number | "timeout";
+        };
         AuthResult: {
             data: {
                 /**
@@ -1268,7 +1324,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied";
+            eventType: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test";
             /**
              * Format: uuid
              * @description UUID v7
@@ -1302,6 +1358,8 @@ export interface components {
             durationMs: number;
             /** @description Why the attempt failed (timeout, network error, status), or null */
             error: string | null;
+            /** @description The webhook's faults this attempt carried (empty: none) */
+            faults: components["schemas"]["AttemptFault"][];
             /** @description When the next try was scheduled after this one, if any */
             nextAttemptAt: string | null;
             /** @description The HTTP status of the answer; null when none came */
@@ -1364,7 +1422,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied";
+            type: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test";
         };
         GocardlessDecision: {
             data: {
@@ -1557,7 +1615,7 @@ export interface components {
                  *       "transaction.created"
                  *     ]
                  */
-                events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied")[];
+                events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
                 /**
                  * @description 16–256 printable ASCII characters; never returned
                  * @example whsec-0b5d8f1e2a7c4e9b
@@ -1824,7 +1882,9 @@ export interface components {
             createdAt: string;
             /** @description Why the webhook was disabled (e.g. the receiver answered 410) */
             disabledReason: string | null;
-            events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied")[];
+            events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
+            /** @description Faults injected into deliveries for testing the receiver (null: none, the default) */
+            faults: components["schemas"]["WebhookFaultsOutput"] | null;
             /**
              * Format: uuid
              * @description UUID v7
@@ -1837,6 +1897,104 @@ export interface components {
             status: "active" | "disabled";
             /** Format: uri */
             url: string;
+        };
+        WebhookFaults: {
+            /** @description The request is sent twice: same body, same `webhook-id` */
+            duplicate?: {
+                /** @description Share of attempts hit, 0–1 */
+                rate: number;
+            };
+            /** @description Attempts counted as failed whatever the receiver answers, so the event is retried */
+            failure?: {
+                /** @description Share of attempts hit, 0–1 */
+                rate: number;
+                /**
+                 * @description The answer the attempt is counted as (the request is still sent): a status, or `timeout`
+                 * @default 503
+                 */
+                status: number | "timeout";
+            };
+            /** @description A pause before the request */
+            latency?: {
+                /** Format: int32 */
+                ms: number;
+                /**
+                 * @description Share of attempts hit, 0–1
+                 * @default 1
+                 */
+                rate: number;
+            };
+            /** @description A first attempt held back by up to `windowMs`, so events arrive out of order */
+            reorder?: {
+                /**
+                 * @description Share of attempts hit, 0–1
+                 * @default 1
+                 */
+                rate: number;
+                /** Format: int32 */
+                windowMs: number;
+            };
+            /** @description Makes the faults repeatable: the same seed hits the same events. One is chosen if omitted. */
+            seed?: string;
+            /** @description Signed with a `webhook-timestamp` this old: Standard Webhooks receivers must refuse it */
+            staleTimestamp?: {
+                /**
+                 * Format: int32
+                 * @default 3600
+                 */
+                ageSeconds: number;
+                /** @description Share of attempts hit, 0–1 */
+                rate: number;
+            };
+        };
+        WebhookFaultsOutput: {
+            /** @description The request is sent twice: same body, same `webhook-id` */
+            duplicate?: {
+                /** @description Share of attempts hit, 0–1 */
+                rate: number;
+            };
+            /** @description Attempts counted as failed whatever the receiver answers, so the event is retried */
+            failure?: {
+                /** @description Share of attempts hit, 0–1 */
+                rate: number;
+                /**
+                 * @description The answer the attempt is counted as (the request is still sent): a status, or `timeout`
+                 * @default 503
+                 */
+                status: number | "timeout";
+            };
+            /** @description A pause before the request */
+            latency?: {
+                /** Format: int32 */
+                ms: number;
+                /**
+                 * @description Share of attempts hit, 0–1
+                 * @default 1
+                 */
+                rate: number;
+            };
+            /** @description A first attempt held back by up to `windowMs`, so events arrive out of order */
+            reorder?: {
+                /**
+                 * @description Share of attempts hit, 0–1
+                 * @default 1
+                 */
+                rate: number;
+                /** Format: int32 */
+                windowMs: number;
+            };
+            /** @description Makes the faults repeatable: the same seed hits the same events. One is chosen if omitted. */
+            seed?: string;
+            /** @description Signed with a `webhook-timestamp` this old: Standard Webhooks receivers must refuse it */
+            staleTimestamp?: {
+                /**
+                 * Format: int32
+                 * @default 3600
+                 */
+                ageSeconds: number;
+                /** @description Share of attempts hit, 0–1 */
+                rate: number;
+            };
         };
         World: {
             /**
@@ -5645,6 +5803,264 @@ export interface operations {
                      *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *       "code": "NOT_FOUND",
                      *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.replayEvents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "webhookId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                 *       "after": "eyJ2IjoxLCJ0IjoiNzQ1IiwicyI6IjEyIn0",
+                 *       "until": "eyJ2IjoxLCJ0IjoiNzQ1IiwicyI6IjEyIn0",
+                 *       "types": [
+                 *         "transaction.created"
+                 *       ],
+                 *       "limit": 100
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Opaque: pass back the `nextCursor` of an earlier answer
+                     * @example eyJ2IjoxLCJ0IjoiNzQ1IiwicyI6IjEyIn0
+                     */
+                    after?: string;
+                    /**
+                     * Format: int32
+                     * @description Events per call, 1–1000
+                     * @default 100
+                     */
+                    limit?: number;
+                    /**
+                     * @description Event kinds, all by default
+                     * @example [
+                     *       "transaction.created"
+                     *     ]
+                     */
+                    types?: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
+                    /**
+                     * @description Opaque: pass back the `nextCursor` of an earlier answer
+                     * @example eyJ2IjoxLCJ0IjoiNzQ1IiwicyI6IjEyIn0
+                     */
+                    until?: string;
+                    /**
+                     * Format: uuid
+                     * @description UUID v7
+                     * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                     */
+                    webhookId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The events queued */
+            202: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "webhookId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "queued": 1,
+                     *         "eventIds": [
+                     *           "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         ],
+                     *         "hasMore": true,
+                     *         "nextCursor": "xxxxxx"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            eventIds: string[];
+                            hasMore: boolean;
+                            /** @description Pass as `after` to continue the replay */
+                            nextCursor: string;
+                            /** Format: int64 */
+                            queued: number;
+                            /**
+                             * Format: uuid
+                             * @description UUID v7
+                             * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                             */
+                            webhookId: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "CONFLICT",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10570,6 +10986,28 @@ export interface operations {
                      *           "status": "active",
                      *           "disabledReason": "xxxxxx",
                      *           "secretRotatedAt": "2026-11-21T10:15:30.123Z",
+                     *           "faults": {
+                     *             "seed": "x",
+                     *             "failure": {
+                     *               "rate": 1,
+                     *               "status": 503
+                     *             },
+                     *             "latency": {
+                     *               "rate": 1,
+                     *               "ms": 1
+                     *             },
+                     *             "duplicate": {
+                     *               "rate": 1
+                     *             },
+                     *             "reorder": {
+                     *               "rate": 1,
+                     *               "windowMs": 1
+                     *             },
+                     *             "staleTimestamp": {
+                     *               "rate": 1,
+                     *               "ageSeconds": 3600
+                     *             }
+                     *           },
                      *           "createdAt": "2026-11-21T10:15:30.123Z"
                      *         }
                      *       ],
@@ -10709,7 +11147,7 @@ export interface operations {
                      *       "transaction.created"
                      *     ]
                      */
-                    events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied")[];
+                    events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
                     /**
                      * @description 16–256 printable ASCII characters; never returned
                      * @example whsec-0b5d8f1e2a7c4e9b
@@ -10746,6 +11184,28 @@ export interface operations {
                      *         "status": "active",
                      *         "disabledReason": "xxxxxx",
                      *         "secretRotatedAt": "2026-11-21T10:15:30.123Z",
+                     *         "faults": {
+                     *           "seed": "x",
+                     *           "failure": {
+                     *             "rate": 1,
+                     *             "status": 503
+                     *           },
+                     *           "latency": {
+                     *             "rate": 1,
+                     *             "ms": 1
+                     *           },
+                     *           "duplicate": {
+                     *             "rate": 1
+                     *           },
+                     *           "reorder": {
+                     *             "rate": 1,
+                     *             "windowMs": 1
+                     *           },
+                     *           "staleTimestamp": {
+                     *             "rate": 1,
+                     *             "ageSeconds": 3600
+                     *           }
+                     *         },
                      *         "createdAt": "2026-11-21T10:15:30.123Z"
                      *       }
                      *     }
@@ -10912,6 +11372,28 @@ export interface operations {
                      *         "status": "active",
                      *         "disabledReason": "xxxxxx",
                      *         "secretRotatedAt": "2026-11-21T10:15:30.123Z",
+                     *         "faults": {
+                     *           "seed": "x",
+                     *           "failure": {
+                     *             "rate": 1,
+                     *             "status": 503
+                     *           },
+                     *           "latency": {
+                     *             "rate": 1,
+                     *             "ms": 1
+                     *           },
+                     *           "duplicate": {
+                     *             "rate": 1
+                     *           },
+                     *           "reorder": {
+                     *             "rate": 1,
+                     *             "windowMs": 1
+                     *           },
+                     *           "staleTimestamp": {
+                     *             "rate": 1,
+                     *             "ageSeconds": 3600
+                     *           }
+                     *         },
                      *         "createdAt": "2026-11-21T10:15:30.123Z"
                      *       }
                      *     }
@@ -11230,7 +11712,29 @@ export interface operations {
                  *         "transaction.created"
                  *       ],
                  *       "status": "active",
-                 *       "secret": "whsec-0b5d8f1e2a7c4e9b"
+                 *       "secret": "whsec-0b5d8f1e2a7c4e9b",
+                 *       "faults": {
+                 *         "seed": "x",
+                 *         "failure": {
+                 *           "rate": 1,
+                 *           "status": 503
+                 *         },
+                 *         "latency": {
+                 *           "rate": 1,
+                 *           "ms": 1
+                 *         },
+                 *         "duplicate": {
+                 *           "rate": 1
+                 *         },
+                 *         "reorder": {
+                 *           "rate": 1,
+                 *           "windowMs": 1
+                 *         },
+                 *         "staleTimestamp": {
+                 *           "rate": 1,
+                 *           "ageSeconds": 3600
+                 *         }
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -11240,7 +11744,8 @@ export interface operations {
                      *       "transaction.created"
                      *     ]
                      */
-                    events?: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied")[];
+                    events?: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
+                    faults?: components["schemas"]["WebhookFaults"] | null;
                     /**
                      * @description 16–256 printable ASCII characters; never returned
                      * @example whsec-0b5d8f1e2a7c4e9b
@@ -11279,6 +11784,28 @@ export interface operations {
                      *         "status": "active",
                      *         "disabledReason": "xxxxxx",
                      *         "secretRotatedAt": "2026-11-21T10:15:30.123Z",
+                     *         "faults": {
+                     *           "seed": "x",
+                     *           "failure": {
+                     *             "rate": 1,
+                     *             "status": 503
+                     *           },
+                     *           "latency": {
+                     *             "rate": 1,
+                     *             "ms": 1
+                     *           },
+                     *           "duplicate": {
+                     *             "rate": 1
+                     *           },
+                     *           "reorder": {
+                     *             "rate": 1,
+                     *             "windowMs": 1
+                     *           },
+                     *           "staleTimestamp": {
+                     *             "rate": 1,
+                     *             "ageSeconds": 3600
+                     *           }
+                     *         },
                      *         "createdAt": "2026-11-21T10:15:30.123Z"
                      *       }
                      *     }
@@ -11477,7 +12004,15 @@ export interface operations {
                      *               "statusCode": 1,
                      *               "durationMs": 1,
                      *               "error": "xxxxxx",
-                     *               "nextAttemptAt": "2026-11-21T10:15:30.123Z"
+                     *               "nextAttemptAt": "2026-11-21T10:15:30.123Z",
+                     *               "faults": [
+                     *                 {
+                     *                   "kind": "failure",
+                     *                   "status": 1,
+                     *                   "ms": 1,
+                     *                   "ageSeconds": 1
+                     *                 }
+                     *               ]
                      *             }
                      *           ]
                      *         }
@@ -11651,7 +12186,15 @@ export interface operations {
                      *             "statusCode": 1,
                      *             "durationMs": 1,
                      *             "error": "xxxxxx",
-                     *             "nextAttemptAt": "2026-11-21T10:15:30.123Z"
+                     *             "nextAttemptAt": "2026-11-21T10:15:30.123Z",
+                     *             "faults": [
+                     *               {
+                     *                 "kind": "failure",
+                     *                 "status": 1,
+                     *                 "ms": 1,
+                     *                 "ageSeconds": 1
+                     *               }
+                     *             ]
                      *           }
                      *         ]
                      *       }
@@ -11659,6 +12202,224 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["Delivery"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "CONFLICT",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.testWebhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID v7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test event, queued */
+            202: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "eventId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "deliveryId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "createdAt": "2026-11-21T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds
+                             * @example 2026-11-21T10:15:30.123Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: uuid
+                             * @description UUID v7
+                             * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                             */
+                            deliveryId: string;
+                            /**
+                             * Format: uuid
+                             * @description UUID v7
+                             * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                             */
+                            eventId: string;
+                        };
                     };
                 };
             };

@@ -60,6 +60,7 @@ const EnvSchema = z.object({
   WEBHOOK_TIMEOUT_MS: int(10_000, 1),
   WEBHOOK_SECRET_OVERLAP_HOURS: int(24, 0, 24 * 30),
   LIMIT_WEBHOOKS: int(20, 1, 10_000),
+  LIMIT_EVENT_STREAMS: int(10, 1, 1000),
   LIMIT_API_KEYS: int(50, 1, 10_000),
   LIMIT_OPEN_ACCOUNTS: int(100, 1, 100_000),
   LIMIT_SCHEDULES_PER_ACCOUNT: int(20, 1, 10_000),
@@ -156,6 +157,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     limits: {
       webhooks: e.LIMIT_WEBHOOKS,
+      eventStreams: e.LIMIT_EVENT_STREAMS,
       apiKeys: e.LIMIT_API_KEYS,
       openAccounts: e.LIMIT_OPEN_ACCOUNTS,
       schedulesPerAccount: e.LIMIT_SCHEDULES_PER_ACCOUNT,

@@ -6,6 +6,14 @@ export { signAccessToken, verifyAccessToken } from './domain/auth/tokens.ts';
 export { readClock, tryClockLock } from './domain/clock/clock.ts';
 export { fireDueItems, fireDueItemsEverywhere } from './domain/clock/due-items.ts';
 export {
+  cursorOf,
+  LOG_START,
+  type LogPosition,
+  logFilter,
+  positionFromCursor,
+  readLog,
+} from './domain/events/event-log.ts';
+export {
   ACCESS_SCOPES,
   type AccessScope,
   type Agreement,

@@ -24,3 +24,4 @@ export * from './errors.ts';
 export * from './event-body.ts';
 export * from './format.ts';
 export * from './resources.ts';
+export * from './webhook-faults.ts';

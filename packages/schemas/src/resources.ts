@@ -1,6 +1,7 @@
 /** The resource shapes the API returns (never raw entities); docs/reference/endpoints.md lists the routes. */
 import { z } from 'zod';
 import { CurrencySchema, IdSchema, MinorUnitsSchema, TimestampSchema } from './format.ts';
+import { AttemptFaultSchema, WebhookFaultsSchema } from './webhook-faults.ts';
 
 export const SIMULATOR_SOURCE = 'sandbank-simulator';
 
@@ -95,7 +96,14 @@ export const ApiKeySchema = z
   .meta({ id: 'ApiKey' });
 export type ApiKey = z.infer<typeof ApiKeySchema>;
 
-export const EVENT_TYPES = ['transaction.created', 'transaction.updated', 'transaction.removed', 'scenario.applied'] as const;
+export const EVENT_TYPES = [
+  'transaction.created',
+  'transaction.updated',
+  'transaction.removed',
+  'scenario.applied',
+  /** `POST /v1/webhooks/:id/test` only: sent to that webhook, not part of the event log (`data` is `{}`). */
+  'webhook.test',
+] as const;
 export const EventTypeSchema = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventTypeSchema>;
 
@@ -152,6 +160,9 @@ export const WebhookSchema = z
     secretRotatedAt: TimestampSchema.nullable().meta({
       description: 'When the secret last changed; deliveries carry the old signature too until the overlap ends',
     }),
+    faults: WebhookFaultsSchema.nullable().meta({
+      description: 'Faults injected into deliveries for testing the receiver (null: none, the default)',
+    }),
     createdAt: TimestampSchema,
   })
   .meta({ id: 'Webhook', description: 'A subscription of a URL to event kinds. The secret is never returned.' });
@@ -167,6 +178,7 @@ export const DeliveryAttemptSchema = z
     durationMs: z.int(),
     error: z.string().nullable().meta({ description: 'Why the attempt failed (timeout, network error, status), or null' }),
     nextAttemptAt: TimestampSchema.nullable().meta({ description: 'When the next try was scheduled after this one, if any' }),
+    faults: z.array(AttemptFaultSchema).meta({ description: "The webhook's faults this attempt carried (empty: none)" }),
   })
   .meta({ id: 'DeliveryAttempt' });
 export type DeliveryAttempt = z.infer<typeof DeliveryAttemptSchema>;

@@ -7,6 +7,7 @@ export {
   type UrlCheck,
   type UrlPolicy,
 } from './address-policy.ts';
+export { type AttemptKey, describeFaults, type FaultPlan, faultRoll, planFaults } from './faults.ts';
 export {
   DELIVER_WEBHOOK_TASK,
   type DeliveryJobPayload,

@@ -32,6 +32,8 @@ export const DeliveryJobPayloadSchema = z.object({
   cycle: z.int().min(1).default(1),
   /** The delivery's owner: the unit of fairness. Jobs enqueued before it existed lack it and are not capped. */
   userId: z.uuid().optional(),
+  /** Set on a first try the webhook lab's reorder fault held back this long: it is sent now, not held again. */
+  heldMs: z.int().min(1).optional(),
 });
 export type DeliveryJobPayload = z.infer<typeof DeliveryJobPayloadSchema>;
 

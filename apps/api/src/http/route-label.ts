@@ -7,7 +7,7 @@ import { procedureMetas } from '@sandbank/core';
 import { statementRouteLabel } from '../faces/statements/router.ts';
 import type { RestRoutes } from './rest-routes.ts';
 
-const OPERATIONAL = new Set(['/healthz', '/readyz', '/openapi.json', '/metrics', '/docs']);
+const OPERATIONAL = new Set(['/healthz', '/readyz', '/openapi.json', '/metrics', '/docs', '/v1/events/stream']);
 const SIMPLEFIN_ROUTES = new Set(['/simplefin/accounts', '/simplefin/info']);
 
 export interface RouteLabeler {

@@ -18,7 +18,7 @@ interface Auth {
   user: SignedInUser | undefined;
   signIn(result: Tokens & { user: SignedInUser }): void;
   signOut(): Promise<void>;
-  /** A fetch with the session's access token (refreshed on a 401), for what tRPC does not carry: files. */
+  /** A fetch with the session's access token (refreshed on a 401), for what tRPC does not carry: files, the event stream. */
   fetch: typeof fetch;
 }
 

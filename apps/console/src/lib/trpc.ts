@@ -2,4 +2,4 @@
 import type { AppRouter } from '@sandbank/core';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 
-export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();

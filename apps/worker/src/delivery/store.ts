@@ -3,6 +3,7 @@
  * read before the request, one transaction after it (the attempt, the delivery's new state, a
  * 410's disabling of the webhook and the next try's job commit together).
  */
+import type { AttemptFault, WebhookFaults } from '@sandbank/schemas';
 import { type DeliveryJobPayload, deliveryJob, enqueueDeliveryJobsSql } from '@sandbank/webhooks';
 import type pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
@@ -29,6 +30,8 @@ export interface DeliveryTarget {
   eventPayload: unknown;
   /** Set when the webhook is a Plaid Item's: the body and signature are Plaid's (delivery/plaid.ts). */
   plaidItemId: string | null;
+  /** The webhook lab's faults (null: none). */
+  faults: WebhookFaults | null;
 }
 
 export async function loadDeliveryTarget(
@@ -46,7 +49,7 @@ export async function loadDeliveryTarget(
               as "previousSecretKeyId",
             d.status, d.cycle,
             e.id as "eventId", e.type as "eventType", e.created_at as "eventCreatedAt", e.payload as "eventPayload",
-            w.plaid_item_id as "plaidItemId"
+            w.plaid_item_id as "plaidItemId", w.faults
        from webhook_deliveries d
        join webhooks w on w.id = d.webhook_id
        join events e on e.id = d.event_id
@@ -72,14 +75,16 @@ export interface AttemptRecord {
   nextJobAttempt: number | null;
   /** Set when the receiver asked to stop (410 Gone). */
   disableReason: string | null;
+  /** The webhook lab's faults this attempt carried. */
+  faults: AttemptFault[];
 }
 
 export async function recordAttempt(pool: pg.Pool, record: AttemptRecord): Promise<void> {
   await inTransaction(pool, async (client) => {
     const { rows } = await client.query<{ current: boolean }>(
       `with attempt as (
-         insert into webhook_delivery_attempts (id, delivery_id, attempt, started_at, duration_ms, status_code, error, next_attempt_at)
-         select $1, d.id, d.attempt_count + 1, $3, $4, $5, $6, $7 from webhook_deliveries d where d.id = $2
+         insert into webhook_delivery_attempts (id, delivery_id, attempt, started_at, duration_ms, status_code, error, next_attempt_at, faults)
+         select $1, d.id, d.attempt_count + 1, $3, $4, $5, $6, $7, $12::jsonb from webhook_deliveries d where d.id = $2
        ), webhook as (
          update webhooks set status = 'disabled', disabled_reason = $10, updated_at = now()
           where id = $9 and $10::text is not null and status = 'active'
@@ -105,6 +110,7 @@ export async function recordAttempt(pool: pg.Pool, record: AttemptRecord): Promi
         record.webhookId,
         record.disableReason,
         record.cycle,
+        JSON.stringify(record.faults),
       ],
     );
     // A redelivery started a new cycle while this attempt was in flight: its job decides what follows.
@@ -142,6 +148,26 @@ export async function putBackDeliveryJob(pool: pg.Pool, payload: DeliveryJobPayl
     );
     if (rowCount === 0) return false;
     await client.query(enqueueDeliveryJobsSql('$1'), [JSON.stringify([deliveryJob(payload)])]);
+    return true;
+  });
+}
+
+/**
+ * The reorder fault: the job comes back later (`heldMs` in its payload, so it is not held twice),
+ * while the delivery is still pending in the job's cycle (checked under its row lock, as above).
+ */
+export async function holdDeliveryJob(
+  pool: pg.Pool,
+  payload: DeliveryJobPayload & { userId: string; heldMs: number },
+): Promise<boolean> {
+  return inTransaction(pool, async (client) => {
+    const { rowCount } = await client.query(
+      `select 1 from webhook_deliveries where id = $1 and cycle = $2 and status = 'pending' for update`,
+      [payload.deliveryId, payload.cycle],
+    );
+    if (rowCount === 0) return false;
+    const job = deliveryJob(payload, new Date(Date.now() + payload.heldMs));
+    await client.query(enqueueDeliveryJobsSql('$1'), [JSON.stringify([job])]);
     return true;
   });
 }

@@ -11,7 +11,10 @@ import { buildEventBody } from '@sandbank/schemas';
 import {
   type DeliveryJobPayload,
   DeliveryJobPayloadSchema,
+  describeFaults,
+  type FaultPlan,
   openSecret,
+  planFaults,
   retryDelaySeconds,
   signatureHeaders,
 } from '@sandbank/webhooks';
@@ -25,6 +28,7 @@ import {
   type AttemptRecord,
   abandonDelivery,
   type DeliveryTarget,
+  holdDeliveryJob,
   loadDeliveryTarget,
   putBackDeliveryJob,
   recordAttempt,
@@ -65,7 +69,8 @@ export function deliverWebhookTask(deps: DeliverWebhookDeps): Task {
 
 function deliveryAttempt({ config, secrets, pool, agent, logger }: DeliverWebhookDeps) {
   const policy = { allowPrivate: config.webhooks.allowPrivateUrls };
-  return async ({ deliveryId, attempt, cycle }: DeliveryJobPayload, helpers: JobHelpers) => {
+  return async (payload: DeliveryJobPayload, helpers: JobHelpers) => {
+    const { deliveryId, attempt, cycle, heldMs } = payload;
     const log = logger.child({ deliveryId, attempt, cycle, jobId: helpers.job.id });
     const target = await loadDeliveryTarget(pool, deliveryId, config.webhooks.secretOverlapSeconds);
     if (!target) return log.warn('delivery no longer exists; nothing to send');
@@ -77,29 +82,67 @@ function deliveryAttempt({ config, secrets, pool, agent, logger }: DeliverWebhoo
       await abandonDelivery(pool, deliveryId);
       return log.info('webhook disabled or deleted; delivery closed without a request');
     }
+    // The webhook lab (docs/guides/webhooks.md): what this attempt does wrong on purpose, the same on every run for a seed.
+    const plan = planFaults(target.faults, { eventId: target.eventId, cycle, attempt });
+    if (plan.holdMs !== undefined && heldMs === undefined) {
+      const held = await holdDeliveryJob(pool, { ...payload, userId: target.userId, heldMs: plan.holdMs });
+      return log.info({ heldMs: plan.holdMs, held }, 'first try held back (reorder fault)');
+    }
     const { plaidItemId } = target;
     const signed = plaidItemId
       ? await plaidSigned(pool, secrets, { ...target, plaidItemId })
-      : await standardSigned(pool, deliveryId, target, secrets, log);
+      : await standardSigned(pool, deliveryId, target, secrets, log, plan);
     if (!signed) return;
     const { body, headers } = signed;
     const startedAt = new Date();
-    const outcome = await postWebhook(agent, {
-      url: target.url,
-      headers,
-      body,
-      timeoutMs: config.webhooks.timeoutMs,
-      policy,
-      shutdown: helpers.abortSignal,
-    });
+    if (plan.latencyMs !== undefined) await pause(plan.latencyMs, helpers.abortSignal);
+    const post = () =>
+      postWebhook(agent, {
+        url: target.url,
+        headers,
+        body,
+        timeoutMs: config.webhooks.timeoutMs,
+        policy,
+        shutdown: helpers.abortSignal,
+      });
+    const sent = await post();
+    // The duplicate: the same request again, same `webhook-id`; the first answer counts.
+    if (plan.duplicate) await post();
+    const outcome = withFailureFault(sent, plan, startedAt);
     const record = decide(outcome, attempt, config.webhooks.retryScheduleSeconds);
     const attemptOf = { deliveryId, cycle, webhookId: target.webhookId, userId: target.userId, startedAt };
-    await recordAttempt(pool, { ...attemptOf, ...outcome, ...record });
+    await recordAttempt(pool, { ...attemptOf, ...outcome, ...record, faults: describeFaults(plan, heldMs) });
     log.info(
       { statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error, outcome: record.outcome },
       'webhook attempt',
     );
   };
+}
+
+/** The failure fault: the attempt counts as the chosen answer (the request was sent all the same). */
+function withFailureFault(outcome: AttemptOutcome, plan: FaultPlan, startedAt: Date): AttemptOutcome {
+  if (plan.failure === undefined) return outcome;
+  const durationMs = Math.max(outcome.durationMs, Date.now() - startedAt.getTime());
+  const answered = outcome.statusCode === null ? (outcome.error ?? 'no answer') : `HTTP ${outcome.statusCode}`;
+  if (plan.failure === 'timeout')
+    return { statusCode: null, durationMs, error: `fault: timeout (the receiver answered ${answered})` };
+  return { statusCode: plan.failure, durationMs, error: `fault: HTTP ${plan.failure} (the receiver answered ${answered})` };
+}
+
+/** Waits `ms` (the latency fault); a shutdown aborts it and the job is retried. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    function stop() {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }
+    signal.addEventListener('abort', stop, { once: true });
+  });
 }
 
 type Decision = Pick<AttemptRecord, 'outcome' | 'nextAttemptAt' | 'nextJobAttempt' | 'disableReason'>;
@@ -127,6 +170,7 @@ async function standardSigned(
   target: DeliveryTarget,
   secrets: Secrets,
   log: Logger,
+  plan: FaultPlan,
 ): Promise<Signed | null> {
   const parsed = buildEventBody({
     id: target.eventId,
@@ -149,7 +193,8 @@ async function standardSigned(
       ? [openSecret({ keyId: target.previousSecretKeyId, ciphertext: target.previousSecretCiphertext }, secrets.encryptionKeys)]
       : [];
   const headers = {
-    ...signatureHeaders([secret, ...previous], event.id, body),
+    // The stale-timestamp fault signs correctly, for a time too old: verification must refuse it.
+    ...signatureHeaders([secret, ...previous], event.id, body, new Date(Date.now() - (plan.staleSeconds ?? 0) * 1000)),
     'content-type': 'application/json',
     'user-agent': USER_AGENT,
   };

@@ -1,6 +1,6 @@
 /** Webhooks and deliveries in the API's shapes. The secret never leaves the database. */
 import type { DeliveryAttemptEntity, DeliveryEntity, WebhookEntity } from '@sandbank/db';
-import type { Delivery, DeliveryAttempt, EventType, Webhook } from '@sandbank/schemas';
+import type { AttemptFault, Delivery, DeliveryAttempt, EventType, Webhook, WebhookFaults } from '@sandbank/schemas';
 
 export const toWebhook = (webhook: WebhookEntity): Webhook => ({
   id: webhook.id,
@@ -10,6 +10,7 @@ export const toWebhook = (webhook: WebhookEntity): Webhook => ({
   status: webhook.status,
   disabledReason: webhook.disabledReason ?? null,
   secretRotatedAt: webhook.secretRotatedAt?.toISOString() ?? null,
+  faults: (webhook.faults as WebhookFaults | null | undefined) ?? null,
   createdAt: webhook.createdAt.toISOString(),
 });
 
@@ -20,6 +21,7 @@ const toDeliveryAttempt = (attempt: DeliveryAttemptEntity): DeliveryAttempt => (
   durationMs: attempt.durationMs,
   error: attempt.error ?? null,
   nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null,
+  faults: (attempt.faults ?? []) as AttemptFault[],
 });
 
 /** `delivery.event` must be loaded (its type is part of the shape). */

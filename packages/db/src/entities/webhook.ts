@@ -20,6 +20,8 @@ const WebhookDefinition = defineEntity({
     secretRotatedAt: p.datetime(3).nullable(),
     status: p.enum(['active', 'disabled'] as const).default('active'),
     disabledReason: p.text().nullable(),
+    /** The webhook lab's faults (docs/guides/webhooks.md, `WebhookFaults`); null: none. */
+    faults: p.json<Record<string, unknown>>().nullable(),
     createdAt: p.datetime(3).onCreate(() => new Date()),
     updatedAt: p
       .datetime(3)
@@ -68,6 +70,8 @@ const DeliveryAttemptDefinition = defineEntity({
     statusCode: p.integer().nullable(),
     error: p.text().nullable(),
     nextAttemptAt: p.datetime(3).nullable(),
+    /** The faults this attempt carried (`AttemptFault[]`), empty for none. */
+    faults: p.json<Record<string, unknown>[]>().default([]),
   },
 });
 export class DeliveryAttemptEntity extends DeliveryAttemptDefinition.class {}

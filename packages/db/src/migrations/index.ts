@@ -19,6 +19,7 @@ import { Migration20261125020000PlaidWebhooks } from './20261125020000-plaid-web
 import { Migration20261125030000Gocardless } from './20261125030000-gocardless.ts';
 import { Migration20261125030000PasswordGuesses } from './20261125030000-password-guesses.ts';
 import { Migration20261126010000Worlds } from './20261126010000-worlds.ts';
+import { Migration20261126020000WebhookFaults } from './20261126020000-webhook-faults.ts';
 import { Migration20261126030000GocardlessConsentSteps } from './20261126030000-gocardless-consent-steps.ts';
 import { Migration20261126031000PlaidSigningKeyRotation } from './20261126031000-plaid-signing-key-rotation.ts';
 
@@ -42,6 +43,7 @@ export const migrations: MigrationObject[] = [
   { name: '20261125030000-gocardless', class: Migration20261125030000Gocardless },
   { name: '20261125030000-password-guesses', class: Migration20261125030000PasswordGuesses },
   { name: '20261126010000-worlds', class: Migration20261126010000Worlds },
+  { name: '20261126020000-webhook-faults', class: Migration20261126020000WebhookFaults },
   { name: '20261126030000-gocardless-consent-steps', class: Migration20261126030000GocardlessConsentSteps },
   { name: '20261126031000-plaid-signing-key-rotation', class: Migration20261126031000PlaidSigningKeyRotation },
 ];

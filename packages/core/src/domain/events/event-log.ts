@@ -35,7 +35,11 @@ export interface LogPosition {
 
 /** The type of the Plaid face's notifications in the events table (see domain/plaid/notifications.ts). */
 export const PLAID_WEBHOOK_EVENT = 'plaid.webhook';
-const LOG_START: LogPosition = { txid: '0', seq: '0' };
+/** A webhook's test event (`POST /v1/webhooks/:id/test`): sent to that webhook only, not a world event. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+/** The events of the log: not the Plaid face's notifications nor test events, which only feed their deliveries. */
+const LOGGED_EVENTS = `type not in ('${PLAID_WEBHOOK_EVENT}', '${WEBHOOK_TEST_EVENT}')`;
+export const LOG_START: LogPosition = { txid: '0', seq: '0' };
 
 /** Only transactions that can no longer commit: see the header. Every log read carries it. */
 const BELOW_HORIZON = 'txid < pg_snapshot_xmin(pg_current_snapshot())';
@@ -90,11 +94,8 @@ export interface EventPage {
 }
 
 export async function listEvents(em: EntityManager, { userId, after, types, limit }: ListEventsParams): Promise<EventPage> {
-  const position = after ? positionOf(decodeCursor(EventCursorSchema, after, 'after')) : LOG_START;
-  // The Plaid face's own notifications (`plaid.webhook`) are not world events: they only feed its deliveries.
-  const where = types?.length
-    ? { sql: `type in (${types.map(() => '?').join(', ')})`, params: types }
-    : { sql: `type <> '${PLAID_WEBHOOK_EVENT}'`, params: [] };
+  const position = after ? positionFromCursor(after, 'after') : LOG_START;
+  const where = logFilter(types);
   const rows = await readLog(em, { userId, after: position, limit: limit + 1, where });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -109,7 +110,7 @@ export async function listEvents(em: EntityManager, { userId, after, types, limi
 /** One of the caller's events; another user's (or a missing) one is 404. */
 export async function getEvent(em: EntityManager, { userId, eventId }: { userId: string; eventId: string }) {
   const [row] = await em.execute<EventRow[]>(
-    `select id, type, created_at, payload from events where id = ? and user_id = ? and type <> '${PLAID_WEBHOOK_EVENT}'`,
+    `select id, type, created_at, payload from events where id = ? and user_id = ? and ${LOGGED_EVENTS}`,
     [eventId, userId],
   );
   if (!row) throw notFound('Event');
@@ -117,3 +118,16 @@ export async function getEvent(em: EntityManager, { userId, eventId }: { userId:
 }
 
 const positionOf = (cursor: { t: string; s: string }): LogPosition => ({ txid: cursor.t, seq: cursor.s });
+
+/** The position a cursor of this log stands for; 400 at `path` if it is not one we issued. */
+export const positionFromCursor = (raw: string, path: string): LogPosition =>
+  positionOf(decodeCursor(EventCursorSchema, raw, path));
+
+/** The cursor that continues after `position`. */
+export const cursorOf = (position: LogPosition): string => encodeLogCursor(position);
+
+/** The log's events (world events only), of the given kinds if any. */
+export function logFilter(types?: readonly string[]): { sql: string; params: unknown[] } {
+  const kinds = types?.length ? ` and type in (${types.map(() => '?').join(', ')})` : '';
+  return { sql: `${LOGGED_EVENTS}${kinds}`, params: [...(types ?? [])] };
+}

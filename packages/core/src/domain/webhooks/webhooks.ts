@@ -1,6 +1,7 @@
 /** Registering, listing and deleting a user's webhooks. Another user's webhook does not exist (404). */
+import { randomBytes } from 'node:crypto';
 import { type EntityManager, WebhookEntity } from '@sandbank/db';
-import type { EventType } from '@sandbank/schemas';
+import type { EventType, WebhookFaults } from '@sandbank/schemas';
 import { checkWebhookUrl, sealSecret } from '@sandbank/webhooks';
 import type { Deps } from '../../deps.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -77,6 +78,8 @@ export interface PatchWebhookParams {
   status?: 'active' | 'disabled' | undefined;
   /** A new secret: the old one keeps signing too until the overlap (WEBHOOK_SECRET_OVERLAP_HOURS) ends. */
   secret?: string | undefined;
+  /** The webhook lab's faults; null turns them off. A seed is chosen when none is given. */
+  faults?: WebhookFaults | null | undefined;
 }
 
 /**
@@ -87,7 +90,7 @@ export interface PatchWebhookParams {
 export async function patchWebhook(
   em: EntityManager,
   deps: Pick<Deps, 'config' | 'secrets'>,
-  { userId, webhookId, url, events, status, secret }: PatchWebhookParams,
+  { userId, webhookId, url, events, status, secret, faults }: PatchWebhookParams,
 ): Promise<WebhookEntity> {
   const webhook = await getOwnedWebhook(em, userId, webhookId);
   if (url !== undefined) {
@@ -111,6 +114,9 @@ export async function patchWebhook(
     webhook.secretCiphertext = sealed.ciphertext;
     webhook.secretKeyId = sealed.keyId;
     webhook.secretRotatedAt = new Date();
+  }
+  if (faults !== undefined) {
+    webhook.faults = faults === null ? null : { ...faults, seed: faults.seed ?? randomBytes(8).toString('hex') };
   }
   await em.flush();
   return webhook;

@@ -12,6 +12,13 @@ const EventTypesQuerySchema = z
   .transform((value) => value.split(','))
   .pipe(z.array(EventTypeSchema).min(1));
 
+/** A JSON list of event kinds, for bodies. */
+export const EventTypesListSchema = z
+  .array(EventTypeSchema)
+  .min(1)
+  .max(EVENT_TYPES.length)
+  .meta({ description: 'Event kinds, all by default', example: ['transaction.created'] });
+
 export const ListEventsInputSchema = z.strictObject({
   after: CursorInputSchema.optional(),
   types: EventTypesQuerySchema.optional(),

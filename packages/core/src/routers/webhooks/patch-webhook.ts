@@ -1,4 +1,4 @@
-import { dataOf, IdSchema, WebhookSchema, WebhookStatusSchema } from '@sandbank/schemas';
+import { dataOf, IdSchema, WebhookFaultsSchema, WebhookSchema, WebhookStatusSchema } from '@sandbank/schemas';
 import { z } from 'zod';
 import { WebhookEventsSchema, WebhookSecretSchema, WebhookUrlSchema } from '../../domain/webhooks/webhook-fields.ts';
 import { patchWebhook } from '../../domain/webhooks/webhooks.ts';
@@ -13,7 +13,7 @@ export const patchWebhookProcedure = protectedProcedure
       tags: ['webhooks'],
       summary: 'Change a webhook',
       description:
-        'Any of url (checked like a new one), events, status (active re-enables a disabled webhook) and secret. A new secret rotates the Standard Webhooks way: for WEBHOOK_SECRET_OVERLAP_HOURS (default 24) deliveries carry both signatures (`v1,<new> v1,<old>`), so a receiver can switch without dropping events.',
+        'Any of url (checked like a new one), events, status (active re-enables a disabled webhook) and secret. A new secret rotates the Standard Webhooks way: for WEBHOOK_SECRET_OVERLAP_HOURS (default 24) deliveries carry both signatures (`v1,<new> v1,<old>`), so a receiver can switch without dropping events. `faults` (the webhook lab, off by default; null turns them off) makes deliveries fail, lag, repeat, arrive out of order or carry a stale timestamp, on purpose and repeatably for a seed: see docs/guides/webhooks.md.',
     },
     errorCodes: ['NOT_FOUND'],
   })
@@ -24,6 +24,7 @@ export const patchWebhookProcedure = protectedProcedure
       events: WebhookEventsSchema.optional(),
       status: WebhookStatusSchema.optional(),
       secret: WebhookSecretSchema.optional(),
+      faults: WebhookFaultsSchema.nullable().optional(),
     }),
   )
   .output(dataOf(WebhookSchema))

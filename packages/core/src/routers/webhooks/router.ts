@@ -6,6 +6,7 @@ import { listDeliveriesProcedure } from './list-deliveries.ts';
 import { listWebhooksProcedure } from './list-webhooks.ts';
 import { patchWebhookProcedure } from './patch-webhook.ts';
 import { redeliverProcedure } from './redeliver.ts';
+import { testWebhookProcedure } from './test-webhook.ts';
 
 export const webhooksRouter = router({
   createWebhook: createWebhookProcedure,
@@ -15,4 +16,5 @@ export const webhooksRouter = router({
   listWebhooks: listWebhooksProcedure,
   patchWebhook: patchWebhookProcedure,
   redeliver: redeliverProcedure,
+  testWebhook: testWebhookProcedure,
 });

@@ -1,0 +1,217 @@
+/**
+ * `GET /v1/events/stream` (docs/guides/webhooks.md): the event log as Server-Sent Events, for the console and
+ * `sandbank listen`. Each event is one SSE message: `id` is the log cursor after it (the same
+ * opaque cursor as `nextCursor` of GET /v1/events), `data` is the event body byte for byte as its
+ * webhooks receive it (one line: JSON has no raw newlines).
+ *
+ * Gap-free like the cursor (docs/concepts/events-and-sync.md): every read goes through the event log's own `readLog`, which
+ * serves only events below the horizon of transactions that can still commit, so an event whose
+ * transaction commits late is sent after, never skipped. A client resumes with `Last-Event-ID`
+ * (EventSource sends it on reconnection) or `?after=<cursor>`, and sees no gap and no repeat.
+ *
+ * Written by hand (the wire format is three fields): each batch is one write, and a slow client's
+ * buffer is waited on (`drain`) instead of growing. A comment line every `heartbeatMs` keeps
+ * proxies from closing an idle stream. A user has at most `LIMIT_EVENT_STREAMS` open streams
+ * (422 LIMIT_EXCEEDED beyond). Every stream ends when the client goes, and all of them end at once
+ * on `EventStreams.close()` (the process's shutdown), so closing the server never waits on them.
+ */
+import {
+  AppError,
+  bearerToken,
+  cursorOf,
+  type Deps,
+  LOG_START,
+  type LogPosition,
+  logFilter,
+  positionFromCursor,
+  readLog,
+  toErrorBody,
+  verifyAccessToken,
+} from '@sandbank/core';
+import { buildEventBody, EVENT_TYPES, type EventRow, type EventType } from '@sandbank/schemas';
+import { TRPCError } from '@trpc/server';
+import type { Request, RequestHandler, Response } from 'express';
+import { sendError } from './errors.ts';
+import type { InFlight } from './in-flight.ts';
+
+export const STREAM_PATH = '/v1/events/stream';
+
+/** The open streams of one app: counted per user, all ended by `close()`. */
+export interface EventStreams {
+  /** Ends every open stream and refuses new ones (503). */
+  close(): void;
+  /** Open streams, in all. */
+  readonly size: number;
+}
+
+export interface StreamOptions {
+  /** How often an idle stream reads the log. */
+  pollMs?: number;
+  /** How often an idle stream sends a comment line. */
+  heartbeatMs?: number;
+  /** Events read per query. */
+  batch?: number;
+}
+
+interface Registry extends EventStreams {
+  open(userId: string, limit: number): AbortController | null;
+  done(userId: string, controller: AbortController): void;
+  closed: boolean;
+}
+
+export function eventStreams(): Registry {
+  const byUser = new Map<string, Set<AbortController>>();
+  let size = 0;
+  const registry: Registry = {
+    closed: false,
+    get size() {
+      return size;
+    },
+    open(userId, limit) {
+      const mine = byUser.get(userId) ?? new Set();
+      if (mine.size >= limit) return null;
+      const controller = new AbortController();
+      mine.add(controller);
+      byUser.set(userId, mine);
+      size++;
+      return controller;
+    },
+    done(userId, controller) {
+      const mine = byUser.get(userId);
+      if (!mine?.delete(controller)) return;
+      size--;
+      if (mine.size === 0) byUser.delete(userId);
+    },
+    close() {
+      registry.closed = true;
+      for (const mine of byUser.values()) for (const controller of mine) controller.abort();
+    },
+  };
+  return registry;
+}
+
+export function eventStreamHandler(
+  deps: Deps,
+  inFlight: InFlight,
+  streams: EventStreams,
+  { pollMs = 200, heartbeatMs = 15_000, batch = 200 }: StreamOptions = {},
+): RequestHandler {
+  const registry = streams as Registry;
+  return (req, res) => {
+    inFlight.track(stream(req, res)).catch((error: unknown) => {
+      if (res.headersSent) {
+        deps.logger.warn({ err: error }, 'event stream failed; closed');
+        res.end();
+      } else if (error instanceof TRPCError) sendError(res, toErrorBody(error, req.id));
+      else sendError(res, toErrorBody(error, req.id));
+    });
+  };
+
+  async function stream(req: Request, res: Response): Promise<void> {
+    if (registry.closed) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down');
+    const token = bearerToken(req.headers.authorization);
+    if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
+    const user = await verifyAccessToken(deps, token);
+    const { types, after } = parseQuery(req);
+    const controller = registry.open(user.id, deps.config.limits.eventStreams);
+    if (!controller) {
+      throw new AppError(
+        'LIMIT_EXCEEDED',
+        `At most ${deps.config.limits.eventStreams} open event streams per user (LIMIT_EVENT_STREAMS)`,
+      );
+    }
+    const { signal } = controller;
+    const onClose = () => controller.abort();
+    res.on('close', onClose);
+    try {
+      res.writeHead(200, {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store',
+        Connection: 'keep-alive',
+        'X-Accel-Buffering': 'no',
+      });
+      // How long EventSource waits before reconnecting; the comment flushes the headers at once.
+      res.write('retry: 2000\n: connected\n\n');
+      const em = deps.orm.em.fork();
+      const where = logFilter(types);
+      let position: LogPosition = after;
+      let lastWrite = Date.now();
+      while (!signal.aborted) {
+        const rows = await readLog<EventRow>(em, { userId: user.id, after: position, limit: batch, where });
+        if (signal.aborted) break;
+        if (rows.length > 0) {
+          let chunk = '';
+          for (const row of rows) {
+            position = { txid: row.txid, seq: row.seq };
+            const body = buildEventBody(row);
+            // A stored event that does not match the contract (never expected) is skipped, as the log's reader would fail on it.
+            if (!body.success) continue;
+            chunk += `id: ${cursorOf(position)}\ndata: ${JSON.stringify(body.data)}\n\n`;
+          }
+          if (chunk && !res.write(chunk)) await drained(res, signal);
+          lastWrite = Date.now();
+          if (rows.length === batch) continue;
+        } else if (Date.now() - lastWrite >= heartbeatMs) {
+          res.write(': heartbeat\n\n');
+          lastWrite = Date.now();
+        }
+        await pause(pollMs, signal);
+      }
+    } finally {
+      res.off('close', onClose);
+      registry.done(user.id, controller);
+      res.end();
+      // At shutdown the connection goes too: left idle and kept alive, it would hold the server's close.
+      if (registry.closed) req.socket.end();
+    }
+  }
+}
+
+/** `types=a,b` and the resume point: `Last-Event-ID` first (EventSource's reconnection), else `?after=`. */
+function parseQuery(req: Request): { types: EventType[] | undefined; after: LogPosition } {
+  const raw = req.query as Record<string, unknown>;
+  let types: EventType[] | undefined;
+  if (raw.types !== undefined) {
+    const list = typeof raw.types === 'string' ? raw.types.split(',') : [];
+    const unknown = list.filter((kind) => !(EVENT_TYPES as readonly string[]).includes(kind));
+    if (list.length === 0 || list.length > EVENT_TYPES.length || unknown.length > 0) {
+      throw new AppError('VALIDATION_ERROR', 'Unknown event kinds', {
+        details: [{ path: 'types', message: `Comma-separated kinds among ${EVENT_TYPES.join(', ')}` }],
+      });
+    }
+    types = list as EventType[];
+  }
+  const header = req.headers['last-event-id'];
+  const resume = typeof header === 'string' && header !== '' ? header : raw.after;
+  if (resume === undefined) return { types, after: LOG_START };
+  if (typeof resume !== 'string' || resume.length > 512) {
+    throw new AppError('VALIDATION_ERROR', 'The cursor is not valid', {
+      details: [{ path: 'after', message: 'Malformed cursor' }],
+    });
+  }
+  return { types, after: positionFromCursor(resume, typeof header === 'string' && header !== '' ? 'Last-Event-ID' : 'after') };
+}
+
+function drained(res: Response, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    res.on('drain', done);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

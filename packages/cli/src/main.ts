@@ -1,0 +1,274 @@
+/**
+ * `sandbank`: the Sandbank command line (docs/guides/webhooks.md). Commands: login, logout, listen, trigger, clock
+ * advance, scenario apply, statement. `--help` on every command; `--json` for scripts; exit codes in
+ * output.ts. Parsed with commander.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_API_URL, openApi, refusal, request } from './api.ts';
+import { sessionFile, writeSession } from './credentials.ts';
+import { cliEnv } from './env.ts';
+import { defaultResumeFile, listen } from './listen.ts';
+import { CliError, createOutput, EXIT, reportFailure } from './output.ts';
+import { newLocalSecret, secretKey } from './signing.ts';
+import { TRIGGER_KINDS, trigger } from './trigger.ts';
+
+interface GlobalOptions {
+  json: boolean;
+  color: boolean;
+  apiUrl?: string;
+}
+
+/** Files named on the command line are read from where the command was typed (pnpm runs scripts at the root). */
+const fromCwd = (file: string) => path.resolve(cliEnv.initCwd ?? process.cwd(), file);
+
+const positiveInt = (value: string) => {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1 || number > 1_000_000) throw new InvalidArgumentError('a whole number ≥ 1');
+  return number;
+};
+
+function buildProgram(): Command {
+  const program = new Command('sandbank')
+    .description('The Sandbank command line: log in, forward events to localhost, trigger events, move the clock')
+    .version('0.1.0')
+    .addOption(new Option('--api-url <url>', 'the API (default: the logged-in one, or SANDBANK_API_URL)').env('SANDBANK_API_URL'))
+    .option('--json', 'print results as JSON (one document per line)', false)
+    .option('--no-color', 'no colors (also when not a terminal, or with NO_COLOR)')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  const globals = () => program.opts<GlobalOptions>();
+  const output = () => createOutput({ json: globals().json, color: globals().color });
+  const api = () => openApi(globals().apiUrl);
+
+  program
+    .command('login')
+    .description('log in and keep the session in your config directory (mode 600)')
+    .requiredOption('-e, --email <email>', 'your e-mail (or SANDBANK_EMAIL)', cliEnv.email)
+    .option('-p, --password <password>', 'your password (or SANDBANK_PASSWORD; prefer --password-stdin)', cliEnv.password)
+    .option('--password-stdin', 'read the password from standard input')
+    .option('--register', 'create the user first')
+    .action(async (options: { email: string; password?: string; passwordStdin?: boolean; register?: boolean }) => {
+      const out = output();
+      const apiUrl = globals().apiUrl ?? DEFAULT_API_URL;
+      const password = options.passwordStdin ? (await readStdin()).replace(/\r?\n$/, '') : options.password;
+      if (!password)
+        throw new CliError('a password is required: --password-stdin, --password or SANDBANK_PASSWORD', EXIT.usage, 'USAGE');
+      const response = await request(`${apiUrl}/v1/auth/${options.register ? 'register' : 'login'}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: options.email, password }),
+      });
+      if (!response.ok) {
+        const error = await refusal(response);
+        throw response.status === 401
+          ? new CliError(error.message.replace(' (run sandbank login)', ''), EXIT.auth, error.code)
+          : error;
+      }
+      const { data } = (await response.json()) as {
+        data: { accessToken: string; refreshToken: string; expiresIn: number; user: { id: string; email: string } };
+      };
+      const file = await writeSession({
+        apiUrl,
+        email: data.user.email,
+        accessToken: data.accessToken,
+        refreshToken: data.refreshToken,
+        expiresAt: Date.now() + data.expiresIn * 1000,
+      });
+      out.result(
+        { user: data.user, apiUrl, sessionFile: file },
+        `Logged in to ${apiUrl} as ${out.colors.bold(data.user.email)} (session in ${file})`,
+      );
+    });
+
+  program
+    .command('logout')
+    .description('forget the saved session')
+    .action(async () => {
+      const { rm } = await import('node:fs/promises');
+      await rm(sessionFile(), { force: true });
+      output().result({ loggedOut: true }, 'Logged out');
+    });
+
+  program
+    .command('listen')
+    .description('forward the event stream to a local URL, signed with a local Standard Webhooks secret')
+    .requiredOption('-f, --forward-to <url>', 'where to POST each event, e.g. http://localhost:4242/hooks', (value: string) => {
+      try {
+        const url = new URL(value);
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
+        return url;
+      } catch {
+        throw new InvalidArgumentError('an http(s) URL');
+      }
+    })
+    .option('--events <kinds>', 'comma-separated event kinds (default: all)', (value: string) => value.split(',').filter(Boolean))
+    .option(
+      '--secret <whsec>',
+      'the local signing secret (default: a new one, printed; or SANDBANK_LISTEN_SECRET)',
+      cliEnv.listenSecret,
+    )
+    .option('--after <cursor>', 'start after this event-log cursor (overrides the resume file)')
+    .option('--from-start', 'without a saved resume point, start from the first event instead of now')
+    .option(
+      '--resume-file <file>',
+      'where the resume point is kept (default: one per API, URL and kinds in your config directory)',
+    )
+    .option('--max-attempts <n>', 'tries per event before it is reported failed', positiveInt, 5)
+    .option('--backoff <ms>', 'the first retry wait (doubles per try, up to 8 s)', positiveInt, 500)
+    .option('--timeout <ms>', 'per-request timeout', positiveInt, 10_000)
+    .action(
+      async (options: {
+        forwardTo: URL;
+        events?: string[];
+        secret?: string;
+        after?: string;
+        fromStart?: boolean;
+        resumeFile?: string;
+        maxAttempts: number;
+        backoff: number;
+        timeout: number;
+      }) => {
+        const out = output();
+        const secret = options.secret ?? newLocalSecret();
+        try {
+          secretKey(secret);
+        } catch (error) {
+          throw new CliError(`--secret: ${(error as Error).message}`, EXIT.usage, 'USAGE');
+        }
+        const client = await api();
+        const controller = new AbortController();
+        const stop = () => controller.abort();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+        await listen({
+          api: client,
+          out,
+          forwardTo: options.forwardTo,
+          events: options.events,
+          secret,
+          after: options.after,
+          fromStart: options.fromStart === true,
+          resumeFile: options.resumeFile
+            ? fromCwd(options.resumeFile)
+            : defaultResumeFile(client.session.apiUrl, options.forwardTo, options.events),
+          maxAttempts: options.maxAttempts,
+          backoffMs: options.backoff,
+          timeoutMs: options.timeout,
+          signal: controller.signal,
+        });
+      },
+    );
+
+  program
+    .command('trigger')
+    .description(`book a simulation that makes an event: ${TRIGGER_KINDS.join(', ')}`)
+    .argument('<kind>', 'the event kind to make')
+    .option('-a, --account <id>', 'the account (default: your first open account, opened if you have none)')
+    .option('--amount <minor>', 'the amount in minor units (grosze)', positiveInt, 1250)
+    .option('-w, --webhook <id>', 'webhook.test: the webhook to send it to')
+    .action(async (kind: string, options: { account?: string; amount: number; webhook?: string }) => {
+      const out = output();
+      if (!(TRIGGER_KINDS as readonly string[]).includes(kind)) {
+        throw new CliError(`unknown kind ${kind}: one of ${TRIGGER_KINDS.join(', ')}`, EXIT.usage, 'USAGE');
+      }
+      const result = await trigger(await api(), kind, options);
+      out.result(result, `Triggered ${out.colors.bold(kind)}: ${result.summary}`);
+    });
+
+  const clock = program.command('clock').description("your world's clock");
+  clock
+    .command('show')
+    .description("the world's now")
+    .action(async () => {
+      const out = output();
+      const { data } = await (await api()).call<{ data: { now: string } }>('GET', '/v1/clock');
+      out.result(data, `Now: ${data.now}`);
+    });
+  clock
+    .command('advance')
+    .description('move the clock forward by an ISO 8601 duration (P1M, PT36H): schedules fire, holds settle or expire')
+    .argument('<duration>', 'e.g. P1M, P7D, PT36H')
+    .action(async (duration: string) => {
+      const out = output();
+      if (!/^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$/.test(duration)) {
+        throw new CliError(`not an ISO 8601 duration: ${duration} (e.g. P1M, PT36H)`, EXIT.usage, 'USAGE');
+      }
+      const { data } = await (await api()).call<{
+        data: { from: string; now: string; fired: Record<string, number>; events: number };
+      }>('POST', '/v1/clock/advance', { by: duration });
+      out.result(data, `Clock moved from ${data.from} to ${data.now}; ${data.events} events (${JSON.stringify(data.fired)})`);
+    });
+
+  program
+    .command('scenario')
+    .description('scenarios: whole worlds from a file')
+    .command('apply')
+    .description('apply a scenario document (JSON; see GET /v1/scenarios/schema)')
+    .argument('<file>', 'the scenario file')
+    .option('--reset', 'reset the world first (as POST /v1/sandbox/reset)')
+    .action(async (file: string, options: { reset?: boolean }) => {
+      const out = output();
+      let document: unknown;
+      try {
+        document = JSON.parse(await readFile(fromCwd(file), 'utf8'));
+      } catch (error) {
+        throw new CliError(`cannot read ${file}: ${(error as Error).message}`, EXIT.usage, 'USAGE');
+      }
+      const { data } = await (await api()).call<{ data: Record<string, unknown> }>('POST', '/v1/scenarios/apply', {
+        scenario: document,
+        ...(options.reset ? { reset: true } : {}),
+      });
+      out.result(data, `Scenario applied: ${JSON.stringify(data)}`);
+    });
+
+  program
+    .command('statement')
+    .description('a bank statement file of one account (camt.053, camt.052, mt940, ofx, csv, …)')
+    .argument('<account>', 'the account id')
+    .requiredOption('--format <format>', 'the file format, e.g. camt.053, mt940, ofx, csv')
+    .option('--from <day>', 'first day (YYYY-MM-DD)')
+    .option('--to <day>', 'last day (YYYY-MM-DD)')
+    .option('-o, --output <file>', 'write the file here (default: standard output)')
+    .action(async (account: string, options: { format: string; from?: string; to?: string; output?: string }) => {
+      const out = output();
+      const query = new URLSearchParams({
+        format: options.format,
+        ...(options.from ? { from: options.from } : {}),
+        ...(options.to ? { to: options.to } : {}),
+      });
+      const response = await (await api()).raw(`/v1/accounts/${encodeURIComponent(account)}/statement?${query}`);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      if (options.output) {
+        await writeFile(fromCwd(options.output), bytes);
+        out.result(
+          { file: options.output, bytes: bytes.length, contentType: response.headers.get('content-type') },
+          `Wrote ${bytes.length} bytes to ${options.output}`,
+        );
+      } else process.stdout.write(bytes);
+    });
+
+  return program;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end "with an error" that is not one.
+      if (error.exitCode === 0) return EXIT.ok;
+      return EXIT.usage;
+    }
+    return reportFailure(error, program.opts<GlobalOptions>().json === true);
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * `sandbank trigger <kind>`: the simulation that makes an event of that kind, on the given account
+ * or the first open one (opened when there is none): a posted credit (transaction.created), a
+ * pending debit then posted (transaction.updated) or voided (transaction.removed), or a webhook's
+ * test event (webhook.test).
+ */
+import type { Api } from './api.ts';
+import { CliError, EXIT } from './output.ts';
+
+export const TRIGGER_KINDS = ['transaction.created', 'transaction.updated', 'transaction.removed', 'webhook.test'] as const;
+
+interface Account {
+  id: string;
+  status: string;
+  availableBalance: number;
+}
+
+async function accountFor(api: Api, accountId: string | undefined): Promise<Account> {
+  if (accountId) return (await api.call<{ data: Account }>('GET', `/v1/accounts/${encodeURIComponent(accountId)}`)).data;
+  const { data } = await api.call<{ data: Account[] }>('GET', '/v1/accounts?limit=100');
+  const open = data.find((account) => account.status === 'open');
+  if (open) return open;
+  return (await api.call<{ data: Account }>('POST', '/v1/accounts', { name: `sandbank CLI ${Date.now()}` })).data;
+}
+
+interface Booked {
+  data: { transaction: { id: string } };
+}
+
+export async function trigger(api: Api, kind: string, options: { account?: string; amount: number; webhook?: string }) {
+  if (!(TRIGGER_KINDS as readonly string[]).includes(kind)) {
+    throw new CliError(`unknown kind ${kind}: one of ${TRIGGER_KINDS.join(', ')}`, EXIT.usage, 'USAGE');
+  }
+  if (kind === 'webhook.test') {
+    if (!options.webhook) throw new CliError('webhook.test needs --webhook <id>', EXIT.usage, 'USAGE');
+    const { data } = await api.call<{ data: { eventId: string } }>(
+      'POST',
+      `/v1/webhooks/${encodeURIComponent(options.webhook)}/test`,
+      {},
+    );
+    return { kind, eventId: data.eventId, summary: `event ${data.eventId} sent to webhook ${options.webhook}` };
+  }
+  const account = await accountFor(api, options.account);
+  const simulate = (body: Record<string, unknown>) =>
+    api.call<Booked>('POST', '/v1/simulations/transaction', {
+      accountId: account.id,
+      description: `sandbank trigger ${kind}`,
+      ...body,
+    });
+  if (kind === 'transaction.created') {
+    const { data } = await simulate({ amount: options.amount });
+    return { kind, accountId: account.id, transactionId: data.transaction.id, summary: `+${options.amount} on ${account.id}` };
+  }
+  // A pending debit needs the money: credit it first when the account is short.
+  if (account.availableBalance < options.amount) await simulate({ amount: options.amount });
+  const pending = await simulate({ amount: -options.amount, status: 'pending' });
+  const id = pending.data.transaction.id;
+  await api.call('POST', `/v1/transactions/${id}/${kind === 'transaction.updated' ? 'post' : 'void'}`, {});
+  return {
+    kind,
+    accountId: account.id,
+    transactionId: id,
+    summary: `-${options.amount} pending on ${account.id}, then ${kind === 'transaction.updated' ? 'posted' : 'voided'}`,
+  };
+}
