@@ -1,6 +1,6 @@
 /**
  * `sandbank`: the Sandbank command line (docs/guides/webhooks.md). Commands: login, logout, listen, trigger, clock
- * advance, scenario apply, statement. `--help` on every command; `--json` for scripts; exit codes in
+ * advance, scenario apply, statement, worlds fork/list/remove, snapshots list/create. `--help` on every command; `--json` for scripts; exit codes in
  * output.ts. Parsed with commander.
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import { DEFAULT_API_URL, openApi, refusal, request } from './api.ts';
 import { sessionFile, writeSession } from './credentials.ts';
 import { cliEnv } from './env.ts';
 import { defaultResumeFile, listen } from './listen.ts';
-import { CliError, createOutput, EXIT, reportFailure } from './output.ts';
+import { CliError, createOutput, EXIT, type Output, reportFailure } from './output.ts';
 import { newLocalSecret, secretKey } from './signing.ts';
 import { TRIGGER_KINDS, trigger } from './trigger.ts';
 
@@ -31,7 +31,7 @@ const positiveInt = (value: string) => {
 
 function buildProgram(): Command {
   const program = new Command('sandbank')
-    .description('The Sandbank command line: log in, forward events to localhost, trigger events, move the clock')
+    .description('The Sandbank command line: log in, forward events to localhost, trigger events, move the clock, fork worlds')
     .version('0.1.0')
     .addOption(new Option('--api-url <url>', 'the API (default: the logged-in one, or SANDBANK_API_URL)').env('SANDBANK_API_URL'))
     .option('--json', 'print results as JSON (one document per line)', false)
@@ -223,6 +223,99 @@ function buildProgram(): Command {
       out.result(data, `Scenario applied: ${JSON.stringify(data)}`);
     });
 
+  const worlds = program.command('worlds').description('disposable child worlds (docs/guides/testing-your-app.md)');
+  worlds
+    .command('fork')
+    .description('a new child world forked from one of your snapshots: prints its id, access token, API key and expiry')
+    .argument('<snapshot>', 'the snapshot id (sandbank snapshots list)')
+    .option('--ttl <duration>', 'how long it lives: an ISO 8601 duration, PT1S to P7D (default PT1H)')
+    .action(async (snapshot: string, options: { ttl?: string }) => {
+      const out = output();
+      const { data } = await (await api()).call<{ data: CreatedWorld }>('POST', '/v1/worlds', {
+        snapshotId: snapshot,
+        ...(options.ttl === undefined ? {} : { ttl: options.ttl }),
+      });
+      out.result(
+        data,
+        [
+          `World ${out.colors.bold(data.world.id)} forked from snapshot ${snapshot}, expires ${data.world.expiresAt}`,
+          `Access token: ${data.accessToken}`,
+          `Refresh token: ${data.refreshToken}`,
+          `API key: ${data.apiKey.key}`,
+        ].join('\n'),
+      );
+    });
+  worlds
+    .command('list')
+    .description('your live child worlds, newest first')
+    .option('--page <n>', 'the page', positiveInt, 1)
+    .option('--limit <n>', 'per page, 1–200', positiveInt, 100)
+    .action(async (options: { page: number; limit: number }) => {
+      const out = output();
+      const answer = await (await api()).call<{ data: World[]; meta: { total: number } }>(
+        'GET',
+        `/v1/worlds?page=${options.page}&limit=${options.limit}`,
+      );
+      out.result(
+        answer,
+        answer.data.length === 0
+          ? 'No live worlds'
+          : answer.data
+              .map(
+                (world) => `${out.colors.bold(world.id)}  ${world.source} ${world.snapshotId ?? ''}  expires ${world.expiresAt}`,
+              )
+              .join('\n'),
+      );
+    });
+  worlds
+    .command('remove')
+    .description('end a child world now: it and all its data are removed, its credentials stop working')
+    .argument('<id>', 'the world id')
+    .action(async (id: string) => {
+      const out = output();
+      const { data } = await (await api()).call<{ data: World }>('DELETE', `/v1/worlds/${encodeURIComponent(id)}`);
+      out.result(data, `Removed world ${out.colors.bold(data.id)}`);
+    });
+
+  const snapshots = program.command('snapshots').description('snapshots of your world, to fork or restore');
+  snapshots
+    .command('list')
+    .description('your snapshots, newest first')
+    .option('--page <n>', 'the page', positiveInt, 1)
+    .option('--limit <n>', 'per page, 1–200', positiveInt, 100)
+    .action(async (options: { page: number; limit: number }) => {
+      const out = output();
+      const answer = await (await api()).call<{ data: Snapshot[]; meta: { total: number } }>(
+        'GET',
+        `/v1/sandbox/snapshots?page=${options.page}&limit=${options.limit}`,
+      );
+      out.result(
+        answer,
+        answer.data.length === 0 ? 'No snapshots' : answer.data.map((snapshot) => describeSnapshot(snapshot, out)).join('\n'),
+      );
+    });
+  snapshots
+    .command('create')
+    .description('keep your world as it is now (or, with --scenario, the world a scenario builds)')
+    .argument('<name>', 'a name for it')
+    .option('--scenario <file>', 'keep the world this scenario document builds (JSON) instead of yours')
+    .action(async (name: string, options: { scenario?: string }) => {
+      const out = output();
+      let scenario: unknown;
+      if (options.scenario !== undefined) {
+        try {
+          scenario = JSON.parse(await readFile(fromCwd(options.scenario), 'utf8'));
+        } catch (error) {
+          throw new CliError(`cannot read ${options.scenario}: ${(error as Error).message}`, EXIT.usage, 'USAGE');
+        }
+      }
+      const { data } = await (await api()).call<{ data: Snapshot }>('POST', '/v1/sandbox/snapshots', {
+        name,
+        ...(scenario === undefined ? {} : { scenario }),
+      });
+      out.result(data, `Snapshot taken: ${describeSnapshot(data, out)}`);
+    });
+
   program
     .command('statement')
     .description('a bank statement file of one account (camt.053, camt.052, mt940, ofx, csv, …)')
@@ -250,6 +343,38 @@ function buildProgram(): Command {
     });
 
   return program;
+}
+
+interface World {
+  id: string;
+  email: string;
+  parentId: string;
+  source: 'snapshot' | 'scenario';
+  snapshotId: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+interface CreatedWorld {
+  world: World;
+  accessToken: string;
+  refreshToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  apiKey: { id: string; name: string; prefix: string; createdAt: string; key: string };
+}
+
+interface Snapshot {
+  id: string;
+  name: string;
+  takenAt: string;
+  accounts: number;
+  transactions: number;
+  schedules: number;
+}
+
+function describeSnapshot(snapshot: Snapshot, out: Output): string {
+  return `${out.colors.bold(snapshot.id)}  ${snapshot.name}  (${snapshot.accounts} accounts, ${snapshot.transactions} transactions, ${snapshot.schedules} schedules; taken at ${snapshot.takenAt})`;
 }
 
 async function readStdin(): Promise<string> {
