@@ -70,7 +70,13 @@ describe('worker losing its database connections', () => {
     expect(beat.rowCount).toBe(1);
 
     const lost = lines.filter((line) => line.includes('database connection lost')).map((line) => JSON.parse(line));
-    expect(lost[0]).toMatchObject({ level: 40, err: { code: '57P01' } });
+    // Each one a warning naming the loss: PostgreSQL's 57P01 when the client read the termination
+    // notice, or pg's "Connection terminated" when the socket closed first (which one is a race).
+    expect(lost.length).toBeGreaterThan(0);
+    for (const entry of lost) {
+      expect(entry.level).toBe(40);
+      expect(entry.err.code === '57P01' || /Connection terminated/.test(entry.err.message), JSON.stringify(entry.err)).toBe(true);
+    }
     for (const entry of lost) expect(entry.err.client).toBeUndefined();
     for (const line of lost) expect(JSON.stringify(line).length).toBeLessThan(1000);
   });
