@@ -8,6 +8,7 @@
 import { fireDueItemsEverywhere } from '@sandbank/core/due-items';
 import type { Orm } from '@sandbank/db';
 import type { Logger } from 'pino';
+import { startPollLoop } from './poll-loop.ts';
 
 /** Worlds per pass; a full pass goes again at once. */
 const WORLDS_PER_PASS = 50;
@@ -19,38 +20,19 @@ export interface DueItemsLoop {
 }
 
 export function startDueItemsLoop({ orm, pollMs, logger }: { orm: Orm; pollMs: number; logger: Logger }): DueItemsLoop {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let wake: (() => void) | undefined;
-  const sleep = () =>
-    new Promise<void>((resolve) => {
-      wake = resolve;
-      timer = setTimeout(resolve, pollMs);
-    });
   const runOnce = async () => {
     const { events: _, ...fired } = await fireDueItemsEverywhere(orm.em.fork(), { worlds: WORLDS_PER_PASS });
     return fired;
   };
-  const loop = (async () => {
-    while (!stopped) {
-      let full = false;
-      try {
-        const fired = await runOnce();
-        if (fired.worlds > 0) logger.info(fired, 'due items fired');
-        full = fired.worlds >= WORLDS_PER_PASS;
-      } catch (error) {
-        logger.warn({ err: { message: (error as Error).message } }, 'firing due items failed; retrying');
-      }
-      if (!full && !stopped) await sleep();
+  const loop = startPollLoop(pollMs, async () => {
+    try {
+      const fired = await runOnce();
+      if (fired.worlds > 0) logger.info(fired, 'due items fired');
+      return fired.worlds >= WORLDS_PER_PASS;
+    } catch (error) {
+      logger.warn({ err: { message: (error as Error).message } }, 'firing due items failed; retrying');
+      return false;
     }
-  })();
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      wake?.();
-      await loop;
-    },
-  };
+  });
+  return { runOnce, stop: loop.stop };
 }

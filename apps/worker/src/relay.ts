@@ -17,6 +17,8 @@
  * and not one per transaction. That delivery is created after every event of the batch committed,
  * so the sync it prompts sees them all; a later event makes a delivery of its own.
  */
+
+import { setTimeout as delay } from 'node:timers/promises';
 import { deliveryJob, enqueueDeliveryJobsSql } from '@sandbank/webhooks';
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -116,14 +118,7 @@ export function startRelay({ pool, pollMs, logger }: { pool: pg.Pool; pollMs: nu
   };
 }
 
+/** Waits `ms`, or less when `signal` aborts (never rejects). */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
+  return delay(ms, undefined, { signal }).catch(() => undefined);
 }

@@ -7,6 +7,7 @@
 import { sweepExpiredWorlds } from '@sandbank/core/world-sweep';
 import type { Orm } from '@sandbank/db';
 import type { Logger } from 'pino';
+import { startPollLoop } from './poll-loop.ts';
 
 export interface WorldSweepLoop {
   /** One sweep; resolves with how many worlds it removed. */
@@ -15,33 +16,15 @@ export interface WorldSweepLoop {
 }
 
 export function startWorldSweepLoop({ orm, pollMs, logger }: { orm: Orm; pollMs: number; logger: Logger }): WorldSweepLoop {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let wake: (() => void) | undefined;
   const runOnce = () => sweepExpiredWorlds(orm.em.fork());
-  const loop = (async () => {
-    while (!stopped) {
-      try {
-        const removed = await runOnce();
-        if (removed > 0) logger.info({ removed }, 'expired worlds removed');
-      } catch (error) {
-        logger.warn({ err: { message: (error as Error).message } }, 'removing expired worlds failed; retrying');
-      }
-      if (!stopped) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          timer = setTimeout(resolve, pollMs);
-        });
-      }
+  const loop = startPollLoop(pollMs, async () => {
+    try {
+      const removed = await runOnce();
+      if (removed > 0) logger.info({ removed }, 'expired worlds removed');
+    } catch (error) {
+      logger.warn({ err: { message: (error as Error).message } }, 'removing expired worlds failed; retrying');
     }
-  })();
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      wake?.();
-      await loop;
-    },
-  };
+    return false;
+  });
+  return { runOnce, stop: loop.stop };
 }

@@ -12,6 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Api } from './api.ts';
 import { configDir, readPrivate, writePrivate } from './credentials.ts';
@@ -218,14 +219,7 @@ async function post(options: ListenOptions, key: Buffer, event: StreamEvent) {
   }
 }
 
+/** Waits `ms`, or less when `signal` aborts (never rejects). */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
+  return delay(ms, undefined, { signal }).catch(() => undefined);
 }

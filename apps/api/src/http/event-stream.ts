@@ -15,6 +15,8 @@
  * (422 LIMIT_EXCEEDED beyond). Every stream ends when the client goes, and all of them end at once
  * on `EventStreams.close()` (the process's shutdown), so closing the server never waits on them.
  */
+
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   AppError,
   bearerToken,
@@ -204,14 +206,7 @@ function drained(res: Response, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Waits `ms`, or less when `signal` aborts (never rejects). */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
+  return delay(ms, undefined, { signal }).catch(() => undefined);
 }
