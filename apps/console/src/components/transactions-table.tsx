@@ -1,27 +1,31 @@
 /** An account's history, newest first, filtered by day range and status, a page at a time; a row opens its details. */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
 import { CATEGORY_LABELS } from '../lib/categories.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
-import type { StatusFilter, Transaction } from '../lib/types.ts';
+import type { StatusFilter } from '../lib/types.ts';
+import { useUrlState } from '../lib/url-state.ts';
 import { ErrorNote } from './error-note.tsx';
 import { Loading, Money, Pager, StatusBadge } from './ui.tsx';
 
 const LIMIT = 20;
+const STATUSES = new Set(['pending', 'posted', 'voided', 'all']);
 
 interface Props {
   accountId: string;
   selectedId: string | undefined;
-  onSelect: (transaction: Transaction) => void;
+  onSelect: (transactionId: string) => void;
 }
 
 export function TransactionsTable({ accountId, selectedId, onSelect }: Props) {
   const trpc = useTRPC();
-  const [page, setPage] = useState(1);
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const [status, setStatus] = useState<StatusFilter | ''>('');
+  // Filters and page are in the address (`?from=&to=&status=&page=`); a filter change goes back to page 1.
+  const url = useUrlState();
+  const page = url.page();
+  const from = url.get('from');
+  const to = url.get('to');
+  const status = STATUSES.has(url.get('status')) ? (url.get('status') as StatusFilter) : '';
+  const setPage = (next: number) => url.set({ page: next }, { push: true });
   const history = useQuery({
     ...trpc.transactions.listAccountTransactions.queryOptions({
       id: accountId,
@@ -33,48 +37,22 @@ export function TransactionsTable({ accountId, selectedId, onSelect }: Props) {
     }),
     placeholderData: keepPreviousData,
   });
-  const rows = history.data?.data;
-  // Keep the open panel current: a refetch (after an action) hands it the row's new state.
-  useEffect(() => {
-    const fresh = rows?.find((row) => row.id === selectedId);
-    if (fresh) onSelect(fresh);
-  }, [rows, selectedId, onSelect]);
-  const list = rows ?? [];
+  const list = history.data?.data ?? [];
 
   return (
     <div className="stack">
       <search className="row" aria-label="Filter transactions">
         <label className="field">
           <span>From</span>
-          <input
-            type="date"
-            value={from}
-            onChange={(e) => {
-              setFrom(e.target.value);
-              setPage(1);
-            }}
-          />
+          <input type="date" value={from} onChange={(e) => url.set({ from: e.target.value, page: 1 })} />
         </label>
         <label className="field">
           <span>To</span>
-          <input
-            type="date"
-            value={to}
-            onChange={(e) => {
-              setTo(e.target.value);
-              setPage(1);
-            }}
-          />
+          <input type="date" value={to} onChange={(e) => url.set({ to: e.target.value, page: 1 })} />
         </label>
         <label className="field">
           <span>Status</span>
-          <select
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as StatusFilter | '');
-              setPage(1);
-            }}
-          >
+          <select value={status} onChange={(e) => url.set({ status: e.target.value, page: 1 })}>
             <option value="">Pending and posted</option>
             <option value="pending">Pending</option>
             <option value="posted">Posted</option>
@@ -110,7 +88,7 @@ export function TransactionsTable({ accountId, selectedId, onSelect }: Props) {
                       type="button"
                       className="link"
                       aria-current={transaction.id === selectedId || undefined}
-                      onClick={() => onSelect(transaction)}
+                      onClick={() => onSelect(transaction.id)}
                     >
                       {transaction.description || '(no description)'}
                     </button>

@@ -6,11 +6,14 @@ import { ErrorNote } from '../components/error-note.tsx';
 import { Loading, Money, PageHeader, Pager, StatusBadge } from '../components/ui.tsx';
 import { formatDate } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
+import { useUrlState } from '../lib/url-state.ts';
 
 export function AccountsPage() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
+  const url = useUrlState(); // the page is in the address (`?page=`)
+  const page = url.page();
+  const setPage = (next: number) => url.set({ page: next }, { push: true });
   const [name, setName] = useState('');
   const accounts = useQuery(trpc.accounts.listAccounts.queryOptions({ page, limit: 20 }));
   const create = useMutation(

@@ -3,11 +3,12 @@
  * committed. Each line says what happened to which transaction and the balances after it; the
  * whole body (byte for byte what a webhook receives) opens below.
  */
-import { useState } from 'react';
 import { ErrorNote } from '../components/error-note.tsx';
 import { Loading, Money, PageHeader, StatusBadge } from '../components/ui.tsx';
 import { formatDateTime } from '../lib/format.ts';
 import type { EventItem, EventType } from '../lib/types.ts';
+import { useUrlState } from '../lib/url-state.ts';
+
 import { useEventTail } from '../lib/use-event-tail.ts';
 
 const TYPES: EventType[] = ['transaction.created', 'transaction.updated', 'transaction.removed', 'scenario.applied'];
@@ -39,7 +40,8 @@ function Summary({ event }: { event: EventItem }) {
 }
 
 export function EventsPage() {
-  const [type, setType] = useState<EventType | ''>('');
+  const url = useUrlState(); // the kind filter is in the address (`?type=`)
+  const type = url.get('type') as EventType | '';
   const tail = useEventTail(type || undefined);
   return (
     <>
@@ -52,7 +54,7 @@ export function EventsPage() {
           <h2 id="event-list">Newest first</h2>
           <label className="field">
             <span>Kind</span>
-            <select value={type} onChange={(e) => setType(e.target.value as EventType | '')}>
+            <select value={type} onChange={(e) => url.set({ type: e.target.value })}>
               <option value="">All kinds</option>
               {TYPES.map((kind) => (
                 <option key={kind} value={kind}>

@@ -1,16 +1,18 @@
 /** One webhook's deliveries, refreshed every two seconds: status, response code, duration, attempts; redeliver. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link } from 'wouter';
 import { ErrorNote } from '../components/error-note.tsx';
 import { Loading, PageHeader, Pager, StatusBadge } from '../components/ui.tsx';
 import { formatDateTime } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
+import { useUrlState } from '../lib/url-state.ts';
 
 export function WebhookPage({ id }: { id: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
+  const url = useUrlState(); // the page is in the address (`?page=`)
+  const page = url.page();
+  const setPage = (next: number) => url.set({ page: next }, { push: true });
   const deliveries = useQuery({
     ...trpc.webhooks.listDeliveries.queryOptions({ id, page, limit: 20 }),
     refetchInterval: 2_000,

@@ -6,6 +6,7 @@ import { ErrorNote } from '../components/error-note.tsx';
 import { Loading, PageHeader, Pager, StatusBadge } from '../components/ui.tsx';
 import { formatDateTime } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
+import { useUrlState } from '../lib/url-state.ts';
 
 const EVENT_KINDS = ['transaction.created', 'transaction.updated', 'transaction.removed'] as const;
 
@@ -18,7 +19,9 @@ function randomSecret(): string {
 export function WebhooksPage() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
+  const view = useUrlState(); // the page is in the address (`?page=`)
+  const page = view.page();
+  const setPage = (next: number) => view.set({ page: next }, { push: true });
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState(randomSecret);
   const [clientId, setClientId] = useState('my-app');
