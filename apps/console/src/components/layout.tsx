@@ -2,6 +2,8 @@
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useAuth } from '../lib/auth.tsx';
+import { OfflineBanner } from './offline-banner.tsx';
+import { WorldClock } from './world-clock.tsx';
 
 const NAV = [
   { href: '/', label: 'Accounts' },
@@ -49,6 +51,8 @@ export function Layout({ children }: { children: ReactNode }) {
         </div>
       </aside>
       <main className="main" id="main" tabIndex={-1}>
+        <OfflineBanner />
+        <WorldClock />
         {children}
       </main>
     </div>

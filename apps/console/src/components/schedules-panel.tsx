@@ -2,10 +2,12 @@
  * An account's schedules: each one's rule, next run, state and runs (with why a run failed), with
  * pause, resume and delete; and a form for a new one from a few common rhythms or any RFC 5545 rule.
  */
+
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { formatDateTime, localInputToIso, parseAmount } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
+import { ConfirmButton } from './confirm-button.tsx';
 import { ErrorNote } from './error-note.tsx';
 import { Loading, Money, StatusBadge } from './ui.tsx';
 
@@ -105,9 +107,11 @@ export function SchedulesPanel({ accountId, open }: { accountId: string; open: b
                     Resume
                   </button>
                 )}
-                <button type="button" className="danger small" onClick={() => remove.mutate({ id: schedule.id })}>
-                  Delete
-                </button>
+                <ConfirmButton
+                  label="Delete"
+                  question="Delete this schedule? Its future runs will not happen; this cannot be undone."
+                  onConfirm={() => remove.mutate({ id: schedule.id })}
+                />
               </div>
               <details>
                 <summary>Runs</summary>

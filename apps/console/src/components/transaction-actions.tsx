@@ -6,12 +6,14 @@
  * VERSION_CONFLICT instead of being overwritten; the same step done meanwhile (the clock settled
  * or expired it) answers with the transaction as it is.
  */
+
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { parseAmount } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
 import type { Category, Transaction } from '../lib/types.ts';
 import { CategorySelect } from './category-select.tsx';
+import { ConfirmButton } from './confirm-button.tsx';
 import { ErrorNote } from './error-note.tsx';
 
 type Mode = 'none' | 'post' | 'reverse' | 'edit';
@@ -73,9 +75,12 @@ export function TransactionActions({ transaction }: { transaction: Transaction }
             >
               Post…
             </button>
-            <button type="button" className="danger small" disabled={busy} onClick={() => voidIt.mutate(guarded)}>
-              Void
-            </button>
+            <ConfirmButton
+              label="Void"
+              question="Void this pending transaction? The hold is released and it leaves the default history; this cannot be undone."
+              disabled={busy}
+              onConfirm={() => voidIt.mutate(guarded)}
+            />
           </>
         )}
         {transaction.status === 'posted' && transaction.reversalOf === null && (

@@ -42,9 +42,9 @@ export function TransactionPanel({ id, onClose }: { id: string; onClose: () => v
                 version {transaction.version}
               </span>
             </dd>
-            <dt>Date</dt>
+            <dt>Date (world time)</dt>
             <dd>{formatDateTime(transaction.date)}</dd>
-            <dt>Posted</dt>
+            <dt>Posted (world time)</dt>
             <dd>{formatDateTime(transaction.postedAt)}</dd>
             <dt>Description</dt>
             <dd>{transaction.description || '—'}</dd>

@@ -71,7 +71,7 @@ export function TransactionsTable({ accountId, selectedId, onSelect }: Props) {
           <table aria-label="Transactions">
             <thead>
               <tr>
-                <th scope="col">Date</th>
+                <th scope="col">Date (world time)</th>
                 <th scope="col">Description</th>
                 <th scope="col">Status</th>
                 <th scope="col" className="num">

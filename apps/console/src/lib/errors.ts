@@ -14,7 +14,25 @@ interface ErrorData {
   details?: { path: string; message: string }[];
 }
 
+/** The message of a call that never got an answer (offline, server down, connection cut). */
+export const NETWORK_MESSAGE =
+  'Sandbank could not be reached: check your connection, then retry. Nothing was queued to be sent later.';
+
+/**
+ * A call that got no answer is `NETWORK`, never `INTERNAL`: tRPC wraps the browser's `fetch`
+ * failure (a TypeError, "Failed to fetch") in a TRPCClientError without the contract's data.
+ */
+export function isNetworkError(error: unknown): boolean {
+  if (error instanceof TRPCClientError)
+    return (
+      error.data === undefined &&
+      (error.cause instanceof TypeError || error.cause?.name === 'TypeError' || /fetch|network/i.test(error.message))
+    );
+  return error instanceof TypeError;
+}
+
 export function toProblem(error: unknown): Problem {
+  if (isNetworkError(error)) return { message: NETWORK_MESSAGE, code: 'NETWORK', details: [] };
   if (error instanceof TRPCClientError) {
     const data = (error.data ?? {}) as ErrorData;
     return {

@@ -26,7 +26,7 @@ export function AccountPage({ id }: { id: string }) {
       <p>
         <Link href="/">← Accounts</Link>
       </p>
-      <PageHeader title={data.name} subtitle={<>Opened {formatDateTime(data.createdAt)}</>}>
+      <PageHeader title={data.name} subtitle={<>Opened {formatDateTime(data.createdAt)} (world time)</>}>
         <StatusBadge status={data.status} />
       </PageHeader>
       <dl className="figures">

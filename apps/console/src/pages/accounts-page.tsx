@@ -66,7 +66,7 @@ export function AccountsPage() {
                   <th scope="col" className="num">
                     Available
                   </th>
-                  <th scope="col">Opened</th>
+                  <th scope="col">Opened (world time)</th>
                 </tr>
               </thead>
               <tbody>

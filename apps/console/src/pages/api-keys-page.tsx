@@ -1,6 +1,8 @@
 /** API keys for the pull endpoint: create one (the key is shown once), list and revoke. */
+
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { ConfirmButton } from '../components/confirm-button.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { Loading, PageHeader, Pager, StatusBadge } from '../components/ui.tsx';
@@ -122,7 +124,7 @@ export function ApiKeysPage() {
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Prefix</th>
-                  <th scope="col">Created</th>
+                  <th scope="col">Created (real time)</th>
                   <th scope="col">Last used</th>
                   <th scope="col">Expires</th>
                   <th scope="col">
@@ -145,14 +147,12 @@ export function ApiKeysPage() {
                       )}
                     </td>
                     <td className="actions">
-                      <button
-                        type="button"
-                        className="danger small"
+                      <ConfirmButton
+                        label="Revoke"
+                        question={<>Revoke the key “{key.name}”? Apps using it stop working at once; this cannot be undone.</>}
                         disabled={revoke.isPending}
-                        onClick={() => revoke.mutate({ id: key.id })}
-                      >
-                        Revoke
-                      </button>
+                        onConfirm={() => revoke.mutate({ id: key.id })}
+                      />
                     </td>
                   </tr>
                 ))}

@@ -47,7 +47,7 @@ export function EventsPage() {
     <>
       <PageHeader
         title="Event log"
-        subtitle="Everything that happens in your sandbox, as your webhooks receive it. It updates by itself."
+        subtitle="Everything that happens in your sandbox, as your webhooks receive it. It updates by itself. Newest first in the log's own order (by the database transaction that wrote them, as GET /v1/events and its cursor see them), not by timestamp: a back-dated transaction's event is listed when it was made, not at its date. Times are world time."
       />
       <section className="card" aria-labelledby="event-list">
         <header>

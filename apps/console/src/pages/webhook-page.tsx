@@ -75,12 +75,12 @@ export function WebhookPage({ id }: { id: string }) {
                       <td>
                         <code>{delivery.eventType}</code>
                         <br />
-                        <small className="muted">{formatDateTime(delivery.createdAt)}</small>
+                        <small className="muted">{formatDateTime(delivery.createdAt)} (real time)</small>
                       </td>
                       <td>
                         <StatusBadge status={delivery.status} />
                         {delivery.nextAttemptAt && (
-                          <small className="muted"> next {formatDateTime(delivery.nextAttemptAt)}</small>
+                          <small className="muted"> next {formatDateTime(delivery.nextAttemptAt)} (real time)</small>
                         )}
                       </td>
                       <td className="num" data-testid="status-code">
@@ -93,7 +93,8 @@ export function WebhookPage({ id }: { id: string }) {
                           <ol className="attempts">
                             {delivery.attempts.map((attempt) => (
                               <li key={attempt.attempt}>
-                                {formatDateTime(attempt.at)}: {attempt.statusCode ?? 'no answer'}, {attempt.durationMs} ms
+                                {formatDateTime(attempt.at)} (real time): {attempt.statusCode ?? 'no answer'},{' '}
+                                {attempt.durationMs} ms
                                 {attempt.error && <span className="muted"> ({attempt.error})</span>}
                               </li>
                             ))}

@@ -1,7 +1,9 @@
 /** Register a webhook (URL, secret, event kinds, client id) and list yours. */
+
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'wouter';
+import { ConfirmButton } from '../components/confirm-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { Loading, PageHeader, Pager, StatusBadge } from '../components/ui.tsx';
 import { formatDateTime } from '../lib/format.ts';
@@ -120,7 +122,7 @@ export function WebhooksPage() {
                   <th scope="col">URL</th>
                   <th scope="col">Client</th>
                   <th scope="col">Status</th>
-                  <th scope="col">Created</th>
+                  <th scope="col">Created (real time)</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
                   </th>
@@ -140,9 +142,11 @@ export function WebhooksPage() {
                     <td>{formatDateTime(hook.createdAt)}</td>
                     <td className="actions">
                       <Link href={`/webhooks/${hook.id}`}>Deliveries</Link>
-                      <button type="button" className="danger small" onClick={() => remove.mutate({ id: hook.id })}>
-                        Delete
-                      </button>
+                      <ConfirmButton
+                        label="Delete"
+                        question={<>Delete the webhook to {hook.url}? Its deliveries stop; this cannot be undone.</>}
+                        onConfirm={() => remove.mutate({ id: hook.id })}
+                      />
                     </td>
                   </tr>
                 ))}

@@ -103,7 +103,7 @@ describe('a URL for every view', () => {
     if (await confirm.isVisible().catch(() => false)) await confirm.getByRole('button', { name: 'Void' }).click();
     expect((await voided).status()).toBe(200);
     await expect.poll(() => textOf(page, 'panel-version')).toBe('version 2');
-    const panel = page.getByRole('region', { name: 'Transaction' });
+    const panel = page.getByRole('region', { name: 'Transaction', exact: true });
     expect(await panel.locator('.badge', { hasText: 'voided' }).count()).toBe(1);
     expect(await panel.getByRole('button', { name: /^(Void|Post…|Edit…)$/ }).count()).toBe(0);
     await expect.poll(() => page.getByRole('button', { name: 'Card hold' }).count()).toBe(0);
