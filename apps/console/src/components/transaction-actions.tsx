@@ -7,7 +7,7 @@
  * or expired it) answers with the transaction as it is.
  */
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { parseAmount } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
@@ -20,7 +20,6 @@ type Mode = 'none' | 'post' | 'reverse' | 'edit';
 
 export function TransactionActions({ transaction }: { transaction: Transaction }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const [mode, setMode] = useState<Mode>('none');
   const [amountText, setAmountText] = useState('');
   const [invalid, setInvalid] = useState(false);
@@ -29,9 +28,7 @@ export function TransactionActions({ transaction }: { transaction: Transaction }
   const [category, setCategory] = useState<Category | ''>(transaction.category ?? '');
   const done = () => {
     setMode('none');
-    setAmountText('');
-    void queryClient.invalidateQueries({ queryKey: trpc.accounts.pathKey() });
-    void queryClient.invalidateQueries({ queryKey: trpc.transactions.pathKey() });
+    setAmountText(''); // what to refetch is derived from the mutation (lib/query-client.ts)
   };
   const post = useMutation(trpc.transactions.postTransaction.mutationOptions({ onSuccess: done }));
   const voidIt = useMutation(trpc.transactions.voidTransaction.mutationOptions({ onSuccess: done }));

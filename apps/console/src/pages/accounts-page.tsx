@@ -1,5 +1,5 @@
 /** Every account with its balance; open a new one. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'wouter';
 import { ErrorNote } from '../components/error-note.tsx';
@@ -10,7 +10,6 @@ import { useUrlState } from '../lib/url-state.ts';
 
 export function AccountsPage() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const url = useUrlState(); // the page is in the address (`?page=`)
   const page = url.page();
   const setPage = (next: number) => url.set({ page: next }, { push: true });
@@ -20,7 +19,6 @@ export function AccountsPage() {
     trpc.accounts.createAccount.mutationOptions({
       onSuccess: () => {
         setName('');
-        void queryClient.invalidateQueries({ queryKey: trpc.accounts.pathKey() });
       },
     }),
   );

@@ -1,6 +1,6 @@
 /** API keys for the pull endpoint: create one (the key is shown once), list and revoke. */
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ConfirmButton } from '../components/confirm-button.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
@@ -12,7 +12,6 @@ import { useUrlState } from '../lib/url-state.ts';
 
 export function ApiKeysPage() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const url = useUrlState(); // the page is in the address (`?page=`)
   const page = url.page();
   const setPage = (next: number) => url.set({ page: next }, { push: true });
@@ -24,25 +23,16 @@ export function ApiKeysPage() {
       onSuccess: () => {
         setName('');
         setExpires('');
-        void queryClient.invalidateQueries({ queryKey: trpc.integrations.listApiKeys.pathKey() });
       },
     }),
   );
-  const revoke = useMutation(
-    trpc.integrations.revokeApiKey.mutationOptions({
-      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.integrations.listApiKeys.pathKey() }),
-    }),
-  );
+  const revoke = useMutation(trpc.integrations.revokeApiKey.mutationOptions());
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const expiresAt = localInputToIso(expires);
     create.mutate({ name, ...(expiresAt ? { expiresAt } : {}) });
   };
-  const setup = useMutation(
-    trpc.simplefin.createSetupToken.mutationOptions({
-      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.integrations.listApiKeys.pathKey() }),
-    }),
-  );
+  const setup = useMutation(trpc.simplefin.createSetupToken.mutationOptions());
   const created = create.data?.data;
   const setupToken = setup.data?.data;
   const list = keys.data?.data ?? [];

@@ -1,5 +1,5 @@
 /** One webhook's deliveries, refreshed every two seconds: status, response code, duration, attempts; redeliver. */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { ErrorNote } from '../components/error-note.tsx';
 import { Loading, PageHeader, Pager, StatusBadge } from '../components/ui.tsx';
@@ -9,7 +9,6 @@ import { useUrlState } from '../lib/url-state.ts';
 
 export function WebhookPage({ id }: { id: string }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const url = useUrlState(); // the page is in the address (`?page=`)
   const page = url.page();
   const setPage = (next: number) => url.set({ page: next }, { push: true });
@@ -18,11 +17,7 @@ export function WebhookPage({ id }: { id: string }) {
     refetchInterval: 2_000,
     placeholderData: keepPreviousData,
   });
-  const redeliver = useMutation(
-    trpc.webhooks.redeliver.mutationOptions({
-      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.webhooks.listDeliveries.pathKey() }),
-    }),
-  );
+  const redeliver = useMutation(trpc.webhooks.redeliver.mutationOptions());
   // No single-webhook procedure: its URL comes from the list (one page of up to 200 webhooks).
   const hooks = useQuery(trpc.webhooks.listWebhooks.queryOptions({ page: 1, limit: 200 }));
   const hook = hooks.data?.data.find((item) => item.id === id);

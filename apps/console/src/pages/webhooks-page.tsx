@@ -1,6 +1,6 @@
 /** Register a webhook (URL, secret, event kinds, client id) and list yours. */
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'wouter';
 import { ConfirmButton } from '../components/confirm-button.tsx';
@@ -20,7 +20,6 @@ function randomSecret(): string {
 
 export function WebhooksPage() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const view = useUrlState(); // the page is in the address (`?page=`)
   const page = view.page();
   const setPage = (next: number) => view.set({ page: next }, { push: true });
@@ -34,15 +33,10 @@ export function WebhooksPage() {
       onSuccess: () => {
         setUrl('');
         setSecret(randomSecret());
-        void queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
       },
     }),
   );
-  const remove = useMutation(
-    trpc.webhooks.deleteWebhook.mutationOptions({
-      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() }),
-    }),
-  );
+  const remove = useMutation(trpc.webhooks.deleteWebhook.mutationOptions());
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate({ url, secret, clientId, events: events as (typeof EVENT_KINDS)[number][] });

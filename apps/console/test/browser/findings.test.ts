@@ -119,7 +119,7 @@ describe('the findings, fixed at their cause', () => {
       const box = await sheet.boundingBox();
       expect(box).not.toBeNull();
       expect(box && Math.round(box.y + box.height)).toBeLessThanOrEqual(844);
-      expect(box && box.y).toBeGreaterThan(0);
+      expect(box?.y).toBeGreaterThan(0);
       expect(await documentWidth(page)).toBe(390);
       await sheet.getByRole('button', { name: 'Close' }).click();
       await expect.poll(() => new URL(page.url()).searchParams.get('tx')).toBeNull();
