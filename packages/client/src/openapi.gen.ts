@@ -141,7 +141,7 @@ export interface paths {
         };
         /**
          * An account's transactions
-         * @description Newest first (date, then id). `from`/`to` take YYYY-MM-DD (the whole UTC day, inclusive) or an ISO timestamp (inclusive); `from` after `to` is 400. Pending and posted by default; `status` picks one status or all. Closed accounts stay readable.
+         * @description Newest first (date, then id). `from`/`to` take YYYY-MM-DD (the whole UTC day, inclusive) or an ISO timestamp (inclusive); `from` after `to` is 400. Pending and posted by default; `status` picks one status or all; `q` searches description, merchant and amount. Closed accounts stay readable.
          */
         get: operations["transactions.listAccountTransactions"];
         put?: never;
@@ -3231,6 +3231,7 @@ export interface operations {
                 from?: string;
                 limit?: number;
                 page?: number;
+                q?: string;
                 status?: "pending" | "posted" | "voided" | "all";
                 to?: string;
             };

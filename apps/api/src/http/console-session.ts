@@ -30,8 +30,8 @@ export const CONSOLE_SESSION_ROUTES = new Set([
   `${CONSOLE_SESSION_PATH}/refresh`,
   `${CONSOLE_SESSION_PATH}/logout`,
 ]);
-export const REFRESH_COOKIE = 'sandbank_console_refresh';
-export const CSRF_HEADER = 'x-sandbank-console';
+const REFRESH_COOKIE = 'sandbank_console_refresh';
+const CSRF_HEADER = 'x-sandbank-console';
 
 const AdoptSchema = z.strictObject({ refreshToken: z.string().min(1).max(512) });
 

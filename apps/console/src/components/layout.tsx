@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useAuth } from '../lib/auth.tsx';
+import { CopyButton } from './copy-button.tsx';
 import { OfflineBanner } from './offline-banner.tsx';
 import { WorldClock } from './world-clock.tsx';
 
@@ -45,6 +46,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </nav>
         <div className="who">
           <span>{user?.email}</span>
+          {user && <CopyButton text={user.id} label="Copy user id" />}
           <button type="button" className="secondary small" onClick={() => void signOut()}>
             Sign out
           </button>

@@ -6,9 +6,11 @@
  * be done to it.
  */
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter';
 import { CATEGORY_LABELS } from '../lib/categories.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
+import { CopyButton } from './copy-button.tsx';
 import { ErrorNote } from './error-note.tsx';
 import { TransactionActions } from './transaction-actions.tsx';
 import { Loading, Money, StatusBadge } from './ui.tsx';
@@ -55,13 +57,19 @@ export function TransactionPanel({ id, onClose }: { id: string; onClose: () => v
             {transaction.reversalOf && (
               <>
                 <dt>Reverses</dt>
-                <dd className="mono">{transaction.reversalOf}</dd>
+                <dd className="mono">
+                  <Link href={`/accounts/${transaction.accountId}?tx=${transaction.reversalOf}`}>{transaction.reversalOf}</Link>
+                </dd>
               </>
             )}
             <dt>External id</dt>
-            <dd className="mono">{transaction.externalTxnId}</dd>
+            <dd className="mono">
+              {transaction.externalTxnId} <CopyButton text={transaction.externalTxnId} label="Copy external id" />
+            </dd>
             <dt>Id</dt>
-            <dd className="mono">{transaction.id}</dd>
+            <dd className="mono">
+              {transaction.id} <CopyButton text={transaction.id} label="Copy transaction id" />
+            </dd>
           </dl>
           <TransactionActions key={transaction.version} transaction={transaction} />
           <details>

@@ -15,14 +15,13 @@ interface ErrorData {
 }
 
 /** The message of a call that never got an answer (offline, server down, connection cut). */
-export const NETWORK_MESSAGE =
-  'Sandbank could not be reached: check your connection, then retry. Nothing was queued to be sent later.';
+const NETWORK_MESSAGE = 'Sandbank could not be reached: check your connection, then retry. Nothing was queued to be sent later.';
 
 /**
  * A call that got no answer is `NETWORK`, never `INTERNAL`: tRPC wraps the browser's `fetch`
  * failure (a TypeError, "Failed to fetch") in a TRPCClientError without the contract's data.
  */
-export function isNetworkError(error: unknown): boolean {
+function isNetworkError(error: unknown): boolean {
   if (error instanceof TRPCClientError)
     return (
       error.data === undefined &&

@@ -3,7 +3,7 @@
  * złoty, Polish dates), whatever the browser's language; times in the reader's time zone.
  */
 
-export const LOCALE = 'pl-PL';
+const LOCALE = 'pl-PL';
 const pln = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'PLN' });
 const dateTime = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium' });

@@ -2,6 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { CloseAccountForm } from '../components/close-account-form.tsx';
+import { CopyButton } from '../components/copy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { SchedulesPanel } from '../components/schedules-panel.tsx';
 import { SimulateForm } from '../components/simulate-form.tsx';
@@ -26,7 +27,15 @@ export function AccountPage({ id }: { id: string }) {
       <p>
         <Link href="/">← Accounts</Link>
       </p>
-      <PageHeader title={data.name} subtitle={<>Opened {formatDateTime(data.createdAt)} (world time)</>}>
+      <PageHeader
+        title={data.name}
+        subtitle={
+          <>
+            Opened {formatDateTime(data.createdAt)} (world time) · <span className="mono">{data.id}</span>{' '}
+            <CopyButton text={data.id} label="Copy account id" />
+          </>
+        }
+      >
         <StatusBadge status={data.status} />
       </PageHeader>
       <dl className="figures">

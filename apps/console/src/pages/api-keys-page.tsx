@@ -126,7 +126,9 @@ export function ApiKeysPage() {
                 {list.map((key) => (
                   <tr key={key.id}>
                     <td>{key.name}</td>
-                    <td className="mono">{key.prefix}…</td>
+                    <td className="mono">
+                      {key.prefix}… <CopyButton text={key.id} label="Copy key id" />
+                    </td>
                     <td>{formatDateTime(key.createdAt)}</td>
                     <td>{formatDateTime(key.lastUsedAt)}</td>
                     <td>

@@ -110,6 +110,36 @@ describe('a URL for every view', () => {
     await page.reload();
     await expect.poll(() => textOf(page, 'panel-version')).toBe('version 2');
 
+    // Search, page size and jump, all in the address.
+    await page.getByRole('searchbox', { name: 'Search' }).fill('pay 2');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => search(page).get('q')).toBe('pay 2');
+    await page.getByText('1–7 of 7').waitFor(); // Pay 2, Pay 20 … Pay 25
+    await page.getByRole('searchbox', { name: 'Search' }).fill('13,00');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByText('1–1 of 1').waitFor();
+    expect(await page.getByRole('button', { name: 'Pay 13', exact: true }).count()).toBe(1);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByLabel('Per page').selectOption('10');
+    await page.getByText('1–10 of 25').waitFor();
+    await page.getByLabel('Page (1–3)').fill('3');
+    await page.getByRole('button', { name: 'Go' }).click();
+    await page.getByText('21–25 of 25').waitFor();
+    expect(search(page).get('size')).toBe('10');
+    await page.reload();
+    await page.getByText('21–25 of 25').waitFor();
+
+    // Ids can be copied: the transaction's lands on the clipboard.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    await page.getByRole('button', { name: 'Pay 1', exact: true }).click();
+    const txId = await page.waitForURL(/tx=/).then(() => search(page).get('tx'));
+    await page.getByRole('button', { name: 'Copy transaction id' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(txId);
+    expect(await page.getByRole('button', { name: 'Copy account id' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Copy user id' }).count()).toBe(1);
+    await expectAccessible(page, 'search, page size and jump');
+
     // The event log's kind filter is in the address too.
     await page.getByRole('link', { name: 'Event log' }).click();
     await page.getByLabel('Kind').selectOption('transaction.created');
