@@ -114,9 +114,9 @@ export function ApiKeysPage() {
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Prefix</th>
-                  <th scope="col">Created (real time)</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Expires</th>
+                  <th scope="col">Created (world time)</th>
+                  <th scope="col">Last used (world time)</th>
+                  <th scope="col">Expires (world time)</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
                   </th>

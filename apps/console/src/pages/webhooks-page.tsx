@@ -116,7 +116,7 @@ export function WebhooksPage() {
                   <th scope="col">URL</th>
                   <th scope="col">Client</th>
                   <th scope="col">Status</th>
-                  <th scope="col">Created (real time)</th>
+                  <th scope="col">Created (world time)</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
                   </th>
