@@ -9,10 +9,10 @@
  * Run directly (`node scripts/build-console.ts`, the root `postinstall`) or import `buildConsole`.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourceHash } from './source-hash.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const consoleDir = path.join(root, 'apps/console');
@@ -31,27 +31,8 @@ const SOURCES = [
   'pnpm-lock.yaml',
 ];
 
-function filesOf(entry: string): string[] {
-  const full = path.join(root, entry);
-  if (!existsSync(full)) return [];
-  if (!statSync(full).isDirectory()) return [entry];
-  return readdirSync(full)
-    .sort()
-    .flatMap((name) => filesOf(path.join(entry, name)));
-}
-
-function sourceHash(): string {
-  const hash = createHash('sha256');
-  for (const file of SOURCES.flatMap(filesOf))
-    hash
-      .update(file)
-      .update('\0')
-      .update(readFileSync(path.join(root, file)));
-  return hash.digest('hex');
-}
-
 export function buildConsole(log: (message: string) => void = console.log): 'fresh' | 'built' | 'no-vite' {
-  const hash = sourceHash();
+  const hash = sourceHash(root, SOURCES);
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && existsSync(path.join(dist, 'index.html'))) return 'fresh';
   const vite = path.join(consoleDir, 'node_modules/vite/bin/vite.js');
   if (!existsSync(vite)) {

@@ -23,11 +23,11 @@
  * each bundle. Run directly (`node scripts/build-server.ts`, part of the root `postinstall`) or
  * import `buildServer`.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'esbuild';
+import { sourceHash } from './source-hash.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const APPS = ['api', 'worker'] as const;
@@ -43,26 +43,6 @@ export function bundlePath(app: App): string {
 }
 
 const stampOf = (app: App) => path.join(path.dirname(bundlePath(app)), '.source-hash');
-
-function filesOf(entry: string): string[] {
-  const full = path.join(root, entry);
-  const name = path.basename(entry);
-  if (!existsSync(full) || ['node_modules', 'test', 'dist'].includes(name) || name.startsWith('.')) return [];
-  if (!statSync(full).isDirectory()) return [entry];
-  return readdirSync(full)
-    .sort()
-    .flatMap((child) => filesOf(path.join(entry, child)));
-}
-
-function sourceHash(): string {
-  const hash = createHash('sha256');
-  for (const file of SOURCES.flatMap(filesOf))
-    hash
-      .update(file)
-      .update('\0')
-      .update(readFileSync(path.join(root, file)));
-  return hash.digest('hex');
-}
 
 const packageName = (specifier: string) =>
   specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? specifier);
@@ -106,7 +86,7 @@ function serverPlugin(outdir: string): Plugin {
 
 /** Builds both bundles unless they match the sources. */
 export async function buildServer(log: (message: string) => void = console.log): Promise<'fresh' | 'built' | 'no-esbuild'> {
-  const hash = sourceHash();
+  const hash = sourceHash(root, SOURCES, (name) => ['node_modules', 'test', 'dist'].includes(name) || name.startsWith('.'));
   const fresh = APPS.every(
     (app) => existsSync(bundlePath(app)) && existsSync(stampOf(app)) && readFileSync(stampOf(app), 'utf8') === hash,
   );

@@ -31,6 +31,7 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
   '@sandbank/api': [
     'test/clock.test.ts',
     'test/faces/statements/statement-api.test.ts',
+    'test/faces/statements/statement-stream.test.ts',
     'test/lifecycle.test.ts',
     'test/pull-dates.test.ts',
     'test/scenario-worlds.test.ts',
@@ -39,6 +40,9 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
     'test/simulations.test.ts',
     'test/sync.test.ts',
     'test/transactions.test.ts',
+    'test/worlds-client.test.ts',
+    'test/worlds-removal.test.ts',
+    'test/worlds.test.ts',
   ],
   // Due items fired by the worker as wall time passes (settlements, expiries, schedule runs).
   '@sandbank/worker': ['test/clock-advance.test.ts'],

@@ -11,15 +11,17 @@ import { measureClock } from './clock.ts';
 import { cpuMeter, postgresPids } from './cpu.ts';
 import { compareWithFloor, seedFloorShape } from './floor.ts';
 import { measureLifecycleLoad } from './lifecycle.ts';
-import { type LoadResult, load } from './load.ts';
+import { type LoadResult, load, simulationStream } from './load.ts';
 import { runPgbench } from './pgbench.ts';
 import { startReceiver } from './receiver.ts';
 import { measureScaleOut, printScale, runScaleBench } from './scale.ts';
 import { waitForSettledDeliveries } from './scale-checks.ts';
 import { createApiKey, seedHistory, seedUsers } from './seed.ts';
 import { APP_ENTRY, freshDatabase, READ_FLOOR_ENTRY, root, spawnApp, startPostgres, waitFor200 } from './stack.ts';
+import { measureStatements } from './statement-bench.ts';
 import { measureSync } from './sync.ts';
 import { measureColdStart, measureWebhookLatency } from './webhooks.ts';
+import { formatWorlds, measureWorlds } from './worlds.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -49,21 +51,13 @@ console.log(`seeded ${users.length} users, ${accounts.length} accounts`);
 // 1. Simulations: random account, mostly credits, some debits; every one enqueues a delivery.
 const deliveredBefore = receiver.received();
 const loadStarted = performance.now();
-let n = 0;
 const simulations = await load({
   url: `${baseUrl}/v1/simulations/transaction`,
   method: 'POST',
   connections: CLIENTS,
   durationSeconds: SECONDS,
   headers: { 'content-type': 'application/json' },
-  request: () => {
-    n += 1;
-    const account = accounts[n % accounts.length];
-    return {
-      body: JSON.stringify({ accountId: account?.accountId, amount: n % 4 === 0 ? -500 : 1250, description: 'bench' }),
-      headers: { authorization: `Bearer ${account?.token}` },
-    };
-  },
+  request: simulationStream(accounts),
 });
 const expected = simulations.total - simulations.non2xx - simulations.errors;
 const drainDeadline = performance.now() + 120_000;
@@ -130,6 +124,9 @@ const sync = await measureSync(baseUrl, historyUser?.token ?? '');
 
 // 4. The clock: the family scenario (12 months × 3 accounts) and a one-year advance.
 const clock = await measureClock(baseUrl);
+
+// 4b. Disposable worlds: forks of a family snapshot beside applying the same scenario; 20 at once; removal.
+const worlds = await measureWorlds(baseUrl);
 
 // 5. Pull endpoint with an API key.
 const apiKey = await createApiKey(baseUrl, historyUser?.token ?? '');
@@ -211,6 +208,8 @@ await Promise.all([api.stop(), worker.stop(), receiver.close()]);
 const pgbenchUrl = await freshDatabase(server, 'pgbench_bench', false);
 const pgbenchTps = runPgbench(pgbenchUrl, CLIENTS, SECONDS);
 const scale = await measureScaleOut({ server, port: PORT, clients: CLIENTS, seconds: 10, rounds: 2 });
+// A year's camt.053 of 10,000 transactions, streamed, against the JSON pull of the same rows (issue 31).
+const statements = await measureStatements(server);
 await server.stop();
 
 const results = {
@@ -231,10 +230,12 @@ const results = {
   pull,
   sync,
   clock,
+  worlds,
   webhooks: { deliveriesPerSecond, ...webhookLatency },
   coldStart,
   rss,
   scale,
+  statements,
 };
 printTable(results);
 printScale(results.scale);
@@ -265,6 +266,7 @@ function printTable(r: typeof results): void {
       `history's first page ÷ the read floor (hand-written node:http + pg, same statement and body): ${r.historyFloor.ratio} of its req/s, p99 ${r.historyFloor.p99Ratio}× its ${r.historyFloor.p99} ms`,
       `sync from nothing: ${r.sync.transactions} transactions in ${r.sync.pages} pages, ${r.sync.seconds} s → ${r.sync.transactionsPerSecond} transactions/s (one client, 200 per page)`,
       `scenario apply (family, 12 months × 3 accounts): ${r.clock.scenarioApply.transactions} transactions in ${r.clock.scenarioApply.medianMs} ms (median of ${r.clock.scenarioApply.runsMs.join(', ')}; target < 5000 ms)`,
+      ...formatWorlds(r.worlds),
       `one-year advance, 10 schedules + 100 pending settlements: ${r.clock.yearAdvance.fired} items in ${r.clock.yearAdvance.medianMs} ms (median of ${r.clock.yearAdvance.runsMs.join(', ')})`,
       `webhooks: ${r.webhooks.deliveriesPerSecond} deliveries/s (1 worker); end-to-end p50 ${r.webhooks.p50} ms, p95 ${r.webhooks.p95} ms over ${r.webhooks.samples} events`,
       `cold start: /healthz ${r.coldStart.healthzMs} ms, /readyz ${r.coldStart.readyzMs} ms (median of ${r.coldStart.runs})`,

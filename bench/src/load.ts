@@ -55,3 +55,19 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     total: result.requests.total,
   };
 }
+
+/**
+ * The bench's booking stream: `POST /v1/simulations/transaction` over every account in turn, three
+ * credits of 12.50 to one debit of 5.00, each with its owner's token.
+ */
+export function simulationStream(accounts: readonly { accountId: string; token: string }[]): LoadOptions['request'] {
+  let n = 0;
+  return () => {
+    n += 1;
+    const account = accounts[n % accounts.length];
+    return {
+      body: JSON.stringify({ accountId: account?.accountId, amount: n % 4 === 0 ? -500 : 1250, description: 'bench' }),
+      headers: { authorization: `Bearer ${account?.token}` },
+    };
+  };
+}

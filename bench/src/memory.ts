@@ -20,7 +20,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { load } from './load.ts';
+import { load, simulationStream } from './load.ts';
 import { startReceiver } from './receiver.ts';
 import { seedUsers } from './seed.ts';
 import { APP_ENTRY, freshDatabase, type Proc, spawnApp, startPostgres, waitFor200 } from './stack.ts';
@@ -134,21 +134,13 @@ try {
       const accounts = users.flatMap((user) => user.accountIds.map((accountId) => ({ accountId, token: user.token })));
       const deliveredBefore = receiver.received();
       const cpuBefore = { api: cpuSeconds(apiPid), worker: cpuSeconds(workerPid) };
-      let n = 0;
       const simulations = await load({
         url: `${baseUrl}/v1/simulations/transaction`,
         method: 'POST',
         connections: 32,
         durationSeconds: SECONDS,
         headers: { 'content-type': 'application/json' },
-        request: () => {
-          n += 1;
-          const account = accounts[n % accounts.length];
-          return {
-            body: JSON.stringify({ accountId: account?.accountId, amount: n % 4 === 0 ? -500 : 1250, description: 'bench' }),
-            headers: { authorization: `Bearer ${account?.token}` },
-          };
-        },
+        request: simulationStream(accounts),
       });
       const apiCpu = cpuSeconds(apiPid) - cpuBefore.api;
       const expected = simulations.total - simulations.non2xx - simulations.errors;

@@ -5,7 +5,7 @@
  * workers have delivered it, so the next set-up's segment starts on a quiet machine.
  */
 import { startFleet } from './fleet.ts';
-import { type LoadResult, load } from './load.ts';
+import { type LoadResult, load, simulationStream } from './load.ts';
 import { postgresCpuMs, socketOwner } from './proc.ts';
 import { startReceiver } from './receiver.ts';
 import { checkDeliveries, type DeliveryCheck, waitForSettledDeliveries } from './scale-checks.ts';
@@ -66,7 +66,6 @@ export async function openStand(
   try {
     const users = await seedUsers(fleet.urls[0] ?? '', { users: 8, accountsPerUser: 8, webhookUrl: receiver.url });
     const accounts = users.flatMap((user) => user.accountIds.map((accountId) => ({ accountId, token: user.token })));
-    let n = 0;
     // The main bench's request stream: every account in turn, 3 credits to 1 debit, each one delivered.
     const simulate = (durationSeconds: number) =>
       load({
@@ -75,14 +74,7 @@ export async function openStand(
         connections: clients,
         durationSeconds,
         headers: { 'content-type': 'application/json' },
-        request: () => {
-          n += 1;
-          const account = accounts[n % accounts.length];
-          return {
-            body: JSON.stringify({ accountId: account?.accountId, amount: n % 4 === 0 ? -500 : 1250, description: 'bench' }),
-            headers: { authorization: `Bearer ${account?.token}` },
-          };
-        },
+        request: simulationStream(accounts),
       });
     // Past the JIT's warm-up in every process before anything is measured.
     await simulate(WARM_UP_SECONDS);

@@ -100,11 +100,12 @@ create table gocardless_requisitions (
   status text not null default 'CR'::text,
   created_at timestamp(3) with time zone not null,
   decided_at timestamp(3) with time zone,
+  step_at timestamp(3) with time zone not null,
   constraint gocardless_requisitions_pkey PRIMARY KEY (id),
   constraint gocardless_requisitions_reference UNIQUE (user_id, reference),
   constraint gocardless_requisitions_agreement_id_fkey FOREIGN KEY (agreement_id) REFERENCES gocardless_agreements(id) ON DELETE CASCADE,
   constraint gocardless_requisitions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
-  constraint gocardless_requisitions_status CHECK (status = ANY (ARRAY['CR'::text, 'LN'::text, 'RJ'::text]))
+  constraint gocardless_requisitions_status CHECK (status = ANY (ARRAY['CR'::text, 'GC'::text, 'SA'::text, 'LN'::text, 'RJ'::text]))
 );
 
 create table password_guesses (
@@ -141,7 +142,9 @@ create table plaid_signing_keys (
   public_jwk jsonb not null,
   created_at timestamp(3) with time zone not null default now(),
   expired_at timestamp(3) with time zone,
-  constraint plaid_signing_keys_pkey PRIMARY KEY (kid)
+  retired_at timestamp(3) with time zone,
+  constraint plaid_signing_keys_pkey PRIMARY KEY (kid),
+  constraint plaid_signing_keys_expiry CHECK ((retired_at IS NULL) = (expired_at IS NULL) AND (expired_at IS NULL OR expired_at >= retired_at))
 );
 
 create table rate_limits (
@@ -330,6 +333,119 @@ create table worker_heartbeats (
   constraint worker_heartbeats_pkey PRIMARY KEY (worker_id)
 );
 
+create table world_snapshot_accounts (
+  snapshot_id uuid not null,
+  ord integer not null,
+  id uuid not null,
+  name text not null,
+  balance bigint not null,
+  currency text not null,
+  status text not null,
+  created_at timestamp(3) with time zone not null,
+  closed_at timestamp(3) with time zone,
+  transaction_count bigint not null,
+  held_amount bigint not null,
+  constraint world_snapshot_accounts_pkey PRIMARY KEY (snapshot_id, ord),
+  constraint world_snapshot_accounts_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
+);
+
+create table world_snapshot_schedule_runs (
+  snapshot_id uuid not null,
+  schedule_ord integer not null,
+  schedule_id uuid not null,
+  n integer not null,
+  due_at timestamp(3) with time zone not null,
+  transaction_ord integer,
+  transaction_id uuid,
+  failure_code text,
+  failure_message text,
+  created_at timestamp(3) with time zone not null,
+  constraint world_snapshot_schedule_runs_pkey PRIMARY KEY (snapshot_id, schedule_ord, n),
+  constraint world_snapshot_schedule_runs_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
+);
+
+create table world_snapshot_schedules (
+  snapshot_id uuid not null,
+  ord integer not null,
+  id uuid not null,
+  account_ord integer not null,
+  account_id uuid not null,
+  amount bigint not null,
+  description text not null,
+  merchant text,
+  category text,
+  rrule text not null,
+  timezone text not null,
+  start_at timestamp(3) with time zone not null,
+  status text not null,
+  settle_after text,
+  state text not null,
+  next_run_at timestamp(3) with time zone,
+  next_run_n integer not null,
+  created_at timestamp(3) with time zone not null,
+  constraint world_snapshot_schedules_pkey PRIMARY KEY (snapshot_id, ord),
+  constraint world_snapshot_schedules_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
+);
+
+create table world_snapshot_transactions (
+  snapshot_id uuid not null,
+  ord integer not null,
+  id uuid not null,
+  account_ord integer not null,
+  account_id uuid not null,
+  external_txn_id text not null,
+  schedule_ord integer,
+  amount bigint not null,
+  currency text not null,
+  date timestamp(3) with time zone not null,
+  description text not null,
+  raw jsonb not null,
+  status text not null,
+  posted_at timestamp(3) with time zone,
+  version integer not null,
+  merchant text,
+  category text,
+  reversal_ord integer,
+  reversal_of uuid,
+  reversed_amount bigint not null,
+  settle_at timestamp(3) with time zone,
+  expire_at timestamp(3) with time zone,
+  created_at timestamp(3) with time zone not null,
+  request_fingerprint text,
+  posted_from_pending boolean not null,
+  constraint world_snapshot_transactions_pkey PRIMARY KEY (snapshot_id, ord),
+  constraint world_snapshot_transactions_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
+);
+
+create table world_snapshots (
+  id uuid not null,
+  user_id uuid not null,
+  name text not null,
+  taken_at timestamp(3) with time zone not null,
+  clock_offset_ms bigint not null,
+  accounts integer not null,
+  transactions integer not null,
+  schedules integer not null,
+  created_at timestamp(3) with time zone not null,
+  constraint world_snapshots_pkey PRIMARY KEY (id),
+  constraint world_snapshots_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+);
+
+create table worlds (
+  id uuid not null,
+  parent_id uuid not null,
+  snapshot_id uuid,
+  source text not null,
+  expires_at timestamp(3) with time zone not null,
+  created_at timestamp(3) with time zone not null default now(),
+  constraint worlds_pkey PRIMARY KEY (id),
+  constraint worlds_id_fkey FOREIGN KEY (id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint worlds_parent_id_fkey FOREIGN KEY (parent_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint worlds_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE SET NULL,
+  constraint worlds_not_own_parent CHECK (id <> parent_id),
+  constraint worlds_source_known CHECK (source = ANY (ARRAY['snapshot'::text, 'scenario'::text]))
+);
+
 CREATE UNIQUE INDEX accounts_open_name_key ON accounts USING btree (user_id, lower(name)) WHERE (status = 'open'::text);
 CREATE INDEX accounts_user_idx ON accounts USING btree (user_id, created_at, id);
 CREATE UNIQUE INDEX api_keys_key_hash_key ON api_keys USING btree (key_hash);
@@ -341,10 +457,11 @@ CREATE INDEX gocardless_agreements_user_idx ON gocardless_agreements USING btree
 CREATE INDEX gocardless_requisitions_user_idx ON gocardless_requisitions USING btree (user_id);
 CREATE INDEX password_guesses_expire_idx ON password_guesses USING btree (expire);
 CREATE INDEX plaid_items_user_idx ON plaid_items USING btree (user_id);
-CREATE UNIQUE INDEX plaid_signing_keys_one_current ON plaid_signing_keys USING btree ((true)) WHERE (expired_at IS NULL);
+CREATE UNIQUE INDEX plaid_signing_keys_one_current ON plaid_signing_keys USING btree ((true)) WHERE (retired_at IS NULL);
 CREATE INDEX rate_limits_expire_idx ON rate_limits USING btree (expire);
 CREATE INDEX refresh_tokens_family_idx ON refresh_tokens USING btree (family_id);
 CREATE UNIQUE INDEX refresh_tokens_token_hash_key ON refresh_tokens USING btree (token_hash);
+CREATE INDEX schedule_runs_transaction_idx ON schedule_runs USING btree (transaction_id) WHERE (transaction_id IS NOT NULL);
 CREATE INDEX schedules_account_idx ON schedules USING btree (account_id);
 CREATE INDEX schedules_due_idx ON schedules USING btree (user_id, next_run_at) WHERE (state = 'active'::text);
 CREATE INDEX simplefin_claims_user_idx ON simplefin_claims USING btree (user_id);
@@ -357,12 +474,17 @@ CREATE INDEX transactions_settle_due_idx ON transactions USING btree (settle_at)
 CREATE INDEX transactions_user_due_idx ON transactions USING btree (user_id, LEAST(settle_at, expire_at)) WHERE ((status = 'pending'::text) AND ((settle_at IS NOT NULL) OR (expire_at IS NOT NULL)));
 CREATE UNIQUE INDEX users_email_key ON users USING btree (email);
 CREATE INDEX users_email_local_part_idx ON users USING btree (split_part(email, '@'::text, 1));
+CREATE INDEX webhook_deliveries_event_idx ON webhook_deliveries USING btree (event_id);
 CREATE INDEX webhook_deliveries_history_idx ON webhook_deliveries USING btree (webhook_id, created_at DESC, id DESC);
 CREATE UNIQUE INDEX webhook_deliveries_webhook_event_key ON webhook_deliveries USING btree (webhook_id, event_id);
 CREATE INDEX webhook_delivery_attempts_delivery_idx ON webhook_delivery_attempts USING btree (delivery_id, attempt);
 CREATE INDEX webhooks_active_user_idx ON webhooks USING btree (user_id) WHERE ((status = 'active'::text) AND (deleted_at IS NULL));
 CREATE UNIQUE INDEX webhooks_plaid_item_key ON webhooks USING btree (plaid_item_id) WHERE (plaid_item_id IS NOT NULL);
 CREATE INDEX webhooks_user_client_idx ON webhooks USING btree (user_id, client_id) WHERE (deleted_at IS NULL);
+CREATE INDEX world_snapshots_user_idx ON world_snapshots USING btree (user_id, created_at DESC, id DESC);
+CREATE INDEX worlds_expiry_idx ON worlds USING btree (expires_at);
+CREATE INDEX worlds_parent_idx ON worlds USING btree (parent_id, created_at DESC, id DESC);
+CREATE INDEX worlds_snapshot_idx ON worlds USING btree (snapshot_id) WHERE (snapshot_id IS NOT NULL);
 
 CREATE OR REPLACE FUNCTION public.sandbank_wall_now()
  RETURNS timestamp with time zone

@@ -17,9 +17,13 @@ import {
 } from '@sandbank/core';
 import { checkReadiness } from '@sandbank/db';
 import express, { type Express } from 'express';
+import { buildGocardlessOpenApiDocument } from './faces/gocardless/openapi.ts';
 import { gocardlessRouter } from './faces/gocardless/router.ts';
 import { buildPlaidOpenApiDocument } from './faces/plaid/openapi.ts';
 import { plaidRateLimited, plaidRouter } from './faces/plaid/router.ts';
+import { simplefinRateLimited } from './faces/simplefin/errors.ts';
+import { simplefinOpenApi } from './faces/simplefin/openapi.ts';
+import { simplefinRouter } from './faces/simplefin/router.ts';
 import { statementsRouter } from './faces/statements/router.ts';
 import { consoleRouter } from './http/console.ts';
 import { CONSOLE_SESSION_PATH, consoleSessionRouter } from './http/console-session.ts';
@@ -33,7 +37,7 @@ import { requestContext } from './http/request-context.ts';
 import { restHandler } from './http/rest-handler.ts';
 import { restRoutes } from './http/rest-routes.ts';
 import { corsPolicy, noStore, securityHeaders, upgradesInsecureRequests } from './http/security.ts';
-import { simplefinRouter } from './http/simplefin.ts';
+
 import { createContextFactory, logInternal, trpcHandler } from './http/trpc-handlers.ts';
 
 export type { Deps } from '@sandbank/core';
@@ -70,7 +74,9 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ data: { status: 'ok' } });
   });
-  if (rateLimits) app.use(limitPerIp(rateLimits.ip, { '/plaid/': plaidRateLimited }));
+  if (rateLimits) {
+    app.use(limitPerIp(rateLimits.ip, { '/plaid/': plaidRateLimited, '/simplefin/': simplefinRateLimited }));
+  }
   app.get('/readyz', async (req, res) => {
     const readiness = options.starting?.()
       ? { ready: false as const, reason: 'still starting (migrations)' }
@@ -91,17 +97,33 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
     plaidDocument ??= JSON.stringify(buildPlaidOpenApiDocument(config.http.publicUrl));
     res.type('application/json').send(plaidDocument);
   });
+  let gocardlessDocument: string | undefined;
+  app.get('/faces/gocardless/openapi.json', (_req, res) => {
+    gocardlessDocument ??= JSON.stringify(buildGocardlessOpenApiDocument(config.http.publicUrl));
+    res.type('application/json').send(gocardlessDocument);
+  });
   app.use('/docs', docsRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.use('/console', consoleRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.get('/metrics', metrics.serve);
+  app.get('/faces/simplefin/openapi.json', simplefinOpenApi(config.http.publicUrl));
   app.use(noStore);
   app.use('/simplefin', simplefinRouter(deps, inFlight));
   app.use(statementsRouter(deps, inFlight));
   app.use('/plaid', plaidRouter(deps, inFlight));
   app.use('/gocardless/api/v2', gocardlessRouter(deps, inFlight));
 
-  // A scenario may carry up to 50,000 transactions; every other body stays within 64 KiB.
-  app.use(['/v1/scenarios/apply', '/trpc/scenarios.applyScenario'], jsonBody({ limit: '16mb' }));
+  // A scenario may carry up to 50,000 transactions (applied, or a child world made from one); every other body stays within 64 KiB.
+  app.use(
+    [
+      '/v1/scenarios/apply',
+      '/trpc/scenarios.applyScenario',
+      '/v1/worlds',
+      '/trpc/worlds.createWorld',
+      '/v1/sandbox/snapshots',
+      '/trpc/worlds.takeSnapshot',
+    ],
+    jsonBody({ limit: '16mb' }),
+  );
   // The REST adapter and tRPC's handler both take the body parsed here, its depth bounded first (json-body.ts).
   app.use(jsonBody({ limit: '64kb' }));
   // The console's refresh cookie (console-session.ts): an HTTP route because cookies are the browser's transport.

@@ -3,7 +3,8 @@
  * sign in, call protected endpoints, refresh a stale access token once (even with calls in
  * parallel), and sign out; `verifySignature` checks a delivery signed like the worker signs.
  */
-import { createRestClient, createSession, createTrpcClient, type Tokens, verifySignature } from '@sandbank/client';
+import { createRestClient, createSession, type Tokens, verifySignature } from '@sandbank/client';
+import { createTrpcClient } from '@sandbank/client/trpc';
 import { signatureHeaders } from '@sandbank/webhooks';
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -51,6 +51,9 @@ describe('GoCardless face: credentials and tokens', () => {
     const user = await app.createUser();
     const { secretId, secretKey } = await secrets(user);
     const other = await secrets(user);
+    const keyRows = async () =>
+      (await app.db.query('select id, last_used_at, revoked_at from api_keys where user_id = $1 order by id', [user.id])).rows;
+    const keysBefore = await keyRows();
     for (const body of [
       { secret_id: secretId, secret_key: `${secretKey}x` },
       { secret_id: other.secretId, secret_key: secretKey },
@@ -62,6 +65,8 @@ describe('GoCardless face: credentials and tokens', () => {
     }
     const missing = await gc('/token/new/', { method: 'POST', body: { secret_id: secretId } });
     expect([missing.status, missing.body.status_code, shape(missing.body)]).toEqual([400, 400, ERROR_KEYS]);
+    // Refused secrets change nothing: no key is marked used.
+    expect(await keyRows()).toEqual(keysBefore);
     const badJson = await fetch(`${baseUrl()}/token/new/`, {
       method: 'POST',
       body: '{"secret_id":',
@@ -108,6 +113,15 @@ describe('GoCardless face: ownership, linking, agreements and dates', () => {
     await openAccount(app, alice);
     const { session, accountId } = await linkedSandbox(alice);
     const mallory = await client(await app.createUser());
+    const aliceRows = async () =>
+      (
+        await app.db.query(
+          `select g.id, g.last_accessed, (select count(*)::int from gocardless_daily_access d where d.account_id = g.id) as reads
+             from gocardless_accounts g where g.user_id = $1 order by g.id`,
+          [alice.id],
+        )
+      ).rows;
+    const before = await aliceRows();
     for (const call of [
       () => mallory.requisition.getRequisitionById(session.id),
       () => mallory.account(accountId).getMetadata(),
@@ -117,6 +131,8 @@ describe('GoCardless face: ownership, linking, agreements and dates', () => {
       const refused = await refusal(call());
       expect([refused.status, refused.body]).toEqual([404, { summary: 'Not found.', detail: 'Not found.', status_code: 404 }]);
     }
+    // Another user's reads leave Alice's linked accounts as they were (not even last_accessed).
+    expect(await aliceRows()).toEqual(before);
   });
 
   it('keeps a requisition not yet linked without accounts; a refusal is RJ, once', async () => {

@@ -39,6 +39,10 @@ async function worldOf(user: TestUser) {
   return rows[0];
 }
 
+/** The user's API keys and when each was last used. */
+const keysOf = async (user: TestUser) =>
+  (await app.db.query('select id, last_used_at from api_keys where user_id = $1 order by id', [user.id])).rows;
+
 async function linkedUser() {
   const user = await app.createUser();
   const accountId = await openAccount(app, user);
@@ -54,15 +58,18 @@ describe('Plaid face: bad input', () => {
   it('refuses bad credentials, another user’s token, a removed Item, bad cursors and counts, and changes nothing', async () => {
     const a = await linkedUser();
     const b = await linkedUser();
+    const bKey = (await app.call('POST', '/v1/api-keys', { token: b.user.accessToken, body: { name: 'B' } })).body.data.key;
     const before = await worldOf(a.user);
+    const bKeys = await keysOf(b.user);
 
     // A wrong secret; a real key of another user under this client_id.
     await refusal(
       (await plaidClientOf(app, a.user, 'sbk_not-a-real-key')).itemGet({ access_token: a.accessToken }),
       'INVALID_API_KEYS',
     );
-    const bKey = (await app.call('POST', '/v1/api-keys', { token: b.user.accessToken, body: { name: 'B' } })).body.data.key;
     await refusal((await plaidClientOf(app, a.user, bKey)).itemGet({ access_token: a.accessToken }), 'INVALID_API_KEYS');
+    // B's key, refused under A's client_id, is not marked used.
+    expect(await keysOf(b.user)).toEqual(bKeys);
     // Another user's access token, with valid credentials of one's own.
     await refusal(b.client.transactionsSync({ access_token: a.accessToken }), 'INVALID_ACCESS_TOKEN');
     await refusal(b.client.itemRemove({ access_token: a.accessToken }), 'INVALID_ACCESS_TOKEN');

@@ -184,7 +184,7 @@ describe('Plaid face with the official SDK', () => {
       webhook_code: 'SYNC_UPDATES_AVAILABLE' as never,
     });
     expectPlaidResponse('/sandbox/item/fire_webhook', fired.data);
-    const { rows } = await app.db.query('select kid from plaid_signing_keys where expired_at is null');
+    const { rows } = await app.db.query('select kid from plaid_signing_keys where retired_at is null');
     const key = await client.webhookVerificationKeyGet({ key_id: rows[0].kid });
     expectPlaidResponse('/webhook_verification_key/get', key.data);
     expect(key.data.key).toMatchObject({ alg: 'ES256', kty: 'EC', crv: 'P-256', use: 'sig', kid: rows[0].kid, expired_at: null });

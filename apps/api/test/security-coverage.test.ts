@@ -7,6 +7,8 @@
  *   tampered one, an expired one and an API key must all be 401 UNAUTHENTICATED;
  * - API-key procedures (`apiKeyProcedure`): no key, an unknown key, a revoked key and a user
  *   access token must all be 401 UNAUTHENTICATED;
+ * - procedures of a world's owner by either credential (`worldOwnerProcedure`): no credential, a
+ *   malformed, tampered or expired token, an unknown key and a revoked key must all be 401;
  * - every path parameter that names a resource is filled with a resource of the owner, and a
  *   stranger (another user, or another user's key) must get 404 NOT_FOUND, never 403.
  *
@@ -72,6 +74,13 @@ const RESOURCES: Record<string, ResourceFixture> = {
   'owner/{owner}': async (owner) => owner.email,
   'transactions/{id}': async (owner) => (await ownedTransaction(owner)).id,
   'events/{id}': async (owner) => ownedEvent(owner),
+  'snapshots/{id}': async (owner) => (await post(owner, '/v1/sandbox/snapshots', { name: 'security' })).id,
+  'worlds/{id}': async (owner) => {
+    const snapshot = await post(owner, '/v1/sandbox/snapshots', { name: 'security' });
+    const res = await app.call('POST', '/v1/worlds', { token: owner.accessToken, body: { snapshotId: snapshot.id } });
+    if (res.status !== 201) throw new Error(`fixture POST /v1/worlds answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return res.body.data.world.id;
+  },
   'schedules/{id}': async (owner) => {
     const account = await post(owner, '/v1/accounts', { name: `Acc ${uuidv7()}` });
     return (
@@ -148,7 +157,7 @@ interface Operation {
   name: string;
   method: string;
   path: string;
-  auth: 'public' | 'user' | 'apiKey';
+  auth: 'public' | 'user' | 'apiKey' | 'userOrApiKey';
 }
 
 function operations(): Operation[] {
@@ -158,7 +167,7 @@ function operations(): Operation[] {
       name,
       method: meta.openapi.method,
       path: meta.openapi.path,
-      auth: meta.openapi.protect === false ? 'public' : meta.auth === 'apiKey' ? 'apiKey' : 'user',
+      auth: meta.openapi.protect === false ? 'public' : (meta.auth ?? 'user'),
     }));
 }
 
@@ -217,6 +226,42 @@ describe.each(ALL.filter((op) => op.auth === 'apiKey' && op.path.includes('{')))
       const path = await resolvePath(op.path, owner);
       const res = await app.call(op.method, path, { token: (await apiKeyOf(stranger)).key });
       expect({ status: res.status, code: res.body?.code }).toEqual({ status: 404, code: 'NOT_FOUND' });
+    });
+  },
+);
+
+describe.each(ALL.filter((op) => op.auth === 'userOrApiKey'))('$name ($method $path) with a token or an API key', (op) => {
+  it('answers 401 UNAUTHENTICATED without a valid credential (none, malformed, tampered, expired, unknown key, revoked key)', async () => {
+    const owner = await app.createUser();
+    const path = await resolvePath(op.path, owner);
+    const body = bodyFor(op);
+    const revoked = await apiKeyOf(owner);
+    await app.call('DELETE', `/v1/api-keys/${revoked.id}`, { token: owner.accessToken });
+    for (const token of [
+      undefined,
+      'not-a-jwt',
+      `${owner.accessToken}x`,
+      await expiredTokenOf(owner),
+      `sbk_${'A'.repeat(43)}`,
+      revoked.key,
+    ]) {
+      const res = await app.call(op.method, path, token ? { token, body } : { body });
+      expect({ token, status: res.status, code: res.body?.code }).toEqual({ token, status: 401, code: 'UNAUTHENTICATED' });
+    }
+  });
+});
+
+describe.each(ALL.filter((op) => op.auth === 'userOrApiKey' && op.path.includes('{')))(
+  '$name ($method $path) owned by another user',
+  (op) => {
+    it("answers 404 NOT_FOUND for another user's resource, by token and by key", async () => {
+      const owner = await app.createUser();
+      const stranger = await app.createUser();
+      const path = await resolvePath(op.path, owner);
+      for (const token of [stranger.accessToken, (await apiKeyOf(stranger)).key]) {
+        const res = await app.call(op.method, path, { token, body: bodyFor(op) });
+        expect({ status: res.status, code: res.body?.code }).toEqual({ status: 404, code: 'NOT_FOUND' });
+      }
     });
   },
 );

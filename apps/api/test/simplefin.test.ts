@@ -2,7 +2,8 @@
  * SimpleFIN (docs/faces/simplefin.md) against the protocol's contract, over real HTTP: setup token → claim →
  * access URL; the 1.0 and 2.0 bodies field by field; money of every sign and size; the date
  * window's edges; pending only when asked; a pending transaction that posts keeps its id; a
- * revoked key, a used or unknown claim, another user's account; no secret in any log line.
+ * revoked key, a used or unknown claim, another user's account; no secret in any log line; each
+ * account's IBAN and BIC in its `extra`.
  */
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +47,12 @@ async function accountsOf(accessUrl: string, query: string) {
   return { status: response.status, body: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
 }
 
+/** ISO 13616: the IBAN with its first four characters moved to the end, letters as 10–35, is 1 mod 97. */
+function ibanChecksumValid(iban: string): boolean {
+  const digits = (iban.slice(4) + iban.slice(0, 4)).replace(/[A-Z]/g, (letter) => String(letter.charCodeAt(0) - 55));
+  return BigInt(digits) % 97n === 1n;
+}
+
 describe('SimpleFIN', () => {
   it('connects with a setup token and serves the 1.0 account set field by field', async () => {
     const user = await app.createUser();
@@ -62,7 +69,18 @@ describe('SimpleFIN', () => {
     expect(body.errors).toEqual([]);
     const [account] = body.accounts;
     expect(Object.keys(account).sort()).toEqual(
-      ['available-balance', 'balance', 'balance-date', 'currency', 'holdings', 'id', 'name', 'org', 'transactions'].sort(),
+      [
+        'available-balance',
+        'balance',
+        'balance-date',
+        'currency',
+        'extra',
+        'holdings',
+        'id',
+        'name',
+        'org',
+        'transactions',
+      ].sort(),
     );
     expect(account).toMatchObject({
       id: accountId,
@@ -115,7 +133,18 @@ describe('SimpleFIN', () => {
     ]);
     const [account] = v2.accounts;
     expect(Object.keys(account).sort()).toEqual(
-      ['available-balance', 'balance', 'balance-date', 'conn_id', 'currency', 'holdings', 'id', 'name', 'transactions'].sort(),
+      [
+        'available-balance',
+        'balance',
+        'balance-date',
+        'conn_id',
+        'currency',
+        'extra',
+        'holdings',
+        'id',
+        'name',
+        'transactions',
+      ].sort(),
     );
     expect(account).toMatchObject({
       id: accountId,
@@ -156,6 +185,29 @@ describe('SimpleFIN', () => {
       expect(only.holdings).toEqual([]);
       expect(only.balance).toBe('1.00');
       expect(only['available-balance']).toBe('0.75');
+    }
+  });
+
+  it("carries each account's IBAN and BIC in extra, the same as the main API's, in both versions", async () => {
+    const user = await app.createUser();
+    const first = await openAccount(app, user, 'Konto');
+    const second = await openAccount(app, user, 'Oszczędności');
+    const connection = await connect(user);
+    const expected = new Map<string, unknown>();
+    for (const id of [first, second]) {
+      const { body } = await app.call('GET', `/v1/accounts/${id}`, { token: user.accessToken });
+      expect(body.data.iban).toMatch(/^PL\d{26}$/);
+      expect(ibanChecksumValid(body.data.iban), body.data.iban).toBe(true);
+      expected.set(id, { iban: body.data.iban, bic: body.data.bic });
+    }
+    expect(new Set([...expected.values()].map((extra: any) => extra.iban)).size).toBe(2);
+    for (const query of ['', '?version=2', '?balances-only=1']) {
+      const { body } = await connection.accounts(query);
+      expect(
+        body.accounts.map((account: any) => [account.id, account.extra]),
+        query,
+      ).toEqual([first, second].map((id) => [id, expected.get(id)]));
+      expect(body.accounts[0].extra.bic, query).toBe('SNDBPLP0');
     }
   });
 
@@ -379,6 +431,24 @@ describe('SimpleFIN', () => {
 });
 
 describe('SimpleFIN rate limit', () => {
+  it('answers the per-IP limit on /simplefin in the protocol’s shape: plain-text 429 with Retry-After', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_IP: '2/60' });
+    try {
+      const info = () => fetch(`${limited.url}/simplefin/info`);
+      expect((await info()).status).toBe(200);
+      expect((await info()).status).toBe(200);
+      const refused = await info();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(await refused.text()).toBe('Too many requests');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      const claim = await fetch(`${limited.url}/simplefin/claim/${'a'.repeat(43)}`, { method: 'POST' });
+      expect([claim.status, await claim.text()]).toEqual([429, 'Too many requests']);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('limits each credential on its own (RATE_LIMIT_API_KEY): 429 with Retry-After, another credential still reads', async () => {
     const limited = await startTestApp({ RATE_LIMIT_API_KEY: '2/60' });
     try {

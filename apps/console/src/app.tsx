@@ -9,6 +9,7 @@ import { ApiKeysPage } from './pages/api-keys-page.tsx';
 import { AuthPage } from './pages/auth-page.tsx';
 import { ConsentPage } from './pages/consent-page.tsx';
 import { EventsPage } from './pages/events-page.tsx';
+import { RequisitionsPage } from './pages/requisitions-page.tsx';
 import { SimulatePage } from './pages/simulate-page.tsx';
 import { TimePage } from './pages/time-page.tsx';
 import { WebhookPage } from './pages/webhook-page.tsx';
@@ -87,6 +88,9 @@ function Routes() {
         <Route path="/webhooks/:id">{(params) => <WebhookPage key={params.id} id={params.id} />}</Route>
         <Route path="/api-keys">
           <ApiKeysPage />
+        </Route>
+        <Route path="/gocardless/requisitions">
+          <RequisitionsPage />
         </Route>
         <Route path="/gocardless/requisitions/:id">{(params) => <ConsentPage key={params.id} id={params.id} />}</Route>
         <Route path="/login">

@@ -11,6 +11,11 @@
  *
  * A Plaid Item's webhook (`plaid_item_id`) gets the transaction events of the Item's accounts and the
  * Item's own `plaid.webhook` notifications, while the Item is not removed (docs/faces/plaid.md).
+ * Transaction events become `SYNC_UPDATES_AVAILABLE`, which tells the app to call /transactions/sync
+ * and says nothing of the change itself, so a burst of them (every one relayed in the same batch)
+ * makes one delivery per Item, on the batch's last event, as Plaid sends one webhook for a refresh
+ * and not one per transaction. That delivery is created after every event of the batch committed,
+ * so the sync it prompts sees them all; a later event makes a delivery of its own.
  */
 import { deliveryJob, enqueueDeliveryJobsSql } from '@sandbank/webhooks';
 import type pg from 'pg';
@@ -27,9 +32,10 @@ export interface RelayResult {
 
 export async function relayBatch(pool: pg.Pool, batchSize = RELAY_BATCH_SIZE): Promise<RelayResult> {
   return inTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ event_id: string; webhook_id: string | null; user_id: string }>(
-      `select e.id as event_id, w.id as webhook_id, e.user_id
-         from (select id, type, user_id, payload from events
+    const { rows } = await client.query<Pair>(
+      `select e.id as event_id, w.id as webhook_id, e.user_id,
+              (w.plaid_item_id is not null and e.type <> 'plaid.webhook') as sync_update
+         from (select id, type, user_id, payload, created_at from events
                 where relayed_at is null
                 order by created_at, id
                 limit $1
@@ -42,12 +48,13 @@ export async function relayBatch(pool: pg.Pool, batchSize = RELAY_BATCH_SIZE): P
                                    and case when e.type = 'plaid.webhook' then e.payload->>'item_id' = i.id::text
                                             else e.type = any (w.events)
                                                  and (e.payload->'transaction'->>'accountId')::uuid = any (i.account_ids) end)
-              end`,
+              end
+        order by e.created_at, e.id`,
       [batchSize],
     );
     const eventIds = [...new Set(rows.map((row) => row.event_id))];
     if (eventIds.length === 0) return { events: 0, deliveries: 0 };
-    const pairs = rows.filter((row): row is { event_id: string; webhook_id: string; user_id: string } => row.webhook_id !== null);
+    const pairs = coalesceSyncUpdates(rows.filter((row): row is Pair & { webhook_id: string } => row.webhook_id !== null));
     const owners = new Map(pairs.map((row) => [row.webhook_id, row.user_id]));
     const { rows: created } = await client.query<{ id: string; webhook_id: string }>(
       `with marked as (update events set relayed_at = now() where id = any ($4::uuid[]))
@@ -63,6 +70,21 @@ export async function relayBatch(pool: pg.Pool, batchSize = RELAY_BATCH_SIZE): P
     }
     return { events: eventIds.length, deliveries: created.length };
   });
+}
+
+interface Pair {
+  event_id: string;
+  webhook_id: string | null;
+  user_id: string;
+  /** A transaction event for a Plaid Item's webhook: a SYNC_UPDATES_AVAILABLE. */
+  sync_update: boolean;
+}
+
+/** One SYNC_UPDATES_AVAILABLE per Plaid webhook in the batch (on its last event); every other pair as it is. */
+function coalesceSyncUpdates<T extends Pair & { webhook_id: string }>(pairs: T[]): T[] {
+  const lastSync = new Map<string, T>();
+  for (const pair of pairs) if (pair.sync_update) lastSync.set(pair.webhook_id, pair);
+  return pairs.filter((pair) => !pair.sync_update || lastSync.get(pair.webhook_id) === pair);
 }
 
 export interface RelayLoop {

@@ -17,6 +17,7 @@ import { type Heartbeat, startHeartbeat } from './heartbeat.ts';
 import { graphileLogger } from './logging.ts';
 import { startRelay } from './relay.ts';
 import { type DeliverWebhookDeps, deliverWebhookTask } from './tasks/deliver-webhook.ts';
+import { startWorldSweepLoop, type WorldSweepLoop } from './world-sweep.ts';
 
 export interface WorkerDeps {
   config: Config;
@@ -32,6 +33,8 @@ export interface Worker {
   workerId: string;
   heartbeat: Heartbeat;
   dueItems: DueItemsLoop;
+  /** Removes child worlds whose TTL has passed. */
+  worldSweep: WorldSweepLoop;
   /** Stops relaying, lets running deliveries finish (or releases them), then closes connections. */
   stop(): Promise<void>;
 }
@@ -90,6 +93,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   // The lifecycle's due items go through the domain functions, which speak MikroORM: a small pool of their own.
   const orm = await createOrm({ url: deps.databaseUrl, poolSize: 2 });
   const dueItems = startDueItemsLoop({ orm, pollMs: config.worker.duePollMs, logger });
+  const worldSweep = startWorldSweepLoop({ orm, pollMs: config.worker.worldSweepMs, logger });
 
   let stopped: Promise<void> | undefined;
   return {
@@ -97,10 +101,12 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     workerId,
     heartbeat,
     dueItems,
+    worldSweep,
     stop() {
       stopped ??= (async () => {
         await relay.stop();
         await dueItems.stop();
+        await worldSweep.stop();
         await orm.close();
         await runner.stop();
         await heartbeat.stop();

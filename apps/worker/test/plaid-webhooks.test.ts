@@ -7,6 +7,7 @@
  * fails the check. The deliveries are in the webhook's delivery log like ours.
  */
 import { createHash } from 'node:crypto';
+import { rotatePlaidSigningKey } from '@sandbank/core';
 import { waitUntil } from '@sandbank/testing';
 import { decodeProtectedHeader, importJWK, type JWK, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,8 @@ async function verifyPlaidWebhook(request: Received, credentials: Record<string,
   const { alg, kid } = decodeProtectedHeader(token);
   if (alg !== 'ES256') throw new Error(`unexpected alg ${alg}`);
   const { key } = await plaid('/webhook_verification_key/get', credentials, { key_id: kid });
+  // Plaid's docs: a key whose expired_at is set is not to be trusted.
+  if (key.expired_at !== null) throw new Error('the key has expired');
   const { payload } = await jwtVerify(token, await importJWK(key as JWK, 'ES256'), { maxTokenAge: '5 min' });
   const hash = createHash('sha256').update(request.rawBody).digest('hex');
   if (payload.request_body_sha256 !== hash) throw new Error('body hash does not match');
@@ -119,5 +122,63 @@ describe('Plaid webhooks', () => {
     // Our own event log does not show the face's notifications.
     const events = await stack.call('GET', '/v1/events?limit=100', { token: user.token });
     expect(events.body.data.map((event: { type: string }) => event.type)).toEqual(['transaction.created', 'transaction.created']);
+  });
+
+  it('rotates the signing key: a new kid signs, the old one verifies what it signed until it expires', async () => {
+    const user = await stack.createUser();
+    const accountId = (await stack.call('POST', '/v1/accounts', { token: user.token, body: { name: 'Konto' } })).body.data.id;
+    const key = (await stack.call('POST', '/v1/api-keys', { token: user.token, body: { name: 'Plaid' } })).body.data.key;
+    const credentials = { 'PLAID-CLIENT-ID': user.id, 'PLAID-SECRET': key };
+    const { public_token } = await plaid('/sandbox/public_token/create', credentials, {
+      institution_id: 'ins_sandbank',
+      initial_products: ['transactions'],
+      options: { webhook: `${stack.receiver.url}/rotation-hook` },
+    });
+    await plaid('/item/public_token/exchange', credentials, { public_token });
+    const simulate = () =>
+      stack.call('POST', '/v1/simulations/transaction', { token: user.token, body: { accountId, amount: 10_00 } });
+    const received = async (count: number) =>
+      stack.receiver.received.filter((request) => request.path === '/rotation-hook').slice(0, count);
+    const kidOf = (request: Received) => decodeProtectedHeader(String(request.headers['plaid-verification'])).kid;
+
+    expect((await simulate()).status).toBe(201);
+    const [before] = await waitUntil(async () => {
+      const hooks = await received(1);
+      return hooks.length === 1 ? hooks : null;
+    });
+    if (!before) throw new Error('no delivery');
+    const oldKid = kidOf(before);
+
+    const rotated = await rotatePlaidSigningKey(stack.deps.orm.em.fork(), stack.deps.secrets, { overlapSeconds: 600 });
+    expect(rotated.previous).toBe(oldKid);
+    expect(rotated.kid).not.toBe(oldKid);
+    // The webhook signed before the rotation still verifies: the old key is served, not yet expired.
+    expect((await verifyPlaidWebhook(before, credentials)).webhook_code).toBe('SYNC_UPDATES_AVAILABLE');
+    const old = await plaid('/webhook_verification_key/get', credentials, { key_id: oldKid });
+    expect(old.key).toMatchObject({ kid: oldKid, expired_at: null });
+    expect(old.key).not.toHaveProperty('d');
+
+    // What is signed now carries the new kid and verifies with the new key.
+    expect((await simulate()).status).toBe(201);
+    const [, after] = await waitUntil(async () => {
+      const hooks = await received(2);
+      return hooks.length === 2 ? hooks : null;
+    });
+    if (!after) throw new Error('no second delivery');
+    expect(kidOf(after)).toBe(rotated.kid);
+    expect((await verifyPlaidWebhook(after, credentials)).webhook_code).toBe('SYNC_UPDATES_AVAILABLE');
+
+    // Once the overlap has passed (moved back here rather than waited for), the old key shows its
+    // expired_at and Plaid's receivers reject what it signed; the new key is unaffected.
+    await stack.db.query(
+      `update plaid_signing_keys set retired_at = now() - interval '20 minutes', expired_at = now() - interval '10 minutes'
+        where kid = $1`,
+      [oldKid],
+    );
+    const expired = await plaid('/webhook_verification_key/get', credentials, { key_id: oldKid });
+    expect(expired.key.expired_at).toBeGreaterThan(0);
+    expect(expired.key.expired_at).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+    await expect(verifyPlaidWebhook(before, credentials)).rejects.toThrow('expired');
+    expect((await verifyPlaidWebhook(after, credentials)).webhook_code).toBe('SYNC_UPDATES_AVAILABLE');
   });
 });

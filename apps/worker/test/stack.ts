@@ -82,6 +82,8 @@ export async function startStack(env: Record<string, string> = {}) {
   return {
     url: app.url,
     config: app.deps.config,
+    /** The API's dependencies, for domain calls an operator makes (a key rotation). */
+    deps: app.deps,
     db,
     logs: app.logs,
     databaseUrl: app.databaseUrl,

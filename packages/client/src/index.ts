@@ -1,12 +1,25 @@
 /**
- * `@sandbank/client`: what a TypeScript app installs to use Sandbank.
+ * `@sandbank/client`: what a TypeScript app installs to use Sandbank (published; depends on
+ * openapi-fetch only).
  * - `createSession`: tokens, `Authorization`, one refresh on 401.
- * - `createTrpcClient(session)`: every procedure, typed by the server's `AppRouter`.
  * - `createRestClient(session)`: the REST API, typed from the OpenAPI document.
  * - `verifySignature`: checks a webhook delivery (Standard Webhooks).
+ * - `withWorld`, `ensureSnapshot`: a disposable world per test (docs/guides/testing-your-app.md).
+ * Inside this repository, `@sandbank/client/trpc` adds `createTrpcClient(session)`, typed by the
+ * server's `AppRouter` (it needs the server's sources, so it is not in the published package).
  */
-export { verifySignature } from '@sandbank/webhooks';
 export type { components, operations, paths } from './openapi.gen.ts';
 export { createRestClient, type SandbankRestClient } from './rest.ts';
 export { createSession, type Session, type SessionOptions, type Tokens } from './session.ts';
-export { createTrpcClient, type SandbankTrpcClient } from './trpc.ts';
+export { type VerifyOptions, verifySignature } from './verify.ts';
+export {
+  createWorld,
+  type EnsureSnapshotOptions,
+  ensureSnapshot,
+  SandbankError,
+  type SandboxWorld,
+  type Snapshot,
+  type WorldOptions,
+  type WorldSource,
+  withWorld,
+} from './worlds.ts';

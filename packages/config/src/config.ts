@@ -63,6 +63,10 @@ const EnvSchema = z.object({
   LIMIT_API_KEYS: int(50, 1, 10_000),
   LIMIT_OPEN_ACCOUNTS: int(100, 1, 100_000),
   LIMIT_SCHEDULES_PER_ACCOUNT: int(20, 1, 10_000),
+  // Disposable worlds: live child worlds per parent, snapshots per user, transactions per snapshot.
+  LIMIT_WORLDS: int(1_000, 1, 100_000),
+  LIMIT_SNAPSHOTS: int(50, 1, 10_000),
+  LIMIT_SNAPSHOT_TRANSACTIONS: int(200_000, 1, 10_000_000),
   // What one request may fire (an advance, a schedule's backfill): beyond, 422 with the count.
   LIMIT_DUE_ITEMS_PER_REQUEST: int(1_000, 1, 1_000_000),
   WORKER_CONCURRENCY: int(8, 1, 200),
@@ -72,6 +76,8 @@ const EnvSchema = z.object({
   WORKER_HEARTBEAT_SECONDS: int(10, 1),
   WORKER_STALE_AFTER_SECONDS: int(45, 2),
   WORKER_DUE_POLL_MS: int(5_000, 10),
+  // How often the worker removes child worlds whose TTL has passed.
+  WORKER_WORLD_SWEEP_MS: int(10_000, 10),
 
   // A partner key reads every owner: refuse short, guessable ones (the message never echoes a key).
   PARTNER_API_KEYS: list.refine((keys) => keys.every((key) => key.length >= 32), 'each key needs at least 32 characters'),
@@ -153,6 +159,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiKeys: e.LIMIT_API_KEYS,
       openAccounts: e.LIMIT_OPEN_ACCOUNTS,
       schedulesPerAccount: e.LIMIT_SCHEDULES_PER_ACCOUNT,
+      worlds: e.LIMIT_WORLDS,
+      snapshots: e.LIMIT_SNAPSHOTS,
+      snapshotTransactions: e.LIMIT_SNAPSHOT_TRANSACTIONS,
       dueItemsPerRequest: e.LIMIT_DUE_ITEMS_PER_REQUEST,
     },
     worker: {
@@ -162,6 +171,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       heartbeatSeconds: e.WORKER_HEARTBEAT_SECONDS,
       staleAfterSeconds: e.WORKER_STALE_AFTER_SECONDS,
       duePollMs: e.WORKER_DUE_POLL_MS,
+      worldSweepMs: e.WORKER_WORLD_SWEEP_MS,
     },
     integrations: { partnerApiKeys: e.PARTNER_API_KEYS },
     rateLimits: {

@@ -66,6 +66,12 @@ export function retryAfterOf(error: unknown): number | undefined {
 
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 
+/**
+ * The user a valid access token names is gone: a child world removed (DELETE /v1/worlds/:id or its
+ * TTL) while its JWT has not yet expired. Users are removed only so (domain/worlds/remove-worlds.ts).
+ */
+export const worldGone = () => new AppError('UNAUTHENTICATED', 'The world of this credential no longer exists');
+
 function zodDetails(error: ZodError): ErrorDetail[] {
   return error.issues.flatMap((issue) => {
     const path = issue.path.map(String);

@@ -14,10 +14,14 @@ export {
 } from './domain/gocardless/agreements.ts';
 export { countDailyAccess, type LinkedAccount, readLinkedAccount } from './domain/gocardless/linked-accounts.ts';
 export {
+  advanceRequisition,
+  type ConsentStep,
   createRequisition,
   decideRequisition,
   listRequisitions,
+  REQUISITION_STATUSES,
   type Requisition,
+  type RequisitionStatus,
   readRequisition,
 } from './domain/gocardless/requisitions.ts';
 export {
@@ -42,18 +46,32 @@ export {
   setItemState,
   setItemWebhook,
 } from './domain/plaid/items.ts';
-export { ensureSigningKey, findVerificationKey, recordPlaidWebhook } from './domain/plaid/notifications.ts';
+export {
+  ensureSigningKey,
+  findVerificationKey,
+  recordPlaidWebhook,
+  rotatePlaidSigningKey,
+} from './domain/plaid/notifications.ts';
 export { createSchedule } from './domain/schedules/schedules.ts';
-export { buildAccountSet } from './domain/simplefin/account-set.ts';
+export { type AccountSet, MAX_TRANSACTIONS_PER_ACCOUNT, readAccountSet } from './domain/simplefin/account-set.ts';
 export { authenticateSimplefin } from './domain/simplefin/credentials.ts';
 export { claimSetupToken } from './domain/simplefin/setup-tokens.ts';
 export { simulateTransaction } from './domain/simulations/simulate-transaction.ts';
 export type { PendingEntry } from './domain/statements/pending-entries.ts';
 export { readPendingEntries } from './domain/statements/pending-entries.ts';
-export { readStatement, type Statement, type StatementEntry } from './domain/statements/statement.ts';
+export {
+  openStatement,
+  readStatement,
+  type Statement,
+  type StatementEntry,
+  type StatementHead,
+  type StatementReader,
+  type StatementSide,
+} from './domain/statements/statement.ts';
 export { StatementDaySchema } from './domain/statements/statement-period.ts';
 export { settleDueTransaction } from './domain/transactions/settle-due.ts';
 export { jsonOf, readTransactionList, TransactionListCache } from './domain/transactions/transaction-list-cache.ts';
+export { sweepExpiredWorlds } from './domain/worlds/remove-worlds.ts';
 export { AppError, isDatabaseUnavailable, retryAfterOf, statusOf, toErrorBody } from './errors.ts';
 export { applyFrameworkWorkarounds } from './framework-workarounds.ts';
 export { uuidv7 } from './lib/ids.ts';
@@ -62,7 +80,7 @@ export { withTraceId } from './lib/request-trace.ts';
 export { findUnstorable, isStorable } from './lib/storable-text.ts';
 export { isoTimestamp } from './lib/timestamps.ts';
 export { TRANSACTION_COLUMNS } from './mappers/transaction.ts';
-export { buildOpenApiDocument } from './openapi.ts';
+export { buildOpenApiDocument, errorBodyJsonSchema, limitHeader, RESPONSE_HEADERS } from './openapi.ts';
 export { clientKey } from './protection/client-key.ts';
 export { byApiKey, byIp, rateLimit } from './protection/rate-limit-middleware.ts';
 export {

@@ -29,15 +29,16 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   500: 'An unexpected error (no internals are revealed)',
 };
 
-const header = (description: string) => ({
+/** A rate-limit header's description (an int32 of seconds or requests). */
+export const limitHeader = (description: string) => ({
   description,
   schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 2_147_483_647 },
 });
 /** Headers on every response of an operation (CORS's only when the request's Origin is allowed). */
-const RESPONSE_HEADERS = {
-  'RateLimit-Limit': header('Requests allowed in the current window'),
-  'RateLimit-Remaining': header('Requests left in the current window'),
-  'RateLimit-Reset': header('Seconds until the window resets'),
+export const RESPONSE_HEADERS = {
+  'RateLimit-Limit': limitHeader('Requests allowed in the current window'),
+  'RateLimit-Remaining': limitHeader('Requests left in the current window'),
+  'RateLimit-Reset': limitHeader('Seconds until the window resets'),
   'Access-Control-Allow-Origin': {
     description: "The request's Origin, sent only when it is in CORS_ORIGINS (never `*`)",
     schema: { type: 'string', maxLength: 2048 },
@@ -59,6 +60,13 @@ const API_KEY_SCHEME = {
   description:
     'An API key as `Authorization: Bearer <API_KEY>`: a user’s key (`sbk_…`, from `POST /v1/api-keys`) reads that user; a partner key configured by the operator reads every owner. User access tokens are not accepted.',
 } as const;
+
+/** Our error contract's JSON Schema (it carries `id: 'Error'`, so zod answers a reference into `$defs`: this is the schema itself). */
+export function errorBodyJsonSchema(): Record<string, unknown> {
+  const json = z.toJSONSchema(ErrorBodySchema, { io: 'output' }) as { $defs?: Record<string, Record<string, unknown>> };
+  const { id: _, ...schema } = json.$defs?.Error ?? {};
+  return schema;
+}
 
 type Operation = {
   responses?: Record<string, Record<string, unknown>>;
@@ -85,6 +93,7 @@ export function buildOpenApiDocument({ serverUrl, version = '1.0.0' }: OpenApiOp
       'webhooks',
       'events',
       'integrations',
+      'worlds',
       'system',
     ],
     securitySchemes: { Authorization: USER_TOKEN_SCHEME },
@@ -94,15 +103,12 @@ export function buildOpenApiDocument({ serverUrl, version = '1.0.0' }: OpenApiOp
   document.servers = (document.servers ?? []).map((server) => ({ ...server, 'x-internal': false }));
   const components = document.components ?? {};
   document.components = components;
-  components.headers = { ...RESPONSE_HEADERS, 'Retry-After': header('Seconds to wait before retrying') } as never;
+  components.headers = { ...RESPONSE_HEADERS, 'Retry-After': limitHeader('Seconds to wait before retrying') } as never;
   const schemas = (components.schemas ?? {}) as Record<string, Record<string, unknown>>;
   components.schemas = schemas as never;
   // trpc-to-openapi's own error shapes are replaced by ours below.
   for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
-  // The schema carries `id: 'Error'`, so zod puts it in `$defs` and answers a reference to it.
-  const errorJson = z.toJSONSchema(ErrorBodySchema, { io: 'output' }) as { $defs?: Record<string, Record<string, unknown>> };
-  const { id: _, ...errorSchema } = errorJson.$defs?.Error ?? {};
-  schemas.Error = errorSchema;
+  schemas.Error = errorBodyJsonSchema();
   // Added after generation: trpc-to-openapi would list every scheme on every protected operation.
   components.securitySchemes = { ...components.securitySchemes, ApiKey: API_KEY_SCHEME };
   const resolve = (ref: string) => schemas[ref.replace('#/components/schemas/', '')];
@@ -117,6 +123,7 @@ export function buildOpenApiDocument({ serverUrl, version = '1.0.0' }: OpenApiOp
     // Public operations say so explicitly (an empty requirement: no credentials needed).
     if (openapi.protect === false) operation.security = [{}];
     if (meta.auth === 'apiKey') operation.security = [{ ApiKey: [] }];
+    if (meta.auth === 'userOrApiKey') operation.security = [{ Authorization: [] }, { ApiKey: [] }];
     for (const media of Object.values(operation.requestBody?.content ?? {})) {
       media.example ??= exampleOf(media.schema as never, resolve);
     }

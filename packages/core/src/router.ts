@@ -13,6 +13,7 @@ import { simplefinRouter } from './routers/simplefin/router.ts';
 import { simulationsRouter } from './routers/simulations/router.ts';
 import { transactionsRouter } from './routers/transactions/router.ts';
 import { webhooksRouter } from './routers/webhooks/router.ts';
+import { worldsRouter } from './routers/worlds/router.ts';
 import { type Meta, router } from './trpc.ts';
 
 export const appRouter = router({
@@ -29,6 +30,7 @@ export const appRouter = router({
   scenarios: scenariosRouter,
   simplefin: simplefinRouter,
   gocardless: gocardlessRouter,
+  worlds: worldsRouter,
 });
 
 export type AppRouter = typeof appRouter;

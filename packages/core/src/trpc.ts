@@ -21,8 +21,8 @@ export interface Meta extends OpenApiMeta {
    * each becomes a documented error response in the OpenAPI document.
    */
   errorCodes?: ErrorCode[];
-  /** How the procedure authenticates, for the OpenAPI document: set by `apiKeyProcedure`. */
-  auth?: 'apiKey';
+  /** How the procedure authenticates, for the OpenAPI document: set by `apiKeyProcedure` and `worldOwnerProcedure`. */
+  auth?: 'apiKey' | 'userOrApiKey';
 }
 
 const t = initTRPC
@@ -83,6 +83,28 @@ export const apiKeyProcedure = t.procedure
     return next({ ctx: { ...ctx, apiKey } });
   })
   .use(storableInput);
+
+/**
+ * A world's owner by either of its credentials: an access token (a JWT) or one of its API keys
+ * (`sbk_…`), so a CI job holding only an API key can make snapshots and worlds. Partner keys read
+ * every owner but own no world: 403 FORBIDDEN. `ctx.user.id` is the world's user.
+ */
+export const worldOwnerProcedure = t.procedure
+  .meta({ auth: 'userOrApiKey' })
+  .use(async ({ ctx, next }) => {
+    const token = bearerToken(ctx.authorization);
+    if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token or API key is required');
+    if (JWT_SHAPE.test(token)) {
+      const user = await verifyAccessToken(ctx.deps, token);
+      return next({ ctx: { ...ctx, user: { id: user.id } } });
+    }
+    const apiKey = await authenticateApiKey(ctx.em, ctx.deps.config, token);
+    if (apiKey.kind !== 'user') throw new AppError('FORBIDDEN', 'A partner key owns no world; use a user’s token or API key');
+    return next({ ctx: { ...ctx, user: { id: apiKey.userId } } });
+  })
+  .use(storableInput);
+
+const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
 export function bearerToken(header: string | undefined): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');

@@ -14,3 +14,4 @@ export { executeHot, type HotStatement } from './hot-statement.ts';
 export { createOrm, type EntityManager, MIGRATION_NAMES, nativePool, type Orm } from './orm.ts';
 export { EmbeddedPostgresError } from './postgres-process.ts';
 export { renderSchemaReference } from './schema-reference.ts';
+export { openSnapshot, type Snapshot } from './snapshot.ts';

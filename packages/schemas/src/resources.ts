@@ -232,3 +232,37 @@ export const ScheduleRunSchema = z
   })
   .meta({ id: 'ScheduleRun' });
 export type ScheduleRun = z.infer<typeof ScheduleRunSchema>;
+
+/** A kept copy of a world: what it holds, and the world's now when it was taken. */
+export const SnapshotSchema = z
+  .object({
+    id: IdSchema,
+    name: z.string(),
+    takenAt: TimestampSchema.meta({ description: "The world's clock when the snapshot was taken" }),
+    clockOffsetMs: z.int().meta({ description: "The world's clock offset then; a fork or a restore starts with it" }),
+    accounts: z.int(),
+    transactions: z.int(),
+    schedules: z.int(),
+  })
+  .meta({ id: 'Snapshot' });
+export type Snapshot = z.infer<typeof SnapshotSchema>;
+
+export const WorldSourceSchema = z.enum(['snapshot', 'scenario']);
+
+/** A child world: a user without a password, owned by its parent, removed when its TTL runs out. */
+export const WorldSchema = z
+  .object({
+    id: IdSchema.meta({ description: "The child world's user id (also its `owner` on the pull endpoint)" }),
+    email: z.email().meta({
+      description: 'The generated address of the world (it has no password: it signs in only with its tokens and API keys)',
+    }),
+    parentId: IdSchema,
+    source: WorldSourceSchema,
+    snapshotId: IdSchema.nullable().meta({
+      description: 'The snapshot it was forked from (null for a scenario, or once that snapshot is deleted)',
+    }),
+    createdAt: TimestampSchema.meta({ description: 'Wall time (a TTL runs on real time, not on a world clock)' }),
+    expiresAt: TimestampSchema.meta({ description: 'Wall time at which the worker removes the world and all its data' }),
+  })
+  .meta({ id: 'World' });
+export type World = z.infer<typeof WorldSchema>;

@@ -26,3 +26,12 @@ type JsonOptions = NonNullable<Parameters<typeof express.json>[0]>;
 /** `express.json(options)` that refuses bodies nested deeper than MAX_JSON_DEPTH. */
 export const jsonBody = (options: Pick<JsonOptions, 'type' | 'strict'> & { limit: string }): RequestHandler =>
   express.json({ ...options, verify: verifyDepth });
+
+/** The `type`s of the errors `jsonBody` passes on for a body the client got wrong (a face answers them in its own contract). */
+export const BODY_ERROR_TYPES: ReadonlySet<string> = new Set([
+  'entity.parse.failed',
+  'entity.too.large',
+  'entity.too.deep',
+  'encoding.unsupported',
+  'charset.unsupported',
+]);

@@ -13,6 +13,7 @@ const NAV = [
   { href: '/events', label: 'Event log' },
   { href: '/webhooks', label: 'Webhooks' },
   { href: '/api-keys', label: 'API keys' },
+  { href: '/gocardless/requisitions', label: 'GoCardless' },
 ];
 
 function isCurrent(location: string, href: string): boolean {

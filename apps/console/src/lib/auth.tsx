@@ -30,6 +30,8 @@ interface Auth {
   signOut(): Promise<void>;
   /** Tries to restore the session again (after `unreachable`). */
   restore(): void;
+  /** A fetch with the session's access token (refreshed on a 401), for what tRPC does not carry: files. */
+  fetch: typeof fetch;
 }
 
 const AuthContext = createContext<Auth | undefined>(undefined);
@@ -119,6 +121,7 @@ export function AuthProvider({ queryClient, children }: { queryClient: QueryClie
   const auth: Auth = {
     status,
     user,
+    fetch: session.fetch,
     async signIn(result) {
       // The page saw this refresh token; it is spent at once and its successor goes into the cookie.
       const tokens = await accessTokens(await sessionCall('', { refreshToken: result.refreshToken }));

@@ -30,8 +30,25 @@ function isNetworkError(error: unknown): boolean {
   return error instanceof TypeError;
 }
 
+/** A REST answer's error body, thrown by the console's plain fetches (a statement download). */
+export class RestError extends Error {
+  readonly body: ErrorData & { message?: string };
+  constructor(body: ErrorData & { message?: string }) {
+    super(body.message ?? 'The request failed');
+    this.body = body;
+  }
+}
+
 export function toProblem(error: unknown): Problem {
   if (isNetworkError(error)) return { message: NETWORK_MESSAGE, code: 'NETWORK', details: [] };
+  if (error instanceof RestError) {
+    return {
+      message: error.message,
+      code: error.body.code ?? 'INTERNAL',
+      ...(error.body.traceId ? { traceId: error.body.traceId } : {}),
+      details: error.body.details ?? [],
+    };
+  }
   if (error instanceof TRPCClientError) {
     const data = (error.data ?? {}) as ErrorData;
     return {

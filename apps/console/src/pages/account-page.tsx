@@ -6,6 +6,7 @@ import { CopyButton } from '../components/copy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { SchedulesPanel } from '../components/schedules-panel.tsx';
 import { SimulateForm } from '../components/simulate-form.tsx';
+import { StatementForm } from '../components/statement-form.tsx';
 import { TransactionPanel } from '../components/transaction-panel.tsx';
 import { TransactionsTable } from '../components/transactions-table.tsx';
 import { Loading, Money, PageHeader, StatusBadge } from '../components/ui.tsx';
@@ -74,6 +75,7 @@ export function AccountPage({ id }: { id: string }) {
             </section>
           )}
           <SchedulesPanel accountId={id} open={data.status === 'open'} />
+          <StatementForm accountId={id} />
           {data.status === 'open' && <CloseAccountForm account={data} />}
         </div>
       </div>

@@ -1,10 +1,11 @@
 /**
- * The consent page behind a GoCardless requisition's `link` (docs/faces/gocardless.md): what the app asks for
- * (institution, scopes, days), the owner's open accounts to pick, then approve (LN) or refuse (RJ)
- * and the browser goes to the app's redirect with `ref`.
+ * The consent page behind a GoCardless requisition's `link` (docs/faces/gocardless.md), in GoCardless's steps: opening
+ * it shows what the app asks for (institution, scopes, days; the requisition becomes `GC`), Continue
+ * goes on to the owner's open accounts to pick (`SA`), then approve (`LN`) or refuse (`RJ`, from
+ * either step) and the browser goes to the app's redirect with `ref`.
  */
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
 import { ErrorNote } from '../components/error-note.tsx';
 import { Loading, Money, PageHeader } from '../components/ui.tsx';
 import { useTRPC } from '../lib/trpc.ts';
@@ -17,13 +18,26 @@ const SCOPE_NAMES: Record<string, string> = {
 
 export function ConsentPage({ id }: { id: string }) {
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const requisition = useQuery(trpc.gocardless.getRequisition.queryOptions({ id }));
   const accounts = useQuery(trpc.accounts.listAccounts.queryOptions({ page: 1, limit: 100 }));
+  const step = useMutation(
+    trpc.gocardless.advanceRequisition.mutationOptions({
+      onSuccess: (answer) => queryClient.setQueryData(trpc.gocardless.getRequisition.queryKey({ id }), answer),
+    }),
+  );
+  const created = requisition.data?.data.status === 'CR';
+  const { mutate: advance } = step;
+  // Opening the page is GoCardless's "giving consent" step.
+  useEffect(() => {
+    if (created) advance({ id, step: 'GC' });
+  }, [created, advance, id]);
   const [unpicked, setUnpicked] = useState<ReadonlySet<string>>(new Set());
   const decide = useMutation(
     trpc.gocardless.decideRequisition.mutationOptions({ onSuccess: ({ data }) => window.location.assign(data.redirect) }),
   );
   if (requisition.error) return <ErrorNote error={requisition.error} />;
+  if (step.error) return <ErrorNote error={step.error} />;
   if (!requisition.data || !accounts.data) return <Loading what="the request" />;
   const asked = requisition.data.data;
   const open = accounts.data.data.filter((account) => account.status === 'open');
@@ -61,7 +75,22 @@ export function ConsentPage({ id }: { id: string }) {
           <dd>{asked.status}</dd>
         </dl>
       </section>
-      {asked.status === 'CR' ? (
+      {asked.status === 'CR' || asked.status === 'GC' ? (
+        <div className="card row">
+          <button type="button" disabled={step.isPending} onClick={() => advance({ id, step: 'SA' })}>
+            Continue
+          </button>
+          <button
+            type="button"
+            className="secondary"
+            disabled={decide.isPending}
+            onClick={() => decide.mutate({ id, approve: false })}
+          >
+            Refuse
+          </button>
+          {decide.error ? <ErrorNote error={decide.error} /> : null}
+        </div>
+      ) : asked.status === 'SA' ? (
         <form className="card" aria-label="Your decision" onSubmit={approve}>
           <fieldset>
             <legend>Accounts to share</legend>

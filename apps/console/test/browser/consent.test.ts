@@ -1,8 +1,9 @@
 /**
  * The GoCardless consent page in headless Chromium against the real API: an app (the face, called
  * as nordigen-node calls it) creates requisitions at a bank that waits for consent; the owner opens
- * the requisition's link, signs in, sees what is asked, picks one of two accounts and approves (LN,
- * redirected with `ref`), then refuses another (RJ, redirected too).
+ * the requisition's link, signs in, sees what is asked (GC), goes on to pick one of two accounts
+ * (SA) and approves (LN, redirected with `ref`), then refuses another at the first step (RJ,
+ * redirected too); the console's list of requisitions shows both.
  */
 import { launchBrowser } from '@sandbank/testing/browser';
 import { openAccount } from '@sandbank/testing/fixtures';
@@ -56,6 +57,11 @@ it('approves with the accounts picked and refuses, redirecting to the app with r
   expect(await textOf(page, 'consent-request')).toContain('SANDBANK_DATY_SNDBPLP1');
   expect(await textOf(page, 'consent-request')).toContain('90 days back');
   await checkPage(watched, 'gocardless-consent');
+  const statusOf = async (id: string) => (await face<{ status: string }>(`/requisitions/${id}/`, undefined, access)).status;
+  await expect.poll(() => statusOf(first.id)).toBe('GC');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('checkbox', { name: /Savings/ }).waitFor();
+  expect(await statusOf(first.id)).toBe('SA');
   await page.getByRole('checkbox', { name: /Savings/ }).uncheck();
   await page.getByRole('button', { name: 'Approve' }).click();
   await page.waitForURL(/\/healthz\?ref=approve-me$/);
@@ -68,10 +74,20 @@ it('approves with the accounts picked and refuses, redirecting to the app with r
   // The console's session outlived the trip to the app (its cookie): the next link opens at once.
   const second = await ask('refuse-me');
   await page.goto(stack.url + new URL(second.link).pathname);
+  await expect.poll(() => statusOf(second.id)).toBe('GC');
   await page.getByRole('button', { name: 'Refuse' }).click();
   expect(await page.getByLabel('E-mail').count()).toBe(0);
   await page.waitForURL(/\/healthz\?ref=refuse-me$/);
-  expect((await face<{ status: string; accounts: string[] }>(`/requisitions/${second.id}/`, undefined, access)).status).toBe(
-    'RJ',
-  );
+  expect(await statusOf(second.id)).toBe('RJ');
+
+  // The world's requisitions, newest first, as the console lists them (still signed in: the cookie).
+  await page.goto(`${stack.url}/console/gocardless/requisitions`);
+  await page.getByRole('heading', { name: 'GoCardless requisitions' }).waitFor();
+  const rows = page.getByTestId('requisitions').locator('tbody tr');
+  await expect.poll(() => rows.count()).toBe(2);
+  const cells = (row: number) => rows.nth(row).locator('td').allTextContents();
+  // Bank, reference, status, accounts linked.
+  expect((await cells(0)).slice(0, 4)).toEqual(['SANDBANK_DATY_SNDBPLP1', 'refuse-me', 'RJ refused', '0']);
+  expect((await cells(1)).slice(0, 4)).toEqual(['SANDBANK_DATY_SNDBPLP1', 'approve-me', 'LN linked', '1']);
+  await checkPage(watched, 'gocardless-requisitions');
 });

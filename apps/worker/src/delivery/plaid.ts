@@ -3,7 +3,7 @@
  * `Plaid-Verification` JWT instead of Standard Webhooks. A transaction event of the Item's accounts
  * is `TRANSACTIONS: SYNC_UPDATES_AVAILABLE` (the receiver then calls /transactions/sync); a
  * `plaid.webhook` event carries the body the sandbox call asked for. The signing key is the current
- * one, opened from its sealed JWK for this delivery only.
+ * one (not retired by a rotation), opened from its sealed JWK for this delivery only.
  */
 import type { Secrets } from '@sandbank/config';
 import { openSecret, PLAID_VERIFICATION_HEADER, signPlaidWebhook } from '@sandbank/webhooks';
@@ -28,7 +28,7 @@ export function plaidBody(target: DeliveryTarget & { plaidItemId: string }): str
 /** The `Plaid-Verification` header for `body`, signed now (wall time) with the current key. */
 export async function plaidHeaders(pool: pg.Pool, secrets: Secrets, body: string): Promise<Record<string, string>> {
   const { rows } = await pool.query<{ kid: string; private_key_ciphertext: string; private_key_key_id: string }>(
-    'select kid, private_key_ciphertext, private_key_key_id from plaid_signing_keys where expired_at is null',
+    'select kid, private_key_ciphertext, private_key_key_id from plaid_signing_keys where retired_at is null',
   );
   const [key] = rows;
   // The API makes the key before any Item webhook exists; without one, the job fails and retries.

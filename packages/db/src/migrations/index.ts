@@ -18,6 +18,9 @@ import { Migration20261125010000PlaidItems } from './20261125010000-plaid-items.
 import { Migration20261125020000PlaidWebhooks } from './20261125020000-plaid-webhooks.ts';
 import { Migration20261125030000Gocardless } from './20261125030000-gocardless.ts';
 import { Migration20261125030000PasswordGuesses } from './20261125030000-password-guesses.ts';
+import { Migration20261126010000Worlds } from './20261126010000-worlds.ts';
+import { Migration20261126030000GocardlessConsentSteps } from './20261126030000-gocardless-consent-steps.ts';
+import { Migration20261126031000PlaidSigningKeyRotation } from './20261126031000-plaid-signing-key-rotation.ts';
 
 export const migrations: MigrationObject[] = [
   { name: '20261122000000-initial', class: Migration20261122000000Initial },
@@ -38,4 +41,7 @@ export const migrations: MigrationObject[] = [
   { name: '20261125020000-plaid-webhooks', class: Migration20261125020000PlaidWebhooks },
   { name: '20261125030000-gocardless', class: Migration20261125030000Gocardless },
   { name: '20261125030000-password-guesses', class: Migration20261125030000PasswordGuesses },
+  { name: '20261126010000-worlds', class: Migration20261126010000Worlds },
+  { name: '20261126030000-gocardless-consent-steps', class: Migration20261126030000GocardlessConsentSteps },
+  { name: '20261126031000-plaid-signing-key-rotation', class: Migration20261126031000PlaidSigningKeyRotation },
 ];

@@ -7,7 +7,7 @@
 import { bearerToken, consumePoint, type Deps, type GocardlessCaller, verifyGocardlessToken } from '@sandbank/core';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { InFlight } from '../../http/in-flight.ts';
-import { jsonBody } from '../../http/json-body.ts';
+import { BODY_ERROR_TYPES, jsonBody } from '../../http/json-body.ts';
 import type { Call } from './call.ts';
 import { accountEndpoints, publicEndpoints, userEndpoints } from './endpoints.ts';
 import { fromDomain, gcErrors, sendGocardlessError } from './errors.ts';
@@ -37,14 +37,6 @@ async function authenticate(call: Call): Promise<GocardlessCaller & { now: Date 
   return caller;
 }
 
-const BODY_ERRORS = new Set([
-  'entity.parse.failed',
-  'entity.too.large',
-  'entity.too.deep',
-  'encoding.unsupported',
-  'charset.unsupported',
-]);
-
 export function gocardlessRouter(deps: Deps, inFlight: InFlight): Router {
   const router = express.Router({ caseSensitive: true });
   // nordigen-node sends JSON; any content type is read as JSON, as GoCardless's API does.
@@ -70,7 +62,7 @@ export function gocardlessRouter(deps: Deps, inFlight: InFlight): Router {
   }
   router.use((_req, res) => sendGocardlessError(res, gcErrors.notFound()));
   router.use((error: { type?: string }, req: Request, res: Response, _next: NextFunction) => {
-    if (error.type !== undefined && BODY_ERRORS.has(error.type)) {
+    if (error.type !== undefined && BODY_ERROR_TYPES.has(error.type)) {
       sendGocardlessError(res, gcErrors.invalidJson());
       return;
     }

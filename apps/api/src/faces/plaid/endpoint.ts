@@ -2,7 +2,7 @@
 import type { Deps, PlaidItem } from '@sandbank/core';
 import type { EntityManager } from '@sandbank/db';
 import type { z } from 'zod';
-import { plaidErrors } from './errors.ts';
+import { loginRequiredBody } from './errors.ts';
 import { toPlaidItem } from './mapping.ts';
 
 export interface CallContext {
@@ -24,15 +24,5 @@ export const endpoint = <S extends z.ZodType>(
   item: Endpoint['item'],
   run: (call: CallContext & { body: z.infer<S>; item: PlaidItem }) => Promise<Record<string, unknown>>,
 ): Endpoint => ({ schema, item, run: run as Endpoint['run'] });
-
-const loginRequiredBody = () => {
-  const error = plaidErrors.itemLoginRequired();
-  return {
-    error_type: error.errorType,
-    error_code: error.errorCode,
-    error_message: error.message,
-    display_message: error.displayMessage,
-  };
-};
 
 export const plaidItem = (item: PlaidItem) => toPlaidItem(item, loginRequiredBody());

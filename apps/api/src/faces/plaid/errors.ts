@@ -113,12 +113,22 @@ export function fromDomain(error: unknown): PlaidError {
   return plaidErrors.internal();
 }
 
-export function sendPlaidError(res: Response, error: PlaidError, requestId: string, headers: Record<string, string> = {}): void {
-  res.status(error.status).set(headers).json({
+/** Plaid's error object, as an answer's body or inside an Item or a webhook (`error`). */
+function plaidErrorBody(error: PlaidError) {
+  return {
     error_type: error.errorType,
     error_code: error.errorCode,
     error_message: error.message,
     display_message: error.displayMessage,
-    request_id: requestId,
-  });
+  };
+}
+
+/** ITEM_LOGIN_REQUIRED's body: an Item's `error` after `/sandbox/item/reset_login`, and its webhook's. */
+export const loginRequiredBody = () => plaidErrorBody(plaidErrors.itemLoginRequired());
+
+export function sendPlaidError(res: Response, error: PlaidError, requestId: string, headers: Record<string, string> = {}): void {
+  res
+    .status(error.status)
+    .set(headers)
+    .json({ ...plaidErrorBody(error), request_id: requestId });
 }

@@ -3,20 +3,15 @@
  * uses (request bodies from schemas.ts, answers from responses.ts) with zod's own JSON Schema
  * output. Every endpoint is a POST; every error is Plaid's error body.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { schemaCollector, withComponentRefs } from '../openapi-json.ts';
 import { endpoints } from './endpoints.ts';
 import { PlaidErrorSchema, RESPONSES } from './responses.ts';
 
 export function buildPlaidOpenApiDocument(serverUrl: string): Record<string, unknown> {
   // Schemas with a `meta({ id })` (PlaidError, Item, Account, Transaction) become shared components.
-  const components: Record<string, unknown> = {};
-  const json = (schema: z.ZodType, io: 'input' | 'output') => {
-    const { $defs, ...top } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as {
-      $defs?: Record<string, unknown>;
-    };
-    Object.assign(components, $defs);
-    return { 'application/json': { schema: top } };
-  };
+  const schemas = schemaCollector();
+  const json = (schema: z.ZodType, io: 'input' | 'output') => ({ 'application/json': { schema: schemas.json(schema, io) } });
   const paths: Record<string, unknown> = {};
   for (const [path, endpoint] of Object.entries(endpoints)) {
     const response = RESPONSES[path];
@@ -42,7 +37,7 @@ export function buildPlaidOpenApiDocument(serverUrl: string): Record<string, unk
     },
     servers: [{ url: `${serverUrl.replace(/\/$/, '')}/plaid` }],
     paths,
-    components: { schemas: components },
+    components: { schemas: schemas.components },
   };
-  return JSON.parse(JSON.stringify(document).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  return withComponentRefs(document);
 }

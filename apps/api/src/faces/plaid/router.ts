@@ -9,7 +9,7 @@
 import { authenticatePlaid, consumePoint, type Deps, findItem, type PlaidItem } from '@sandbank/core';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { InFlight } from '../../http/in-flight.ts';
-import { jsonBody } from '../../http/json-body.ts';
+import { BODY_ERROR_TYPES, jsonBody } from '../../http/json-body.ts';
 import type { Endpoint } from './endpoint.ts';
 import { endpoints } from './endpoints.ts';
 import { fromDomain, type PlaidError, plaidErrors, requestError, sendPlaidError } from './errors.ts';
@@ -51,14 +51,6 @@ async function answer(deps: Deps, endpoint: Endpoint, req: Request, res: Respons
   res.status(200).json({ ...result, request_id: req.id });
 }
 
-const BODY_ERRORS = new Set([
-  'entity.parse.failed',
-  'entity.too.large',
-  'entity.too.deep',
-  'encoding.unsupported',
-  'charset.unsupported',
-]);
-
 export function plaidRouter(deps: Deps, inFlight: InFlight): Router {
   const router = express.Router({ caseSensitive: true, strict: true });
   // Plaid's SDK sends JSON; any content type is read as JSON, as Plaid's API does. Its depth is
@@ -77,7 +69,7 @@ export function plaidRouter(deps: Deps, inFlight: InFlight): Router {
   router.use((req, res) => sendPlaidError(res, plaidErrors.notFound(), req.id));
   // Body parser failures (bad JSON, too large, too deep, not UTF-8): Plaid's INVALID_BODY.
   router.use((error: { type?: string }, req: Request, res: Response, _next: NextFunction) => {
-    if (error.type !== undefined && BODY_ERRORS.has(error.type)) {
+    if (error.type !== undefined && BODY_ERROR_TYPES.has(error.type)) {
       sendPlaidError(res, plaidErrors.invalidBody() as PlaidError, req.id);
       return;
     }

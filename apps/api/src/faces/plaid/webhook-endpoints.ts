@@ -9,7 +9,7 @@ import { type Deps, findVerificationKey, type PlaidItem, recordPlaidWebhook, set
 import type { EntityManager } from '@sandbank/db';
 import { checkWebhookUrl } from '@sandbank/webhooks';
 import { type Endpoint, endpoint, plaidItem } from './endpoint.ts';
-import { PlaidError, plaidErrors } from './errors.ts';
+import { loginRequiredBody, PlaidError, plaidErrors } from './errors.ts';
 import {
   AccessTokenSchema,
   ItemWebhookUpdateSchema,
@@ -24,16 +24,6 @@ export async function checkedWebhookUrl(deps: Deps, raw: string, field: string):
   return check.url.toString();
 }
 
-const loginRequired = () => {
-  const error = plaidErrors.itemLoginRequired();
-  return {
-    error_type: error.errorType,
-    error_code: error.errorCode,
-    error_message: error.message,
-    display_message: error.displayMessage,
-  };
-};
-
 /** What `/sandbox/item/fire_webhook` can fire: Plaid's body for each code (item_id and environment are added on delivery). */
 const FIREABLE: Record<string, () => { webhook_type: string; webhook_code: string } & Record<string, unknown>> = {
   SYNC_UPDATES_AVAILABLE: () => ({
@@ -44,7 +34,7 @@ const FIREABLE: Record<string, () => { webhook_type: string; webhook_code: strin
   }),
   DEFAULT_UPDATE: () => ({ webhook_type: 'TRANSACTIONS', webhook_code: 'DEFAULT_UPDATE', new_transactions: 0, error: null }),
   NEW_ACCOUNTS_AVAILABLE: () => ({ webhook_type: 'ITEM', webhook_code: 'NEW_ACCOUNTS_AVAILABLE', error: null }),
-  ERROR: () => ({ webhook_type: 'ITEM', webhook_code: 'ERROR', error: loginRequired() }),
+  ERROR: () => ({ webhook_type: 'ITEM', webhook_code: 'ERROR', error: loginRequiredBody() }),
 };
 
 /** Moves the Item to `state` and records the ITEM webhook that says so, in one transaction. */
@@ -56,7 +46,7 @@ async function changeState(em: EntityManager, item: PlaidItem, state: PlaidItem[
       await recordPlaidWebhook(tx, item, {
         webhook_type: 'ITEM',
         webhook_code: code,
-        ...(code === 'ERROR' ? { error: loginRequired() } : {}),
+        ...(code === 'ERROR' ? { error: loginRequiredBody() } : {}),
       });
     }
   });

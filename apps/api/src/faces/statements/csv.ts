@@ -1,12 +1,12 @@
 /**
  * CSV: one documented layout (docs/faces/statements.md), UTF-8, a header row, RFC 4180 quoting by
- * csv-stringify. One row per booked entry, oldest first, with the balance after it, so a
+ * csv-stringify, a page of rows at a time. One row per booked entry, oldest first, with the balance after it, so a
  * spreadsheet reconciles: opening = first balance_after − first amount. Text that a spreadsheet
  * would run as a formula (starting with `=`, `+`, `-`, `@`, tab or CR) gets a leading `'`.
  */
-import type { Statement } from '@sandbank/core';
 import { stringify } from 'csv-stringify/sync';
 import { codesOf } from './codes.ts';
+import type { StatementSource } from './source.ts';
 import { oneLine, signedDecimal } from './wire.ts';
 
 const CSV_COLUMNS = [
@@ -24,26 +24,32 @@ const CSV_COLUMNS = [
   'reversal_of',
 ] as const;
 
+const OPTIONS = { record_delimiter: 'windows' } as const;
 const FORMULA = /^[=+\-@\t\r]/;
 const cell = (text: string) => {
   const line = oneLine(text);
   return FORMULA.test(line) ? `'${line}` : line;
 };
 
-export function writeCsv(statement: Statement): string {
-  const rows = statement.entries.map((entry) => [
-    entry.bookingDate,
-    entry.valueDate,
-    signedDecimal(entry.amount),
-    statement.account.currency,
-    signedDecimal(entry.balanceAfter),
-    cell(entry.description),
-    cell(entry.merchant ?? ''),
-    entry.category ?? '',
-    codesOf(entry).ofx,
-    entry.id,
-    cell(entry.externalTxnId),
-    entry.reversalOf ?? '',
-  ]);
-  return stringify([[...CSV_COLUMNS], ...rows], { record_delimiter: 'windows' });
+/** The header row, then a page of rows at a time. */
+export async function* writeCsv(source: StatementSource): AsyncGenerator<string> {
+  const { currency } = source.head.account;
+  yield stringify([[...CSV_COLUMNS]], OPTIONS);
+  for await (const page of source.pages) {
+    const rows = page.map((entry) => [
+      entry.bookingDate,
+      entry.valueDate,
+      signedDecimal(entry.amount),
+      currency,
+      signedDecimal(entry.balanceAfter),
+      cell(entry.description),
+      cell(entry.merchant ?? ''),
+      entry.category ?? '',
+      codesOf(entry).ofx,
+      entry.id,
+      cell(entry.externalTxnId),
+      entry.reversalOf ?? '',
+    ]);
+    if (rows.length > 0) yield stringify(rows, OPTIONS);
+  }
 }

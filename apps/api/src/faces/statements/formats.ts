@@ -1,13 +1,14 @@
 /**
  * The statement formats (docs/faces/statements.md), one writer each over the same statement model: what the file
- * is called and typed as, and whether it needs the pending entries. The list here is the list the
- * `format` parameter accepts.
+ * is called and typed as, its character encoding, and whether it needs the pending entries. Every
+ * writer streams: it yields the file's text a page of entries at a time. The list here is the list
+ * the `format` parameter accepts.
  */
-import type { Statement } from '@sandbank/core';
 import { type CamtVersion, writeCamt } from './camt.ts';
 import { writeCsv } from './csv.ts';
 import { type Mt940Encoding, writeMt940 } from './mt940.ts';
 import { writeOfx1, writeOfx2 } from './ofx.ts';
+import type { StatementSource } from './source.ts';
 
 interface WriteOptions {
   version: CamtVersion;
@@ -17,26 +18,29 @@ interface WriteOptions {
 interface StatementFormat {
   contentType(options: WriteOptions): string;
   extension: string;
+  /** The file's encoding (iconv-lite's name); UTF-8 unless given. */
+  encoding?(options: WriteOptions): Mt940Encoding;
   withPending?: true;
-  write(statement: Statement, options: WriteOptions): Buffer | string;
+  write(source: StatementSource, options: WriteOptions): AsyncIterable<string>;
 }
 
 export const FORMATS = {
   'camt.053': {
     contentType: () => 'application/xml; charset=utf-8',
     extension: 'xml',
-    write: (statement, { version }) => writeCamt(statement, 'camt.053', version),
+    write: (source, { version }) => writeCamt(source, 'camt.053', version),
   },
   'camt.052': {
     contentType: () => 'application/xml; charset=utf-8',
     extension: 'xml',
     withPending: true,
-    write: (statement, { version }) => writeCamt(statement, 'camt.052', version),
+    write: (source, { version }) => writeCamt(source, 'camt.052', version),
   },
   mt940: {
     contentType: ({ encoding }) => `text/plain; charset=${encoding === 'cp852' ? 'ibm852' : encoding}`,
     extension: 'sta',
-    write: (statement, { encoding }) => writeMt940(statement, encoding),
+    encoding: ({ encoding }) => encoding,
+    write: writeMt940,
   },
   ofx: { contentType: () => 'application/x-ofx; charset=utf-8', extension: 'ofx', write: writeOfx2 },
   ofx1: { contentType: () => 'application/x-ofx; charset=utf-8', extension: 'ofx', write: writeOfx1 },

@@ -3,13 +3,13 @@
  * operation code, then `<NN` subfields — `<00` the operation, `<20`–`<25` the description in parts
  * of 27 characters, `<27`–`<28` the counterparty (the merchant). Lines end with CRLF; `:86:` holds
  * at most 6 lines of 65 characters. UTF-8 by default; `cp852` and `windows-1250` as the banks ship
- * it, encoded by iconv-lite. The text keeps letters, digits, Polish letters and SWIFT punctuation:
+ * it, encoded by iconv-lite's stream (in the router). The text keeps letters, digits, Polish letters and SWIFT punctuation:
  * `<` and `>` become `(` and `)` (so no text can open a subfield), accents outside Polish fall to
  * their base letter, and anything else (emoji, symbols) is dropped.
  */
-import type { Statement, StatementEntry } from '@sandbank/core';
-import iconv from 'iconv-lite';
+import type { StatementEntry } from '@sandbank/core';
 import { codesOf } from './codes.ts';
+import type { StatementSource } from './source.ts';
 import { decimal, oneLine, truncate } from './wire.ts';
 
 export const MT940_ENCODINGS = ['utf-8', 'cp852', 'windows-1250'] as const;
@@ -76,28 +76,37 @@ const balance = (minor: number, day: string, currency: string) => `${mark(minor)
 /** `:61:` customer reference (16x): the external id when it is plain, else NONREF. */
 const customerReference = (externalTxnId: string) => (/^[A-Za-z0-9]{1,16}$/.test(externalTxnId) ? externalTxnId : 'NONREF');
 
-export function writeMt940(statement: Statement, encoding: Mt940Encoding): Buffer {
-  const { account, period, entries } = statement;
+/**
+ * The file as text, a page of entries at a time; the router encodes it (`cp852`, `windows-1250`)
+ * with iconv-lite's encoding stream. Every chunk ends with CRLF.
+ */
+export async function* writeMt940(source: StatementSource): AsyncGenerator<string> {
+  const { head } = source;
+  const { account, period } = head;
   const day = yymmdd(period.to);
-  const lines = [
+  yield lines([
     `:20:SB${day}`,
     `:25:/${account.iban}`,
     `:28C:${day.slice(2)}/1`,
-    `:60F:${balance(statement.opening, period.from, account.currency)}`,
-  ];
-  for (const entry of entries) {
-    const { swift } = codesOf(entry);
-    const bankReference = entry.id.replaceAll('-', '').slice(-16);
-    lines.push(
-      `:61:${yymmdd(entry.valueDate)}${entry.bookingDate.slice(5).replace('-', '')}${mark(entry.amount)}${decimal(entry.amount, ',')}${swift}${customerReference(entry.externalTxnId)}//${bankReference}`,
-      `:86:${field86(entry).join('\r\n')}`,
-    );
+    `:60F:${balance(head.opening, period.from, account.currency)}`,
+  ]);
+  for await (const page of source.pages) {
+    const out: string[] = [];
+    for (const entry of page) {
+      const { swift } = codesOf(entry);
+      const bankReference = entry.id.replaceAll('-', '').slice(-16);
+      out.push(
+        `:61:${yymmdd(entry.valueDate)}${entry.bookingDate.slice(5).replace('-', '')}${mark(entry.amount)}${decimal(entry.amount, ',')}${swift}${customerReference(entry.externalTxnId)}//${bankReference}`,
+        `:86:${field86(entry).join('\r\n')}`,
+      );
+    }
+    if (out.length > 0) yield lines(out);
   }
-  lines.push(
-    `:62F:${balance(statement.closing, period.to, account.currency)}`,
-    `:64:${balance(statement.available, period.to, account.currency)}`,
+  yield lines([
+    `:62F:${balance(head.closing, period.to, account.currency)}`,
+    `:64:${balance(head.available, period.to, account.currency)}`,
     '-',
-  );
-  const text = `${lines.join('\r\n')}\r\n`;
-  return encoding === 'utf-8' ? Buffer.from(text, 'utf8') : iconv.encode(text, encoding);
+  ]);
 }
+
+const lines = (list: string[]) => `${list.join('\r\n')}\r\n`;

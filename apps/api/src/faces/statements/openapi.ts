@@ -3,7 +3,7 @@
  * `/faces/statements/openapi.json`: the two routes, their query parameters generated from the zod
  * schema the router parses with, the file media types of the formats, and our error contract.
  */
-import { ErrorBodySchema } from '@sandbank/schemas';
+import { errorBodyJsonSchema, limitHeader, RESPONSE_HEADERS } from '@sandbank/core';
 import { z } from 'zod';
 import { FORMAT_NAMES, FORMATS } from './formats.ts';
 import { StatementQuerySchema } from './query.ts';
@@ -30,26 +30,7 @@ function queryParameters() {
   }));
 }
 
-const limitHeader = (description: string) => ({
-  description,
-  schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 2_147_483_647 },
-});
-const headers = {
-  'RateLimit-Limit': limitHeader('Requests allowed in the current window'),
-  'RateLimit-Remaining': limitHeader('Requests left in the current window'),
-  'RateLimit-Reset': limitHeader('Seconds until the window resets'),
-  'Access-Control-Allow-Origin': {
-    description: "The request's Origin, sent only when it is in CORS_ORIGINS (never `*`)",
-    schema: { type: 'string', maxLength: 2048 },
-  },
-};
-
-/** The error contract's schema (it carries `id: 'Error'`, so zod answers a reference into `$defs`). */
-function errorSchema(): Record<string, unknown> {
-  const json = z.toJSONSchema(ErrorBodySchema, { io: 'output' }) as { $defs?: Record<string, Record<string, unknown>> };
-  const { id: _, ...schema } = json.$defs?.Error ?? {};
-  return schema;
-}
+const headers = RESPONSE_HEADERS;
 
 const file = {
   headers,
@@ -75,7 +56,9 @@ const responses = {
   '404': error('No such account, or not the caller’s'),
   '422': error('PERIOD_TOO_LONG: more than 366 days'),
   '429': {
-    ...error('Too many requests'),
+    ...error(
+      'Too many requests: the API key’s limit, or more statements streaming at once than this server writes (a quarter of its database pool)',
+    ),
     headers: { ...headers, 'Retry-After': limitHeader('Seconds to wait before retrying') },
   },
 };
@@ -124,7 +107,7 @@ export function buildStatementsOpenApi(serverUrl: string) {
       },
     },
     components: {
-      schemas: { Error: errorSchema() },
+      schemas: { Error: errorBodyJsonSchema() },
       securitySchemes: {
         userToken: {
           type: 'http',

@@ -3,26 +3,33 @@
  * asked for. Two doors to the same file: `GET /v1/accounts/:id/statement` with the user's access
  * token, and `GET /api/owner/:owner/accounts/:id/statement` with an API key (the pull endpoint's
  * key auth, owner resolution and per-key rate limit). The statement itself is the domain's
- * (`readStatement`); this folder only writes it in each format. Errors are in our JSON contract.
+ * (`openStatement`: its head, then its entries a page at a time from one snapshot); this folder
+ * only writes it in each format, streamed to the response. Errors found before the file begins
+ * are in our JSON contract; after, they can only cut the file short.
  */
+
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   AppError,
   authenticateApiKey,
   bearerToken,
   consumePoint,
   type Deps,
-  readStatement,
+  openStatement,
   resolveOwner,
+  statusOf,
   toErrorBody,
   verifyAccessToken,
 } from '@sandbank/core';
 import type { EntityManager } from '@sandbank/db';
 import { TRPCError } from '@trpc/server';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import iconv from 'iconv-lite';
 import { ZodError } from 'zod';
-import { sendError } from '../../http/errors.ts';
+import { errorHeaders, sendError } from '../../http/errors.ts';
 import type { InFlight } from '../../http/in-flight.ts';
-import { FORMATS } from './formats.ts';
+import { FORMATS, type FormatName } from './formats.ts';
 import { buildStatementsOpenApi } from './openapi.ts';
 import { AccountIdSchema, StatementQuerySchema } from './query.ts';
 import { fileNamePart } from './wire.ts';
@@ -35,8 +42,16 @@ export function statementRouteLabel(path: string): string | undefined {
   return undefined;
 }
 
+/**
+ * How many statements one process streams at once: each holds a database connection (its
+ * snapshot) for as long as its client reads, so a quarter of the pool at most, leaving the rest to
+ * every other request. One more is refused (429, `Retry-After`), never queued behind slow readers.
+ */
+const statementStreamsOf = (poolSize: number) => Math.max(1, Math.floor(poolSize / 4));
+
 export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
   const router = express.Router();
+  const streams = { open: 0, limit: statementStreamsOf(deps.config.database.poolSize) };
   let document: string | undefined;
   router.get('/faces/statements/openapi.json', (_req, res) => {
     document ??= JSON.stringify(buildStatementsOpenApi(deps.config.http.publicUrl));
@@ -44,8 +59,10 @@ export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
   });
   const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => {
     inFlight.track(handler(req, res)).catch((error: unknown) => {
-      if (error instanceof TRPCError) sendError(res, toErrorBody(error, req.id));
-      else next(error);
+      if (error instanceof TRPCError) {
+        const body = toErrorBody(error, req.id);
+        sendError(res, body, errorHeaders(error, statusOf(body), {}));
+      } else next(error);
     });
   };
 
@@ -55,7 +72,7 @@ export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
       const token = bearerToken(req.headers.authorization);
       if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
       const user = await verifyAccessToken(deps, token);
-      await sendStatement(req, res, deps.orm.em.fork(), user.id);
+      await sendStatement(req, res, deps.orm.em.fork(), user.id, streams);
     }),
   );
 
@@ -72,33 +89,84 @@ export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
           throw new AppError('RATE_LIMITED', `Too many requests; retry after ${outcome.headers['Retry-After']} s`);
       }
       const owner = await resolveOwner(em, apiKey, String(req.params.owner));
-      await sendStatement(req, res, em, owner.id);
+      await sendStatement(req, res, em, owner.id, streams);
     }),
   );
   return router;
 }
 
-async function sendStatement(req: Request, res: Response, em: EntityManager, userId: string): Promise<void> {
+async function sendStatement(
+  req: Request,
+  res: Response,
+  em: EntityManager,
+  userId: string,
+  streams: { open: number; limit: number },
+): Promise<void> {
   const accountId = parse(AccountIdSchema, req.params.id, 'id');
   const query = parse(StatementQuerySchema, req.query, '');
-  const format = FORMATS[query.format];
-  const statement = await readStatement(em, {
+  const format: StatementFormatOf = FORMATS[query.format];
+  if (streams.open >= streams.limit) {
+    throw new AppError('RATE_LIMITED', `${streams.limit} statements are being written at once here; retry in a few seconds`, {
+      retryAfterSeconds: 2,
+    });
+  }
+  streams.open += 1;
+  try {
+    await streamStatement(req, res, em, { userId, accountId, query, format });
+  } finally {
+    streams.open -= 1;
+  }
+}
+
+async function streamStatement(
+  req: Request,
+  res: Response,
+  em: EntityManager,
+  { userId, accountId, query, format }: { userId: string; accountId: string; query: StatementQuery; format: StatementFormatOf },
+): Promise<void> {
+  // Errors up to here (404, 422, 400) are in our JSON contract; from here the file streams.
+  const reader = await openStatement(em, {
     userId,
     accountId,
     from: query.from,
     to: query.to,
     withPending: 'withPending' in format,
   });
-  const { from, to } = statement.period;
-  const name = `sandbank-${fileNamePart(statement.account.iban)}-${from}-${to}-${fileNamePart(query.format)}.${format.extension}`;
-  res.status(200);
-  res.set({
-    'Content-Type': format.contentType(query),
-    'Content-Disposition': `attachment; filename="${name}"`,
-    'Cache-Control': 'no-store',
-  });
-  res.send(format.write(statement, query));
+  let started = false;
+  try {
+    const { head } = reader;
+    const pages = reader.pages();
+    const first = await pages.next(); // the cursor's first page: a failure here is still an error in our contract
+    async function* entries() {
+      if (first.done) return;
+      yield first.value;
+      yield* pages;
+    }
+    const { from, to } = head.period;
+    const name = `sandbank-${fileNamePart(head.account.iban)}-${from}-${to}-${fileNamePart(query.format)}.${format.extension}`;
+    res.status(200);
+    res.set({
+      'Content-Type': format.contentType(query),
+      'Content-Disposition': `attachment; filename="${name}"`,
+      'Cache-Control': 'no-store',
+    });
+    const text = Readable.from(format.write({ head, pages: entries(), pending: reader.pending }, query));
+    const encoding = 'encoding' in format ? format.encoding(query) : 'utf-8';
+    started = true;
+    await (encoding === 'utf-8' ? pipeline(text, res) : pipeline(text, iconv.encodeStream(encoding), res));
+  } catch (error) {
+    if (!started) throw error;
+    // Once the file has begun, an error can only cut it short; a client that went away is no error.
+    if (!res.destroyed) res.destroy(error instanceof Error ? error : undefined);
+    if (!isPrematureClose(error)) req.log?.error({ err: error }, 'statement stream failed');
+  } finally {
+    await reader.close();
+  }
 }
+
+type StatementFormatOf = (typeof FORMATS)[FormatName];
+type StatementQuery = ReturnType<typeof StatementQuerySchema.parse>;
+const isPrematureClose = (error: unknown) => (error as { code?: string } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
 
 /** A zod failure as our 400 VALIDATION_ERROR, each issue at its parameter's path. */
 function parse<T>(schema: { parse(value: unknown): T }, value: unknown, path: string): T {

@@ -5,32 +5,24 @@
  * the message's rules with fast-xml-parser (no balance date, no booking date, status PDNG).
  */
 import { XMLParser } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../helpers.ts';
+import { describe, expect, it } from 'vitest';
 import { aqbankingImport, ensureAqbanking } from './aqbanking.ts';
-import { buildStatementWorld, daysAgo, download, postedOf, type StatementWorld, warsawDay } from './statement-world.ts';
+import { daysAgo, download, postedOf, useStatementWorld, warsawDay } from './statement-world.ts';
 
-let app: TestApp;
-let world: StatementWorld;
-beforeAll(async () => {
-  ensureAqbanking();
-  app = await startTestApp();
-  world = await buildStatementWorld(app);
-});
-afterAll(() => app?.close());
+const given = useStatementWorld(ensureAqbanking);
 
 describe('camt.052', () => {
   it('reports the booked entries and the pending ones (PDNG), imported by AqBanking', async () => {
     const file = await download(
-      app,
-      `/v1/accounts/${world.accountId}/statement?format=camt.052&from=${warsawDay(daysAgo(45))}`,
-      world.user.accessToken,
+      given.app,
+      `/v1/accounts/${given.world.accountId}/statement?format=camt.052&from=${warsawDay(daysAgo(45))}`,
+      given.world.user.accessToken,
     );
     expect(file.status, file.text).toBe(200);
     expect(file.headers.get('content-disposition')).toMatch(/-camt052\.xml"$/);
     const report = new XMLParser({ isArray: (name) => ['Ntry', 'Bal'].includes(name) }).parse(file.text).Document.BkToCstmrAcctRpt
       .Rpt;
-    const posted = await postedOf(app, world);
+    const posted = await postedOf(given.app, given.world);
     const entries = report.Ntry as { Sts: string; Amt: { '#text': number } | number; BookgDt?: unknown; AcctSvcrRef: string }[];
     expect(entries.map((entry) => entry.Sts)).toEqual([...posted.map(() => 'BOOK'), 'PDNG']);
     const pending = entries.at(-1);
@@ -39,6 +31,6 @@ describe('camt.052', () => {
 
     const imported = aqbankingImport(file.bytes, 'camt052');
     expect(imported.amounts).toEqual([...posted.map((row) => row.amount), -10_00]);
-    expect(imported.closing).toBe(world.balance);
+    expect(imported.closing).toBe(given.world.balance);
   });
 });

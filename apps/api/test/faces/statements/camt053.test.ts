@@ -3,35 +3,19 @@
  * Each must see the API's entries (count, amounts, ids) and its closing balance.
  */
 import { CashManagementEndOfDayReport } from 'iso20022.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../helpers.ts';
+import { describe, expect, it } from 'vitest';
 import { aqbankingImport, ensureAqbanking } from './aqbanking.ts';
-import {
-  buildStatementWorld,
-  daysAgo,
-  download,
-  HARD_TEXT,
-  postedOf,
-  type StatementWorld,
-  warsawDay,
-} from './statement-world.ts';
+import { daysAgo, download, HARD_TEXT, postedOf, useStatementWorld, warsawDay } from './statement-world.ts';
 
-let app: TestApp;
-let world: StatementWorld;
-beforeAll(async () => {
-  ensureAqbanking();
-  app = await startTestApp();
-  world = await buildStatementWorld(app);
-});
-afterAll(() => app?.close());
+const given = useStatementWorld(ensureAqbanking);
 
-const path = (query: string) => `/v1/accounts/${world.accountId}/statement?format=camt.053&${query}`;
+const path = (query: string) => `/v1/accounts/${given.world.accountId}/statement?format=camt.053&${query}`;
 const compact = (id: string) => id.replaceAll('-', '');
 
 describe('camt.053', () => {
   it('is the API’s booked history, read back by iso20022.js', async () => {
     const from = warsawDay(daysAgo(45));
-    const file = await download(app, path(`from=${from}`), world.user.accessToken);
+    const file = await download(given.app, path(`from=${from}`), given.world.user.accessToken);
     expect(file.status, file.text).toBe(200);
     expect(file.headers.get('content-type')).toBe('application/xml; charset=utf-8');
     expect(file.headers.get('content-disposition')).toMatch(
@@ -39,13 +23,13 @@ describe('camt.053', () => {
     );
     const report = CashManagementEndOfDayReport.fromXML(file.text);
     const [statement] = report.statements;
-    const posted = await postedOf(app, world);
+    const posted = await postedOf(given.app, given.world);
     expect(statement?.entries.map((entry) => [entry.accountServicerReferenceId, signed(entry)])).toEqual(
       posted.map((row) => [compact(row.id), row.amount]),
     );
     const balance = (code: string) => statement?.balances.find((bal) => bal.type === code);
     expect(balance('OPBD')).toMatchObject({ amount: 0, creditDebitIndicator: 'credit' });
-    expect(balance('CLBD')).toMatchObject({ amount: world.balance, creditDebitIndicator: 'credit' });
+    expect(balance('CLBD')).toMatchObject({ amount: given.world.balance, creditDebitIndicator: 'credit' });
     expect(statement?.account).toMatchObject({ iban: expect.stringMatching(/^PL\d{26}$/) });
 
     // Hard text survives XML: `&`, `<`, quotes, emoji and Polish letters whole; long text cut to the schema's limits.
@@ -64,11 +48,11 @@ describe('camt.053', () => {
   });
 
   it('is imported by AqBanking with the same count, amounts and closing balance', async () => {
-    const file = await download(app, path(`from=${warsawDay(daysAgo(45))}`), world.user.accessToken);
+    const file = await download(given.app, path(`from=${warsawDay(daysAgo(45))}`), given.world.user.accessToken);
     const imported = aqbankingImport(file.bytes, 'camt');
-    const posted = await postedOf(app, world);
+    const posted = await postedOf(given.app, given.world);
     expect(imported.amounts).toEqual(posted.map((row) => row.amount));
-    expect(imported.closing).toBe(world.balance);
+    expect(imported.closing).toBe(given.world.balance);
   });
 });
 

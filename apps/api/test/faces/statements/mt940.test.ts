@@ -6,21 +6,14 @@
  */
 import iconv from 'iconv-lite';
 import { Parser } from 'mt940js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../helpers.ts';
+import { describe, expect, it } from 'vitest';
 import { aqbankingImport, ensureAqbanking } from './aqbanking.ts';
-import { buildStatementWorld, daysAgo, download, postedOf, type StatementWorld, warsawDay } from './statement-world.ts';
+import { daysAgo, download, postedOf, useStatementWorld, warsawDay } from './statement-world.ts';
 
-let app: TestApp;
-let world: StatementWorld;
-beforeAll(async () => {
-  ensureAqbanking();
-  app = await startTestApp();
-  world = await buildStatementWorld(app);
-});
-afterAll(() => app?.close());
+const given = useStatementWorld(ensureAqbanking);
 
-const path = (query: string) => `/v1/accounts/${world.accountId}/statement?format=mt940&from=${warsawDay(daysAgo(45))}${query}`;
+const path = (query: string) =>
+  `/v1/accounts/${given.world.accountId}/statement?format=mt940&from=${warsawDay(daysAgo(45))}${query}`;
 
 /** The `:86:` fields of a file: each one's lines. */
 function fields86(text: string): string[][] {
@@ -35,15 +28,15 @@ function fields86(text: string): string[][] {
 
 describe('MT940', () => {
   it('is the API’s booked history, read by mt940js, with Polish :86: subfields', async () => {
-    const file = await download(app, path(''), world.user.accessToken);
+    const file = await download(given.app, path(''), given.world.user.accessToken);
     expect(file.status, file.text).toBe(200);
     expect(file.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(file.headers.get('content-disposition')).toMatch(/filename="sandbank-PL\d{26}-.+-mt940\.sta"$/);
     const [statement, ...more] = new Parser().parse(file.text);
     expect(more).toHaveLength(0);
-    const posted = await postedOf(app, world);
+    const posted = await postedOf(given.app, given.world);
     expect(statement?.transactions.map((t) => Math.round(t.amount * 100))).toEqual(posted.map((row) => row.amount));
-    expect(Math.round((statement?.closingBalance ?? Number.NaN) * 100)).toBe(world.balance);
+    expect(Math.round((statement?.closingBalance ?? Number.NaN) * 100)).toBe(given.world.balance);
     expect(statement?.accountIdentification).toMatch(/^\/PL\d{26}$/);
 
     const fields = fields86(file.text);
@@ -61,22 +54,22 @@ describe('MT940', () => {
   });
 
   it.each(['cp852', 'windows-1250'])('ships in %s, Polish letters intact', async (encoding) => {
-    const file = await download(app, path(`&encoding=${encoding}`), world.user.accessToken);
+    const file = await download(given.app, path(`&encoding=${encoding}`), given.world.user.accessToken);
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe(`text/plain; charset=${encoding === 'cp852' ? 'ibm852' : encoding}`);
     const text = iconv.decode(file.bytes, encoding);
     expect(text).toContain('PŁATNOŚĆ KARTĄ');
     expect(text).toContain('Żabka');
     expect(iconv.encode(text, encoding)).toEqual(file.bytes); // nothing was replaced by '?'
-    const utf8 = await download(app, path(''), world.user.accessToken);
+    const utf8 = await download(given.app, path(''), given.world.user.accessToken);
     expect(text).toBe(utf8.text);
   });
 
   it('is imported by AqBanking with the same count, amounts and closing balance', async () => {
-    const file = await download(app, path(''), world.user.accessToken);
+    const file = await download(given.app, path(''), given.world.user.accessToken);
     const imported = aqbankingImport(file.bytes, 'mt940');
-    const posted = await postedOf(app, world);
+    const posted = await postedOf(given.app, given.world);
     expect(imported.amounts).toEqual(posted.map((row) => row.amount));
-    expect(imported.closing).toBe(world.balance);
+    expect(imported.closing).toBe(given.world.balance);
   });
 });

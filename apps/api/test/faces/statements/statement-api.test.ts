@@ -3,39 +3,32 @@
  * clock (default, clamp, empty, 366 days), camt version 08, and every refusal in our error contract.
  */
 import { CashManagementEndOfDayReport } from 'iso20022.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectRefusal, startTestApp, type TestApp } from '../../helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { expectRefusal, startTestApp } from '../../helpers.ts';
 import { aqbankingImport, ensureAqbanking } from './aqbanking.ts';
-import { buildStatementWorld, daysAgo, download, type StatementWorld, warsawDay } from './statement-world.ts';
+import { daysAgo, download, useStatementWorld, warsawDay } from './statement-world.ts';
 
-let app: TestApp;
-let world: StatementWorld;
-beforeAll(async () => {
-  ensureAqbanking();
-  app = await startTestApp();
-  world = await buildStatementWorld(app);
-});
-afterAll(() => app?.close());
+const given = useStatementWorld(ensureAqbanking);
 
 const today = () => warsawDay(new Date().toISOString());
-const statementPath = (query: string, accountId = world.accountId) => `/v1/accounts/${accountId}/statement?${query}`;
-const get = (query: string, token = world.user.accessToken, accountId = world.accountId) =>
-  app.call('GET', statementPath(query, accountId), { token });
+const statementPath = (query: string, accountId = given.world.accountId) => `/v1/accounts/${accountId}/statement?${query}`;
+const get = (query: string, token = given.world.user.accessToken, accountId = given.world.accountId) =>
+  given.app.call('GET', statementPath(query, accountId), { token });
 
 describe('GET /v1/accounts/:id/statement', () => {
   it('defaults to the month to date, and clamps `to` to today in the account’s world', async () => {
     const month = `${today().slice(0, 8)}01`;
-    const byDefault = await download(app, statementPath('format=csv'), world.user.accessToken);
+    const byDefault = await download(given.app, statementPath('format=csv'), given.world.user.accessToken);
     expect(byDefault.headers.get('content-disposition')).toContain(`-${month}-${today()}-csv.csv`);
     const soon = warsawDay(new Date(Date.now() + 10 * 86_400_000).toISOString());
-    const future = await download(app, statementPath(`format=csv&from=${month}&to=${soon}`), world.user.accessToken);
+    const future = await download(given.app, statementPath(`format=csv&from=${month}&to=${soon}`), given.world.user.accessToken);
     expect(future.status).toBe(200);
     expect(future.headers.get('content-disposition')).toContain(`-${month}-${today()}-csv.csv`);
   });
 
   it('writes a valid file for an empty period: opening = closing, no entries', async () => {
     const day = warsawDay(daysAgo(35));
-    const file = await download(app, statementPath(`format=camt.053&from=${day}&to=${day}`), world.user.accessToken);
+    const file = await download(given.app, statementPath(`format=camt.053&from=${day}&to=${day}`), given.world.user.accessToken);
     const [statement] = CashManagementEndOfDayReport.fromXML(file.text).statements;
     expect(statement?.entries).toEqual([]);
     const balances = statement?.balances.map((bal) => [bal.type, Math.round(bal.amount)]);
@@ -48,21 +41,21 @@ describe('GET /v1/accounts/:id/statement', () => {
 
   it('writes camt.053.001.08 on request, imported by AqBanking (iso20022.js reads 001.02 only)', async () => {
     const file = await download(
-      app,
+      given.app,
       statementPath(`format=camt.053&version=08&from=${warsawDay(daysAgo(45))}`),
-      world.user.accessToken,
+      given.world.user.accessToken,
     );
     expect(file.text).toContain('xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"');
     expect(file.text).toContain('<BICFI>SNDBPLP0</BICFI>');
     const imported = aqbankingImport(file.bytes, 'camt');
     expect(imported.amounts).toHaveLength(6);
-    expect(imported.closing).toBe(world.balance);
+    expect(imported.closing).toBe(given.world.balance);
   });
 
   it('takes exactly 366 days, refuses 367 (422) and `from` after `to` (400)', async () => {
-    expect((await download(app, statementPath('format=csv&from=2025-01-01&to=2026-01-01'), world.user.accessToken)).status).toBe(
-      200,
-    );
+    expect(
+      (await download(given.app, statementPath('format=csv&from=2025-01-01&to=2026-01-01'), given.world.user.accessToken)).status,
+    ).toBe(200);
     expectRefusal(await get('format=csv&from=2025-01-01&to=2026-01-02'), [422, 'PERIOD_TOO_LONG', 'from']);
     expectRefusal(await get(`format=csv&from=${warsawDay(daysAgo(400))}`), [422, 'PERIOD_TOO_LONG', 'from']);
     expectRefusal(await get('format=csv&from=2026-02-02&to=2026-02-01'), [400, 'VALIDATION_ERROR', 'from']);
@@ -81,41 +74,46 @@ describe('GET /v1/accounts/:id/statement', () => {
   });
 
   it('answers 404 for another user’s account and a missing one, 400 for a malformed id, 401 without a token', async () => {
-    const other = await app.createUser();
+    const other = await given.app.createUser();
     expectRefusal(await get('format=csv', other.accessToken), [404, 'NOT_FOUND', undefined]);
-    expectRefusal(await get('format=csv', world.user.accessToken, '019abcde-0000-7000-8000-000000000000'), [
+    expectRefusal(await get('format=csv', given.world.user.accessToken, '019abcde-0000-7000-8000-000000000000'), [
       404,
       'NOT_FOUND',
       undefined,
     ]);
-    expectRefusal(await get('format=csv', world.user.accessToken, 'nope'), [400, 'VALIDATION_ERROR', 'id']);
-    expectRefusal(await app.call('GET', statementPath('format=csv')), [401, 'UNAUTHENTICATED', undefined]);
+    expectRefusal(await get('format=csv', given.world.user.accessToken, 'nope'), [400, 'VALIDATION_ERROR', 'id']);
+    expectRefusal(await given.app.call('GET', statementPath('format=csv')), [401, 'UNAUTHENTICATED', undefined]);
     expectRefusal(await get('format=csv', 'not-a-token'), [401, 'UNAUTHENTICATED', undefined]);
   });
 });
 
 describe('GET /api/owner/:owner/accounts/:id/statement', () => {
   it('serves the same file to the owner’s API key, and nothing of anyone else', async () => {
-    const key = (await app.call('POST', '/v1/api-keys', { token: world.user.accessToken, body: { name: 'Statements' } })).body
-      .data.key;
+    const key = (
+      await given.app.call('POST', '/v1/api-keys', { token: given.world.user.accessToken, body: { name: 'Statements' } })
+    ).body.data.key;
     const query = `format=mt940&from=${warsawDay(daysAgo(45))}`;
-    const owner = encodeURIComponent(world.user.email.split('@')[0] ?? '');
-    const byKey = await download(app, `/api/owner/${owner}/accounts/${world.accountId}/statement?${query}`, key);
+    const owner = encodeURIComponent(given.world.user.email.split('@')[0] ?? '');
+    const byKey = await download(given.app, `/api/owner/${owner}/accounts/${given.world.accountId}/statement?${query}`, key);
     expect(byKey.status, byKey.text).toBe(200);
     expect(byKey.headers.get('ratelimit-limit')).not.toBeNull();
-    const byToken = await download(app, statementPath(query), world.user.accessToken);
+    const byToken = await download(given.app, statementPath(query), given.world.user.accessToken);
     expect(byKey.text).toBe(byToken.text);
 
-    const other = await app.createUser();
-    const otherAccount = (await app.call('POST', '/v1/accounts', { token: other.accessToken, body: { name: 'X' } })).body.data.id;
+    const other = await given.app.createUser();
+    const otherAccount = (await given.app.call('POST', '/v1/accounts', { token: other.accessToken, body: { name: 'X' } })).body
+      .data.id;
     const ownerPath = (who: string, accountId: string) => `/api/owner/${who}/accounts/${accountId}/statement?${query}`;
-    expectRefusal(await app.call('GET', ownerPath(other.id, otherAccount), { token: key }), [404, 'NOT_FOUND', undefined]);
-    expectRefusal(await app.call('GET', ownerPath(world.user.id, otherAccount), { token: key }), [404, 'NOT_FOUND', undefined]);
-    expectRefusal(await app.call('GET', ownerPath(world.user.id, world.accountId), { token: world.user.accessToken }), [
-      401,
-      'UNAUTHENTICATED',
+    expectRefusal(await given.app.call('GET', ownerPath(other.id, otherAccount), { token: key }), [404, 'NOT_FOUND', undefined]);
+    expectRefusal(await given.app.call('GET', ownerPath(given.world.user.id, otherAccount), { token: key }), [
+      404,
+      'NOT_FOUND',
       undefined,
     ]);
+    expectRefusal(
+      await given.app.call('GET', ownerPath(given.world.user.id, given.world.accountId), { token: given.world.user.accessToken }),
+      [401, 'UNAUTHENTICATED', undefined],
+    );
   });
 });
 

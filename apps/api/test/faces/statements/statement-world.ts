@@ -4,8 +4,8 @@
  * tip, a partial reversal, entries on several days — and the calls that download its statements.
  */
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
-import { expect } from 'vitest';
-import type { TestApp, TestUser } from '../../helpers.ts';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startTestApp, type TestApp, type TestUser } from '../../helpers.ts';
 
 const DAY_MS = 86_400_000;
 /** `days` whole days before now, as an ISO timestamp. */
@@ -59,6 +59,28 @@ export async function buildStatementWorld(app: TestApp): Promise<StatementWorld>
   await book({ amount: -10_00, status: 'pending', description: 'Still pending', merchant: 'Kiosk' });
   const account = await app.call('GET', `/v1/accounts/${accountId}`, { token: user.accessToken });
   return { user, accountId, balance: account.body.data.balance };
+}
+
+/** What a test file's statements run against: a test app and the world built in it. */
+export interface Given {
+  app: TestApp;
+  world: StatementWorld;
+}
+
+/**
+ * The setup every statement test file shares: before all of the file's tests, `prepare` (e.g.
+ * install an importer), a fresh test app and `buildStatementWorld` in it; after them, the app
+ * closes. The returned object is filled in by the time the tests run.
+ */
+export function useStatementWorld(prepare?: () => void | Promise<void>): Given {
+  const given = {} as Given;
+  beforeAll(async () => {
+    await prepare?.();
+    given.app = await startTestApp();
+    given.world = await buildStatementWorld(given.app);
+  }, 300_000); // a first run installs an importer (AqBanking, Actual's) before the world
+  afterAll(() => given.app?.close());
+  return given;
 }
 
 export interface Download {

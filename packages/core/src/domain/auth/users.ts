@@ -1,7 +1,7 @@
 /** Registration, login and the current user. */
 import { type EntityManager, UniqueConstraintViolationException, UserEntity } from '@sandbank/db';
 import type { Deps } from '../../deps.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError, worldGone } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { issueSession, type Session } from './sessions.ts';
@@ -40,7 +40,7 @@ export async function login(em: EntityManager, deps: AuthDeps, input: { email: s
 
 export async function getUser(em: EntityManager, userId: string): Promise<UserEntity> {
   const user = await em.findOne(UserEntity, { id: userId });
-  if (!user) throw notFound('User');
+  if (!user) throw worldGone();
   return user;
 }
 

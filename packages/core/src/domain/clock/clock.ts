@@ -8,7 +8,7 @@
  * migration), so every API instance and worker agrees on one clock. Instants are kept to the millisecond, like every stored timestamp.
  */
 import { acquireAdvisoryLock, type EntityManager, type HeldLock } from '@sandbank/db';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError, worldGone } from '../../errors.ts';
 import { MAX_DURATION, subtractIsoDuration } from '../../lib/duration.ts';
 import { LATEST_INSTANT } from '../../lib/timestamps.ts';
 
@@ -48,7 +48,7 @@ export async function readClock(em: EntityManager, userId: string): Promise<Cloc
     `select ${WORLD_NOW_SQL} as now, u.clock_offset_ms as offset_ms from users u where u.id = ?`,
     [userId],
   );
-  if (!row) throw notFound('User');
+  if (!row) throw worldGone();
   return { now: new Date(row.now), offsetMs: Number(row.offset_ms) };
 }
 

@@ -1,8 +1,11 @@
 /**
- * Requisitions of the GoCardless face (docs/faces/gocardless.md): an app asks the world's owner to link accounts of
- * an institution under an end-user agreement. A requisition is created `CR`; the owner approves
- * (`LN`, with the accounts picked; the agreement is accepted then) or refuses (`RJ`), once — a
- * conditional UPDATE, so of two racing decisions one wins. An institution that links at once (the
+ * Requisitions of the GoCardless face: an app asks the world's owner to link accounts of
+ * an institution under an end-user agreement. A requisition is created `CR`; opening the consent page
+ * makes it `GC` (giving consent), going on to pick accounts `SA` (selecting accounts), each on the
+ * world's clock and only forwards; the owner approves (`LN`, with the accounts picked; the agreement
+ * is accepted then) or refuses (`RJ`) from any of those, once — a conditional UPDATE, so of two
+ * racing decisions one wins. `UA` and `GA` take no time here: the console's sign-in is the bank's
+ * authentication, and granting access is the transaction that links. An institution that links at once (the
  * sandbox one) links every open account in the transaction that creates the requisition. `EX` is read, not stored:
  * a linked requisition whose agreement ran out on the world's clock.
  */
@@ -22,7 +25,12 @@ import {
   toAgreement,
 } from './agreements.ts';
 
-type RequisitionStatus = 'CR' | 'LN' | 'RJ' | 'EX';
+export const REQUISITION_STATUSES = ['CR', 'GC', 'SA', 'LN', 'RJ', 'EX'] as const;
+export type RequisitionStatus = (typeof REQUISITION_STATUSES)[number];
+/** The statuses before the owner's decision, in their order. */
+const UNDECIDED = ['CR', 'GC', 'SA'] as const;
+const UNDECIDED_ARRAY = `{${UNDECIDED.join(',')}}`;
+export type ConsentStep = 'GC' | 'SA';
 
 export interface Requisition {
   id: string;
@@ -34,6 +42,8 @@ export interface Requisition {
   userLanguage: string;
   status: RequisitionStatus;
   createdAt: Date;
+  /** When it reached its status (the world's clock); for `EX`, when it was linked. */
+  stepAt: Date;
   /** The face ids of the linked accounts, in the order they were picked. */
   accounts: string[];
 }
@@ -76,9 +86,9 @@ export async function createRequisition(em: EntityManager, params: CreateRequisi
     if (taken) throw invalid('reference', `Reference ${reference} is already used by another requisition`);
     const now = await userNow(tx, userId);
     await tx.execute(
-      `insert into gocardless_requisitions (id, user_id, agreement_id, institution_id, redirect, reference, user_language, created_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [requisitionId, userId, agreement.id, institutionId, params.redirect, reference, params.userLanguage, now],
+      `insert into gocardless_requisitions (id, user_id, agreement_id, institution_id, redirect, reference, user_language, created_at, step_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [requisitionId, userId, agreement.id, institutionId, params.redirect, reference, params.userLanguage, now, now],
     );
     // The answer is the requisition as created (CR, no accounts), as GoCardless always answers;
     // the sandbox institution has linked it by the time the app reads it back.
@@ -95,9 +105,10 @@ async function link(
   { userId, requisitionId, accountIds, now }: { userId: string; requisitionId: string; accountIds: string[] | null; now: Date },
 ): Promise<boolean> {
   const [decided] = await tx.execute<{ agreement_id: string }[]>(
-    `update gocardless_requisitions set status = 'LN', decided_at = ? where id = ? and user_id = ? and status = 'CR'
+    `update gocardless_requisitions set status = 'LN', decided_at = ?, step_at = ?
+      where id = ? and user_id = ? and status = any (?::text[])
      returning agreement_id`,
-    [now, requisitionId, userId],
+    [now, now, requisitionId, userId, UNDECIDED_ARRAY],
   );
   if (!decided) return false;
   const picked = accountIds === null ? null : `{${accountIds.join(',')}}`;
@@ -119,7 +130,29 @@ async function link(
   return true;
 }
 
-/** The owner's answer to a requisition still `CR`: approve with the accounts picked (default: all open ones), or refuse. */
+/**
+ * The owner's progress on the consent page: `GC` when it opens, `SA` when they go on to pick
+ * accounts. Forwards only (opening the page again on `SA` leaves it `SA`); a decided requisition is
+ * left as it is. Answers the requisition as it now reads.
+ */
+export async function advanceRequisition(
+  em: EntityManager,
+  { userId, id, step }: { userId: string; id: string; step: ConsentStep },
+): Promise<Requisition> {
+  const earlier = UNDECIDED.slice(0, UNDECIDED.indexOf(step));
+  await em.transactional(async (tx) => {
+    const now = await userNow(tx, userId);
+    await tx.execute(
+      'update gocardless_requisitions set status = ?, step_at = ? where id = ? and user_id = ? and status = any (?::text[])',
+      [step, now, id, userId, `{${earlier.join(',')}}`],
+    );
+  });
+  const requisition = await readRequisition(em, { userId, id });
+  if (!requisition) throw notFound('Requisition');
+  return requisition;
+}
+
+/** The owner's answer to a requisition not decided yet (`CR`, `GC` or `SA`): approve with the accounts picked (default: all open ones), or refuse. */
 export async function decideRequisition(
   em: EntityManager,
   { userId, id, approve, accountIds }: { userId: string; id: string; approve: boolean; accountIds?: string[] | undefined },
@@ -131,8 +164,9 @@ export async function decideRequisition(
       ? await link(tx, { userId, requisitionId: id, accountIds: accountIds ?? null, now })
       : (
           await tx.execute(
-            `update gocardless_requisitions set status = 'RJ', decided_at = ? where id = ? and user_id = ? and status = 'CR' returning id`,
-            [now, id, userId],
+            `update gocardless_requisitions set status = 'RJ', decided_at = ?, step_at = ?
+              where id = ? and user_id = ? and status = any (?::text[]) returning id`,
+            [now, now, id, userId, UNDECIDED_ARRAY],
           )
         ).length === 1;
     if (decided) return;
@@ -152,15 +186,16 @@ interface RequisitionRow {
   redirect: string;
   reference: string;
   user_language: string;
-  status: 'CR' | 'LN' | 'RJ';
+  status: 'CR' | 'GC' | 'SA' | 'LN' | 'RJ';
   created_at: Date | string;
+  step_at: Date | string;
   now: Date | string;
   accounts: string[];
   agreement: AgreementRow;
 }
 
 const REQUISITION_SELECT = `select r.id, r.user_id, r.institution_id, r.redirect, r.reference, r.user_language, r.status,
-    r.created_at, ${WORLD_NOW_SQL} as now,
+    r.created_at, r.step_at, ${WORLD_NOW_SQL} as now,
     coalesce((select array_agg(g.id order by g.position) from gocardless_accounts g where g.requisition_id = r.id), '{}') as accounts,
     (select row_to_json(x) from (select ${AGREEMENT_COLUMNS} from gocardless_agreements a where a.id = r.agreement_id) x) as agreement
   from gocardless_requisitions r join users u on u.id = r.user_id`;
@@ -178,6 +213,7 @@ function toRequisition(row: RequisitionRow): Requisition {
     userLanguage: row.user_language,
     status: expired ? 'EX' : row.status,
     createdAt: new Date(row.created_at),
+    stepAt: new Date(row.step_at),
     accounts: row.accounts,
   };
 }

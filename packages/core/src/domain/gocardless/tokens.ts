@@ -59,8 +59,8 @@ export async function issueGocardlessTokens(
 ): Promise<GocardlessTokens | null> {
   let caller: GocardlessCaller & { now: Date };
   try {
-    const identity = await authenticateApiKey(em, deps.config, secretKey);
-    if (identity.kind !== 'user' || identity.keyId !== secretId.toLowerCase()) return null;
+    const identity = await authenticateApiKey(em, deps.config, secretKey, { keyId: secretId.toLowerCase() });
+    if (identity.kind !== 'user') return null;
     caller = { userId: identity.userId, keyId: identity.keyId, now: identity.userNow };
   } catch (error) {
     if (error instanceof AppError) return null;

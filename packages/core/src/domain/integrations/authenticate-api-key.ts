@@ -25,7 +25,17 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
-export async function authenticateApiKey(em: EntityManager, config: Config, token: string | null): Promise<ApiKeyIdentity> {
+/**
+ * `options.keyId` / `options.userId`: the key must also be this one (the GoCardless face's
+ * `secret_id`) / a key of this user (the Plaid face's `client_id`): checked before the key is marked
+ * used, so credentials that do not match change nothing.
+ */
+export async function authenticateApiKey(
+  em: EntityManager,
+  config: Config,
+  token: string | null,
+  options: { keyId?: string; userId?: string } = {},
+): Promise<ApiKeyIdentity> {
   if (!token) throw unauthenticated('An API key is required: Authorization: Bearer <API_KEY>');
   const keyHash = sha256(token);
   const partnerId = matchPartnerKey(config, keyHash);
@@ -39,6 +49,12 @@ export async function authenticateApiKey(em: EntityManager, config: Config, toke
   // Every pull starts here: a prepared statement on the pool, not an entity (see executeHot).
   const [key] = await executeHot<KeyRow>(em, FIND_KEY, [keyHash]);
   if (!key) throw unauthenticated('The API key is not valid');
+  if (
+    (options.keyId !== undefined && key.id !== options.keyId) ||
+    (options.userId !== undefined && key.user_id !== options.userId)
+  ) {
+    throw unauthenticated('The API key is not valid');
+  }
   if (key.revoked_at) throw unauthenticated('The API key has been revoked');
   // A user's key lives in the user's world: it expires, and is used, on the world's clock.
   const now = new Date(key.user_now);

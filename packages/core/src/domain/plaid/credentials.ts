@@ -21,8 +21,8 @@ export async function authenticatePlaid(
   { clientId, secret }: { clientId: string; secret: string },
 ): Promise<PlaidCredential | null> {
   try {
-    const identity = await authenticateApiKey(em, config, secret);
-    if (identity.kind !== 'user' || identity.userId !== clientId) return null;
+    const identity = await authenticateApiKey(em, config, secret, { userId: clientId });
+    if (identity.kind !== 'user') return null;
     return { userId: identity.userId, keyId: identity.keyId };
   } catch (error) {
     if (error instanceof AppError) return null;

@@ -6,7 +6,10 @@
  *   the Item's `plaid.webhook` events (what the sandbox calls fire);
  * - the ES256 signing key: generated once, its private JWK sealed with WEBHOOK_ENCRYPTION_KEYS
  *   like webhook secrets, never logged; its public half is what `/webhook_verification_key/get`
- *   serves. A unique index keeps one key current, so two first callers cannot make two.
+ *   serves. A unique index keeps one key current, so two first callers cannot make two. A rotation
+ *   (`rotatePlaidSigningKey`) retires the current key and makes a new one with a new `kid`; the old
+ *   one is still served, with `expired_at` null, for an overlap, so webhooks it signed before the
+ *   rotation still verify; then `expired_at` shows, and Plaid's receivers reject it.
  */
 import type { Secrets } from '@sandbank/config';
 import type { EntityManager } from '@sandbank/db';
@@ -30,7 +33,7 @@ export interface VerificationKey {
 export async function ensureSigningKey(em: EntityManager, secrets: Secrets): Promise<VerificationKey> {
   for (;;) {
     const [current] = await em.execute<{ kid: string; public_jwk: Record<string, unknown>; created_at: Date }[]>(
-      'select kid, public_jwk, created_at from plaid_signing_keys where expired_at is null',
+      'select kid, public_jwk, created_at from plaid_signing_keys where retired_at is null',
     );
     if (current)
       return { kid: current.kid, publicJwk: current.public_jwk, createdAt: new Date(current.created_at), expiredAt: null };
@@ -44,14 +47,52 @@ export async function ensureSigningKey(em: EntityManager, secrets: Secrets): Pro
   }
 }
 
-/** A signing key's public half by its `kid` (expired ones too: receivers may verify older deliveries). */
+/**
+ * A signing key's public half by its `kid`, retired and expired ones too. `expiredAt` is null until
+ * the key's expiry has passed (wall time, as `iat` is): a retired key within its overlap still
+ * verifies the webhooks it signed, and Plaid's receivers reject a key whose `expired_at` is set.
+ */
 export async function findVerificationKey(em: EntityManager, kid: string): Promise<VerificationKey | null> {
   const [row] = await em.execute<
     { kid: string; public_jwk: Record<string, unknown>; created_at: Date; expired_at: Date | null }[]
-  >('select kid, public_jwk, created_at, expired_at from plaid_signing_keys where kid = ?', [kid]);
+  >(
+    `select kid, public_jwk, created_at, case when expired_at <= now() then expired_at end as expired_at
+       from plaid_signing_keys where kid = ?`,
+    [kid],
+  );
   if (!row) return null;
   const expiredAt = row.expired_at ? new Date(row.expired_at) : null;
   return { kid: row.kid, publicJwk: row.public_jwk, createdAt: new Date(row.created_at), expiredAt };
+}
+
+/**
+ * Retires the current signing key (it signs nothing more; it expires `overlapSeconds` later) and
+ * makes a new current one with a new `kid`; answers both kids (`previous` null when there was no
+ * key). Rotations are serialised, so two at once make two keys in turn, never two current ones.
+ */
+export async function rotatePlaidSigningKey(
+  em: EntityManager,
+  secrets: Secrets,
+  { overlapSeconds }: { overlapSeconds: number },
+): Promise<{ kid: string; previous: string | null; expiresAt: Date | null }> {
+  if (!Number.isInteger(overlapSeconds) || overlapSeconds < 300 || overlapSeconds > 30 * 86_400) {
+    throw new RangeError('the overlap must be whole seconds between 5 minutes (Plaid’s iat window) and 30 days');
+  }
+  const key = await generatePlaidSigningKey(uuidv7());
+  const sealed = sealSecret(JSON.stringify(key.privateJwk), secrets.encryptionKeys);
+  return em.transactional(async (tx) => {
+    await tx.execute(`select pg_advisory_xact_lock(hashtext('plaid_signing_keys'))`);
+    const [retired] = await tx.execute<{ kid: string; expired_at: Date }[]>(
+      `update plaid_signing_keys set retired_at = now(), expired_at = now() + make_interval(secs => ?)
+        where retired_at is null returning kid, expired_at`,
+      [overlapSeconds],
+    );
+    await tx.execute(
+      `insert into plaid_signing_keys (kid, private_key_ciphertext, private_key_key_id, public_jwk) values (?, ?, ?, ?::jsonb)`,
+      [key.kid, sealed.ciphertext, sealed.keyId, JSON.stringify(key.publicJwk)],
+    );
+    return { kid: key.kid, previous: retired?.kid ?? null, expiresAt: retired ? new Date(retired.expired_at) : null };
+  });
 }
 
 /**

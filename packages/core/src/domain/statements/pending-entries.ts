@@ -16,7 +16,7 @@ export interface PendingEntry {
   category: string | null;
 }
 
-interface Row {
+export interface PendingRow {
   id: string;
   external_txn_id: string;
   amount: string;
@@ -26,7 +26,7 @@ interface Row {
   category: string | null;
 }
 
-const PENDING_SQL = {
+export const PENDING_SQL = {
   name: 'statement_pending',
   sql: `select t.id, t.external_txn_id, t.amount, to_char(t.date at time zone 'Europe/Warsaw', 'YYYY-MM-DD') as value_date,
       t.description, t.merchant, t.category
@@ -37,18 +37,20 @@ const PENDING_SQL = {
     order by t.date, t.id`,
 };
 
+export const toPendingEntry = (row: PendingRow): PendingEntry => ({
+  id: row.id,
+  externalTxnId: row.external_txn_id,
+  amount: Number(row.amount),
+  valueDate: row.value_date,
+  description: row.description,
+  merchant: row.merchant,
+  category: row.category,
+});
+
 export async function readPendingEntries(
   em: EntityManager,
   { accountId, from, to }: { accountId: string; from: string; to: string },
 ): Promise<PendingEntry[]> {
-  const rows = await executeHot<Row>(em, PENDING_SQL, [accountId, from, to]);
-  return rows.map((row) => ({
-    id: row.id,
-    externalTxnId: row.external_txn_id,
-    amount: Number(row.amount),
-    valueDate: row.value_date,
-    description: row.description,
-    merchant: row.merchant,
-    category: row.category,
-  }));
+  const rows = await executeHot<PendingRow>(em, PENDING_SQL, [accountId, from, to]);
+  return rows.map(toPendingEntry);
 }

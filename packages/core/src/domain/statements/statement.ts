@@ -2,18 +2,24 @@
  * The statement model every statement format writes (docs/faces/statements.md): one account, one period of whole
  * days in Europe/Warsaw on the world's clock, the opening and closing booked balances, and the
  * booked entries between them — transactions by the day they posted, reversals as their own
- * entries. One SQL statement (one snapshot) reads the opening balance and the entries with their
- * running balance, so opening + Σ entries = closing holds by construction and nothing else in the
- * code base computes a statement balance.
+ * entries. Nothing else in the code base computes a statement balance.
+ *
+ * A statement is read in one snapshot (a read-only REPEATABLE READ transaction): first its head —
+ * the account, the period, the opening balance and the totals of the period's entries, so
+ * closing = opening + Σ entries — then its entries through a cursor, a page at a time, each with
+ * the balance right after it. A year of a busy account is never held in memory whole: a writer
+ * streams the file page by page (`openStatement`). `readStatement` collects a short one.
  */
-import { type EntityManager, executeHot } from '@sandbank/db';
+import { type EntityManager, openSnapshot, type Snapshot } from '@sandbank/db';
 import { AppError, notFound } from '../../errors.ts';
 import { ibanOf, SANDBANK_BIC } from '../accounts/iban.ts';
 import { WORLD_NOW_SQL } from '../clock/clock.ts';
-import { type PendingEntry, readPendingEntries } from './pending-entries.ts';
+import { PENDING_SQL, type PendingEntry, type PendingRow, toPendingEntry } from './pending-entries.ts';
 import { checkPeriod, daysBetween, MAX_STATEMENT_DAYS, periodTooLong } from './statement-period.ts';
 
 const STATEMENT_TIME_ZONE = 'Europe/Warsaw';
+/** Entries fetched from the cursor at a time. */
+const STATEMENT_PAGE_SIZE = 500;
 
 export interface StatementEntry {
   /** The transaction's id (camt `AcctSvcrRef`, OFX `FITID`, MT940 bank reference). */
@@ -33,7 +39,14 @@ export interface StatementEntry {
   balanceAfter: number;
 }
 
-export interface Statement {
+/** Count and sum (absolute, minor units) of a period's entries on one side. */
+export interface StatementSide {
+  count: number;
+  sum: number;
+}
+
+/** Everything about a statement but its entries (camt's balances and `TxsSummry` precede them). */
+export interface StatementHead {
   account: { id: string; name: string; currency: string; iban: string; bic: string; ownerEmail: string };
   /** Inclusive local days; `to` is never after the world's today. */
   period: { from: string; to: string };
@@ -44,9 +57,25 @@ export interface Statement {
   closing: number;
   /** closing − the current holds when the period ends today, else closing (OFX `AVAILBAL`). */
   available: number;
+  /** The booked entries of the period: credits (amount ≥ 0) and debits; closing = opening + credits − debits. */
+  credits: StatementSide;
+  debits: StatementSide;
+}
+
+export interface Statement extends StatementHead {
   entries: StatementEntry[];
   /** Pending entries whose value date is in the period: only when asked for (camt.052). */
   pending: PendingEntry[];
+}
+
+/** An open statement: its head, its pending entries (when asked for), its entries page by page. */
+export interface StatementReader {
+  head: StatementHead;
+  pending: PendingEntry[];
+  /** The booked entries, oldest posting first, in pages; once only. Closes the reader when done. */
+  pages(): AsyncGenerator<StatementEntry[]>;
+  /** Ends the snapshot (the pages' end does it too); safe to call more than once. */
+  close(): Promise<void>;
 }
 
 export interface ReadStatementParams {
@@ -59,7 +88,7 @@ export interface ReadStatementParams {
   withPending?: boolean;
 }
 
-interface Row {
+interface HeadRow {
   account_id: string;
   name: string;
   currency: string;
@@ -70,7 +99,14 @@ interface Row {
   is_today: boolean;
   held: string;
   opening: string;
-  id: string | null;
+  credit_count: string;
+  credit_sum: string;
+  debit_count: string;
+  debit_sum: string;
+}
+
+interface EntryRow {
+  id: string;
   external_txn_id: string;
   amount: string;
   booking_date: string;
@@ -80,16 +116,15 @@ interface Row {
   merchant: string | null;
   category: string | null;
   reversal_of: string | null;
-  balance_after: string;
 }
 
 const local = (column: string) => `to_char(${column} at time zone '${STATEMENT_TIME_ZONE}', 'YYYY-MM-DD')`;
 const startOf = (day: string) => `(${day})::timestamp at time zone '${STATEMENT_TIME_ZONE}'`;
+const inPeriod = (start: string, end: string) =>
+  `t.status = 'posted' and t.posted_at >= ${startOf(start)} and t.posted_at < ${startOf(end)}`;
 
-/** The account (owned by the user), its period resolved against the world's today, the opening balance, then one row per entry. */
-const STATEMENT_SQL = {
-  name: 'statement_read',
-  sql: `with account as (
+/** The account (owned by the user), its period resolved against the world's today, the opening balance and the period's totals. */
+const HEAD_SQL = `with account as (
       select a.id, a.name, a.currency, a.held_amount, u.email, ${WORLD_NOW_SQL} as now
       from accounts a join users u on u.id = a.user_id where a.id = ? and a.user_id = ?
     ), today as (
@@ -97,65 +132,116 @@ const STATEMENT_SQL = {
     ), period as (
       select today.*, least(coalesce(?::date, today), today) as to_day from today
     ), bounds as (
-      select period.*, coalesce(?::date, date_trunc('month', to_day)::date) as from_day,
-        ${startOf("coalesce(?::date, date_trunc('month', to_day)::date)")} as start_at,
-        ${startOf('to_day + 1')} as end_at
-      from period
-    ), opening as materialized (
-      select coalesce(sum(t.amount), 0)::bigint as amount from transactions t, bounds b
-      where t.account_id = b.id and t.status = 'posted' and t.posted_at < b.start_at
+      select period.*, coalesce(?::date, date_trunc('month', to_day)::date) as from_day from period
     )
     select b.id as account_id, b.name, b.currency, b.email, b.now, b.from_day::text, b.to_day::text,
-      b.to_day = b.today as is_today, b.held_amount as held, o.amount as opening,
-      e.id, e.external_txn_id, e.amount, ${local('e.posted_at')} as booking_date, ${local('e.date')} as value_date,
-      e.posted_at, e.description, e.merchant, e.category, e.reversal_of,
-      o.amount + sum(e.amount) over (order by e.posted_at, e.id) as balance_after
-    from bounds b cross join opening o
-    left join lateral (
-      select t.* from transactions t
-      where t.account_id = b.id and t.status = 'posted' and t.posted_at >= b.start_at and t.posted_at < b.end_at
-    ) e on true
-    order by e.posted_at, e.id`,
-};
+      b.to_day = b.today as is_today, b.held_amount as held,
+      (select coalesce(sum(t.amount), 0)::bigint from transactions t
+        where t.account_id = b.id and t.status = 'posted' and t.posted_at < ${startOf('b.from_day')}) as opening,
+      p.credit_count, p.credit_sum, p.debit_count, p.debit_sum
+    from bounds b cross join lateral (
+      select count(*) filter (where t.amount >= 0) as credit_count,
+        coalesce(sum(t.amount) filter (where t.amount >= 0), 0)::bigint as credit_sum,
+        count(*) filter (where t.amount < 0) as debit_count,
+        coalesce(-sum(t.amount) filter (where t.amount < 0), 0)::bigint as debit_sum
+      from transactions t where t.account_id = b.id and ${inPeriod('b.from_day', 'b.to_day + 1')}
+    ) p`;
 
-export async function readStatement(em: EntityManager, params: ReadStatementParams): Promise<Statement> {
+/** The period's entries, oldest posting first, as a cursor of the snapshot. */
+const ENTRIES_CURSOR_SQL = `declare statement_entries no scroll cursor for
+    select t.id, t.external_txn_id, t.amount, ${local('t.posted_at')} as booking_date, ${local('t.date')} as value_date,
+      t.posted_at, t.description, t.merchant, t.category, t.reversal_of
+    from transactions t
+    where t.account_id = ? and ${inPeriod('?::date', '?::date + 1')}
+    order by t.posted_at, t.id`;
+
+/**
+ * Opens a statement: checks the period, reads the head (404 for an account the user does not
+ * own). The caller must drain `pages()` or call `close()`.
+ */
+export async function openStatement(em: EntityManager, params: ReadStatementParams): Promise<StatementReader> {
   const { userId, accountId, from, to } = params;
   checkPeriod(from, to);
-  const rows = await executeHot<Row>(em, STATEMENT_SQL, [accountId, userId, to ?? null, from ?? null, from ?? null]);
-  const head = rows[0];
-  if (!head) throw notFound('Account');
-  if (head.from_day > head.to_day) {
-    throw new AppError('VALIDATION_ERROR', '`from` is after today in this world', {
-      details: [{ path: 'from', message: `Must not be after ${head.to_day}, today in the account’s world` }],
-    });
+  const snapshot = await openSnapshot(em);
+  try {
+    const [row] = await snapshot.query<HeadRow>(HEAD_SQL, [accountId, userId, to ?? null, from ?? null]);
+    if (!row) throw notFound('Account');
+    if (row.from_day > row.to_day) {
+      throw new AppError('VALIDATION_ERROR', '`from` is after today in this world', {
+        details: [{ path: 'from', message: `Must not be after ${row.to_day}, today in the account’s world` }],
+      });
+    }
+    if (daysBetween(row.from_day, row.to_day) > MAX_STATEMENT_DAYS) throw periodTooLong();
+    const head = toHead(row);
+    const pending = params.withPending
+      ? (await snapshot.query<PendingRow>(PENDING_SQL.sql, [accountId, head.period.from, head.period.to])).map(toPendingEntry)
+      : [];
+    return { head, pending, pages: () => pagesOf(snapshot, head), close: () => snapshot.close() };
+  } catch (error) {
+    await snapshot.close();
+    throw error;
   }
-  if (daysBetween(head.from_day, head.to_day) > MAX_STATEMENT_DAYS) throw periodTooLong();
-  const opening = Number(head.opening);
-  const entries = head.id === null ? [] : rows.map(toEntry);
-  const closing = entries.at(-1)?.balanceAfter ?? opening;
-  const period = { from: head.from_day, to: head.to_day };
+}
+
+/** The whole statement in memory: for short periods (a day's balances, a bank API's page of history). */
+export async function readStatement(em: EntityManager, params: ReadStatementParams): Promise<Statement> {
+  const reader = await openStatement(em, params);
+  const entries: StatementEntry[] = [];
+  for await (const page of reader.pages()) entries.push(...page);
+  return { ...reader.head, entries, pending: reader.pending };
+}
+
+async function* pagesOf(snapshot: Snapshot, head: StatementHead): AsyncGenerator<StatementEntry[]> {
+  try {
+    await snapshot.query(ENTRIES_CURSOR_SQL, [head.account.id, head.period.from, head.period.to]);
+    let balance = head.opening;
+    let count = 0;
+    for (;;) {
+      const rows = await snapshot.query<EntryRow>(`fetch ${STATEMENT_PAGE_SIZE} from statement_entries`);
+      if (rows.length === 0) break;
+      count += rows.length;
+      yield rows.map((row) => {
+        balance += Number(row.amount);
+        return toEntry(row, balance);
+      });
+      if (rows.length < STATEMENT_PAGE_SIZE) break;
+    }
+    // One snapshot: the entries add up to the head's totals. A mismatch is a bug, never a file.
+    if (balance !== head.closing || count !== head.credits.count + head.debits.count) {
+      throw new Error(`Statement entries do not reconcile: ${count} entries end at ${balance}, the head says ${head.closing}`);
+    }
+  } finally {
+    await snapshot.close();
+  }
+}
+
+function toHead(row: HeadRow): StatementHead {
+  const opening = Number(row.opening);
+  const credits = { count: Number(row.credit_count), sum: Number(row.credit_sum) };
+  const debits = { count: Number(row.debit_count), sum: Number(row.debit_sum) };
+  const closing = opening + credits.sum - debits.sum;
   return {
     account: {
-      id: head.account_id,
-      name: head.name,
-      currency: head.currency,
-      iban: ibanOf(head.account_id),
+      id: row.account_id,
+      name: row.name,
+      currency: row.currency,
+      iban: ibanOf(row.account_id),
       bic: SANDBANK_BIC,
-      ownerEmail: head.email,
+      ownerEmail: row.email,
     },
-    period,
-    createdAt: new Date(head.now),
+    period: { from: row.from_day, to: row.to_day },
+    createdAt: new Date(row.now),
     opening,
     closing,
-    available: head.is_today ? closing - Number(head.held) : closing,
-    entries,
-    pending: params.withPending ? await readPendingEntries(em, { accountId, ...period }) : [],
+    available: row.is_today ? closing - Number(row.held) : closing,
+    credits,
+    debits,
   };
 }
 
-function toEntry(row: Row): StatementEntry {
+function toEntry(row: EntryRow, balanceAfter: number): StatementEntry {
   return {
-    id: row.id as string,
+    id: row.id,
     externalTxnId: row.external_txn_id,
     amount: Number(row.amount),
     bookingDate: row.booking_date,
@@ -165,6 +251,6 @@ function toEntry(row: Row): StatementEntry {
     merchant: row.merchant,
     category: row.category,
     reversalOf: row.reversal_of,
-    balanceAfter: Number(row.balance_after),
+    balanceAfter,
   };
 }

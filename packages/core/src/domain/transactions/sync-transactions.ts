@@ -32,7 +32,7 @@
 import type { EntityManager } from '@sandbank/db';
 import type { Transaction } from '@sandbank/schemas';
 import { z } from 'zod';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError, notFound, worldGone } from '../../errors.ts';
 import { decodeCursor, encodeCursor, Int8TextSchema } from '../../lib/cursor.ts';
 import { isHoldable } from '../../lib/timestamps.ts';
 import { rowToTransaction, TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
@@ -109,7 +109,7 @@ export async function readSyncPage(
     'select sync_epoch, (?::uuid is null or exists (select 1 from accounts where id = ? and user_id = users.id)) as account_ok from users where id = ?',
     [accountId, accountId, userId],
   );
-  if (!user) throw notFound('User');
+  if (!user) throw worldGone();
   // A reset expires every cursor issued before it, one for an account the reset removed included:
   // the client must start over (410), not conclude the account is gone for good (404).
   const epoch = Number(user.sync_epoch);

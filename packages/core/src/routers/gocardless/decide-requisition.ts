@@ -1,6 +1,6 @@
 import { dataOf, IdSchema } from '@sandbank/schemas';
 import { z } from 'zod';
-import { decideRequisition, redirectAfterDecision } from '../../domain/gocardless/requisitions.ts';
+import { decideRequisition, REQUISITION_STATUSES, redirectAfterDecision } from '../../domain/gocardless/requisitions.ts';
 import { protectedProcedure } from '../../trpc.ts';
 
 export const decideRequisitionProcedure = protectedProcedure
@@ -11,7 +11,7 @@ export const decideRequisitionProcedure = protectedProcedure
       tags: ['integrations'],
       summary: 'Approve or refuse a GoCardless requisition (the consent page)',
       description:
-        'What the consent page behind a requisition’s `link` sends. `approve: true` links the accounts picked (default: every open account) and accepts the end-user agreement (status `LN`); `false` refuses (`RJ`). Once only: a decided requisition is 409 CONFLICT. `redirect` is the app’s redirect URL with `ref` = the requisition’s reference.',
+        'What the consent page behind a requisition’s `link` sends. `approve: true` links the accounts picked (default: every open account) and accepts the end-user agreement (status `LN`); `false` refuses (`RJ`). From `CR`, `GC` or `SA`; once only: a decided requisition is 409 CONFLICT. `redirect` is the app’s redirect URL with `ref` = the requisition’s reference.',
     },
     errorCodes: ['NOT_FOUND', 'CONFLICT', 'VALIDATION_ERROR'],
   })
@@ -26,7 +26,7 @@ export const decideRequisitionProcedure = protectedProcedure
     dataOf(
       z.object({
         id: IdSchema,
-        status: z.enum(['CR', 'LN', 'RJ', 'EX']),
+        status: z.enum(REQUISITION_STATUSES),
         accounts: z.array(IdSchema).meta({ description: 'The linked accounts’ GoCardless ids' }),
         redirect: z.url(),
       }),

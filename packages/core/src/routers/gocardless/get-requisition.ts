@@ -1,8 +1,9 @@
-import { dataOf, IdSchema, TimestampSchema } from '@sandbank/schemas';
+import { dataOf, IdSchema } from '@sandbank/schemas';
 import { z } from 'zod';
 import { readRequisition } from '../../domain/gocardless/requisitions.ts';
 import { notFound } from '../../errors.ts';
 import { protectedProcedure } from '../../trpc.ts';
+import { RequisitionViewSchema, toRequisitionView } from './requisition.schema.ts';
 
 export const getRequisitionProcedure = protectedProcedure
   .meta({
@@ -17,36 +18,9 @@ export const getRequisitionProcedure = protectedProcedure
     errorCodes: ['NOT_FOUND'],
   })
   .input(z.strictObject({ id: IdSchema }))
-  .output(
-    dataOf(
-      z.object({
-        id: IdSchema,
-        institutionId: z.string(),
-        status: z.enum(['CR', 'LN', 'RJ', 'EX']),
-        reference: z.string(),
-        redirect: z.string(),
-        maxHistoricalDays: z.number().int(),
-        accessValidForDays: z.number().int(),
-        accessScope: z.array(z.enum(['balances', 'details', 'transactions'])),
-        createdAt: TimestampSchema,
-      }),
-    ).meta({ id: 'GocardlessRequisition' }),
-  )
+  .output(dataOf(RequisitionViewSchema))
   .query(async ({ ctx, input }) => {
     const requisition = await readRequisition(ctx.em, { userId: ctx.user.id, id: input.id });
     if (!requisition) throw notFound('Requisition');
-    const { agreement } = requisition;
-    return {
-      data: {
-        id: requisition.id,
-        institutionId: requisition.institutionId,
-        status: requisition.status,
-        reference: requisition.reference,
-        redirect: requisition.redirect,
-        maxHistoricalDays: agreement.maxHistoricalDays,
-        accessValidForDays: agreement.accessValidForDays,
-        accessScope: agreement.accessScope,
-        createdAt: requisition.createdAt.toISOString(),
-      },
-    };
+    return { data: toRequisitionView(requisition) };
   });

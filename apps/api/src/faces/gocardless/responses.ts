@@ -1,0 +1,148 @@
+/**
+ * The face's response bodies in GoCardless's field names (zod), for its OpenAPI document
+ * (`/faces/gocardless/openapi.json`). They describe what `mapping.ts` builds, strictly (no field
+ * left undescribed); `test/gocardless-openapi.test.ts` parses real answers with them.
+ */
+import { ACCESS_SCOPES, REQUISITION_STATUSES } from '@sandbank/core';
+import { z } from 'zod';
+
+const Timestamp = z.iso.datetime({ offset: true });
+const Day = z.iso.date();
+const Amount = z
+  .string()
+  .regex(/^-?\d+\.\d{2}$/)
+  .meta({ description: 'A decimal string in major units with its sign (negative = money out), e.g. "-12.34"' });
+const Money = z.strictObject({ amount: Amount, currency: z.string().length(3) });
+
+export const GocardlessErrorSchema = z
+  .strictObject({
+    summary: z.string(),
+    detail: z.string(),
+    status_code: z.number().int(),
+    type: z.string().optional().meta({ description: 'On the account endpoints: AccessExpiredError, RateLimitError, …' }),
+  })
+  .meta({ id: 'GocardlessError' });
+
+export const TokenNewResponse = z.strictObject({
+  access: z.string(),
+  access_expires: z.literal(86_400),
+  refresh: z.string(),
+  refresh_expires: z.literal(2_592_000),
+});
+export const TokenRefreshResponse = z.strictObject({ access: z.string(), access_expires: z.literal(86_400) });
+
+const InstitutionSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    bic: z.string(),
+    transaction_total_days: z.string().regex(/^\d+$/),
+    max_access_valid_for_days: z.string().regex(/^\d+$/),
+    countries: z.array(z.string().length(2)),
+    logo: z.url(),
+  })
+  .meta({ id: 'Institution' });
+export const InstitutionsResponse = z.array(InstitutionSchema);
+export const InstitutionResponse = InstitutionSchema.extend({
+  supported_payments: z.strictObject({}),
+  supported_features: z.array(z.string()),
+});
+
+export const AgreementResponse = z
+  .strictObject({
+    id: z.uuid(),
+    created: Timestamp,
+    institution_id: z.string(),
+    max_historical_days: z.number().int(),
+    access_valid_for_days: z.number().int(),
+    access_scope: z.array(z.enum(ACCESS_SCOPES)),
+    accepted: Timestamp.nullable(),
+    reconfirmation: z.boolean(),
+  })
+  .meta({ id: 'EndUserAgreement' });
+
+export const RequisitionResponse = z
+  .strictObject({
+    id: z.uuid(),
+    created: Timestamp,
+    redirect: z.url(),
+    status: z.enum(REQUISITION_STATUSES).meta({
+      description:
+        'CR created, GC giving consent (the consent page is open), SA selecting accounts, LN linked, RJ refused, EX expired (the agreement ran out on the world’s clock)',
+    }),
+    institution_id: z.string(),
+    agreement: z.uuid(),
+    reference: z.string(),
+    accounts: z.array(z.uuid()),
+    user_language: z.string(),
+    link: z.url(),
+    ssn: z.null(),
+    account_selection: z.boolean(),
+    redirect_immediate: z.boolean(),
+  })
+  .meta({ id: 'Requisition' });
+export const RequisitionsResponse = z.strictObject({
+  count: z.number().int(),
+  next: z.null(),
+  previous: z.null(),
+  results: z.array(RequisitionResponse),
+});
+
+export const AccountResponse = z.strictObject({
+  id: z.uuid(),
+  created: Timestamp,
+  last_accessed: Timestamp.nullable(),
+  iban: z.string(),
+  bban: z.string(),
+  institution_id: z.string(),
+  status: z.enum(['READY', 'EXPIRED']),
+  owner_name: z.string(),
+});
+
+export const DetailsResponse = z.strictObject({
+  account: z.strictObject({
+    resourceId: z.uuid(),
+    iban: z.string(),
+    bban: z.string(),
+    bic: z.string(),
+    currency: z.string().length(3),
+    ownerName: z.string(),
+    name: z.string(),
+    product: z.string(),
+    cashAccountType: z.literal('CACC'),
+    status: z.enum(['enabled', 'deleted']),
+  }),
+});
+
+export const BalancesResponse = z.strictObject({
+  balances: z.array(
+    z.strictObject({
+      balanceAmount: Money,
+      balanceType: z.enum(['closingBooked', 'interimBooked', 'interimAvailable']),
+      referenceDate: Day,
+    }),
+  ),
+});
+
+const TransactionSchema = z
+  .strictObject({
+    transactionId: z.string().optional().meta({ description: 'Absent on pending entries of some institutions (quirks)' }),
+    internalTransactionId: z.string().regex(/^[0-9a-f]{32}$/),
+    transactionAmount: Money,
+    creditorName: z.string().optional(),
+    debtorName: z.string().optional(),
+    remittanceInformationUnstructured: z.string(),
+    proprietaryBankTransactionCode: z.string(),
+    bookingDate: Day.optional().meta({ description: 'Booked entries only' }),
+    valueDate: Day,
+    bookingDateTime: Timestamp.optional().meta({ description: 'Booked entries only' }),
+    balanceAfterTransaction: z
+      .strictObject({ balanceAmount: Money, balanceType: z.literal('interimBooked') })
+      .optional()
+      .meta({ description: 'Booked entries only' }),
+  })
+  .meta({ id: 'Transaction' });
+
+export const TransactionsResponse = z.strictObject({
+  transactions: z.strictObject({ booked: z.array(TransactionSchema), pending: z.array(TransactionSchema) }),
+});

@@ -1,0 +1,209 @@
+/**
+ * Removing a child world is complete: after `DELETE /v1/worlds/:id`, or the sweep once its
+ * TTL has passed, no row of any table in the database — every table of every schema, read from
+ * information_schema, graphile-worker's included — holds any id of the world. The sweep removes a
+ * world whose TTL passed while no worker ran (a worker that was down at the moment of expiry).
+ */
+import { sweepExpiredWorlds } from '@sandbank/core';
+import { openAccount, simulate } from '@sandbank/testing/fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectRefusal, startTestApp, type TestApp, type TestUser } from './helpers.ts';
+
+let app: TestApp;
+let parent: TestUser;
+let snapshotId: string;
+beforeAll(async () => {
+  app = await startTestApp({ RATE_LIMIT_STORE: 'postgres' });
+  parent = await app.createUser();
+  const account = await openAccount(app, parent, 'Główne');
+  await simulate(app, parent, { accountId: account, amount: 50_000, description: 'Start' });
+  await simulate(app, parent, { accountId: account, amount: -2_000, description: 'Hold', status: 'pending', settleAfter: 'P2D' });
+  const schedule = await app.call('POST', `/v1/accounts/${account}/schedules`, {
+    token: parent.accessToken,
+    body: {
+      amount: -100,
+      description: 'Co tydzień',
+      rrule: 'FREQ=WEEKLY',
+      startAt: new Date(Date.now() - 15 * 86_400_000).toISOString(),
+    },
+  });
+  expect(schedule.status).toBe(201);
+  const snap = await app.call('POST', '/v1/sandbox/snapshots', { token: parent.accessToken, body: { name: 'base' } });
+  snapshotId = snap.body.data.id;
+});
+afterAll(() => app.close());
+
+interface Child {
+  world: { id: string; email: string };
+  accessToken: string;
+  apiKey: { id: string; key: string };
+}
+
+const fork = async (ttl = 'PT1H'): Promise<Child> => {
+  const res = await app.call('POST', '/v1/worlds', { token: parent.accessToken, body: { snapshotId, ttl } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data;
+};
+
+/** The child used as a budgeting app would: bookings, events, keys, a webhook, a snapshot, SimpleFIN, Plaid, GoCardless. */
+async function useWorld(child: Child): Promise<void> {
+  const token = child.accessToken;
+  const [account] = (await app.call('GET', '/v1/accounts', { token })).body.data;
+  expect(
+    (await simulate(app, { accessToken: token }, { accountId: account.id, amount: -1_000, description: 'Żabka' })).status,
+  ).toBe(201);
+  expect((await app.call('POST', '/v1/clock/advance', { token, body: { by: 'P8D' } })).status).toBe(200);
+  expect((await app.call('POST', '/v1/api-keys', { token, body: { name: 'second' } })).status).toBe(201);
+  const hook = await app.call('POST', '/v1/webhooks', {
+    token,
+    body: {
+      url: 'http://127.0.0.1:9/hooks',
+      secret: 'whsec_0123456789abcdef0123',
+      events: ['transaction.created'],
+      clientId: 'app',
+    },
+  });
+  expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+  expect((await app.call('POST', '/v1/sandbox/snapshots', { token, body: { name: 'inside' } })).status).toBe(201);
+  expect((await app.call('POST', '/v1/simplefin/setup-token', { token, body: {} })).status).toBe(201);
+  // The faces' credentials: a Plaid item, a GoCardless token and agreement (rate-limit buckets of the key, too).
+  const plaid = await fetch(`${app.url}/plaid/sandbox/public_token/create`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_id: child.world.id,
+      secret: child.apiKey.key,
+      institution_id: 'ins_sandbank',
+      initial_products: ['transactions'],
+    }),
+  });
+  expect(plaid.status, await plaid.clone().text()).toBe(200);
+  const gocardless = await fetch(`${app.url}/gocardless/api/v2/token/new/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ secret_id: child.apiKey.id, secret_key: child.apiKey.key }),
+  });
+  expect(gocardless.status, await gocardless.clone().text()).toBe(200);
+  const { access } = (await gocardless.json()) as { access: string };
+  const agreement = await fetch(`${app.url}/gocardless/api/v2/agreements/enduser/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` },
+    body: JSON.stringify({ institution_id: 'SANDBOXFINANCE_SFIN0000' }),
+  });
+  expect(agreement.status, await agreement.clone().text()).toBe(201);
+  expect((await app.call('GET', `/api/owner/${child.world.id}/transactions`, { token: child.apiKey.key })).status).toBe(200);
+}
+
+/** Every id the world holds in any table with an `id` and a `user_id` column, and the world's own. */
+async function idsOfWorld(userId: string): Promise<string[]> {
+  const { rows: tables } = await app.db.query<{ schema: string; table: string }>(
+    `select c.table_schema as schema, c.table_name as table from information_schema.columns c
+      where c.column_name = 'user_id' and c.table_schema not in ('pg_catalog', 'information_schema')
+        and exists (select 1 from information_schema.columns i where i.table_schema = c.table_schema
+                     and i.table_name = c.table_name and i.column_name = 'id')`,
+  );
+  const ids = [userId];
+  for (const { schema, table } of tables) {
+    const { rows } = await app.db.query<{ id: string }>(`select id::text from "${schema}"."${table}" where user_id = $1`, [
+      userId,
+    ]);
+    ids.push(...rows.map((row) => row.id));
+  }
+  return ids;
+}
+
+/** Rows of any table, in any schema, whose text holds one of `ids`: table → count. */
+async function rowsHolding(ids: string[]): Promise<Record<string, number>> {
+  const { rows: tables } = await app.db.query<{ schema: string; table: string }>(
+    `select table_schema as schema, table_name as table from information_schema.tables
+      where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`,
+  );
+  expect(tables.length).toBeGreaterThan(20);
+  const found: Record<string, number> = {};
+  for (const { schema, table } of tables) {
+    const { rows } = await app.db.query<{ n: number }>(
+      `select count(*)::int as n from "${schema}"."${table}" t where t::text ~ $1`,
+      [ids.join('|')],
+    );
+    if ((rows[0]?.n ?? 0) > 0) found[`${schema}.${table}`] = rows[0]?.n ?? 0;
+  }
+  return found;
+}
+
+describe('removal is complete', () => {
+  it('DELETE removes every row of the world from every table; the parent and a sibling keep theirs', async () => {
+    const child = await fork();
+    const sibling = await fork();
+    await useWorld(child);
+    const ids = await idsOfWorld(child.world.id);
+    expect(ids.length).toBeGreaterThan(15);
+    const before = await rowsHolding(ids);
+    for (const table of [
+      'public.users',
+      'public.accounts',
+      'public.transactions',
+      'public.events',
+      'public.api_keys',
+      'public.worlds',
+    ]) {
+      expect(before[table], table).toBeGreaterThan(0);
+    }
+    const parentRows = await rowsHolding([parent.id]);
+    const siblingRows = await rowsHolding([sibling.world.id]);
+
+    const res = await app.call('DELETE', `/v1/worlds/${child.world.id}`, { token: parent.accessToken });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.id).toBe(child.world.id);
+    expect(await rowsHolding(ids)).toEqual({});
+    // The parent keeps every row it had, but for the removed world's own `worlds` row.
+    expect(await rowsHolding([parent.id])).toEqual({ ...parentRows, 'public.worlds': (parentRows['public.worlds'] ?? 0) - 1 });
+    expect(await rowsHolding([sibling.world.id])).toEqual(siblingRows);
+    // Its credentials are gone with it.
+    expectRefusal(await app.call('GET', `/api/owner/${child.world.id}/transactions`, { token: child.apiKey.key }), [
+      401,
+      'UNAUTHENTICATED',
+      undefined,
+    ]);
+    expectRefusal(await app.call('DELETE', `/v1/worlds/${child.world.id}`, { token: parent.accessToken }), [
+      404,
+      'NOT_FOUND',
+      undefined,
+    ]);
+    // Its access token (a JWT, valid until it expires) finds no world: writes are refused, nothing is written.
+    for (const [method, path, body] of [
+      ['POST', '/v1/accounts', { name: 'Po usunięciu' }],
+      ['POST', '/v1/api-keys', { name: 'x' }],
+      ['POST', '/v1/sandbox/snapshots', { name: 'x' }],
+      ['POST', '/v1/clock/advance', { by: 'P1D' }],
+    ] as const) {
+      const after = await app.call(method, path, { token: child.accessToken, body });
+      expect([after.status, after.body.code], `${path}: ${JSON.stringify(after.body)}`).toEqual([401, 'UNAUTHENTICATED']);
+    }
+    expect(await rowsHolding(ids)).toEqual({});
+  });
+
+  it('TTL: a world that expired while no worker ran is removed, whole, by the next sweep', async () => {
+    const short = await fork('PT1S');
+    const long = await fork('PT1H');
+    await useWorld(short);
+    const ids = await idsOfWorld(short.world.id);
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    // Expired, nobody swept: the rows are still there, but the parent no longer lists or gets it.
+    expect(Object.keys(await rowsHolding([short.world.id])).length).toBeGreaterThan(3);
+    const listed = (await app.call('GET', '/v1/worlds?limit=200', { token: parent.accessToken })).body.data.map((w: any) => w.id);
+    expect(listed).not.toContain(short.world.id);
+    expect(listed).toContain(long.world.id);
+    expectRefusal(await app.call('GET', `/v1/worlds/${short.world.id}`, { token: parent.accessToken }), [
+      404,
+      'NOT_FOUND',
+      undefined,
+    ]);
+
+    // The worker comes back: its sweep removes what expired, and nothing else.
+    expect(await sweepExpiredWorlds(app.orm.em.fork())).toBe(1);
+    expect(await rowsHolding(ids)).toEqual({});
+    expect((await app.call('GET', `/v1/worlds/${long.world.id}`, { token: parent.accessToken })).status).toBe(200);
+    expect((await app.call('GET', '/v1/accounts', { token: long.accessToken })).body.data).toHaveLength(1);
+    expect(await sweepExpiredWorlds(app.orm.em.fork())).toBe(0);
+  });
+});

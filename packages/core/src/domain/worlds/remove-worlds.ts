@@ -1,0 +1,49 @@
+/**
+ * Removing child worlds: at once (`DELETE /v1/worlds/:id`, worlds.ts) or by the worker once
+ * their TTL has passed (`sweepExpiredWorlds`, apps/worker/src/world-sweep.ts). A world is a user, and
+ * every table of a world cascades from `users`: deleting the user row removes it all, its own
+ * snapshots included. Kept apart from worlds.ts so the worker loads only this.
+ */
+import type { EntityManager } from '@sandbank/db';
+
+/**
+ * Removes worlds and everything in them: their user rows, from which every table cascades, and the
+ * rate-limit buckets of their API keys (keyed by key id, `…:<keyId>`; they would only expire).
+ */
+export async function removeWorlds(em: EntityManager, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  await em.execute(
+    `delete from rate_limits where right(key, 36) in
+       (select id::text from api_keys where user_id in (select value::uuid from jsonb_array_elements_text(?::jsonb)))`,
+    [JSON.stringify(ids)],
+    'run',
+  );
+  const removed = await em.execute<{ id: string }[]>(
+    'delete from users where id in (select value::uuid from jsonb_array_elements_text(?::jsonb)) returning id',
+    [JSON.stringify(ids)],
+  );
+  return removed.length;
+}
+
+/**
+ * The worker's sweep: removes child worlds whose TTL has passed (wall time), `batch` at a time, until
+ * none is left. Whenever it runs — also long after the expiry, when no worker ran at that moment —
+ * it removes every expired world. Several workers may sweep at once (SKIP LOCKED).
+ */
+export async function sweepExpiredWorlds(em: EntityManager, { batch = 50 }: { batch?: number } = {}): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const removed = await em.transactional(async (tx) => {
+      const expired = await tx.execute<{ id: string }[]>(
+        `select id from worlds where expires_at <= sandbank_wall_now() order by expires_at limit ? for update skip locked`,
+        [batch],
+      );
+      return removeWorlds(
+        tx,
+        expired.map((row) => row.id),
+      );
+    });
+    total += removed;
+    if (removed < batch) return total;
+  }
+}
