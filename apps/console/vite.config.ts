@@ -21,6 +21,7 @@ export default defineConfig({
   server: {
     port: Number(process.env.CONSOLE_DEV_PORT ?? 5173),
     strictPort: true,
-    proxy: { '/trpc': api, '/v1': api, '/healthz': api },
+    // The session cookie's route too; the Host header is kept, so its Origin check sees the dev server's own origin.
+    proxy: { '/trpc': api, '/v1': api, '/healthz': api, '/console/session': api },
   },
 });

@@ -26,6 +26,7 @@ import { simplefinOpenApi } from './faces/simplefin/openapi.ts';
 import { simplefinRouter } from './faces/simplefin/router.ts';
 import { statementsRouter } from './faces/statements/router.ts';
 import { consoleRouter } from './http/console.ts';
+import { CONSOLE_SESSION_PATH, consoleSessionRouter } from './http/console-session.ts';
 import { docsRouter } from './http/docs.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
 import { type EventStreams, eventStreamHandler, eventStreams, STREAM_PATH } from './http/event-stream.ts';
@@ -129,6 +130,8 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   );
   // The REST adapter and tRPC's handler both take the body parsed here, its depth bounded first (json-body.ts).
   app.use(jsonBody({ limit: '64kb' }));
+  // The console's refresh cookie (console-session.ts): an HTTP route because cookies are the browser's transport.
+  app.use(CONSOLE_SESSION_PATH, consoleSessionRouter(deps, inFlight));
   app.use('/trpc', trpcHandler(deps, inFlight));
   app.use(restHandler(routes, inFlight, { createContext: createContextFactory(deps), onError: logInternal }));
   app.use(notFoundHandler(routes));

@@ -1,4 +1,5 @@
 /** Routes under /console: sign-in pages for visitors, the console for a signed-in user. */
+import type { QueryClient } from '@tanstack/react-query';
 import { Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter';
 import { Layout } from './components/layout.tsx';
 import { AuthProvider, useAuth } from './lib/auth.tsx';
@@ -21,10 +22,35 @@ function returnPath(search: string): string {
 }
 
 function Routes() {
-  const { user } = useAuth();
+  const { status, user, restore } = useAuth();
   const [location] = useLocation();
   const search = useSearch();
+  if (status === 'restoring') {
+    return (
+      <main className="auth" aria-busy="true">
+        <p className="muted" role="status">
+          Restoring your session…
+        </p>
+      </main>
+    );
+  }
+  if (status === 'unreachable') {
+    return (
+      <main className="auth">
+        <section className="card" aria-labelledby="unreachable-title">
+          <h1 id="unreachable-title">Sandbank cannot be reached</h1>
+          <p>
+            <span className="badge danger">NETWORK</span> Your session could not be checked: the network or the server is down.
+          </p>
+          <button type="button" onClick={restore}>
+            Try again
+          </button>
+        </section>
+      </main>
+    );
+  }
   if (!user) {
+    const asked = search ? `${location}?${search}` : location;
     return (
       <Switch>
         <Route path="/register">
@@ -35,7 +61,7 @@ function Routes() {
         </Route>
         <Route>
           {/* A page asked for before signing in (a consent link) is where sign-in returns to. */}
-          <Redirect to={location === '/' ? '/login' : `/login?next=${encodeURIComponent(location)}`} replace />
+          <Redirect to={asked === '/' ? '/login' : `/login?next=${encodeURIComponent(asked)}`} replace />
         </Route>
       </Switch>
     );
@@ -81,9 +107,9 @@ function Routes() {
   );
 }
 
-export function App() {
+export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
-    <AuthProvider>
+    <AuthProvider queryClient={queryClient}>
       <Router base="/console">
         <Routes />
       </Router>

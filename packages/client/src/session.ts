@@ -19,6 +19,13 @@ export interface SessionOptions {
   onTokens?: (tokens: Tokens | undefined) => void;
   /** The underlying fetch (default: the global one). */
   fetch?: typeof fetch;
+  /**
+   * How to refresh, when the refresh token is held elsewhere (the console keeps it in an
+   * `HttpOnly` cookie; its `tokens.refreshToken` is then empty). Answers the new tokens, or
+   * `undefined` when the refresh was refused (the session ends); a network failure should throw
+   * (the session is kept). Default: `POST /v1/auth/refresh` with the refresh token.
+   */
+  refresh?: () => Promise<Tokens | undefined>;
 }
 
 export interface Session {
@@ -29,7 +36,7 @@ export interface Session {
   tokens(): Tokens | undefined;
   /** Signs in with the tokens of a register, login or refresh answer. */
   setTokens(tokens: Tokens | undefined): void;
-  /** Refreshes now (one refresh at a time); false when there is no session to refresh. */
+  /** Refreshes now (one refresh at a time); false when there is no session to refresh. With `options.refresh` it also restores a session held elsewhere (a cookie) before any tokens are set. */
   refresh(): Promise<boolean>;
 }
 
@@ -48,6 +55,11 @@ export function createSession(options: SessionOptions): Session {
   };
 
   const refreshNow = async (): Promise<boolean> => {
+    if (options.refresh) {
+      const renewed = await options.refresh();
+      setTokens(renewed);
+      return renewed !== undefined;
+    }
     const refreshToken = current?.refreshToken;
     if (!refreshToken) return false;
     const response = await baseFetch(`${baseUrl}/v1/auth/refresh`, {

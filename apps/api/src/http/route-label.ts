@@ -5,6 +5,7 @@
  */
 import { procedureMetas } from '@sandbank/core';
 import { statementRouteLabel } from '../faces/statements/router.ts';
+import { CONSOLE_SESSION_ROUTES } from './console-session.ts';
 import type { RestRoutes } from './rest-routes.ts';
 
 const OPERATIONAL = new Set(['/healthz', '/readyz', '/openapi.json', '/metrics', '/docs', '/v1/events/stream']);
@@ -24,6 +25,7 @@ export function createRouteLabeler(routes: RestRoutes): RouteLabeler {
     // The SimpleFIN routes are not procedures; a claim code is a secret and never a label value.
     if (path.startsWith('/simplefin/claim/')) return '/simplefin/claim/{code}';
     if (SIMPLEFIN_ROUTES.has(path)) return path;
+    if (CONSOLE_SESSION_ROUTES.has(path)) return path;
     const statement = statementRouteLabel(path);
     if (statement) return statement;
     if (path.startsWith('/trpc/')) {

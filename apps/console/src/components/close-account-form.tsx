@@ -1,19 +1,14 @@
 /** Closing asks for the account's name and the password again, as the API does. */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTRPC } from '../lib/trpc.ts';
 import { ErrorNote } from './error-note.tsx';
 
 export function CloseAccountForm({ account }: { account: { id: string; name: string } }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const close = useMutation(
-    trpc.accounts.closeAccount.mutationOptions({
-      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.accounts.pathKey() }),
-    }),
-  );
+  const close = useMutation(trpc.accounts.closeAccount.mutationOptions());
   const submit = (event: FormEvent) => {
     event.preventDefault();
     close.mutate({ id: account.id, name, password });

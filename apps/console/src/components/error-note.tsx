@@ -1,10 +1,21 @@
 /** An error from the contract: its message, its code, each field's problem and a copyable traceId. */
+import { useQueryClient } from '@tanstack/react-query';
 import { toProblem } from '../lib/errors.ts';
 import { CopyButton } from './copy-button.tsx';
 
-export function ErrorNote({ error }: { error: unknown }) {
+/**
+ * `retry`: what Retry does; by default (for a NETWORK error) every query that failed is asked
+ * again. A failed action is never repeated by itself: the user sends it again.
+ */
+export function ErrorNote({ error, retry }: { error: unknown; retry?: () => void }) {
+  const queryClient = useQueryClient();
   if (!error) return null;
   const problem = toProblem(error);
+  const again =
+    retry ??
+    (problem.code === 'NETWORK'
+      ? () => void queryClient.refetchQueries({ predicate: (query) => query.state.status === 'error' })
+      : undefined);
   return (
     <div className="note error" role="alert">
       <strong>{problem.message}</strong>
@@ -19,6 +30,11 @@ export function ErrorNote({ error }: { error: unknown }) {
       )}
       <div className="trace">
         <span className="badge danger">{problem.code}</span>
+        {again && (
+          <button type="button" className="secondary small" onClick={again}>
+            Retry
+          </button>
+        )}
         {problem.traceId && (
           <>
             <span>

@@ -2,6 +2,9 @@
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useAuth } from '../lib/auth.tsx';
+import { CopyButton } from './copy-button.tsx';
+import { OfflineBanner } from './offline-banner.tsx';
+import { WorldClock } from './world-clock.tsx';
 
 const NAV = [
   { href: '/', label: 'Accounts' },
@@ -44,12 +47,15 @@ export function Layout({ children }: { children: ReactNode }) {
         </nav>
         <div className="who">
           <span>{user?.email}</span>
+          {user && <CopyButton text={user.id} label="Copy user id" />}
           <button type="button" className="secondary small" onClick={() => void signOut()}>
             Sign out
           </button>
         </div>
       </aside>
       <main className="main" id="main" tabIndex={-1}>
+        <OfflineBanner />
+        <WorldClock />
         {children}
       </main>
     </div>

@@ -2,10 +2,12 @@
  * An account's schedules: each one's rule, next run, state and runs (with why a run failed), with
  * pause, resume and delete; and a form for a new one from a few common rhythms or any RFC 5545 rule.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { formatDateTime, localInputToIso, parseAmount } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
+import { ConfirmButton } from './confirm-button.tsx';
 import { ErrorNote } from './error-note.tsx';
 import { Loading, Money, StatusBadge } from './ui.tsx';
 
@@ -37,17 +39,12 @@ function Runs({ scheduleId }: { scheduleId: string }) {
 
 export function SchedulesPanel({ accountId, open }: { accountId: string; open: boolean }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const schedules = useQuery(trpc.schedules.listAccountSchedules.queryOptions({ id: accountId }));
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: trpc.schedules.pathKey() });
-    void queryClient.invalidateQueries({ queryKey: trpc.accounts.pathKey() });
-    void queryClient.invalidateQueries({ queryKey: trpc.transactions.pathKey() });
-  };
-  const create = useMutation(trpc.schedules.createSchedule.mutationOptions({ onSuccess: refresh }));
-  const pause = useMutation(trpc.schedules.pauseSchedule.mutationOptions({ onSuccess: refresh }));
-  const resume = useMutation(trpc.schedules.resumeSchedule.mutationOptions({ onSuccess: refresh }));
-  const remove = useMutation(trpc.schedules.deleteSchedule.mutationOptions({ onSuccess: refresh }));
+  // What each change refetches is derived from the mutation (lib/query-client.ts).
+  const create = useMutation(trpc.schedules.createSchedule.mutationOptions());
+  const pause = useMutation(trpc.schedules.pauseSchedule.mutationOptions());
+  const resume = useMutation(trpc.schedules.resumeSchedule.mutationOptions());
+  const remove = useMutation(trpc.schedules.deleteSchedule.mutationOptions());
   const [direction, setDirection] = useState<'in' | 'out'>('in');
   const [amountText, setAmountText] = useState('');
   const [description, setDescription] = useState('');
@@ -105,9 +102,11 @@ export function SchedulesPanel({ accountId, open }: { accountId: string; open: b
                     Resume
                   </button>
                 )}
-                <button type="button" className="danger small" onClick={() => remove.mutate({ id: schedule.id })}>
-                  Delete
-                </button>
+                <ConfirmButton
+                  label="Delete"
+                  question="Delete this schedule? Its future runs will not happen; this cannot be undone."
+                  onConfirm={() => remove.mutate({ id: schedule.id })}
+                />
               </div>
               <details>
                 <summary>Runs</summary>

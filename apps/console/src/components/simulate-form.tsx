@@ -4,7 +4,7 @@
  * an amount in złoty ("12,50"), description, merchant, category, and optionally a past date or
  * an idempotency key. Success refreshes the account, its history and the accounts list.
  */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { formatMoney, localInputToIso, parseAmount } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
@@ -14,7 +14,6 @@ import { ErrorNote } from './error-note.tsx';
 
 export function SimulateForm({ accountId }: { accountId: string }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const id = useId();
   const [direction, setDirection] = useState<'debit' | 'credit'>('debit');
   const [status, setStatus] = useState<'posted' | 'pending'>('posted');
@@ -34,8 +33,6 @@ export function SimulateForm({ accountId }: { accountId: string }) {
         setDescription('');
         setMerchant('');
         setExternalTxnId('');
-        void queryClient.invalidateQueries({ queryKey: trpc.accounts.pathKey() });
-        void queryClient.invalidateQueries({ queryKey: trpc.transactions.pathKey() });
       },
     }),
   );

@@ -6,19 +6,20 @@
  * VERSION_CONFLICT instead of being overwritten; the same step done meanwhile (the clock settled
  * or expired it) answers with the transaction as it is.
  */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { parseAmount } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
 import type { Category, Transaction } from '../lib/types.ts';
 import { CategorySelect } from './category-select.tsx';
+import { ConfirmButton } from './confirm-button.tsx';
 import { ErrorNote } from './error-note.tsx';
 
 type Mode = 'none' | 'post' | 'reverse' | 'edit';
 
 export function TransactionActions({ transaction }: { transaction: Transaction }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const [mode, setMode] = useState<Mode>('none');
   const [amountText, setAmountText] = useState('');
   const [invalid, setInvalid] = useState(false);
@@ -27,9 +28,7 @@ export function TransactionActions({ transaction }: { transaction: Transaction }
   const [category, setCategory] = useState<Category | ''>(transaction.category ?? '');
   const done = () => {
     setMode('none');
-    setAmountText('');
-    void queryClient.invalidateQueries({ queryKey: trpc.accounts.pathKey() });
-    void queryClient.invalidateQueries({ queryKey: trpc.transactions.pathKey() });
+    setAmountText(''); // what to refetch is derived from the mutation (lib/query-client.ts)
   };
   const post = useMutation(trpc.transactions.postTransaction.mutationOptions({ onSuccess: done }));
   const voidIt = useMutation(trpc.transactions.voidTransaction.mutationOptions({ onSuccess: done }));
@@ -73,9 +72,12 @@ export function TransactionActions({ transaction }: { transaction: Transaction }
             >
               Post…
             </button>
-            <button type="button" className="danger small" disabled={busy} onClick={() => voidIt.mutate(guarded)}>
-              Void
-            </button>
+            <ConfirmButton
+              label="Void"
+              question="Void this pending transaction? The hold is released and it leaves the default history; this cannot be undone."
+              disabled={busy}
+              onConfirm={() => voidIt.mutate(guarded)}
+            />
           </>
         )}
         {transaction.status === 'posted' && transaction.reversalOf === null && (

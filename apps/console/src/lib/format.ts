@@ -1,8 +1,12 @@
-/** How the console shows money and time: PLN from integer minor units, dates in the reader's locale. */
+/**
+ * How the console shows money and time: one locale for both, pl-PL (the sandbox is a Polish bank:
+ * złoty, Polish dates), whatever the browser's language; times in the reader's time zone.
+ */
 
-const pln = new Intl.NumberFormat('pl-PL', { style: 'currency', currency: 'PLN' });
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const LOCALE = 'pl-PL';
+const pln = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'PLN' });
+const dateTime = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium' });
 
 /** 12345 → "123,45 zł". Minor units are integers, so dividing by 100 is exact enough to display. */
 export function formatMoney(minorUnits: number): string {

@@ -1,8 +1,8 @@
 /** One account: its figures, the simulate form, its history with filters, and closing it. */
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link } from 'wouter';
 import { CloseAccountForm } from '../components/close-account-form.tsx';
+import { CopyButton } from '../components/copy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { SchedulesPanel } from '../components/schedules-panel.tsx';
 import { SimulateForm } from '../components/simulate-form.tsx';
@@ -12,12 +12,14 @@ import { TransactionsTable } from '../components/transactions-table.tsx';
 import { Loading, Money, PageHeader, StatusBadge } from '../components/ui.tsx';
 import { formatDateTime } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
-import type { Transaction } from '../lib/types.ts';
+import { useUrlState } from '../lib/url-state.ts';
 
 export function AccountPage({ id }: { id: string }) {
   const trpc = useTRPC();
   const account = useQuery(trpc.accounts.getAccount.queryOptions({ id }));
-  const [selected, setSelected] = useState<Transaction | undefined>();
+  // The selected transaction is in the address (`?tx=`): a reload or a shared link opens it again.
+  const url = useUrlState();
+  const selectedId = url.get('tx') || undefined;
   const data = account.data?.data;
   if (account.error) return <ErrorNote error={account.error} />;
   if (!data) return <Loading what="the account" />;
@@ -26,7 +28,15 @@ export function AccountPage({ id }: { id: string }) {
       <p>
         <Link href="/">← Accounts</Link>
       </p>
-      <PageHeader title={data.name} subtitle={<>Opened {formatDateTime(data.createdAt)}</>}>
+      <PageHeader
+        title={data.name}
+        subtitle={
+          <>
+            Opened {formatDateTime(data.createdAt)} (world time) · <span className="mono">{data.id}</span>{' '}
+            <CopyButton text={data.id} label="Copy account id" />
+          </>
+        }
+      >
         <StatusBadge status={data.status} />
       </PageHeader>
       <dl className="figures">
@@ -52,10 +62,12 @@ export function AccountPage({ id }: { id: string }) {
       <div className="grid-2">
         <section className="card" aria-labelledby="history">
           <h2 id="history">Transactions</h2>
-          <TransactionsTable accountId={id} selectedId={selected?.id} onSelect={setSelected} />
+          <TransactionsTable accountId={id} selectedId={selectedId} onSelect={(tx) => url.set({ tx }, { push: true })} />
         </section>
         <div className="stack">
-          {selected && <TransactionPanel key={selected.id} transaction={selected} onClose={() => setSelected(undefined)} />}
+          {selectedId && (
+            <TransactionPanel key={selectedId} id={selectedId} onClose={() => url.set({ tx: undefined }, { push: true })} />
+          )}
           {data.status === 'open' && (
             <section className="card" aria-labelledby="simulate">
               <h2 id="simulate">Simulate</h2>

@@ -1,23 +1,24 @@
 /** Every account with its balance; open a new one. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'wouter';
 import { ErrorNote } from '../components/error-note.tsx';
 import { Loading, Money, PageHeader, Pager, StatusBadge } from '../components/ui.tsx';
 import { formatDate } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
+import { useUrlState } from '../lib/url-state.ts';
 
 export function AccountsPage() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
+  const url = useUrlState(); // the page is in the address (`?page=`)
+  const page = url.page();
+  const setPage = (next: number) => url.set({ page: next }, { push: true });
   const [name, setName] = useState('');
   const accounts = useQuery(trpc.accounts.listAccounts.queryOptions({ page, limit: 20 }));
   const create = useMutation(
     trpc.accounts.createAccount.mutationOptions({
       onSuccess: () => {
         setName('');
-        void queryClient.invalidateQueries({ queryKey: trpc.accounts.pathKey() });
       },
     }),
   );
@@ -63,7 +64,7 @@ export function AccountsPage() {
                   <th scope="col" className="num">
                     Available
                   </th>
-                  <th scope="col">Opened</th>
+                  <th scope="col">Opened (world time)</th>
                 </tr>
               </thead>
               <tbody>

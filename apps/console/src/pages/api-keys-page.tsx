@@ -1,16 +1,20 @@
 /** API keys for the pull endpoint: create one (the key is shown once), list and revoke. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { ConfirmButton } from '../components/confirm-button.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { Loading, PageHeader, Pager, StatusBadge } from '../components/ui.tsx';
 import { formatDateTime, localInputToIso } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
+import { useUrlState } from '../lib/url-state.ts';
 
 export function ApiKeysPage() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
+  const url = useUrlState(); // the page is in the address (`?page=`)
+  const page = url.page();
+  const setPage = (next: number) => url.set({ page: next }, { push: true });
   const [name, setName] = useState('');
   const [expires, setExpires] = useState('');
   const keys = useQuery(trpc.integrations.listApiKeys.queryOptions({ page, limit: 20 }));
@@ -19,25 +23,16 @@ export function ApiKeysPage() {
       onSuccess: () => {
         setName('');
         setExpires('');
-        void queryClient.invalidateQueries({ queryKey: trpc.integrations.listApiKeys.pathKey() });
       },
     }),
   );
-  const revoke = useMutation(
-    trpc.integrations.revokeApiKey.mutationOptions({
-      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.integrations.listApiKeys.pathKey() }),
-    }),
-  );
+  const revoke = useMutation(trpc.integrations.revokeApiKey.mutationOptions());
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const expiresAt = localInputToIso(expires);
     create.mutate({ name, ...(expiresAt ? { expiresAt } : {}) });
   };
-  const setup = useMutation(
-    trpc.simplefin.createSetupToken.mutationOptions({
-      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.integrations.listApiKeys.pathKey() }),
-    }),
-  );
+  const setup = useMutation(trpc.simplefin.createSetupToken.mutationOptions());
   const created = create.data?.data;
   const setupToken = setup.data?.data;
   const list = keys.data?.data ?? [];
@@ -119,9 +114,9 @@ export function ApiKeysPage() {
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Prefix</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Expires</th>
+                  <th scope="col">Created (world time)</th>
+                  <th scope="col">Last used (world time)</th>
+                  <th scope="col">Expires (world time)</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
                   </th>
@@ -131,7 +126,9 @@ export function ApiKeysPage() {
                 {list.map((key) => (
                   <tr key={key.id}>
                     <td>{key.name}</td>
-                    <td className="mono">{key.prefix}…</td>
+                    <td className="mono">
+                      {key.prefix}… <CopyButton text={key.id} label="Copy key id" />
+                    </td>
                     <td>{formatDateTime(key.createdAt)}</td>
                     <td>{formatDateTime(key.lastUsedAt)}</td>
                     <td>
@@ -142,14 +139,12 @@ export function ApiKeysPage() {
                       )}
                     </td>
                     <td className="actions">
-                      <button
-                        type="button"
-                        className="danger small"
+                      <ConfirmButton
+                        label="Revoke"
+                        question={<>Revoke the key “{key.name}”? Apps using it stop working at once; this cannot be undone.</>}
                         disabled={revoke.isPending}
-                        onClick={() => revoke.mutate({ id: key.id })}
-                      >
-                        Revoke
-                      </button>
+                        onConfirm={() => revoke.mutate({ id: key.id })}
+                      />
                     </td>
                   </tr>
                 ))}

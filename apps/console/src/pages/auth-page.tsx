@@ -58,7 +58,7 @@ export function AuthPage({ mode }: { mode: 'login' | 'register' }) {
             {mode === 'login' ? 'Sign in' : 'Register'}
           </button>
         </form>
-        <p className="muted">Tokens stay in this tab's memory: reloading the page signs you out.</p>
+        <p className="muted">You stay signed in across reloads until you sign out.</p>
       </section>
     </main>
   );

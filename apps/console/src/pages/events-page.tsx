@@ -3,11 +3,12 @@
  * committed. Each line says what happened to which transaction and the balances after it; the
  * whole body (byte for byte what a webhook receives) opens below.
  */
-import { useState } from 'react';
 import { ErrorNote } from '../components/error-note.tsx';
 import { Loading, Money, PageHeader, StatusBadge } from '../components/ui.tsx';
 import { formatDateTime } from '../lib/format.ts';
 import type { EventItem, EventType } from '../lib/types.ts';
+import { useUrlState } from '../lib/url-state.ts';
+
 import { useEventTail } from '../lib/use-event-tail.ts';
 
 const TYPES: EventType[] = ['transaction.created', 'transaction.updated', 'transaction.removed', 'scenario.applied'];
@@ -39,20 +40,21 @@ function Summary({ event }: { event: EventItem }) {
 }
 
 export function EventsPage() {
-  const [type, setType] = useState<EventType | ''>('');
+  const url = useUrlState(); // the kind filter is in the address (`?type=`)
+  const type = url.get('type') as EventType | '';
   const tail = useEventTail(type || undefined);
   return (
     <>
       <PageHeader
         title="Event log"
-        subtitle="Everything that happens in your sandbox, as your webhooks receive it. It updates by itself."
+        subtitle="Everything that happens in your sandbox, as your webhooks receive it. It updates by itself. Newest first in the log's own order (by the database transaction that wrote them, as GET /v1/events and its cursor see them), not by timestamp: a back-dated transaction's event is listed when it was made, not at its date. Times are world time."
       />
       <section className="card" aria-labelledby="event-list">
         <header>
           <h2 id="event-list">Newest first</h2>
           <label className="field">
             <span>Kind</span>
-            <select value={type} onChange={(e) => setType(e.target.value as EventType | '')}>
+            <select value={type} onChange={(e) => url.set({ type: e.target.value })}>
               <option value="">All kinds</option>
               {TYPES.map((kind) => (
                 <option key={kind} value={kind}>

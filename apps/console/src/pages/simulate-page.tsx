@@ -1,17 +1,18 @@
 /** The simulate form for any open account. */
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link } from 'wouter';
 import { ErrorNote } from '../components/error-note.tsx';
 import { SimulateForm } from '../components/simulate-form.tsx';
 import { Loading, Money, PageHeader } from '../components/ui.tsx';
 import { useTRPC } from '../lib/trpc.ts';
+import { useUrlState } from '../lib/url-state.ts';
 
 export function SimulatePage() {
   const trpc = useTRPC();
   const accounts = useQuery(trpc.accounts.listAccounts.queryOptions({ page: 1, limit: 200 }));
   const open = (accounts.data?.data ?? []).filter((account) => account.status === 'open');
-  const [chosen, setChosen] = useState('');
+  const url = useUrlState(); // the chosen account is in the address (`?account=`)
+  const chosen = url.get('account');
   const accountId = chosen || open[0]?.id || '';
   const account = open.find((item) => item.id === accountId);
 
@@ -37,7 +38,7 @@ export function SimulatePage() {
           </header>
           <label className="field">
             <span>Account</span>
-            <select value={accountId} onChange={(e) => setChosen(e.target.value)}>
+            <select value={accountId} onChange={(e) => url.set({ account: e.target.value })}>
               {open.map((item) => (
                 <option key={item.id} value={item.id}>
                   {item.name}

@@ -1,26 +1,23 @@
 /** One webhook's deliveries, refreshed every two seconds: status, response code, duration, attempts; redeliver. */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { ErrorNote } from '../components/error-note.tsx';
 import { Loading, PageHeader, Pager, StatusBadge } from '../components/ui.tsx';
 import { formatDateTime } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
+import { useUrlState } from '../lib/url-state.ts';
 
 export function WebhookPage({ id }: { id: string }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
+  const url = useUrlState(); // the page is in the address (`?page=`)
+  const page = url.page();
+  const setPage = (next: number) => url.set({ page: next }, { push: true });
   const deliveries = useQuery({
     ...trpc.webhooks.listDeliveries.queryOptions({ id, page, limit: 20 }),
     refetchInterval: 2_000,
     placeholderData: keepPreviousData,
   });
-  const redeliver = useMutation(
-    trpc.webhooks.redeliver.mutationOptions({
-      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.webhooks.listDeliveries.pathKey() }),
-    }),
-  );
+  const redeliver = useMutation(trpc.webhooks.redeliver.mutationOptions());
   // No single-webhook procedure: its URL comes from the list (one page of up to 200 webhooks).
   const hooks = useQuery(trpc.webhooks.listWebhooks.queryOptions({ page: 1, limit: 200 }));
   const hook = hooks.data?.data.find((item) => item.id === id);
@@ -73,12 +70,12 @@ export function WebhookPage({ id }: { id: string }) {
                       <td>
                         <code>{delivery.eventType}</code>
                         <br />
-                        <small className="muted">{formatDateTime(delivery.createdAt)}</small>
+                        <small className="muted">{formatDateTime(delivery.createdAt)} (real time)</small>
                       </td>
                       <td>
                         <StatusBadge status={delivery.status} />
                         {delivery.nextAttemptAt && (
-                          <small className="muted"> next {formatDateTime(delivery.nextAttemptAt)}</small>
+                          <small className="muted"> next {formatDateTime(delivery.nextAttemptAt)} (real time)</small>
                         )}
                       </td>
                       <td className="num" data-testid="status-code">
@@ -91,7 +88,8 @@ export function WebhookPage({ id }: { id: string }) {
                           <ol className="attempts">
                             {delivery.attempts.map((attempt) => (
                               <li key={attempt.attempt}>
-                                {formatDateTime(attempt.at)}: {attempt.statusCode ?? 'no answer'}, {attempt.durationMs} ms
+                                {formatDateTime(attempt.at)} (real time): {attempt.statusCode ?? 'no answer'},{' '}
+                                {attempt.durationMs} ms
                                 {attempt.error && <span className="muted"> ({attempt.error})</span>}
                               </li>
                             ))}

@@ -1,11 +1,14 @@
 /** Register a webhook (URL, secret, event kinds, client id) and list yours. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'wouter';
+import { ConfirmButton } from '../components/confirm-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { Loading, PageHeader, Pager, StatusBadge } from '../components/ui.tsx';
 import { formatDateTime } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
+import { useUrlState } from '../lib/url-state.ts';
 
 const EVENT_KINDS = ['transaction.created', 'transaction.updated', 'transaction.removed'] as const;
 
@@ -17,8 +20,9 @@ function randomSecret(): string {
 
 export function WebhooksPage() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
+  const view = useUrlState(); // the page is in the address (`?page=`)
+  const page = view.page();
+  const setPage = (next: number) => view.set({ page: next }, { push: true });
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState(randomSecret);
   const [clientId, setClientId] = useState('my-app');
@@ -29,15 +33,10 @@ export function WebhooksPage() {
       onSuccess: () => {
         setUrl('');
         setSecret(randomSecret());
-        void queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
       },
     }),
   );
-  const remove = useMutation(
-    trpc.webhooks.deleteWebhook.mutationOptions({
-      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() }),
-    }),
-  );
+  const remove = useMutation(trpc.webhooks.deleteWebhook.mutationOptions());
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate({ url, secret, clientId, events: events as (typeof EVENT_KINDS)[number][] });
@@ -117,7 +116,7 @@ export function WebhooksPage() {
                   <th scope="col">URL</th>
                   <th scope="col">Client</th>
                   <th scope="col">Status</th>
-                  <th scope="col">Created</th>
+                  <th scope="col">Created (world time)</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
                   </th>
@@ -137,9 +136,11 @@ export function WebhooksPage() {
                     <td>{formatDateTime(hook.createdAt)}</td>
                     <td className="actions">
                       <Link href={`/webhooks/${hook.id}`}>Deliveries</Link>
-                      <button type="button" className="danger small" onClick={() => remove.mutate({ id: hook.id })}>
-                        Delete
-                      </button>
+                      <ConfirmButton
+                        label="Delete"
+                        question={<>Delete the webhook to {hook.url}? Its deliveries stop; this cannot be undone.</>}
+                        onConfirm={() => remove.mutate({ id: hook.id })}
+                      />
                     </td>
                   </tr>
                 ))}

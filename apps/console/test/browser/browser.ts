@@ -25,14 +25,17 @@ export interface WatchedPage {
 export interface PageOptions {
   viewport?: { width: number; height: number };
   colorScheme?: 'light' | 'dark';
+  /** The browser's language (default pl-PL); the console shows pl-PL whatever it is. */
+  locale?: string;
+  timezoneId?: string;
 }
 
 export async function openPage(browser: Browser, origin: string, options: PageOptions = {}): Promise<WatchedPage> {
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1280, height: 860 },
     colorScheme: options.colorScheme ?? 'light',
-    locale: 'pl-PL',
-    timezoneId: 'Europe/Warsaw',
+    locale: options.locale ?? 'pl-PL',
+    timezoneId: options.timezoneId ?? 'Europe/Warsaw',
   });
   const page = await context.newPage();
   const errors: string[] = [];

@@ -122,6 +122,7 @@ describe('the console in a browser', () => {
     await expectFigures(page, 143_250, 2_000, 141_250);
     await history.getByRole('button', { name: 'Parking' }).click();
     await details.getByRole('button', { name: 'Void' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Void' }).click(); // it asks first
     await expectFigures(page, 143_250, 0, 143_250);
     await expect.poll(() => history.getByRole('row', { name: /Parking/ }).count()).toBe(0);
     await page.getByLabel('Status').selectOption('voided');
@@ -234,13 +235,15 @@ describe('the console in a browser', () => {
     // Sign out: back to sign-in, nothing of the session left; signing in again shows the data.
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    // The server revoked the session: its refresh token no longer works.
+    // The refresh token the page saw was spent when the cookie adopted the session, and sign-out
+    // revoked the session: it no longer works, and the cookie is gone.
     const reused = await fetch(`${stack.url}/v1/auth/refresh`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ refreshToken }),
     });
     expect(reused.status).toBe(401);
+    expect(await page.context().cookies()).toEqual([]);
     await page.goto(`${stack.url}/console/`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     const stored = await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie]);

@@ -84,3 +84,13 @@ export async function refreshSession(
 export async function revokeFamily(em: EntityManager, familyId: string): Promise<void> {
   await em.execute('update refresh_tokens set revoked_at = now() where family_id = ? and revoked_at is null', [familyId], 'run');
 }
+
+/** Revokes the session family a refresh token belongs to (used or not); nothing when the token is unknown. */
+export async function revokeFamilyOfRefreshToken(em: EntityManager, refreshToken: string): Promise<void> {
+  await em.execute(
+    `update refresh_tokens set revoked_at = now()
+      where family_id = (select family_id from refresh_tokens where token_hash = ?) and revoked_at is null`,
+    [sha256(refreshToken)],
+    'run',
+  );
+}

@@ -31,6 +31,8 @@ export interface ListTransactionsParams {
   page: number;
   limit: number;
   status?: StatusFilter;
+  /** Rows whose description or merchant contains this text (any case), or whose amount is this many złoty (either sign). */
+  search?: string;
   total: TotalMethod;
 }
 
@@ -58,15 +60,17 @@ export async function readTransactionPage(em: EntityManager, params: ListTransac
  * row at all.
  */
 export function pageStatement(
-  { scope, range, page, limit, status, total }: ListTransactionsParams,
+  { scope, range, page, limit, status, search, total }: ListTransactionsParams,
   columns: string,
 ): { sql: string; values: unknown[] } {
-  if (total === 'counter' && status !== undefined) throw new Error('the counters count the default status only');
+  if (total === 'counter' && (status !== undefined || search !== undefined)) {
+    throw new Error('the counters count the default status, unsearched, only');
+  }
   // Each scope has its own index: (account_id, date desc, id desc) or (user_id, date desc, id desc).
   // `s` is the scope's row: the owned account, or the user.
   const byAccount = scope.accountId !== undefined;
   const owned = byAccount ? 'account_id = s.id' : 'user_id = s.id';
-  const filters = filtersOf(range, status);
+  const filters = filtersOf(range, status, search);
   const where = [owned, ...filters.sql].join(' and ');
   const values: unknown[] = [];
   let totalSql = '0';
@@ -97,9 +101,27 @@ export function pageStatement(
   return { sql, values };
 }
 
-function filtersOf(range: DateRange, status: StatusFilter): { sql: string[]; values: unknown[] } {
+/** A search as an amount in złoty ("12,50", "-7", "1 234.5") → its magnitude in minor units, or undefined. */
+function searchedAmount(search: string): number | undefined {
+  const match = /^[+-]?(\d{1,13})(?:[.,](\d{1,2}))?$/.exec(search.replace(/[\s\u00a0]/g, ''));
+  if (!match) return undefined;
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+}
+
+/** `%`, `_` and `\` match themselves in a search, not as LIKE wildcards. */
+const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function filtersOf(range: DateRange, status: StatusFilter, search?: string): { sql: string[]; values: unknown[] } {
   const sql: string[] = [];
   const values: unknown[] = [];
+  if (search !== undefined) {
+    const pattern = likePattern(search);
+    const amount = searchedAmount(search);
+    sql.push(
+      `(description ilike ? escape '\\' or merchant ilike ? escape '\\'${amount === undefined ? '' : ' or abs(amount) = ?'})`,
+    );
+    values.push(pattern, pattern, ...(amount === undefined ? [] : [amount]));
+  }
   if (status === undefined) sql.push(`status <> 'voided'`);
   else if (status !== 'all') {
     sql.push('status = ?');

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { readTransactionList } from '../../domain/transactions/transaction-list-cache.ts';
 import { notFound } from '../../errors.ts';
 import { DayOrInstantSchema, toDateRange } from '../../lib/date-range.ts';
+import { textSchema } from '../../lib/text.ts';
 import { protectedProcedure } from '../../trpc.ts';
 import { StatusFilterSchema } from './status-filter.schema.ts';
 
@@ -14,7 +15,7 @@ export const listAccountTransactionsProcedure = protectedProcedure
       tags: ['transactions'],
       summary: "An account's transactions",
       description:
-        'Newest first (date, then id). `from`/`to` take YYYY-MM-DD (the whole UTC day, inclusive) or an ISO timestamp (inclusive); `from` after `to` is 400. Pending and posted by default; `status` picks one status or all. Closed accounts stay readable.',
+        'Newest first (date, then id). `from`/`to` take YYYY-MM-DD (the whole UTC day, inclusive) or an ISO timestamp (inclusive); `from` after `to` is 400. Pending and posted by default; `status` picks one status or all; `q` searches description, merchant and amount. Closed accounts stay readable.',
     },
     errorCodes: ['NOT_FOUND'],
   })
@@ -24,6 +25,11 @@ export const listAccountTransactionsProcedure = protectedProcedure
       from: DayOrInstantSchema.optional(),
       to: DayOrInstantSchema.optional(),
       status: StatusFilterSchema,
+      q: textSchema(100).trim().min(1).optional().meta({
+        description:
+          'Search: transactions whose description or merchant contains this text (any case), or whose amount is this many złoty (`12,50`, either sign)',
+        example: 'biedronka',
+      }),
       ...PageQuerySchema,
     }),
   )
@@ -31,7 +37,7 @@ export const listAccountTransactionsProcedure = protectedProcedure
   .query(async ({ ctx, input }) => {
     const range = toDateRange(input.from, input.to);
     // The account counts its pending and posted rows: the default view of the whole history needs no count(*).
-    const unfiltered = !range.from && !range.before && input.status === undefined;
+    const unfiltered = !range.from && !range.before && input.status === undefined && input.q === undefined;
     const list = await readTransactionList(
       ctx.em,
       {
@@ -40,6 +46,7 @@ export const listAccountTransactionsProcedure = protectedProcedure
         page: input.page,
         limit: input.limit,
         status: input.status,
+        ...(input.q === undefined ? {} : { search: input.q }),
         total: unfiltered ? 'counter' : 'count',
       },
       ctx.deps.transactionLists,

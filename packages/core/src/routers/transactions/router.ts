@@ -1,4 +1,5 @@
 import { router } from '../../trpc.ts';
+import { getTransactionProcedure } from './get-transaction.ts';
 import { listAccountTransactionsProcedure } from './list-account-transactions.ts';
 import { patchTransactionProcedure } from './patch-transaction.ts';
 import { postTransactionProcedure } from './post-transaction.ts';
@@ -7,6 +8,7 @@ import { syncTransactionsProcedure } from './sync-transactions.ts';
 import { voidTransactionProcedure } from './void-transaction.ts';
 
 export const transactionsRouter = router({
+  getTransaction: getTransactionProcedure,
   listAccountTransactions: listAccountTransactionsProcedure,
   patchTransaction: patchTransactionProcedure,
   postTransaction: postTransactionProcedure,

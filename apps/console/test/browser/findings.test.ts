@@ -1,0 +1,228 @@
+/**
+ * The findings of the walk through the first console, each checked at its cause:
+ * - every page at 390 × 844 (light and dark) is no wider than the screen, and a selected
+ *   transaction opens as a bottom sheet in view, not 1,300 px below;
+ * - Void, Revoke and Delete ask first (a modal dialog; Cancel changes nothing);
+ * - offline, a call fails as NETWORK (never INTERNAL) with Retry, an offline banner shows, and a
+ *   booking tried offline is not sent when the network returns;
+ * - money and dates in one locale (pl-PL) whatever the browser's language;
+ * - a world-clock badge on every page, and timestamps labelled world or real time.
+ * axe reports no serious or critical violation on each page.
+ */
+import { launchBrowser } from '@sandbank/testing/browser';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, money, openPage, textOf } from './browser.ts';
+import { type ConsoleStack, startConsoleStack } from './stack.ts';
+
+let stack: ConsoleStack;
+let browser: Browser;
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startConsoleStack(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+const PASSWORD = 'correct-horse-battery';
+
+async function call<T>(method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
+  const response = await fetch(`${stack.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { data: T }).data;
+}
+
+/** A user with an account full of wide things: long names, a long RRULE, a webhook with a delivery, an API key. */
+async function seed(email: string) {
+  const { accessToken: token } = await call<{ accessToken: string }>('POST', '/v1/auth/register', undefined, {
+    email,
+    password: PASSWORD,
+  });
+  const account = await call<{ id: string }>('POST', '/v1/accounts', token, {
+    name: 'Wspólne konto oszczędnościowe na wakacje',
+  });
+  await call('POST', '/v1/simulations/transaction', token, {
+    accountId: account.id,
+    amount: 1_234_567,
+    description: 'Wynagrodzenie za listopad — Przedsiębiorstwo Handlowo-Usługowe',
+    merchant: 'Przedsiębiorstwo Handlowo-Usługowe „Zorza” sp. z o.o.',
+  });
+  const { transaction: hold } = await call<{ transaction: { id: string } }>('POST', '/v1/simulations/transaction', token, {
+    accountId: account.id,
+    amount: -4_200,
+    description: 'Card hold',
+    status: 'pending',
+  });
+  await call('POST', `/v1/accounts/${account.id}/schedules`, token, {
+    amount: -250_000,
+    description: 'Czynsz',
+    rrule: 'FREQ=MONTHLY;BYMONTHDAY=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15;BYHOUR=9;BYMINUTE=0;BYSECOND=0;COUNT=120',
+  });
+  const hook = await call<{ id: string }>('POST', '/v1/webhooks', token, {
+    url: `${stack.receiver.url}/hooks/a-rather-long-path/for-the-sandbank-webhooks/that-goes-on`,
+    secret: 'whsec-test-0123456789abcdef',
+    events: ['transaction.created', 'transaction.updated', 'transaction.removed'],
+    clientId: 'a-client-with-a-long-name',
+  });
+  await call('POST', '/v1/simulations/transaction', token, { accountId: account.id, amount: 100, description: 'Ping' });
+  await stack.receiver.waitFor(1);
+  await call('POST', '/v1/api-keys', token, { name: 'Budżet domowy — aplikacja na telefon' });
+  return { accountId: account.id, holdId: hold.id, hookId: hook.id };
+}
+
+async function signIn(page: Page, email: string) {
+  await page.goto(`${stack.url}/console/login`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Accounts', exact: true }).waitFor();
+}
+
+const documentWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+
+describe('the findings, fixed at their cause', () => {
+  it('fits every page in 390 px (light and dark) and opens a transaction as a bottom sheet', async () => {
+    const email = `phone-${Date.now()}@example.com`;
+    const { accountId, holdId, hookId } = await seed(email);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { page } = await openPage(browser, stack.url, { viewport: { width: 390, height: 844 }, colorScheme });
+      await signIn(page, email);
+      const pages: [string, string][] = [
+        ['/', 'Accounts'],
+        [`/accounts/${accountId}`, 'Wspólne konto oszczędnościowe na wakacje'],
+        [`/accounts/${accountId}?tx=${holdId}`, 'Transaction'],
+        ['/simulate', 'Simulate'],
+        ['/time', 'Time and scenarios'],
+        ['/events', 'Event log'],
+        ['/webhooks', 'Webhooks'],
+        [`/webhooks/${hookId}`, 'Deliveries'],
+        ['/api-keys', 'API keys'],
+      ];
+      for (const [path, heading] of pages) {
+        await page.goto(`${stack.url}/console${path}`);
+        await page.getByRole('heading', { name: heading, exact: true }).first().waitFor();
+        await page.waitForLoadState('networkidle');
+        expect({ path, width: await documentWidth(page) }).toEqual({ path, width: 390 });
+        await page.getByTestId('world-clock').waitFor();
+        await expectAccessible(page, `${path} at 390 px, ${colorScheme}`);
+      }
+      // The selected transaction is a bottom sheet: in view, at the bottom of the screen.
+      await page.goto(`${stack.url}/console/accounts/${accountId}`);
+      await page.getByRole('button', { name: 'Card hold' }).click();
+      const sheet = page.getByRole('region', { name: 'Transaction', exact: true });
+      await sheet.waitFor();
+      const box = await sheet.boundingBox();
+      expect(box).not.toBeNull();
+      expect(box && Math.round(box.y + box.height)).toBeLessThanOrEqual(844);
+      expect(box?.y).toBeGreaterThan(0);
+      expect(await documentWidth(page)).toBe(390);
+      await sheet.getByRole('button', { name: 'Close' }).click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('tx')).toBeNull();
+      await page.context().close();
+    }
+  });
+
+  it('asks before Void, Revoke and Delete; Cancel changes nothing', async () => {
+    const email = `confirm-${Date.now()}@example.com`;
+    const { accountId, holdId, hookId } = await seed(email);
+    const { page } = await openPage(browser, stack.url);
+    await signIn(page, email);
+    const voids: string[] = [];
+    page.on('request', (request) => {
+      if (/voidTransaction|revokeApiKey|deleteWebhook|deleteSchedule/.test(request.url())) voids.push(request.url());
+    });
+
+    await page.goto(`${stack.url}/console/accounts/${accountId}?tx=${holdId}`);
+    const panel = page.getByRole('region', { name: 'Transaction', exact: true });
+    await panel.getByRole('button', { name: 'Void' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('Void this pending transaction?');
+    await expectAccessible(page, 'void confirmation');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(voids).toEqual([]);
+    await panel.getByRole('button', { name: 'Void' }).click();
+    await dialog.getByRole('button', { name: 'Void' }).click();
+    await expect.poll(() => textOf(page, 'panel-version')).toBe('version 2');
+    expect(voids).toHaveLength(1);
+
+    await page.goto(`${stack.url}/console/api-keys`);
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    expect(voids).toHaveLength(1);
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await expect.poll(() => voids.length).toBe(2);
+
+    await page.goto(`${stack.url}/console/webhooks`);
+    await page.getByRole('link', { name: 'Deliveries' }).waitFor();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.goto(`${stack.url}/console/webhooks/${hookId}`);
+    await page.getByRole('heading', { name: 'Deliveries', exact: true }).waitFor();
+    expect(voids).toHaveLength(2);
+    await page.context().close();
+  });
+
+  it('offline: NETWORK with Retry and a banner, and a booking tried offline is never sent later', async () => {
+    const email = `offline-${Date.now()}@example.com`;
+    const { accountId } = await seed(email);
+    const { page } = await openPage(browser, stack.url);
+    await signIn(page, email);
+    await page.goto(`${stack.url}/console/accounts/${accountId}`);
+    await expect.poll(() => textOf(page, 'balance')).toBe(money(1_234_567 + 100));
+    const simulations: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('simulations.simulateTransaction')) simulations.push(request.url());
+    });
+
+    await page.context().setOffline(true);
+    await page.getByTestId('offline-banner').waitFor();
+    await page.getByLabel('Money in (credit)').check();
+    await page.getByLabel('Amount (zł)').fill('50');
+    await page.getByLabel('Description').fill('Offline try');
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('NETWORK');
+    expect(await alert.textContent()).not.toContain('INTERNAL');
+    await alert.getByRole('button', { name: 'Retry' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Simulate' }).isEnabled()).toBe(true);
+    await expectAccessible(page, 'offline');
+
+    // Back online: the banner goes; nothing was queued, so nothing is booked by itself.
+    await page.context().setOffline(false);
+    await page.getByTestId('offline-banner').waitFor({ state: 'hidden' });
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(500);
+    await expect.poll(() => textOf(page, 'balance')).toBe(money(1_234_567 + 100));
+    expect(await page.getByRole('button', { name: 'Offline try' }).count()).toBe(0);
+    const accounts = await stack.app.db.query("select count(*)::int as n from transactions where description = 'Offline try'");
+    expect(accounts.rows[0].n).toBe(0);
+    expect(simulations.length).toBeLessThanOrEqual(1); // the one offline attempt, which failed
+    await page.context().close();
+  });
+
+  it('shows money and dates in pl-PL whatever the browser speaks, and the world clock with labels', async () => {
+    const email = `locale-${Date.now()}@example.com`;
+    const { accountId } = await seed(email);
+    const { page } = await openPage(browser, stack.url, { locale: 'en-US', timezoneId: 'Europe/Warsaw' });
+    await signIn(page, email);
+    await page.goto(`${stack.url}/console/accounts/${accountId}`);
+    await expect.poll(() => textOf(page, 'balance')).toBe(money(1_234_567 + 100));
+    // pl-PL medium dates: "26 lis 2026, 01:23" — day, Polish month, year, 24-hour time.
+    const polishDate = /^\d{1,2} (sty|lut|mar|kwi|maj|cze|lip|sie|wrz|paź|lis|gru) \d{4}, \d{2}:\d{2}$/;
+    expect(await textOf(page, 'world-time')).toMatch(polishDate);
+    const firstDate = await page.getByRole('row').nth(1).getByRole('cell').first().textContent();
+    expect(firstDate).toMatch(polishDate);
+    expect(await page.getByRole('columnheader', { name: 'Date (world time)' }).count()).toBe(1);
+    expect(await page.getByTestId('world-clock').textContent()).toMatch(/World time.*real time/);
+    await page.context().close();
+  });
+});
