@@ -106,7 +106,9 @@ describe('the findings, fixed at their cause', () => {
       for (const [path, heading] of pages) {
         await page.goto(`${stack.url}/console${path}`);
         await page.getByRole('heading', { name: heading, exact: true }).first().waitFor();
-        await page.waitForLoadState('networkidle');
+        // The event log keeps its stream (GET /v1/events/stream) open: never network-idle; its list is what it waits for.
+        if (path === '/events') await page.getByRole('list', { name: 'Events' }).waitFor();
+        else await page.waitForLoadState('networkidle');
         expect({ path, width: await documentWidth(page) }).toEqual({ path, width: 390 });
         await page.getByTestId('world-clock').waitFor();
         await expectAccessible(page, `${path} at 390 px, ${colorScheme}`);
