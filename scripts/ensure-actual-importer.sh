@@ -10,13 +10,15 @@
 # opened, so the importer runs as Actual runs it; building the binding would take minutes and
 # Node headers from outside (scripts/actual-e2e.sh does that for the whole engine, by hand).
 #
-#   scripts/ensure-actual-importer.sh [folder, default <repo>/.data/actual-importer]
+#   scripts/ensure-actual-importer.sh [folder, default ~/.cache/sandbank/actual-importer-<version>]
+#
+# The default folder is the user's cache, not the clone: a fresh clone (CI's) finds it installed.
+# npm prefers its cache (`--prefer-offline`), so a warm machine installs without the registry.
 #
 # Environment: ACTUAL_VERSION (26.9.0, as scripts/actual-e2e.sh).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-dir=${1:-$root/.data/actual-importer}
 version=${ACTUAL_VERSION:-26.9.0}
+dir=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/sandbank/actual-importer-$version}
 installed="$dir/node_modules/@actual-app/api/package.json"
 if [ -f "$installed" ] && grep -q "\"version\": \"$version\"" "$installed"; then
   echo "$dir"
@@ -29,5 +31,5 @@ fi
 echo "Installing Actual Budget's importer (@actual-app/api@$version) for the statement tests…" >&2
 mkdir -p "$dir"
 [ -f "$dir/package.json" ] || echo '{"name":"sandbank-actual-importer","private":true}' > "$dir/package.json"
-(cd "$dir" && npm install --no-audit --no-fund --ignore-scripts --loglevel=error "@actual-app/api@$version" >&2)
+(cd "$dir" && npm install --no-audit --no-fund --ignore-scripts --prefer-offline --loglevel=error "@actual-app/api@$version" >&2)
 echo "$dir"

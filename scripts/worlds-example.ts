@@ -47,10 +47,14 @@ function packClient(): string {
 
 const started = performance.now();
 const tarball = packClient();
-execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
-  cwd: example,
-  stdio: 'inherit',
-});
+execFileSync(
+  'npm',
+  ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball],
+  {
+    cwd: example,
+    stdio: 'inherit',
+  },
+);
 let apiKey = process.env.SANDBANK_API_KEY;
 if (!apiKey) {
   const email = `worlds-suite.${crypto.randomUUID()}@example.com`;

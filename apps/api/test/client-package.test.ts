@@ -39,10 +39,14 @@ it('installs from its tarball into an empty folder and works there, from JavaScr
   const project = path.join(folder, 'app');
   fs.mkdirSync(project);
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'an-app', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', path.join(folder, tarball!)], {
-    cwd: project,
-    encoding: 'utf8',
-  });
+  execFileSync(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', path.join(folder, tarball!)],
+    {
+      cwd: project,
+      encoding: 'utf8',
+    },
+  );
   const installed = JSON.parse(
     fs.readFileSync(path.join(project, 'node_modules', '@sandbank', 'client', 'package.json'), 'utf8'),
   ) as { dependencies?: Record<string, string> };
