@@ -94,23 +94,22 @@ describe('webhook faults', () => {
     const path = '/reorder';
     const seed = 'reorder-seed';
     const { owner, webhook } = await withFaults(path, { seed, reorder: { windowMs: 2000 } });
+    // The plan the seed gives: arrival follows the holds, not the commits.
+    const hold = (id: string) =>
+      planFaults({ seed, reorder: { rate: 1, windowMs: 2000 } }, { eventId: id, cycle: 1, attempt: 1 }).holdMs!;
+    // Event ids are random, so the plan's order is too: commit (at least six) until a later event is
+    // held 500 ms less than an earlier one, an inversion the arrivals must show whatever the timing.
     const committed: string[] = [];
-    const accountEvent = await stack.commitEvent(owner.id);
-    committed.push(accountEvent.eventId);
-    for (let i = 0; i < 5; i++) committed.push((await stack.commitEvent(owner.id)).eventId);
+    const inverted = () => committed.some((a, i) => committed.slice(i + 1).some((b) => hold(a) - hold(b) >= 500));
+    while (committed.length < 6 || (!inverted() && committed.length < 20)) {
+      committed.push((await stack.commitEvent(owner.id)).eventId);
+    }
+    expect(inverted()).toBe(true);
     await waitUntil(async () => requestsTo(path).length >= committed.length);
     const arrived = requestsTo(path).map((request) => request.headers['webhook-id'] as string);
     expect(new Set(arrived)).toEqual(new Set(committed));
     expect(arrived).toHaveLength(committed.length);
-    // The plan the seed gives: arrival follows the holds, not the commits.
-    const holds = new Map(
-      committed.map((id) => [
-        id,
-        planFaults({ seed, reorder: { rate: 1, windowMs: 2000 } }, { eventId: id, cycle: 1, attempt: 1 }).holdMs!,
-      ]),
-    );
-    const byHold = [...committed].sort((a, b) => holds.get(a)! - holds.get(b)!);
-    expect(byHold).not.toEqual(committed);
+    const holds = new Map(committed.map((id) => [id, hold(id)]));
     expect(arrived).not.toEqual(committed);
     expect(requestsTo(path).every(verifies)).toBe(true);
     const attempts = await waitUntil(async () => {
