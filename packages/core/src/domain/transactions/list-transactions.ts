@@ -117,9 +117,11 @@ function filtersOf(range: DateRange, status: StatusFilter, search?: string): { s
   if (search !== undefined) {
     const pattern = likePattern(search);
     const amount = searchedAmount(search);
-    sql.push(
-      `(description ilike ? escape '\\' or merchant ilike ? escape '\\'${amount === undefined ? '' : ' or abs(amount) = ?'})`,
-    );
+    // Case folded by ICU, not by the database's locale: under `C` (the embedded server's) `ilike`
+    // folds ASCII only, and `żab` would not find `Żabka`.
+    const matches = (column: string) =>
+      `lower(${column} collate "und-x-icu") like lower(?::text collate "und-x-icu") escape '\\'`;
+    sql.push(`(${matches('description')} or ${matches('merchant')}${amount === undefined ? '' : ' or abs(amount) = ?'})`);
     values.push(pattern, pattern, ...(amount === undefined ? [] : [amount]));
   }
   if (status === undefined) sql.push(`status <> 'voided'`);
