@@ -195,9 +195,14 @@ function buildProgram(): Command {
       if (!/^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$/.test(duration)) {
         throw new CliError(`not an ISO 8601 duration: ${duration} (e.g. P1M, PT36H)`, EXIT.usage, 'USAGE');
       }
-      const { data } = await (await api()).call<{
-        data: { from: string; now: string; fired: Record<string, number>; events: number };
-      }>('POST', '/v1/clock/advance', { by: duration });
+      const client = await api();
+      const { data } = await out.progress(`advancing the clock by ${duration}…`, () =>
+        client.call<{ data: { from: string; now: string; fired: Record<string, number>; events: number } }>(
+          'POST',
+          '/v1/clock/advance',
+          { by: duration },
+        ),
+      );
       out.result(data, `Clock moved from ${data.from} to ${data.now}; ${data.events} events (${JSON.stringify(data.fired)})`);
     });
 
@@ -216,10 +221,13 @@ function buildProgram(): Command {
       } catch (error) {
         throw new CliError(`cannot read ${file}: ${(error as Error).message}`, EXIT.usage, 'USAGE');
       }
-      const { data } = await (await api()).call<{ data: Record<string, unknown> }>('POST', '/v1/scenarios/apply', {
-        scenario: document,
-        ...(options.reset ? { reset: true } : {}),
-      });
+      const client = await api();
+      const { data } = await out.progress(`applying ${file}…`, () =>
+        client.call<{ data: Record<string, unknown> }>('POST', '/v1/scenarios/apply', {
+          scenario: document,
+          ...(options.reset ? { reset: true } : {}),
+        }),
+      );
       out.result(data, `Scenario applied: ${JSON.stringify(data)}`);
     });
 
@@ -231,10 +239,13 @@ function buildProgram(): Command {
     .option('--ttl <duration>', 'how long it lives: an ISO 8601 duration, PT1S to P7D (default PT1H)')
     .action(async (snapshot: string, options: { ttl?: string }) => {
       const out = output();
-      const { data } = await (await api()).call<{ data: CreatedWorld }>('POST', '/v1/worlds', {
-        snapshotId: snapshot,
-        ...(options.ttl === undefined ? {} : { ttl: options.ttl }),
-      });
+      const client = await api();
+      const { data } = await out.progress(`forking ${snapshot}…`, () =>
+        client.call<{ data: CreatedWorld }>('POST', '/v1/worlds', {
+          snapshotId: snapshot,
+          ...(options.ttl === undefined ? {} : { ttl: options.ttl }),
+        }),
+      );
       out.result(
         data,
         [
@@ -331,8 +342,11 @@ function buildProgram(): Command {
         ...(options.from ? { from: options.from } : {}),
         ...(options.to ? { to: options.to } : {}),
       });
-      const response = await (await api()).raw(`/v1/accounts/${encodeURIComponent(account)}/statement?${query}`);
-      const bytes = Buffer.from(await response.arrayBuffer());
+      const client = await api();
+      const { response, bytes } = await out.progress(`downloading the ${options.format} statement…`, async () => {
+        const response = await client.raw(`/v1/accounts/${encodeURIComponent(account)}/statement?${query}`);
+        return { response, bytes: Buffer.from(await response.arrayBuffer()) };
+      });
       if (options.output) {
         await writeFile(fromCwd(options.output), bytes);
         out.result(

@@ -7,6 +7,7 @@
  *   3 not logged in, or the session expired · 4 the API could not be reached
  */
 import pc from 'picocolors';
+import yoctoSpinner from 'yocto-spinner';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, auth: 3, unreachable: 4 } as const;
 
@@ -28,6 +29,11 @@ export interface Output {
   result(value: unknown, human: string): void;
   /** A line for people (stderr with --json, so stdout stays parseable). */
   info(text: string): void;
+  /**
+   * Runs `work` with a spinner on stderr saying what it waits for — only for a person at a terminal:
+   * never with --json, never when stderr is not a TTY (scripts and CI see only the result).
+   */
+  progress<T>(text: string, work: () => Promise<T>): Promise<T>;
 }
 
 export function createOutput({ json, color }: { json: boolean; color: boolean }): Output {
@@ -40,6 +46,18 @@ export function createOutput({ json, color }: { json: boolean; color: boolean })
     },
     info(text) {
       (json ? process.stderr : process.stdout).write(`${text}\n`);
+    },
+    async progress(text, work) {
+      if (json || process.stderr.isTTY !== true) return work();
+      const spinner = yoctoSpinner({ text, stream: process.stderr }).start();
+      try {
+        const result = await work();
+        spinner.stop();
+        return result;
+      } catch (error) {
+        spinner.stop();
+        throw error;
+      }
     },
   };
 }
