@@ -10,20 +10,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers.ts';
+import { packWorkspacePackage } from './pack.ts';
 
-const cliDir = path.join(import.meta.dirname, '..', '..', '..', 'packages', 'cli');
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbank-cli-pack-'));
 let app: TestApp;
-
-function pnpm(args: string[], cwd: string): string {
-  const execPath = process.env.npm_execpath;
-  const [command, prefix] = execPath && /pnpm/.test(execPath) ? [process.execPath, [execPath]] : ['npx', ['-y', 'pnpm@10']];
-  return execFileSync(command, [...prefix, ...args], { cwd, encoding: 'utf8' });
-}
+let tarball: string;
 
 beforeAll(async () => {
   app = await startTestApp();
-  pnpm(['pack', '--pack-destination', folder], cliDir);
+  tarball = packWorkspacePackage('cli', folder);
 }, 120_000);
 afterAll(async () => {
   await app?.close();
@@ -31,12 +26,11 @@ afterAll(async () => {
 });
 
 it('installs from its tarball with no dependencies and runs: --help, login, clock show, logout', async () => {
-  const tarball = fs.readdirSync(folder).find((name) => name.endsWith('.tgz'));
-  expect(tarball).toBeDefined();
+  expect(fs.existsSync(tarball)).toBe(true);
   const project = path.join(folder, 'app');
   fs.mkdirSync(project);
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'a-project', private: true }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', '--loglevel=error', path.join(folder, tarball!)], {
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', '--loglevel=error', tarball], {
     cwd: project,
     encoding: 'utf8',
   });

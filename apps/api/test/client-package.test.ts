@@ -12,21 +12,15 @@ import { promisify } from 'node:util';
 import { signatureHeaders } from '@sandbank/webhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers.ts';
+import { packWorkspacePackage } from './pack.ts';
 
-const clientDir = path.join(import.meta.dirname, '..', '..', '..', 'packages', 'client');
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbank-client-'));
 let app: TestApp;
-
-/** pnpm as the test was started by it (`pnpm test`), or the one the README names. */
-function pnpm(args: string[], cwd: string): string {
-  const execPath = process.env.npm_execpath;
-  const [command, prefix] = execPath && /pnpm/.test(execPath) ? [process.execPath, [execPath]] : ['npx', ['-y', 'pnpm@10']];
-  return execFileSync(command, [...prefix, ...args], { cwd, encoding: 'utf8' });
-}
+let tarball: string;
 
 beforeAll(async () => {
   app = await startTestApp();
-  pnpm(['pack', '--pack-destination', folder], clientDir);
+  tarball = packWorkspacePackage('client', folder);
 }, 120_000);
 afterAll(async () => {
   await app?.close();
@@ -34,19 +28,14 @@ afterAll(async () => {
 });
 
 it('installs from its tarball into an empty folder and works there, from JavaScript and under tsc', async () => {
-  const tarball = fs.readdirSync(folder).find((name) => name.endsWith('.tgz'));
-  expect(tarball).toBeDefined();
+  expect(fs.existsSync(tarball)).toBe(true);
   const project = path.join(folder, 'app');
   fs.mkdirSync(project);
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'an-app', private: true, type: 'module' }));
-  execFileSync(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', path.join(folder, tarball!)],
-    {
-      cwd: project,
-      encoding: 'utf8',
-    },
-  );
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], {
+    cwd: project,
+    encoding: 'utf8',
+  });
   const installed = JSON.parse(
     fs.readFileSync(path.join(project, 'node_modules', '@sandbank', 'client', 'package.json'), 'utf8'),
   ) as { dependencies?: Record<string, string> };
