@@ -2,6 +2,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter';
 import { Layout } from './components/layout.tsx';
+import { AppBoundary } from './components/page-boundary.tsx';
 import { AuthProvider, useAuth } from './lib/auth.tsx';
 import { AccountPage } from './pages/account-page.tsx';
 import { AccountsPage } from './pages/accounts-page.tsx';
@@ -109,10 +110,12 @@ function Routes() {
 
 export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
-    <AuthProvider queryClient={queryClient}>
-      <Router base="/console">
-        <Routes />
-      </Router>
-    </AuthProvider>
+    <AppBoundary>
+      <AuthProvider queryClient={queryClient}>
+        <Router base="/console">
+          <Routes />
+        </Router>
+      </AuthProvider>
+    </AppBoundary>
   );
 }

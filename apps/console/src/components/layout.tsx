@@ -4,6 +4,7 @@ import { Link, useLocation } from 'wouter';
 import { useAuth } from '../lib/auth.tsx';
 import { CopyButton } from './copy-button.tsx';
 import { OfflineBanner } from './offline-banner.tsx';
+import { PageBoundary } from './page-boundary.tsx';
 import { WorldClock } from './world-clock.tsx';
 
 const NAV = [
@@ -56,7 +57,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <main className="main" id="main" tabIndex={-1}>
         <OfflineBanner />
         <WorldClock />
-        {children}
+        <PageBoundary>{children}</PageBoundary>
       </main>
     </div>
   );
