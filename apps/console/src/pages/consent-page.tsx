@@ -53,6 +53,12 @@ export function ConsentPage({ id }: { id: string }) {
     event.preventDefault();
     decide.mutate({ id, approve: true, accountIds: picked });
   };
+  // Refusing is possible at either step: before picking accounts and instead of approving.
+  const refuse = (
+    <button type="button" className="secondary" disabled={decide.isPending} onClick={() => decide.mutate({ id, approve: false })}>
+      Refuse
+    </button>
+  );
 
   return (
     <>
@@ -80,14 +86,7 @@ export function ConsentPage({ id }: { id: string }) {
           <button type="button" disabled={step.isPending} onClick={() => advance({ id, step: 'SA' })}>
             Continue
           </button>
-          <button
-            type="button"
-            className="secondary"
-            disabled={decide.isPending}
-            onClick={() => decide.mutate({ id, approve: false })}
-          >
-            Refuse
-          </button>
+          {refuse}
           {decide.error ? <ErrorNote error={decide.error} /> : null}
         </div>
       ) : asked.status === 'SA' ? (
@@ -107,14 +106,7 @@ export function ConsentPage({ id }: { id: string }) {
             <button type="submit" disabled={decide.isPending || picked.length === 0}>
               Approve
             </button>
-            <button
-              type="button"
-              className="secondary"
-              disabled={decide.isPending}
-              onClick={() => decide.mutate({ id, approve: false })}
-            >
-              Refuse
-            </button>
+            {refuse}
           </div>
         </form>
       ) : (
