@@ -28,7 +28,23 @@ beforeAll(async () => {
     },
   });
   expect(schedule.status).toBe(201);
-  const snap = await app.call('POST', '/v1/sandbox/snapshots', { token: parent.accessToken, body: { name: 'base' } });
+  // Kept with the snapshot and made anew in every fork: a webhook and an API key of the child's own.
+  const hook = await app.call('POST', '/v1/webhooks', {
+    token: parent.accessToken,
+    body: {
+      url: 'http://127.0.0.1:9/parent',
+      secret: 'whsec_parent_0123456789',
+      events: ['transaction.created'],
+      clientId: 'app',
+    },
+  });
+  expect(hook.status).toBe(201);
+  expect((await app.call('POST', '/v1/api-keys', { token: parent.accessToken, body: { name: 'CI' } })).status).toBe(201);
+  const snap = await app.call('POST', '/v1/sandbox/snapshots', {
+    token: parent.accessToken,
+    body: { name: 'base', include: ['webhooks', 'apiKeys'] },
+  });
+  expect(snap.body.data).toMatchObject({ webhooks: 1, apiKeys: 1 });
   snapshotId = snap.body.data.id;
 });
 afterAll(() => app.close());
@@ -37,6 +53,9 @@ interface Child {
   world: { id: string; email: string };
   accessToken: string;
   apiKey: { id: string; key: string };
+  /** The snapshot's webhook and API key, made anew in the child. */
+  webhooks: { id: string; secret: string }[];
+  apiKeys: { id: string; key: string }[];
 }
 
 const fork = async (ttl = 'PT1H'): Promise<Child> => {
@@ -144,10 +163,12 @@ describe('removal is complete', () => {
       'public.transactions',
       'public.events',
       'public.api_keys',
+      'public.webhooks',
       'public.worlds',
     ]) {
       expect(before[table], table).toBeGreaterThan(0);
     }
+    expect(ids).toEqual(expect.arrayContaining([child.webhooks[0]?.id, child.apiKeys[0]?.id]));
     const parentRows = await rowsHolding([parent.id]);
     const siblingRows = await rowsHolding([sibling.world.id]);
 
@@ -158,12 +179,14 @@ describe('removal is complete', () => {
     // The parent keeps every row it had, but for the removed world's own `worlds` row.
     expect(await rowsHolding([parent.id])).toEqual({ ...parentRows, 'public.worlds': (parentRows['public.worlds'] ?? 0) - 1 });
     expect(await rowsHolding([sibling.world.id])).toEqual(siblingRows);
-    // Its credentials are gone with it.
-    expectRefusal(await app.call('GET', `/api/owner/${child.world.id}/transactions`, { token: child.apiKey.key }), [
-      401,
-      'UNAUTHENTICATED',
-      undefined,
-    ]);
+    // Its credentials are gone with it, the copies of the snapshot's keys too.
+    for (const key of [child.apiKey.key, child.apiKeys[0]?.key]) {
+      expectRefusal(await app.call('GET', `/api/owner/${child.world.id}/transactions`, { token: key }), [
+        401,
+        'UNAUTHENTICATED',
+        undefined,
+      ]);
+    }
     expectRefusal(await app.call('DELETE', `/v1/worlds/${child.world.id}`, { token: parent.accessToken }), [
       404,
       'NOT_FOUND',
