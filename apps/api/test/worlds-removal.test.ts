@@ -52,6 +52,7 @@ afterAll(() => app.close());
 interface Child {
   world: { id: string; email: string };
   accessToken: string;
+  refreshToken: string;
   apiKey: { id: string; key: string };
   /** The snapshot's webhook and API key, made anew in the child. */
   webhooks: { id: string; secret: string }[];
@@ -172,6 +173,12 @@ describe('removal is complete', () => {
     const parentRows = await rowsHolding([parent.id]);
     const siblingRows = await rowsHolding([sibling.world.id]);
 
+    // A token refreshed before the removal is the world's as much as the first one.
+    const refreshed = await app.call('POST', '/v1/auth/refresh', { body: { refreshToken: child.refreshToken } });
+    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+    const tokens = [child.accessToken, refreshed.body.data.accessToken as string];
+    for (const token of tokens) expect((await app.call('GET', '/v1/accounts', { token })).status).toBe(200);
+
     const res = await app.call('DELETE', `/v1/worlds/${child.world.id}`, { token: parent.accessToken });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.id).toBe(child.world.id);
@@ -192,15 +199,25 @@ describe('removal is complete', () => {
       'NOT_FOUND',
       undefined,
     ]);
-    // Its access token (a JWT, valid until it expires) finds no world: writes are refused, nothing is written.
-    for (const [method, path, body] of [
-      ['POST', '/v1/accounts', { name: 'Po usunięciu' }],
-      ['POST', '/v1/api-keys', { name: 'x' }],
-      ['POST', '/v1/sandbox/snapshots', { name: 'x' }],
-      ['POST', '/v1/clock/advance', { by: 'P1D' }],
-    ] as const) {
-      const after = await app.call(method, path, { token: child.accessToken, body });
-      expect([after.status, after.body.code], `${path}: ${JSON.stringify(after.body)}`).toEqual([401, 'UNAUTHENTICATED']);
+    // Its access tokens (JWTs, valid for minutes more) are refused at once, reads as writes, on every door.
+    const anyId = child.world.id; // the refusal comes before any lookup
+    for (const token of tokens) {
+      for (const [method, path, body] of [
+        ['GET', '/v1/accounts', undefined],
+        ['GET', '/v1/webhooks', undefined],
+        ['GET', '/v1/events', undefined],
+        ['GET', '/v1/clock', undefined],
+        ['GET', '/v1/sandbox/snapshots', undefined],
+        ['GET', `/v1/accounts/${anyId}/statement?from=2026-01-01&to=2026-01-31&format=csv`, undefined],
+        ['GET', '/v1/events/stream', undefined],
+        ['POST', '/v1/accounts', { name: 'Po usunięciu' }],
+        ['POST', '/v1/api-keys', { name: 'x' }],
+        ['POST', '/v1/sandbox/snapshots', { name: 'x' }],
+        ['POST', '/v1/clock/advance', { by: 'P1D' }],
+      ] as const) {
+        const after = await app.call(method, path, { token, ...(body ? { body } : {}) });
+        expect([after.status, after.body.code], `${path}: ${JSON.stringify(after.body)}`).toEqual([401, 'UNAUTHENTICATED']);
+      }
     }
     expect(await rowsHolding(ids)).toEqual({});
   });
@@ -211,7 +228,9 @@ describe('removal is complete', () => {
     await useWorld(short);
     const ids = await idsOfWorld(short.world.id);
     await new Promise((resolve) => setTimeout(resolve, 1_300));
-    // Expired, nobody swept: the rows are still there, but the parent no longer lists or gets it.
+    // Expired, nobody swept: the rows are still there, but its token is refused, and the parent no longer lists or gets it.
+    expectRefusal(await app.call('GET', '/v1/accounts', { token: short.accessToken }), [401, 'UNAUTHENTICATED', undefined]);
+    expect((await app.call('GET', '/v1/accounts', { token: long.accessToken })).status).toBe(200);
     expect(Object.keys(await rowsHolding([short.world.id])).length).toBeGreaterThan(3);
     const listed = (await app.call('GET', '/v1/worlds?limit=200', { token: parent.accessToken })).body.data.map((w: any) => w.id);
     expect(listed).not.toContain(short.world.id);

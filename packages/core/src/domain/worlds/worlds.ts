@@ -147,7 +147,7 @@ async function finishWorld(
   deps: Pick<Deps, 'config' | 'secrets'>,
   { id, parentId, snapshotId, ttlMs }: { id: string; parentId: string; snapshotId: string | null; ttlMs: number },
 ): Promise<Omit<CreatedWorld, 'credentials'>> {
-  const session = await issueSession(tx, deps, { userId: id });
+  const session = await issueSession(tx, deps, { userId: id, world: true });
   const key = generateOpaqueToken(API_KEY_PREFIX);
   const [apiKey] = await tx.execute<ApiKeyRow[]>(
     `insert into api_keys (id, user_id, name, prefix, key_hash, created_at)
