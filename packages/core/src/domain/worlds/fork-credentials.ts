@@ -22,7 +22,7 @@ import { COPY_KEYS, type CopyTarget, idOf } from './copy-world.ts';
 /** A child's webhook secret: printable ASCII, as a registered one must be (webhook-fields.ts). */
 const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
-export interface ForkedWebhookRow {
+interface ForkedWebhookRow {
   id: string;
   url: string;
   events: string[];
@@ -31,7 +31,7 @@ export interface ForkedWebhookRow {
   secret: string;
 }
 
-export interface ForkedApiKeyRow {
+interface ForkedApiKeyRow {
   id: string;
   name: string;
   prefix: string;

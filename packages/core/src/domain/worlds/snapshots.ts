@@ -32,7 +32,7 @@ export interface SnapshotRow {
 export const SNAPSHOT_COLUMNS = 'id, name, taken_at, clock_offset_ms, accounts, transactions, schedules, webhooks, api_keys';
 
 /** What a snapshot keeps beyond the world's money and clock, when asked. */
-export type SnapshotInclude = 'webhooks' | 'apiKeys';
+type SnapshotInclude = 'webhooks' | 'apiKeys';
 
 const LOCK_WAIT_MS = 30_000;
 

@@ -13,7 +13,7 @@ import { ScenarioSchema } from '../../domain/scenarios/scenario-document.ts';
 import { TtlSchema } from '../../domain/worlds/ttl.ts';
 import { ResetSandboxOutputSchema } from '../sandbox/sandbox.schema.ts';
 
-export const SnapshotIncludeSchema = z.enum(['webhooks', 'apiKeys']).meta({ id: 'SnapshotInclude' });
+const SnapshotIncludeSchema = z.enum(['webhooks', 'apiKeys']).meta({ id: 'SnapshotInclude' });
 
 export const TakeSnapshotInputSchema = z
   .strictObject({
