@@ -1,12 +1,13 @@
 /**
- * `pnpm example:worlds`: the sample suite of examples/worlds-suite — a budgeting app's 20 tests, each
- * on its own disposable world, all at once — against a running Sandbank (SANDBANK_URL, default
- * http://127.0.0.1:3000), with the client as an app outside this repo gets it:
+ * `pnpm example:worlds`: the sample suites — a budgeting app's 20 tests, each on its own disposable
+ * world, all at once — under `node:test` (examples/worlds-suite) and jest (examples/worlds-suite-jest),
+ * against a running Sandbank (SANDBANK_URL, default http://127.0.0.1:3000), with the client as an app
+ * outside this repo gets it. `pnpm example:worlds jest` (or `node`) runs one of them.
  *
- * 1. packs @sandbank/client (`pnpm pack`: its prepack builds dist/) and installs the tarball into the
- *    example with npm (its one dependency, openapi-fetch, from the registry), as an app would;
+ * 1. packs @sandbank/client (`pnpm pack`: its prepack builds dist/) and installs the tarball into each
+ *    example with npm (with the example's own dev dependencies — jest's — from the registry), as an app would;
  * 2. without SANDBANK_API_KEY, registers a user for the run and creates its API key;
- * 3. runs the suite (`node --test`), prints how long it took, and exits with its status.
+ * 3. runs each suite, prints how long its install and its run took, and exits non-zero if one failed.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -14,7 +15,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const example = path.join(root, 'examples/worlds-suite');
+/** Each suite: its folder and how it runs (with this Node). */
+const SUITES = {
+  node: { folder: 'examples/worlds-suite', args: ['--test', 'test/*.test.ts'] },
+  jest: {
+    folder: 'examples/worlds-suite-jest',
+    args: ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning', 'node_modules/jest/bin/jest.js'],
+  },
+};
+type SuiteName = keyof typeof SUITES;
+const asked = process.argv.slice(2).filter((name): name is SuiteName => name in SUITES);
+const suites = asked.length > 0 ? asked : (Object.keys(SUITES) as SuiteName[]);
 const baseUrl = (process.env.SANDBANK_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
 
 async function call<T>(route: string, body: unknown, token?: string): Promise<T> {
@@ -47,29 +58,39 @@ function packClient(): string {
 
 const started = performance.now();
 const tarball = packClient();
-execFileSync(
-  'npm',
-  ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball],
-  {
-    cwd: example,
-    stdio: 'inherit',
-  },
-);
 let apiKey = process.env.SANDBANK_API_KEY;
 if (!apiKey) {
   const email = `worlds-suite.${crypto.randomUUID()}@example.com`;
   const { accessToken } = await call<{ accessToken: string }>('/v1/auth/register', { email, password: 'worlds-suite-password' });
   apiKey = (await call<{ key: string }>('/v1/api-keys', { name: 'worlds-suite' }, accessToken)).key;
 }
-const prepared = performance.now();
-const run = spawnSync(process.execPath, ['--test', 'test/*.test.ts'], {
-  cwd: example,
-  stdio: 'inherit',
-  env: { ...process.env, SANDBANK_URL: baseUrl, SANDBANK_API_KEY: apiKey },
-});
-const ended = performance.now();
-console.log(
-  `worlds suite: ${run.status === 0 ? 'passed' : 'FAILED'} in ${((ended - prepared) / 1000).toFixed(1)} s ` +
-    `(packing, installing and a user before it: ${((prepared - started) / 1000).toFixed(1)} s)`,
-);
-process.exit(run.status ?? 1);
+console.log(`packed the client and made a user in ${seconds(performance.now() - started)}`);
+
+let failed = false;
+for (const name of suites) {
+  const { folder, args } = SUITES[name];
+  const cwd = path.join(root, folder);
+  const installing = performance.now();
+  execFileSync(
+    'npm',
+    ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball],
+    { cwd, stdio: 'inherit' },
+  );
+  const running = performance.now();
+  const run = spawnSync(process.execPath, args, {
+    cwd,
+    stdio: 'inherit',
+    env: { ...process.env, SANDBANK_URL: baseUrl, SANDBANK_API_KEY: apiKey },
+  });
+  const ended = performance.now();
+  failed ||= run.status !== 0;
+  console.log(
+    `worlds suite (${name}): ${run.status === 0 ? 'passed' : 'FAILED'} in ${seconds(ended - running)} ` +
+      `(installing it: ${seconds(running - installing)})`,
+  );
+}
+process.exit(failed ? 1 : 0);
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}

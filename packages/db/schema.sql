@@ -351,6 +351,17 @@ create table world_snapshot_accounts (
   constraint world_snapshot_accounts_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
 );
 
+create table world_snapshot_api_keys (
+  snapshot_id uuid not null,
+  ord integer not null,
+  id uuid not null,
+  name text not null,
+  created_at timestamp(3) with time zone not null,
+  expires_at timestamp(3) with time zone,
+  constraint world_snapshot_api_keys_pkey PRIMARY KEY (snapshot_id, ord),
+  constraint world_snapshot_api_keys_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
+);
+
 create table world_snapshot_schedule_runs (
   snapshot_id uuid not null,
   schedule_ord integer not null,
@@ -419,6 +430,21 @@ create table world_snapshot_transactions (
   constraint world_snapshot_transactions_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
 );
 
+create table world_snapshot_webhooks (
+  snapshot_id uuid not null,
+  ord integer not null,
+  id uuid not null,
+  client_id text not null,
+  url text not null,
+  events text[] not null,
+  status text not null,
+  disabled_reason text,
+  faults jsonb,
+  created_at timestamp(3) with time zone not null,
+  constraint world_snapshot_webhooks_pkey PRIMARY KEY (snapshot_id, ord),
+  constraint world_snapshot_webhooks_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
+);
+
 create table world_snapshots (
   id uuid not null,
   user_id uuid not null,
@@ -429,6 +455,8 @@ create table world_snapshots (
   transactions integer not null,
   schedules integer not null,
   created_at timestamp(3) with time zone not null,
+  webhooks integer not null default 0,
+  api_keys integer not null default 0,
   constraint world_snapshots_pkey PRIMARY KEY (id),
   constraint world_snapshots_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 );

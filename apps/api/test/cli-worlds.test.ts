@@ -121,8 +121,8 @@ describe('sandbank worlds and snapshots', () => {
 
     const removed = await cli('worlds', 'remove', id);
     expect(removed.id).toBe(id);
-    // Its data is gone; its API key stops working (its access token, a JWT, lives until it expires but finds nothing).
-    expect((await app.call('GET', '/v1/accounts', { token: accessToken })).body.data ?? []).toEqual([]);
+    // Its data is gone; its API key and its access token stop working at once.
+    expect((await app.call('GET', '/v1/accounts', { token: accessToken })).status).toBe(401);
     expect((await app.call('GET', `/api/owner/${id}/transactions`, { token: apiKey })).status).toBe(401);
     expect((await cli('worlds', 'list')).data.map((w: { id: string }) => w.id)).toEqual([forked.world.id]);
     const again = await sandbank(['worlds', 'remove', id, '--json'], env);
@@ -151,5 +151,28 @@ describe('sandbank worlds and snapshots', () => {
     expect(JSON.parse(notAnId.stdout).error.code).toBe('VALIDATION_ERROR');
     // Nothing was made by the refusals.
     expect((await cli('worlds', 'list')).data).toHaveLength(1);
+  });
+  it('--include keeps webhooks and API keys; a fork prints their fresh secrets', async () => {
+    const token = user.accessToken;
+    const hook = await app.call('POST', '/v1/webhooks', {
+      token,
+      body: {
+        url: 'https://budget.example.com/hooks',
+        secret: 'whsec-cli-0123456789abcdef',
+        events: ['transaction.created'],
+        clientId: 'cli',
+      },
+    });
+    expect(hook.status).toBe(201);
+    const human = await sandbank(['snapshots', 'create', 'with hooks', '--include', 'webhooks,apiKeys'], env);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/1 webhooks; taken at/);
+    const id = /Snapshot taken: (\S+)/.exec(human.stdout)?.[1] ?? '';
+    const fork = await sandbank(['worlds', 'fork', id], env);
+    expect(fork.code, fork.stderr).toBe(0);
+    expect(fork.stdout).toMatch(/Webhook \S+ → https:\/\/budget\.example\.com\/hooks, secret: whsec_\S+/);
+    const bad = await sandbank(['snapshots', 'create', 'x', '--include', 'sessions', '--json'], env);
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout).error.code).toBe('VALIDATION_ERROR');
   });
 });

@@ -133,4 +133,41 @@ describe('withWorld', () => {
       code: 'UNAUTHENTICATED',
     });
   });
+
+  it('a snapshot that keeps webhooks hands each world its own copy, with its own secret', async () => {
+    const hooked = {
+      ...scenario,
+      webhooks: [
+        {
+          url: 'https://budget.example.com/hooks',
+          secret: 'whsec-scenario-0123456789',
+          events: ['transaction.created'],
+          clientId: 'app',
+        },
+      ],
+    };
+    const snapshot = await ensureSnapshot({ ...options, name: 'family-hooks-v1', scenario: hooked, include: ['webhooks'] });
+    expect(snapshot).toMatchObject({ webhooks: 1, apiKeys: 0 });
+    const [first, second] = await Promise.all(
+      [1, 2].map(() =>
+        withWorld(
+          snapshot,
+          async (world) => {
+            const listed = (await world.rest.GET('/v1/webhooks')).data?.data ?? [];
+            expect(listed.map((webhook) => webhook.id)).toEqual(world.webhooks.map((webhook) => webhook.id));
+            expect(world.apiKeys).toEqual([]);
+            return world.webhooks[0];
+          },
+          options,
+        ),
+      ),
+    );
+    expect(first).toMatchObject({
+      url: 'https://budget.example.com/hooks',
+      clientId: 'app',
+      secret: expect.stringMatching(/^whsec_/),
+    });
+    expect(first?.secret).not.toBe(second?.secret);
+    expect(first?.secret).not.toBe('whsec-scenario-0123456789');
+  });
 });

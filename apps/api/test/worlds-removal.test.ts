@@ -28,7 +28,23 @@ beforeAll(async () => {
     },
   });
   expect(schedule.status).toBe(201);
-  const snap = await app.call('POST', '/v1/sandbox/snapshots', { token: parent.accessToken, body: { name: 'base' } });
+  // Kept with the snapshot and made anew in every fork: a webhook and an API key of the child's own.
+  const hook = await app.call('POST', '/v1/webhooks', {
+    token: parent.accessToken,
+    body: {
+      url: 'http://127.0.0.1:9/parent',
+      secret: 'whsec_parent_0123456789',
+      events: ['transaction.created'],
+      clientId: 'app',
+    },
+  });
+  expect(hook.status).toBe(201);
+  expect((await app.call('POST', '/v1/api-keys', { token: parent.accessToken, body: { name: 'CI' } })).status).toBe(201);
+  const snap = await app.call('POST', '/v1/sandbox/snapshots', {
+    token: parent.accessToken,
+    body: { name: 'base', include: ['webhooks', 'apiKeys'] },
+  });
+  expect(snap.body.data).toMatchObject({ webhooks: 1, apiKeys: 1 });
   snapshotId = snap.body.data.id;
 });
 afterAll(() => app.close());
@@ -36,7 +52,11 @@ afterAll(() => app.close());
 interface Child {
   world: { id: string; email: string };
   accessToken: string;
+  refreshToken: string;
   apiKey: { id: string; key: string };
+  /** The snapshot's webhook and API key, made anew in the child. */
+  webhooks: { id: string; secret: string }[];
+  apiKeys: { id: string; key: string }[];
 }
 
 const fork = async (ttl = 'PT1H'): Promise<Child> => {
@@ -144,12 +164,20 @@ describe('removal is complete', () => {
       'public.transactions',
       'public.events',
       'public.api_keys',
+      'public.webhooks',
       'public.worlds',
     ]) {
       expect(before[table], table).toBeGreaterThan(0);
     }
+    expect(ids).toEqual(expect.arrayContaining([child.webhooks[0]?.id, child.apiKeys[0]?.id]));
     const parentRows = await rowsHolding([parent.id]);
     const siblingRows = await rowsHolding([sibling.world.id]);
+
+    // A token refreshed before the removal is the world's as much as the first one.
+    const refreshed = await app.call('POST', '/v1/auth/refresh', { body: { refreshToken: child.refreshToken } });
+    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+    const tokens = [child.accessToken, refreshed.body.data.accessToken as string];
+    for (const token of tokens) expect((await app.call('GET', '/v1/accounts', { token })).status).toBe(200);
 
     const res = await app.call('DELETE', `/v1/worlds/${child.world.id}`, { token: parent.accessToken });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -158,26 +186,38 @@ describe('removal is complete', () => {
     // The parent keeps every row it had, but for the removed world's own `worlds` row.
     expect(await rowsHolding([parent.id])).toEqual({ ...parentRows, 'public.worlds': (parentRows['public.worlds'] ?? 0) - 1 });
     expect(await rowsHolding([sibling.world.id])).toEqual(siblingRows);
-    // Its credentials are gone with it.
-    expectRefusal(await app.call('GET', `/api/owner/${child.world.id}/transactions`, { token: child.apiKey.key }), [
-      401,
-      'UNAUTHENTICATED',
-      undefined,
-    ]);
+    // Its credentials are gone with it, the copies of the snapshot's keys too.
+    for (const key of [child.apiKey.key, child.apiKeys[0]?.key]) {
+      expectRefusal(await app.call('GET', `/api/owner/${child.world.id}/transactions`, { token: key }), [
+        401,
+        'UNAUTHENTICATED',
+        undefined,
+      ]);
+    }
     expectRefusal(await app.call('DELETE', `/v1/worlds/${child.world.id}`, { token: parent.accessToken }), [
       404,
       'NOT_FOUND',
       undefined,
     ]);
-    // Its access token (a JWT, valid until it expires) finds no world: writes are refused, nothing is written.
-    for (const [method, path, body] of [
-      ['POST', '/v1/accounts', { name: 'Po usunięciu' }],
-      ['POST', '/v1/api-keys', { name: 'x' }],
-      ['POST', '/v1/sandbox/snapshots', { name: 'x' }],
-      ['POST', '/v1/clock/advance', { by: 'P1D' }],
-    ] as const) {
-      const after = await app.call(method, path, { token: child.accessToken, body });
-      expect([after.status, after.body.code], `${path}: ${JSON.stringify(after.body)}`).toEqual([401, 'UNAUTHENTICATED']);
+    // Its access tokens (JWTs, valid for minutes more) are refused at once, reads as writes, on every door.
+    const anyId = child.world.id; // the refusal comes before any lookup
+    for (const token of tokens) {
+      for (const [method, path, body] of [
+        ['GET', '/v1/accounts', undefined],
+        ['GET', '/v1/webhooks', undefined],
+        ['GET', '/v1/events', undefined],
+        ['GET', '/v1/clock', undefined],
+        ['GET', '/v1/sandbox/snapshots', undefined],
+        ['GET', `/v1/accounts/${anyId}/statement?from=2026-01-01&to=2026-01-31&format=csv`, undefined],
+        ['GET', '/v1/events/stream', undefined],
+        ['POST', '/v1/accounts', { name: 'Po usunięciu' }],
+        ['POST', '/v1/api-keys', { name: 'x' }],
+        ['POST', '/v1/sandbox/snapshots', { name: 'x' }],
+        ['POST', '/v1/clock/advance', { by: 'P1D' }],
+      ] as const) {
+        const after = await app.call(method, path, { token, ...(body ? { body } : {}) });
+        expect([after.status, after.body.code], `${path}: ${JSON.stringify(after.body)}`).toEqual([401, 'UNAUTHENTICATED']);
+      }
     }
     expect(await rowsHolding(ids)).toEqual({});
   });
@@ -188,7 +228,9 @@ describe('removal is complete', () => {
     await useWorld(short);
     const ids = await idsOfWorld(short.world.id);
     await new Promise((resolve) => setTimeout(resolve, 1_300));
-    // Expired, nobody swept: the rows are still there, but the parent no longer lists or gets it.
+    // Expired, nobody swept: the rows are still there, but its token is refused, and the parent no longer lists or gets it.
+    expectRefusal(await app.call('GET', '/v1/accounts', { token: short.accessToken }), [401, 'UNAUTHENTICATED', undefined]);
+    expect((await app.call('GET', '/v1/accounts', { token: long.accessToken })).status).toBe(200);
     expect(Object.keys(await rowsHolding([short.world.id])).length).toBeGreaterThan(3);
     const listed = (await app.call('GET', '/v1/worlds?limit=200', { token: parent.accessToken })).body.data.map((w: any) => w.id);
     expect(listed).not.toContain(short.world.id);

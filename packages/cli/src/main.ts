@@ -253,6 +253,8 @@ function buildProgram(): Command {
           `Access token: ${data.accessToken}`,
           `Refresh token: ${data.refreshToken}`,
           `API key: ${data.apiKey.key}`,
+          ...data.webhooks.map((webhook) => `Webhook ${webhook.id} → ${webhook.url}, secret: ${webhook.secret}`),
+          ...data.apiKeys.map((key) => `API key "${key.name}": ${key.key}`),
         ].join('\n'),
       );
     });
@@ -310,7 +312,12 @@ function buildProgram(): Command {
     .description('keep your world as it is now (or, with --scenario, the world a scenario builds)')
     .argument('<name>', 'a name for it')
     .option('--scenario <file>', 'keep the world this scenario document builds (JSON) instead of yours')
-    .action(async (name: string, options: { scenario?: string }) => {
+    .option(
+      '--include <kinds>',
+      'also keep webhooks and/or API keys, comma-separated: webhooks,apiKeys (never their secrets: each fork gets fresh ones)',
+      (value: string) => value.split(',').map((kind) => kind.trim()),
+    )
+    .action(async (name: string, options: { scenario?: string; include?: string[] }) => {
       const out = output();
       let scenario: unknown;
       if (options.scenario !== undefined) {
@@ -323,6 +330,7 @@ function buildProgram(): Command {
       const { data } = await (await api()).call<{ data: Snapshot }>('POST', '/v1/sandbox/snapshots', {
         name,
         ...(scenario === undefined ? {} : { scenario }),
+        ...(options.include === undefined ? {} : { include: options.include }),
       });
       out.result(data, `Snapshot taken: ${describeSnapshot(data, out)}`);
     });
@@ -376,6 +384,9 @@ interface CreatedWorld {
   tokenType: 'Bearer';
   expiresIn: number;
   apiKey: { id: string; name: string; prefix: string; createdAt: string; key: string };
+  /** The snapshot's kept webhooks and API keys, made anew (`snapshots create --include`). */
+  webhooks: { id: string; url: string; secret: string }[];
+  apiKeys: { id: string; name: string; key: string }[];
 }
 
 interface Snapshot {
@@ -385,10 +396,16 @@ interface Snapshot {
   accounts: number;
   transactions: number;
   schedules: number;
+  webhooks: number;
+  apiKeys: number;
 }
 
 function describeSnapshot(snapshot: Snapshot, out: Output): string {
-  return `${out.colors.bold(snapshot.id)}  ${snapshot.name}  (${snapshot.accounts} accounts, ${snapshot.transactions} transactions, ${snapshot.schedules} schedules; taken at ${snapshot.takenAt})`;
+  const kept = [
+    ...(snapshot.webhooks > 0 ? [`${snapshot.webhooks} webhooks`] : []),
+    ...(snapshot.apiKeys > 0 ? [`${snapshot.apiKeys} API keys`] : []),
+  ];
+  return `${out.colors.bold(snapshot.id)}  ${snapshot.name}  (${snapshot.accounts} accounts, ${snapshot.transactions} transactions, ${snapshot.schedules} schedules${kept.map((part) => `, ${part}`).join('')}; taken at ${snapshot.takenAt})`;
 }
 
 async function readStdin(): Promise<string> {

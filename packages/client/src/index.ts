@@ -19,7 +19,9 @@ export {
   SandbankError,
   type SandboxWorld,
   type Snapshot,
+  type WorldApiKey,
   type WorldOptions,
   type WorldSource,
+  type WorldWebhook,
   withWorld,
 } from './worlds.ts';

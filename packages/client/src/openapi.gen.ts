@@ -531,7 +531,7 @@ export interface paths {
         put?: never;
         /**
          * Keep your world as it is now
-         * @description Keeps the accounts, transactions (every status, holds included), schedules with their runs, and the clock (now and offset) of your world, server-side, to fork (POST /v1/worlds) or restore (POST /v1/sandbox/restore) later. Not kept: credentials, webhooks, the event log. Read as one consistent instant without blocking the world. With `scenario`, keeps the world that scenario builds (applied to a temporary world, then removed; your own world untouched; bodies up to 16 MiB). Access token or API key. LIMIT_SNAPSHOTS per user and LIMIT_SNAPSHOT_TRANSACTIONS transactions per snapshot (422 LIMIT_EXCEEDED).
+         * @description Keeps the accounts, transactions (every status, holds included), schedules with their runs, and the clock (now and offset) of your world, server-side, to fork (POST /v1/worlds) or restore (POST /v1/sandbox/restore) later. Not kept: sessions, the event log, and — unless `include` names them — webhooks and API keys (kept without their secrets: a fork makes fresh ones). Read as one consistent instant without blocking the world. With `scenario`, keeps the world that scenario builds (applied to a temporary world, then removed; your own world untouched; bodies up to 16 MiB). Access token or API key. LIMIT_SNAPSHOTS per user and LIMIT_SNAPSHOT_TRANSACTIONS transactions per snapshot (422 LIMIT_EXCEEDED).
          */
         post: operations["worlds.takeSnapshot"];
         delete?: never;
@@ -979,7 +979,7 @@ export interface paths {
         put?: never;
         /**
          * Create a disposable child world
-         * @description A new user without a password, owned by you, filled from one of your snapshots (new ids, same shape, same relative dates, the snapshot’s clock offset; fast: its rows are copied inside the database) or from a scenario (as POST /v1/scenarios/apply). The answer carries its access token, refresh token and an API key, shown once. After `ttl` (default PT1H, PT1S–P7D, wall time) the worker removes it and all its data; DELETE /v1/worlds/{id} removes it at once. Your own calls never read its data: use its credentials. A child world cannot create worlds (403 FORBIDDEN). LIMIT_WORLDS live worlds per user (422 LIMIT_EXCEEDED). Access token or API key. Bodies up to 16 MiB (a scenario).
+         * @description A new user without a password, owned by you, filled from one of your snapshots (new ids, same shape, same relative dates, the snapshot’s clock offset; fast: its rows are copied inside the database) or from a scenario (as POST /v1/scenarios/apply). The answer carries its access token, refresh token and an API key, shown once; a snapshot that kept webhooks or API keys (`include`) gives the world fresh ones of each — same URLs, events, names, new secrets and keys (never the parent’s), shown once in `webhooks` and `apiKeys`. After `ttl` (default PT1H, PT1S–P7D, wall time) the worker removes it and all its data; DELETE /v1/worlds/{id} removes it at once. Your own calls never read its data: use its credentials. A child world cannot create worlds (403 FORBIDDEN). LIMIT_WORLDS live worlds per user (422 LIMIT_EXCEEDED). Access token or API key. Bodies up to 16 MiB (a scenario).
          */
         post: operations["worlds.createWorld"];
         delete?: never;
@@ -1280,6 +1280,22 @@ export interface components {
                 name: string;
                 prefix: string;
             };
+            /** @description The snapshot’s API keys (kept with `include: ["apiKeys"]`), made anew in this world: same names and relative dates, fresh keys (never the parent’s). Besides `apiKey`. Empty otherwise */
+            apiKeys: {
+                /** Format: date-time */
+                createdAt: string;
+                expiresAt: string | null;
+                /**
+                 * Format: uuid
+                 * @description UUID v7
+                 * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                 */
+                id: string;
+                /** @description The new key (`sbk_…`), shown only in this response */
+                key: string;
+                name: string;
+                prefix: string;
+            }[];
             /**
              * Format: int64
              * @description Seconds until the access token expires
@@ -1306,6 +1322,23 @@ export interface components {
             };
             /** @constant */
             tokenType: "Bearer";
+            /** @description The snapshot’s webhooks (kept with `include: ["webhooks"]`), registered anew in this world, each with a fresh secret; its deliveries are signed with it. Empty otherwise */
+            webhooks: {
+                clientId: string;
+                events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
+                /**
+                 * Format: uuid
+                 * @description UUID v7
+                 * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                 */
+                id: string;
+                /** @description Its new signing secret (`whsec_…`), shown only in this response */
+                secret: string;
+                /** @enum {string} */
+                status: "active" | "disabled";
+                /** Format: uri */
+                url: string;
+            }[];
             world: components["schemas"]["World"];
         };
         /** @description One event sent to one webhook, with every attempt. */
@@ -1745,6 +1778,11 @@ export interface components {
             accounts: number;
             /**
              * Format: int64
+             * @description API keys kept (`include: ["apiKeys"]`; 0 otherwise): a fork makes a fresh key of each (same name and expiry)
+             */
+            apiKeys: number;
+            /**
+             * Format: int64
              * @description The world's clock offset then; a fork or a restore starts with it
              */
             clockOffsetMs: number;
@@ -1765,7 +1803,14 @@ export interface components {
             takenAt: string;
             /** Format: int64 */
             transactions: number;
+            /**
+             * Format: int64
+             * @description Webhook subscriptions kept (`include: ["webhooks"]`; 0 otherwise): a fork registers each anew with a fresh secret
+             */
+            webhooks: number;
         };
+        /** @enum {string} */
+        SnapshotInclude: "webhooks" | "apiKeys";
         Transaction: {
             /**
              * Format: uuid
@@ -7062,7 +7107,9 @@ export interface operations {
                      *           "clockOffsetMs": 1,
                      *           "accounts": 1,
                      *           "transactions": 1,
-                     *           "schedules": 1
+                     *           "schedules": 1,
+                     *           "webhooks": 1,
+                     *           "apiKeys": 1
                      *         },
                      *         "removed": {
                      *           "accounts": 1,
@@ -7291,7 +7338,9 @@ export interface operations {
                      *           "clockOffsetMs": 1,
                      *           "accounts": 1,
                      *           "transactions": 1,
-                     *           "schedules": 1
+                     *           "schedules": 1,
+                     *           "webhooks": 1,
+                     *           "apiKeys": 1
                      *         }
                      *       ],
                      *       "meta": {
@@ -7483,10 +7532,22 @@ export interface operations {
                  *             "clientId": "budget-app"
                  *           }
                  *         ]
-                 *       }
+                 *       },
+                 *       "include": [
+                 *         "webhooks",
+                 *         "apiKeys"
+                 *       ]
                  *     }
                  */
                 "application/json": {
+                    /**
+                     * @description Also keep these, never their secrets (default: neither). `webhooks`: each live webhook’s URL, event kinds, client id, status and faults — a fork registers each anew with a fresh signing secret, shown once in its answer. `apiKeys`: each unrevoked key’s name, age and expiry — a fork makes a fresh key of each, shown once. A restore leaves your own webhooks and keys as they are.
+                     * @example [
+                     *       "webhooks",
+                     *       "apiKeys"
+                     *     ]
+                     */
+                    include?: components["schemas"]["SnapshotInclude"][];
                     /** @example family, a year of history */
                     name: string;
                     /** @description Keep the world this scenario builds instead of yours (applied to a temporary world, which is then removed): a test suite’s global setup makes its snapshot so */
@@ -7514,7 +7575,9 @@ export interface operations {
                      *         "clockOffsetMs": 1,
                      *         "accounts": 1,
                      *         "transactions": 1,
-                     *         "schedules": 1
+                     *         "schedules": 1,
+                     *         "webhooks": 1,
+                     *         "apiKeys": 1
                      *       }
                      *     }
                      */
@@ -7737,7 +7800,9 @@ export interface operations {
                      *         "clockOffsetMs": 1,
                      *         "accounts": 1,
                      *         "transactions": 1,
-                     *         "schedules": 1
+                     *         "schedules": 1,
+                     *         "webhooks": 1,
+                     *         "apiKeys": 1
                      *       }
                      *     }
                      */
@@ -7900,7 +7965,9 @@ export interface operations {
                      *         "clockOffsetMs": 1,
                      *         "accounts": 1,
                      *         "transactions": 1,
-                     *         "schedules": 1
+                     *         "schedules": 1,
+                     *         "webhooks": 1,
+                     *         "apiKeys": 1
                      *       }
                      *     }
                      */
@@ -13022,6 +13089,28 @@ export interface operations {
                      *           "createdAt": "2026-11-21T10:15:30.123Z",
                      *           "key": "xxxxxx"
                      *         },
+                     *         "webhooks": [
+                     *           {
+                     *             "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "url": "https://example.com/webhooks/sandbank",
+                     *             "events": [
+                     *               "transaction.created"
+                     *             ],
+                     *             "clientId": "xxxxxx",
+                     *             "status": "active",
+                     *             "secret": "xxxxxx"
+                     *           }
+                     *         ],
+                     *         "apiKeys": [
+                     *           {
+                     *             "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "name": "xxxxxx",
+                     *             "prefix": "xxxxxx",
+                     *             "createdAt": "2026-11-21T10:15:30.123Z",
+                     *             "expiresAt": "2026-11-21T10:15:30.123Z",
+                     *             "key": "xxxxxx"
+                     *           }
+                     *         ],
                      *         "scenario": {
                      *           "transactions": 1,
                      *           "schedules": 1,

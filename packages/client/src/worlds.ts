@@ -16,6 +16,11 @@ import { createSession, type Session } from './session.ts';
 
 export type Snapshot = components['schemas']['Snapshot'];
 type WorldResource = components['schemas']['World'];
+type CreatedWorldResource = components['schemas']['CreatedWorld'];
+/** A webhook the world got from its snapshot (`include: ['webhooks']`), with its own new signing secret. */
+export type WorldWebhook = CreatedWorldResource['webhooks'][number];
+/** An API key the world got from its snapshot (`include: ['apiKeys']`): same name, a fresh key. */
+export type WorldApiKey = CreatedWorldResource['apiKeys'][number];
 
 export interface WorldOptions {
   /** The service, e.g. `http://localhost:3000`; default `SANDBANK_URL`. */
@@ -58,6 +63,10 @@ export interface SandboxWorld {
   readonly refreshToken: string;
   /** The world's API key (`key`, and `id`: the GoCardless `secret_id`). */
   readonly apiKey: { id: string; key: string };
+  /** The snapshot's webhooks, registered anew in this world, each with its own secret (empty unless the snapshot kept them). */
+  readonly webhooks: readonly WorldWebhook[];
+  /** Fresh keys of the snapshot's API keys, by name (empty unless the snapshot kept them). */
+  readonly apiKeys: readonly WorldApiKey[];
   /** A session of the world (it refreshes its access token by itself). */
   readonly session: Session;
   /** The REST client, typed from the OpenAPI document, signed in as the world. */
@@ -127,6 +136,9 @@ interface CreatedWorld {
   accessToken: string;
   refreshToken: string;
   apiKey: { id: string; key: string };
+  /** Absent from servers older than the snapshot's `include`. */
+  webhooks?: WorldWebhook[];
+  apiKeys?: WorldApiKey[];
 }
 
 /** Creates a child world (remember to `remove()` it; `withWorld` does). */
@@ -150,6 +162,8 @@ export async function createWorld(source: WorldSource, options: WorldOptions = {
     accessToken: created.accessToken,
     refreshToken: created.refreshToken,
     apiKey: { id: created.apiKey.id, key: created.apiKey.key },
+    webhooks: created.webhooks ?? [],
+    apiKeys: created.apiKeys ?? [],
     session,
     rest: createRestClient(session),
     remove() {
@@ -198,6 +212,12 @@ export interface EnsureSnapshotOptions extends Omit<WorldOptions, 'ttl' | 'keep'
   scenario?: unknown;
   /** Make a new snapshot even if one of this name exists (the older ones are deleted). */
   fresh?: boolean;
+  /**
+   * Also keep your webhooks and/or API keys (never their secrets): every world forked from it gets
+   * fresh ones of each, in `world.webhooks` / `world.apiKeys`. With a scenario, only `'webhooks'`.
+   * A snapshot found by name is reused as it is: change the name when this changes.
+   */
+  include?: ('webhooks' | 'apiKeys')[];
 }
 
 /**
@@ -217,6 +237,7 @@ export async function ensureSnapshot(options: EnsureSnapshotOptions): Promise<Sn
   const snapshot = await call<Snapshot>(parent, 'POST', '/v1/sandbox/snapshots', {
     name: options.name,
     ...(options.scenario === undefined ? {} : { scenario: options.scenario }),
+    ...(options.include === undefined ? {} : { include: options.include }),
   });
   for (const old of existing) await call(parent, 'DELETE', `/v1/sandbox/snapshots/${old.id}`);
   return snapshot;

@@ -6,7 +6,7 @@ import type { ErrorCode } from '@sandbank/schemas';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Context } from './context.ts';
-import { verifyAccessToken } from './domain/auth/tokens.ts';
+import { authenticateAccessToken } from './domain/auth/tokens.ts';
 import { authenticateApiKey } from './domain/integrations/authenticate-api-key.ts';
 import { AppError, toErrorBody } from './errors.ts';
 import { currentTraceId } from './lib/request-trace.ts';
@@ -67,7 +67,7 @@ export const protectedProcedure = t.procedure
   .use(async ({ ctx, next }) => {
     const token = bearerToken(ctx.authorization);
     if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
-    const user = await verifyAccessToken(ctx.deps, token);
+    const user = await authenticateAccessToken(ctx.em, ctx.deps, token);
     return next({ ctx: { ...ctx, user } });
   })
   .use(storableInput);
@@ -95,7 +95,7 @@ export const worldOwnerProcedure = t.procedure
     const token = bearerToken(ctx.authorization);
     if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token or API key is required');
     if (JWT_SHAPE.test(token)) {
-      const user = await verifyAccessToken(ctx.deps, token);
+      const user = await authenticateAccessToken(ctx.em, ctx.deps, token);
       return next({ ctx: { ...ctx, user: { id: user.id } } });
     }
     const apiKey = await authenticateApiKey(ctx.em, ctx.deps.config, token);

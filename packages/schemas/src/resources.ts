@@ -255,6 +255,13 @@ export const SnapshotSchema = z
     accounts: z.int(),
     transactions: z.int(),
     schedules: z.int(),
+    webhooks: z.int().meta({
+      description:
+        'Webhook subscriptions kept (`include: ["webhooks"]`; 0 otherwise): a fork registers each anew with a fresh secret',
+    }),
+    apiKeys: z.int().meta({
+      description: 'API keys kept (`include: ["apiKeys"]`; 0 otherwise): a fork makes a fresh key of each (same name and expiry)',
+    }),
   })
   .meta({ id: 'Snapshot' });
 export type Snapshot = z.infer<typeof SnapshotSchema>;

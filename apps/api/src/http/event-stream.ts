@@ -19,6 +19,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   AppError,
+  authenticateAccessToken,
   bearerToken,
   cursorOf,
   type Deps,
@@ -28,7 +29,6 @@ import {
   positionFromCursor,
   readLog,
   toErrorBody,
-  verifyAccessToken,
 } from '@sandbank/core';
 import { buildEventBody, EVENT_TYPES, type EventRow, type EventType } from '@sandbank/schemas';
 import { TRPCError } from '@trpc/server';
@@ -113,7 +113,7 @@ export function eventStreamHandler(
     if (registry.closed) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down');
     const token = bearerToken(req.headers.authorization);
     if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
-    const user = await verifyAccessToken(deps, token);
+    const user = await authenticateAccessToken(deps.orm.em.fork(), deps, token);
     const { types, after } = parseQuery(req);
     const controller = registry.open(user.id, deps.config.limits.eventStreams);
     if (!controller) {

@@ -12,6 +12,8 @@ export const toSnapshot = (row: SnapshotRow): Snapshot => ({
   accounts: Number(row.accounts),
   transactions: Number(row.transactions),
   schedules: Number(row.schedules),
+  webhooks: Number(row.webhooks),
+  apiKeys: Number(row.api_keys),
 });
 
 export const toWorld = (row: WorldRow): World => ({

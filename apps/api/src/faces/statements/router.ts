@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   AppError,
+  authenticateAccessToken,
   authenticateApiKey,
   bearerToken,
   consumePoint,
@@ -20,7 +21,6 @@ import {
   resolveOwner,
   statusOf,
   toErrorBody,
-  verifyAccessToken,
 } from '@sandbank/core';
 import type { EntityManager } from '@sandbank/db';
 import { TRPCError } from '@trpc/server';
@@ -71,8 +71,9 @@ export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
     wrap(async (req, res) => {
       const token = bearerToken(req.headers.authorization);
       if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
-      const user = await verifyAccessToken(deps, token);
-      await sendStatement(req, res, deps.orm.em.fork(), user.id, streams);
+      const em = deps.orm.em.fork();
+      const user = await authenticateAccessToken(em, deps, token);
+      await sendStatement(req, res, em, user.id, streams);
     }),
   );
 

@@ -20,7 +20,11 @@ export interface Session {
 export async function issueSession(
   em: EntityManager,
   deps: Pick<Deps, 'config' | 'secrets'>,
-  { userId, familyId = uuidv7() }: { userId: string; familyId?: string },
+  {
+    userId,
+    familyId = uuidv7(),
+    world = false,
+  }: { userId: string; familyId?: string /** A child world's session. */; world?: boolean },
 ): Promise<Session> {
   const refreshToken = generateOpaqueToken();
   em.create(RefreshTokenEntity, {
@@ -32,7 +36,7 @@ export async function issueSession(
   });
   await em.flush();
   return {
-    accessToken: await signAccessToken(deps, userId, familyId),
+    accessToken: await signAccessToken(deps, userId, familyId, { world }),
     refreshToken,
     tokenType: 'Bearer',
     expiresIn: deps.config.auth.accessTokenTtlSeconds,
@@ -51,16 +55,17 @@ export async function refreshSession(
   const outcome = await em.transactional(async (tx): Promise<RotateOutcome> => {
     // Marking the token used and checking it is one statement, so two racing refreshes
     // cannot both succeed.
-    const [claimed] = await tx.execute<{ user_id: string; family_id: string }[]>(
+    const [claimed] = await tx.execute<{ user_id: string; family_id: string; world: boolean }[]>(
       `update refresh_tokens set used_at = now()
         where token_hash = ? and used_at is null and revoked_at is null and expires_at > now()
-        returning user_id, family_id`,
+        returning user_id, family_id, exists (select 1 from worlds w where w.id = refresh_tokens.user_id) as world`,
       [tokenHash],
     );
     // The successor is written in the same transaction: a racing reuse that revokes the family
     // after this commit sees (and revokes) the new token too.
     if (claimed) {
-      return { ok: true, session: await issueSession(tx, deps, { userId: claimed.user_id, familyId: claimed.family_id }) };
+      const { user_id: userId, family_id: familyId, world } = claimed;
+      return { ok: true, session: await issueSession(tx, deps, { userId, familyId, world }) };
     }
     const [known] = await tx.execute<{ family_id: string; used_at: Date | null }[]>(
       'select family_id, used_at from refresh_tokens where token_hash = ?',

@@ -1,8 +1,13 @@
 /**
  * Access tokens: short-lived HS256 JWTs (issuer, audience, subject, expiry, unique id), verified
  * strictly. Refresh tokens are opaque random strings stored only as SHA-256 hashes.
+ *
+ * A child world's token carries `wld: true`: it is good only while its world lives, which
+ * `authenticateAccessToken` asks the database on every request (one primary-key lookup, for these
+ * tokens only), so a world removed (or past its TTL) refuses its token at once, not when it expires.
  */
 import { createHash, randomBytes, webcrypto } from 'node:crypto';
+import { type EntityManager, executeHot } from '@sandbank/db';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
@@ -12,6 +17,8 @@ export interface AuthUser {
   id: string;
   /** The session family the token was issued for (logout revokes it). */
   sessionId: string;
+  /** A child world's token (claim `wld`): valid only while the world lives. */
+  world: boolean;
 }
 
 const ALGORITHM = 'HS256';
@@ -34,9 +41,10 @@ export async function signAccessToken(
   deps: Pick<Deps, 'config' | 'secrets'>,
   userId: string,
   sessionId: string,
+  { world = false }: { world?: boolean } = {},
 ): Promise<string> {
   const { auth } = deps.config;
-  return new SignJWT({ sid: sessionId })
+  return new SignJWT(world ? { sid: sessionId, wld: true } : { sid: sessionId })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(userId)
     .setIssuer(auth.issuer)
@@ -62,7 +70,7 @@ export async function verifyAccessToken(deps: Pick<Deps, 'config' | 'secrets'>, 
     verifiedTokens.set(deps.secrets.jwtSecret, cache);
   }
   const hit = cache.get(token);
-  if (hit && hit.expiresAtMs > Date.now()) return { id: hit.id, sessionId: hit.sessionId };
+  if (hit && hit.expiresAtMs > Date.now()) return { id: hit.id, sessionId: hit.sessionId, world: hit.world };
   cache.delete(token);
 
   const { auth } = deps.config;
@@ -76,7 +84,7 @@ export async function verifyAccessToken(deps: Pick<Deps, 'config' | 'secrets'>, 
     if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') {
       throw new Error('claims missing');
     }
-    const user = { id: payload.sub, sessionId: payload.sid };
+    const user = { id: payload.sub, sessionId: payload.sid, world: payload.wld === true };
     if (cache.size >= VERIFIED_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     cache.set(token, { ...user, expiresAtMs: payload.exp * 1000 });
     return user;
@@ -84,6 +92,27 @@ export async function verifyAccessToken(deps: Pick<Deps, 'config' | 'secrets'>, 
     const expired = error instanceof errors.JWTExpired;
     throw new AppError('UNAUTHENTICATED', expired ? 'The access token has expired' : 'The access token is not valid');
   }
+}
+
+/** Is the child world alive (not removed, TTL not passed, wall time)? A prepared statement on the pool. */
+const LIVE_WORLD = { sql: 'select 1 as live from worlds where id = ? and expires_at > sandbank_wall_now()' };
+
+/**
+ * Verifies an access token, and a child world's token also against its world: removed (its rows are
+ * gone) or expired, 401 at once. Every access-token door (the tRPC middlewares, the event stream, the
+ * statements) goes through here.
+ */
+export async function authenticateAccessToken(
+  em: EntityManager,
+  deps: Pick<Deps, 'config' | 'secrets'>,
+  token: string,
+): Promise<AuthUser> {
+  const user = await verifyAccessToken(deps, token);
+  if (user.world) {
+    const [live] = await executeHot<{ live: number }>(em, LIVE_WORLD, [user.id]);
+    if (!live) throw new AppError('UNAUTHENTICATED', 'The world of this access token has been removed or has expired');
+  }
+  return user;
 }
 
 /** 256 bits of randomness, URL-safe. */

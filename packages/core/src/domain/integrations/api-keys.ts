@@ -11,7 +11,7 @@ import { checkUserLimit } from '../limits/per-user-limits.ts';
 
 export const API_KEY_PREFIX = 'sbk_';
 /** `sbk_` and 8 characters (48 of the 256 bits): enough to tell keys apart, far too few to guess the rest. */
-const VISIBLE_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
+export const VISIBLE_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
 
 export interface CreatedApiKey {
   apiKey: ApiKeyEntity;

@@ -28,19 +28,19 @@ export interface CopyTarget {
 }
 
 /** The new id of the snapshot's row at `ord` (null for a null ord). */
-const idOf = (ord: string) => `(k.prefix || lpad(to_hex(${ord}), 8, '0'))::uuid`;
+export const idOf = (ord: string) => `(k.prefix || lpad(to_hex(${ord}), 8, '0'))::uuid`;
 
-const KEYS = `with k as (select ?::uuid as snapshot_id, ?::uuid as user_id, ?::text as prefix,
+export const COPY_KEYS = `with k as (select ?::uuid as snapshot_id, ?::uuid as user_id, ?::text as prefix,
   ?::bigint * interval '1 millisecond' as shift)`;
 
 const SQL = {
-  accounts: `${KEYS}
+  accounts: `${COPY_KEYS}
     insert into accounts (id, user_id, name, balance, currency, status, created_at, closed_at, transaction_count, held_amount)
     select ${idOf('s.ord')}, k.user_id, s.name, s.balance, s.currency, s.status, s.created_at + k.shift,
            s.closed_at + k.shift, s.transaction_count, s.held_amount
       from k join world_snapshot_accounts s on s.snapshot_id = k.snapshot_id`,
   // One statement: a reversal's original is checked (foreign key) at its end, wherever it lies in the copy.
-  transactions: `${KEYS}
+  transactions: `${COPY_KEYS}
     insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, created_at,
                               status, posted_at, version, merchant, category, reversal_of, reversed_amount, settle_at,
                               expire_at, updated_at, request_fingerprint, posted_from_pending)
@@ -50,14 +50,14 @@ const SQL = {
            s.status, s.posted_at + k.shift, s.version, s.merchant, s.category, ${idOf('s.reversal_ord')},
            s.reversed_amount, s.settle_at + k.shift, s.expire_at + k.shift, now(), s.request_fingerprint, s.posted_from_pending
       from k join world_snapshot_transactions s on s.snapshot_id = k.snapshot_id`,
-  schedules: `${KEYS}
+  schedules: `${COPY_KEYS}
     insert into schedules (id, user_id, account_id, amount, description, merchant, category, rrule, timezone, start_at,
                            status, settle_after, state, next_run_at, next_run_n, created_at, updated_at)
     select ${idOf('s.ord')}, k.user_id, ${idOf('s.account_ord')}, s.amount, s.description,
            s.merchant, s.category, s.rrule, s.timezone, s.start_at + k.shift, s.status, s.settle_after, s.state,
            s.next_run_at + k.shift, s.next_run_n, s.created_at + k.shift, now()
       from k join world_snapshot_schedules s on s.snapshot_id = k.snapshot_id`,
-  scheduleRuns: `${KEYS}
+  scheduleRuns: `${COPY_KEYS}
     insert into schedule_runs (schedule_id, n, due_at, transaction_id, failure_code, failure_message, created_at)
     select ${idOf('s.schedule_ord')}, s.n, s.due_at + k.shift,
            ${idOf('s.transaction_ord')}, s.failure_code, s.failure_message, s.created_at + k.shift
@@ -69,11 +69,11 @@ const SQL = {
  * plan instead of four. Foreign keys are checked at the end of a statement, so the order of the copies
  * inside it does not matter.
  */
-const COPY = `${KEYS},
-  copied_accounts as (${SQL.accounts.slice(KEYS.length)} returning 1),
-  copied_transactions as (${SQL.transactions.slice(KEYS.length)} returning 1),
-  copied_schedules as (${SQL.schedules.slice(KEYS.length)} returning 1),
-  copied_runs as (${SQL.scheduleRuns.slice(KEYS.length)} returning 1)
+const COPY = `${COPY_KEYS},
+  copied_accounts as (${SQL.accounts.slice(COPY_KEYS.length)} returning 1),
+  copied_transactions as (${SQL.transactions.slice(COPY_KEYS.length)} returning 1),
+  copied_schedules as (${SQL.schedules.slice(COPY_KEYS.length)} returning 1),
+  copied_runs as (${SQL.scheduleRuns.slice(COPY_KEYS.length)} returning 1)
   select (select count(*) from copied_accounts) as accounts, (select count(*) from copied_transactions) as transactions,
          (select count(*) from copied_schedules) as schedules, (select count(*) from copied_runs) as runs`;
 

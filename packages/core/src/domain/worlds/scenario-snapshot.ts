@@ -17,11 +17,11 @@ const SCRATCH_TTL_MS = 600_000;
 export async function snapshotScenario(
   em: EntityManager,
   deps: Pick<Deps, 'config' | 'secrets'>,
-  { userId, name, scenario, limits }: Omit<TakeSnapshotParams, 'ownerId'> & { scenario: Scenario },
+  { userId, name, include, scenario, limits }: Omit<TakeSnapshotParams, 'ownerId'> & { scenario: Scenario },
 ): Promise<SnapshotRow> {
   const { world } = await createWorld(em, deps, { parentId: userId, source: { scenario }, ttlMs: SCRATCH_TTL_MS });
   try {
-    return await takeSnapshot(em, { userId: world.id, ownerId: userId, name, limits });
+    return await takeSnapshot(em, { userId: world.id, ownerId: userId, name, limits, ...(include ? { include } : {}) });
   } finally {
     await removeWorlds(em, [world.id]);
   }

@@ -2,7 +2,9 @@
  * Snapshots: `POST /v1/sandbox/snapshots` keeps the caller's world as it is now — its
  * accounts, transactions in every lifecycle state (holds included), schedules with their runs, and
  * the clock (its now and offset) — in tables of their own (migration 20261126010000-worlds). Not
- * kept: credentials (API keys, sessions, faces' links), webhooks and the event log.
+ * kept: sessions, faces' links and the event log; webhooks and API keys only when asked (`include`),
+ * and then without their secrets: a webhook as its subscription, a key as its name and dates (a fork
+ * makes each anew with a fresh secret: fork-credentials.ts).
  *
  * Taking one never blocks the world: the rows are read in one REPEATABLE READ transaction (one
  * consistent view of every table, as of its first statement) with plain reads, no row locks, so
@@ -23,9 +25,14 @@ export interface SnapshotRow {
   accounts: number;
   transactions: number;
   schedules: number;
+  webhooks: number;
+  api_keys: number;
 }
 
-export const SNAPSHOT_COLUMNS = 'id, name, taken_at, clock_offset_ms, accounts, transactions, schedules';
+export const SNAPSHOT_COLUMNS = 'id, name, taken_at, clock_offset_ms, accounts, transactions, schedules, webhooks, api_keys';
+
+/** What a snapshot keeps beyond the world's money and clock, when asked. */
+type SnapshotInclude = 'webhooks' | 'apiKeys';
 
 const LOCK_WAIT_MS = 30_000;
 
@@ -35,6 +42,8 @@ export interface TakeSnapshotParams {
   /** Who owns the snapshot (default: the world's user); another user for a snapshot of a scenario (scenario-snapshot.ts). */
   ownerId?: string;
   name: string;
+  /** Also keep the world's webhooks (subscriptions) and API keys (names and dates), never their secrets. */
+  include?: readonly SnapshotInclude[];
   limits: { snapshots: number; snapshotTransactions: number };
 }
 
@@ -62,18 +71,22 @@ export async function takeSnapshot(em: EntityManager, params: TakeSnapshotParams
 
 async function copyWorld(
   tx: EntityManager,
-  { userId, ownerId, name, limits }: TakeSnapshotParams & { ownerId: string },
+  { userId, ownerId, name, include = [], limits }: TakeSnapshotParams & { ownerId: string },
 ): Promise<SnapshotRow> {
-  const [world] = await tx.execute<{ now: Date; offset_ms: string; a: string; t: string; s: string }[]>(
+  const [world] = await tx.execute<{ now: Date; offset_ms: string; a: string; t: string; s: string; w: string; k: string }[]>(
     `select ${WORLD_NOW_SQL} as now, u.clock_offset_ms as offset_ms,
             (select count(*) from accounts where user_id = u.id) as a,
             (select count(*) from transactions where user_id = u.id) as t,
-            (select count(*) from schedules where user_id = u.id) as s
+            (select count(*) from schedules where user_id = u.id) as s,
+            (select count(*) from webhooks w where w.user_id = u.id and ${keptWebhooks('w')}) as w,
+            (select count(*) from api_keys k where k.user_id = u.id and ${keptApiKeys('k')}) as k
        from users u where u.id = ?`,
     [userId],
   );
   if (!world) throw worldGone();
   const [accounts, transactions, schedules] = [Number(world.a), Number(world.t), Number(world.s)];
+  const webhooks = include.includes('webhooks') ? Number(world.w) : 0;
+  const apiKeys = include.includes('apiKeys') ? Number(world.k) : 0;
   if (transactions > limits.snapshotTransactions) {
     throw new AppError(
       'LIMIT_EXCEEDED',
@@ -83,9 +96,10 @@ async function copyWorld(
   }
   const id = uuidv7();
   const [row] = await tx.execute<SnapshotRow[]>(
-    `insert into world_snapshots (id, user_id, name, taken_at, clock_offset_ms, accounts, transactions, schedules, created_at)
-     values (?, ?, ?, ?::timestamptz, ?, ?, ?, ?, now()) returning ${SNAPSHOT_COLUMNS}`,
-    [id, ownerId, name, new Date(world.now).toISOString(), world.offset_ms, accounts, transactions, schedules],
+    `insert into world_snapshots (id, user_id, name, taken_at, clock_offset_ms, accounts, transactions, schedules, webhooks,
+                                  api_keys, created_at)
+     values (?, ?, ?, ?::timestamptz, ?, ?, ?, ?, ?, ?, now()) returning ${SNAPSHOT_COLUMNS}`,
+    [id, ownerId, name, new Date(world.now).toISOString(), world.offset_ms, accounts, transactions, schedules, webhooks, apiKeys],
   );
   // One numbering across the snapshot's tables (accounts, then transactions, then schedules), in id order.
   await tx.execute(
@@ -138,9 +152,35 @@ async function copyWorld(
     [id, id, id],
     'run',
   );
+  // Numbered after the schedules: a fork derives their new ids from `ord` like every other row's.
+  if (webhooks > 0) {
+    await tx.execute(
+      `insert into world_snapshot_webhooks (snapshot_id, ord, id, client_id, url, events, status, disabled_reason, faults,
+                                            created_at)
+       select ?, ?::int + row_number() over (order by w.id), w.id, w.client_id, w.url, w.events, w.status, w.disabled_reason,
+              w.faults, w.created_at
+         from webhooks w where w.user_id = ? and ${keptWebhooks('w')}`,
+      [id, accounts + transactions + schedules, userId],
+      'run',
+    );
+  }
+  if (apiKeys > 0) {
+    await tx.execute(
+      `insert into world_snapshot_api_keys (snapshot_id, ord, id, name, created_at, expires_at)
+       select ?, ?::int + row_number() over (order by k.id), k.id, k.name, k.created_at, k.expires_at
+         from api_keys k where k.user_id = ? and ${keptApiKeys('k')}`,
+      [id, accounts + transactions + schedules + webhooks, userId],
+      'run',
+    );
+  }
   if (!row) throw new Error('the snapshot row was not written');
   return row;
 }
+
+/** The webhooks a snapshot keeps: not deleted, and not a Plaid item's (the item itself is not kept). */
+const keptWebhooks = (w: string) => `${w}.deleted_at is null and ${w}.plaid_item_id is null`;
+/** The API keys a snapshot keeps: not revoked (an expired one too, as its owner lists it). */
+const keptApiKeys = (k: string) => `${k}.revoked_at is null`;
 
 export async function listSnapshots(
   em: EntityManager,

@@ -30,6 +30,7 @@ import { API_KEY_PREFIX } from '../integrations/api-keys.ts';
 import { type ApplyScenarioResult, applyScenario } from '../scenarios/apply-scenario.ts';
 import type { Scenario } from '../scenarios/scenario-document.ts';
 import { canSkipForeignKeyChecks, copySnapshotInto, idUnder, newIdPrefix, SHIFT_MS_SQL } from './copy-world.ts';
+import { type ForkedCredentials, forkCredentials } from './fork-credentials.ts';
 import { removeWorlds } from './remove-worlds.ts';
 
 /** What a child world's `password_hash` holds: not an argon2 hash, so no password verifies against it. */
@@ -56,6 +57,8 @@ export interface CreatedWorld {
   world: WorldRow;
   session: Session;
   apiKey: ApiKeyRow & { key: string };
+  /** The snapshot's kept webhooks and API keys, made anew with fresh secrets (none unless it kept them). */
+  credentials: ForkedCredentials;
   /** What the scenario built, for a world made from one. */
   scenario?: ApplyScenarioResult;
 }
@@ -87,16 +90,23 @@ export async function createWorld(
       // A disposable world does not wait for its commit's WAL flush: a database crash in the next
       // moment may lose the whole fork (never half of it); the parent's rows are not written here.
       await tx.execute('set local synchronous_commit = off', [], 'run');
-      const [forked] = await tx.execute<{ shift_ms: string }[]>(
-        `with s as (select id, taken_at, clock_offset_ms from world_snapshots where id = ? and user_id = ? for key share),
+      const [forked] = await tx.execute<{ shift_ms: string; webhooks: number; api_keys: number }[]>(
+        `with s as (select id, taken_at, clock_offset_ms, webhooks, api_keys from world_snapshots
+                     where id = ? and user_id = ? for key share),
               u as (insert into users (id, email, password_hash, clock_offset_ms)
                     select ?, ?, ?, s.clock_offset_ms from s returning id, clock_offset_ms)
-         select ${SHIFT_MS_SQL} as shift_ms from u, s`,
+         select ${SHIFT_MS_SQL} as shift_ms, s.webhooks, s.api_keys from u, s`,
         [snapshotId, params.parentId, id, worldEmail(id), NO_PASSWORD],
       );
       if (!forked) throw notFound('Snapshot');
-      await copySnapshotInto(tx, { snapshotId, userId: id, prefix, shiftMs: Number(forked.shift_ms) }, skipChecks);
-      return finishWorld(tx, deps, { id, parentId: params.parentId, snapshotId, ttlMs: params.ttlMs });
+      const target = { snapshotId, userId: id, prefix, shiftMs: Number(forked.shift_ms) };
+      await copySnapshotInto(tx, target, skipChecks);
+      const credentials = await forkCredentials(tx, deps, target, {
+        webhooks: Number(forked.webhooks),
+        apiKeys: Number(forked.api_keys),
+      });
+      const world = await finishWorld(tx, deps, { id, parentId: params.parentId, snapshotId, ttlMs: params.ttlMs });
+      return { ...world, credentials };
     });
   }
   const { scenario } = params.source;
@@ -105,7 +115,8 @@ export async function createWorld(
     return finishWorld(tx, deps, { id, parentId: params.parentId, snapshotId: null, ttlMs: params.ttlMs });
   });
   try {
-    return { ...created, scenario: await applyScenario(em, deps, { userId: id, scenario }) };
+    const applied = await applyScenario(em, deps, { userId: id, scenario });
+    return { ...created, credentials: { webhooks: [], apiKeys: [] }, scenario: applied };
   } catch (error) {
     // All or none: a scenario that does not apply leaves no world behind.
     await removeWorlds(em, [id]);
@@ -135,8 +146,8 @@ async function finishWorld(
   tx: EntityManager,
   deps: Pick<Deps, 'config' | 'secrets'>,
   { id, parentId, snapshotId, ttlMs }: { id: string; parentId: string; snapshotId: string | null; ttlMs: number },
-): Promise<CreatedWorld> {
-  const session = await issueSession(tx, deps, { userId: id });
+): Promise<Omit<CreatedWorld, 'credentials'>> {
+  const session = await issueSession(tx, deps, { userId: id, world: true });
   const key = generateOpaqueToken(API_KEY_PREFIX);
   const [apiKey] = await tx.execute<ApiKeyRow[]>(
     `insert into api_keys (id, user_id, name, prefix, key_hash, created_at)
