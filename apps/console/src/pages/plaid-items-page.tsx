@@ -86,7 +86,7 @@ export function PlaidItemsPage() {
                         <ul className="plaid-accounts">
                           {item.accounts.map((account) => (
                             <li key={account.id}>
-                              {account.name} <CopyButton text={account.id} label={`Copy account id of ${account.name}`} />
+                              {account.name} <CopyButton text={account.id} label={`Copy id of ${account.name}`} />
                             </li>
                           ))}
                         </ul>
