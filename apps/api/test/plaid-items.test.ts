@@ -50,10 +50,17 @@ describe('Plaid Items of the world', () => {
         { id: savings, name: 'Oszczędności' },
       ],
       webhookUrl: 'http://127.0.0.1:9/plaid-hook',
+      webhookId: expect.any(String),
       consentedProducts: ['transactions'],
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       removedAt: null,
     });
+    // Its webhook is the `webhooks` row that delivers it (client id plaid), as GET /v1/webhooks shows it.
+    const hooks = await app.call('GET', '/v1/webhooks?clientId=plaid', { token: user.accessToken });
+    expect(hooks.body.data.map((hook: { id: string; url: string }) => [hook.id, hook.url])).toEqual([
+      [good?.webhookId, 'http://127.0.0.1:9/plaid-hook'],
+    ]);
+    expect(waiting?.webhookId).toBeNull();
     expect((await listOf(user, '?limit=1&page=2')).data.map((item) => item.id)).toEqual([linked.itemId]);
 
     // The login reset on the face shows as the Item's error; the repair clears it.
@@ -83,6 +90,7 @@ describe('Plaid Items of the world', () => {
       status: 'removed',
       error: null,
       webhookUrl: 'http://127.0.0.1:9/plaid-hook',
+      webhookId: null,
     });
     expect(removed.body.data.removedAt).toEqual(expect.any(String));
     expect((await listOf(user)).data.map((item) => item.status)).toEqual(['awaiting_exchange', 'removed']);

@@ -1367,8 +1367,11 @@ export interface components {
              * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
              */
             eventId: string;
-            /** @enum {string} */
-            eventType: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test";
+            /**
+             * @description The event delivered; `plaid.webhook` for a Plaid Item’s ITEM notification (its webhook only)
+             * @enum {string}
+             */
+            eventType: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test" | "plaid.webhook";
             /**
              * Format: uuid
              * @description UUID v7
@@ -1562,6 +1565,8 @@ export interface components {
              * @enum {string}
              */
             status: "awaiting_exchange" | "good" | "login_required" | "removed";
+            /** @description The webhook (client id `plaid`) that delivers them: its deliveries are at GET /v1/webhooks/{id}/deliveries */
+            webhookId: string | null;
             /** @description Where the Item’s Plaid webhooks go (null: none) */
             webhookUrl: string | null;
         };
@@ -6945,6 +6950,7 @@ export interface operations {
                      *             }
                      *           ],
                      *           "webhookUrl": "xxxxxx",
+                     *           "webhookId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *           "consentedProducts": [
                      *             "transactions"
                      *           ],
@@ -7093,6 +7099,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "webhookUrl": "xxxxxx",
+                     *         "webhookId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *         "consentedProducts": [
                      *           "transactions"
                      *         ],

@@ -184,12 +184,20 @@ export const DeliveryAttemptSchema = z
 export type DeliveryAttempt = z.infer<typeof DeliveryAttemptSchema>;
 
 export const DeliveryStatusSchema = z.enum(['pending', 'succeeded', 'failed']);
+/**
+ * What a delivery sends: an event of the log, or (to a Plaid Item's webhook only) `plaid.webhook`, one of
+ * the Item's own Plaid notifications (docs/faces/plaid.md), which the event log does not list.
+ */
+export const DeliveryEventTypeSchema = z.enum([...EVENT_TYPES, 'plaid.webhook']);
+
 export const DeliverySchema = z
   .object({
     id: IdSchema,
     webhookId: IdSchema,
     eventId: IdSchema.meta({ description: 'Also the X-Sandbank-Idempotency-Key of every request of this delivery' }),
-    eventType: EventTypeSchema,
+    eventType: DeliveryEventTypeSchema.meta({
+      description: 'The event delivered; `plaid.webhook` for a Plaid Item’s ITEM notification (its webhook only)',
+    }),
     status: DeliveryStatusSchema,
     attemptCount: z.int(),
     lastStatusCode: z.int().nullable(),
@@ -303,6 +311,9 @@ export const PlaidItemSummarySchema = z
       )
       .meta({ description: 'The accounts linked, in the Item’s order (those open when it was created)' }),
     webhookUrl: z.string().nullable().meta({ description: 'Where the Item’s Plaid webhooks go (null: none)' }),
+    webhookId: IdSchema.nullable().meta({
+      description: 'The webhook (client id `plaid`) that delivers them: its deliveries are at GET /v1/webhooks/{id}/deliveries',
+    }),
     consentedProducts: z.array(z.string()).meta({ example: ['transactions'] }),
     createdAt: TimestampSchema.meta({ description: "The world's clock when the Item was created" }),
     removedAt: TimestampSchema.nullable().meta({ description: "The world's clock when it was removed" }),

@@ -1,8 +1,9 @@
 /**
  * The world's Plaid Items (docs/faces/plaid.md): what apps linked through the Plaid face, newest first,
- * with their accounts, status and webhook; remove one as `/item/remove` does.
+ * with their accounts, status and webhook (linked to its deliveries); remove one as `/item/remove` does.
  */
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter';
 import { ConfirmButton } from '../components/confirm-button.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
@@ -92,7 +93,14 @@ export function PlaidItemsPage() {
                         </ul>
                       )}
                     </td>
-                    <td>{item.webhookUrl ? <code>{item.webhookUrl}</code> : <span className="muted">none</span>}</td>
+                    <td>
+                      {item.webhookUrl ? <code>{item.webhookUrl}</code> : <span className="muted">none</span>}
+                      {item.webhookId && (
+                        <div>
+                          <Link href={`/webhooks/${item.webhookId}`}>Deliveries</Link>
+                        </div>
+                      )}
+                    </td>
                     <td>{formatDateTime(item.createdAt)}</td>
                     <td className="actions">
                       {item.status !== 'removed' && (

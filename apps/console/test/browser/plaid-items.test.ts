@@ -2,7 +2,7 @@
  * The Plaid items page in headless Chromium against the real API: empty, it explains how an Item is
  * made; an app (the Plaid face, called over HTTP as Plaid's SDK calls it) links an Item with a webhook
  * and makes a second one it never exchanges, and resets the first one's login; the page lists both
- * with their accounts and status; Remove (asked first) removes the Item, and its access token then
+ * with their accounts and status, and links the webhook to its deliveries; Remove (asked first) removes the Item, and its access token then
  * answers ITEM_NOT_FOUND on the face. Fits 390 px (light and dark), accessible, photographed.
  */
 import { launchBrowser } from '@sandbank/testing/browser';
@@ -96,9 +96,17 @@ it('explains how an Item is made, lists the Items an app linked, and removes one
   expect((await cells())[0]).toContain('ins_sandbank; transactions');
   expect((await cells())[1]).toContain('login requiredITEM_LOGIN_REQUIRED');
   expect((await cells())[2]).toMatch(/Konto osobiste.*Oszczędności/);
-  expect((await cells())[3]).toBe(`${stack.receiver.url}/plaid`);
+  expect((await cells())[3]).toBe(`${stack.receiver.url}/plaidDeliveries`);
   expect(await table.locator('tbody tr').first().textContent()).toContain('public token not exchanged yet');
   await checkPage(watched, 'plaid-items');
+  // Its webhook links to its deliveries: the worker delivered the login reset's ITEM: ERROR to the receiver.
+  await linked.getByRole('link', { name: 'Deliveries' }).click();
+  await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
+  await expect
+    .poll(() => page.getByRole('table', { name: 'Deliveries' }).locator('tbody tr').count(), { timeout: 15_000 })
+    .toBe(1);
+  await page.goBack();
+  await table.waitFor();
   await phoneChecks(email);
 
   // Remove, asked first: Cancel changes nothing; confirmed, the Item is removed on the face too.

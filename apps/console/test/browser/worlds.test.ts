@@ -153,6 +153,10 @@ it('takes, restores, forks from and deletes snapshots; creates and removes child
   expect(await snapshots.textContent()).not.toContain('Two payments');
   const left = await call<{ name: string }[]>('GET', '/v1/sandbox/snapshots', token);
   expect(left.data.map((snapshot) => snapshot.name)).toEqual(['Second']);
+  // The deleted snapshot's address now says so, in the error note.
+  await page.goto(`${stack.url}${snapshotPath}`);
+  await page.getByRole('alert').waitFor();
+  expect(await page.getByRole('alert').textContent()).toContain('NOT_FOUND');
 });
 
 /** Each page at 390 × 844, light and dark: no wider than the screen, accessible, photographed (light). */

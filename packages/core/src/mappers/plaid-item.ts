@@ -19,6 +19,7 @@ export const toPlaidItemSummary = (listed: ListedItem): PlaidItemSummary => {
     error: status === 'login_required' ? 'ITEM_LOGIN_REQUIRED' : null,
     accounts: listed.accounts,
     webhookUrl: listed.item.webhookUrl,
+    webhookId: listed.webhookId,
     consentedProducts: [...PLAID_CONSENTED_PRODUCTS],
     createdAt: listed.item.createdAt.toISOString(),
     removedAt: listed.removedAt?.toISOString() ?? null,

@@ -171,15 +171,23 @@ export interface ListedItem {
   removedAt: Date | null;
   /** The Item's accounts in its order, closed ones included; an account a reset removed is left out. */
   accounts: { id: string; name: string }[];
+  /** The `webhooks` row its Plaid webhooks are delivered through (its deliveries), while it has a URL. */
+  webhookId: string | null;
 }
 
-type ListedRow = ItemRow & { exchanged: boolean; accounts: { id: string; name: string }[]; total: string };
+type ListedRow = ItemRow & {
+  exchanged: boolean;
+  accounts: { id: string; name: string }[];
+  webhook_id: string | null;
+  total: string;
+};
 
 const LISTED_SQL = `select ${ITEM_COLUMNS.split(', ')
   .map((column) => `i.${column}`)
   .join(', ')}, i.access_token_hash is not null as exchanged, count(*) over () as total,
        coalesce((select json_agg(json_build_object('id', a.id, 'name', a.name) order by array_position(i.account_ids, a.id))
-                   from accounts a where a.user_id = i.user_id and a.id = any(i.account_ids)), '[]'::json) as accounts
+                   from accounts a where a.user_id = i.user_id and a.id = any(i.account_ids)), '[]'::json) as accounts,
+       (select w.id from webhooks w where w.plaid_item_id = i.id and w.deleted_at is null) as webhook_id
   from plaid_items i`;
 
 const toListed = (row: ListedRow): ListedItem => ({
@@ -187,6 +195,7 @@ const toListed = (row: ListedRow): ListedItem => ({
   exchanged: row.exchanged,
   removedAt: row.removed_at === null ? null : new Date(row.removed_at),
   accounts: row.accounts,
+  webhookId: row.webhook_id,
 });
 
 /** The user's Items, removed ones included (as they stand), newest first, one page. */
