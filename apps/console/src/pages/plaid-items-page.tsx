@@ -44,7 +44,8 @@ export function PlaidItemsPage() {
               An app makes one with Plaid’s SDK pointed at <code>/plaid</code> (client id: your user id; secret: one of your API
               keys): <code>/sandbox/public_token/create</code> (or <code>/link/token/create</code> first), then{' '}
               <code>/item/public_token/exchange</code> for its access token. The Item links the accounts open at that moment. See{' '}
-              <code>docs/faces/plaid.md</code> for the walk-through.
+              <code>docs/faces/plaid.md</code> for the walk-through, and{' '}
+              <a href="/faces/plaid/openapi.json">the Plaid face’s OpenAPI document</a> for every endpoint it serves.
             </p>
           </div>
         ) : (

@@ -70,6 +70,12 @@ it('explains how an Item is made, lists the Items an app linked, and removes one
   expect(new URL(page.url()).pathname).toBe('/console/plaid/items');
   expect(await textOf(page, 'plaid-empty')).toContain('/item/public_token/exchange');
   expect(await textOf(page, 'plaid-empty')).toContain('docs/faces/plaid.md');
+  const documentLink = page.getByRole('link', { name: 'the Plaid face’s OpenAPI document' });
+  const described = await fetch(new URL((await documentLink.getAttribute('href')) ?? '', stack.url));
+  expect([described.status, Object.keys(((await described.json()) as { paths: object }).paths)]).toEqual([
+    200,
+    expect.arrayContaining(['/sandbox/public_token/create', '/item/public_token/exchange']),
+  ]);
   await checkPage(watched, 'plaid-items-empty');
 
   // The app links an Item (with a webhook) and resets its login; a second Item is never exchanged.
