@@ -30,7 +30,7 @@ export const AFFECTS: Readonly<Record<string, readonly string[]>> = {
   webhooks: ['webhooks'],
   integrations: ['integrations'],
   simplefin: ['integrations', 'simplefin'],
-  // A restore replaces the world; a fork or a removal changes only the worlds listed.
+  // A restore replaces the whole world; forks and removals change only the worlds listed (one rule for the area).
   worlds: ['worlds', ...WORLD],
   plaid: ['plaid'],
 };
