@@ -72,6 +72,25 @@ const RESOURCES: Record<string, ResourceFixture> = {
     ).id;
   },
   'owner/{owner}': async (owner) => owner.email,
+  'items/{id}': async (owner) => {
+    const key = (await post(owner, '/v1/api-keys', { name: 'security' })) as { id: string; key: string };
+    const res = await fetch(`${app.url}/plaid/sandbox/public_token/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_id: owner.id,
+        secret: key.key,
+        institution_id: 'ins_sandbank',
+        initial_products: ['transactions'],
+      }),
+    });
+    if (res.status !== 200) throw new Error(`fixture Plaid public token answered ${res.status}`);
+    const { rows } = await app.db.query<{ id: string }>(
+      'select id from plaid_items where user_id = $1 order by id desc limit 1',
+      [owner.id],
+    );
+    return rows[0]!.id;
+  },
   'transactions/{id}': async (owner) => (await ownedTransaction(owner)).id,
   'events/{id}': async (owner) => ownedEvent(owner),
   'snapshots/{id}': async (owner) => (await post(owner, '/v1/sandbox/snapshots', { name: 'security' })).id,

@@ -10,11 +10,14 @@ import { ApiKeysPage } from './pages/api-keys-page.tsx';
 import { AuthPage } from './pages/auth-page.tsx';
 import { ConsentPage } from './pages/consent-page.tsx';
 import { EventsPage } from './pages/events-page.tsx';
+import { PlaidItemsPage } from './pages/plaid-items-page.tsx';
 import { RequisitionsPage } from './pages/requisitions-page.tsx';
 import { SimulatePage } from './pages/simulate-page.tsx';
+import { SnapshotPage } from './pages/snapshot-page.tsx';
 import { TimePage } from './pages/time-page.tsx';
 import { WebhookPage } from './pages/webhook-page.tsx';
 import { WebhooksPage } from './pages/webhooks-page.tsx';
+import { WorldsPage } from './pages/worlds-page.tsx';
 
 /** Where sign-in returns to: `next` when it is a path of the console, else the start page. */
 function returnPath(search: string): string {
@@ -94,6 +97,13 @@ function Routes() {
           <RequisitionsPage />
         </Route>
         <Route path="/gocardless/requisitions/:id">{(params) => <ConsentPage key={params.id} id={params.id} />}</Route>
+        <Route path="/worlds">
+          <WorldsPage />
+        </Route>
+        <Route path="/worlds/snapshots/:id">{(params) => <SnapshotPage key={params.id} id={params.id} />}</Route>
+        <Route path="/plaid/items">
+          <PlaidItemsPage />
+        </Route>
         <Route path="/login">
           <Redirect to={returnPath(search)} replace />
         </Route>

@@ -119,6 +119,16 @@ describe('Plaid webhooks', () => {
       return done[0].n === 4;
     });
     expect(rows).toHaveLength(4);
+    // The API lists them too (the Item's own notifications as `plaid.webhook`), as the console's deliveries page shows them.
+    const hook = await stack.db.query<{ id: string }>('select id from webhooks where plaid_item_id = $1', [item_id]);
+    const listed = await stack.call('GET', `/v1/webhooks/${hook.rows[0]?.id}/deliveries`, { token: user.token });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.data.map((delivery: { eventType: string }) => delivery.eventType).sort()).toEqual([
+      'plaid.webhook',
+      'plaid.webhook',
+      'plaid.webhook',
+      'transaction.created',
+    ]);
     // Our own event log does not show the face's notifications.
     const events = await stack.call('GET', '/v1/events?limit=100', { token: user.token });
     expect(events.body.data.map((event: { type: string }) => event.type)).toEqual(['transaction.created', 'transaction.created']);

@@ -42,7 +42,7 @@ export { authenticateApiKey } from './domain/integrations/authenticate-api-key.t
 export { partnerKeys } from './domain/integrations/partner-keys.ts';
 export { resolveOwner } from './domain/integrations/resolve-owner.ts';
 export { authenticatePlaid, type PlaidCredential } from './domain/plaid/credentials.ts';
-export type { PlaidItem } from './domain/plaid/item.ts';
+export { PLAID_CONSENTED_PRODUCTS, PLAID_INSTITUTION_ID, type PlaidItem } from './domain/plaid/item.ts';
 export { listItemTransactions, syncItem } from './domain/plaid/item-transactions.ts';
 export {
   createItem,

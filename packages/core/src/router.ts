@@ -6,6 +6,7 @@ import { clockRouter } from './routers/clock/router.ts';
 import { eventsRouter } from './routers/events/router.ts';
 import { gocardlessRouter } from './routers/gocardless/router.ts';
 import { integrationsRouter } from './routers/integrations/router.ts';
+import { plaidRouter } from './routers/plaid/router.ts';
 import { sandboxRouter } from './routers/sandbox/router.ts';
 import { scenariosRouter } from './routers/scenarios/router.ts';
 import { schedulesRouter } from './routers/schedules/router.ts';
@@ -30,6 +31,7 @@ export const appRouter = router({
   scenarios: scenariosRouter,
   simplefin: simplefinRouter,
   gocardless: gocardlessRouter,
+  plaid: plaidRouter,
   worlds: worldsRouter,
 });
 

@@ -184,12 +184,20 @@ export const DeliveryAttemptSchema = z
 export type DeliveryAttempt = z.infer<typeof DeliveryAttemptSchema>;
 
 export const DeliveryStatusSchema = z.enum(['pending', 'succeeded', 'failed']);
+/**
+ * What a delivery sends: an event of the log, or (to a Plaid Item's webhook only) `plaid.webhook`, one of
+ * the Item's own Plaid notifications (docs/faces/plaid.md), which the event log does not list.
+ */
+export const DeliveryEventTypeSchema = z.enum([...EVENT_TYPES, 'plaid.webhook']);
+
 export const DeliverySchema = z
   .object({
     id: IdSchema,
     webhookId: IdSchema,
     eventId: IdSchema.meta({ description: 'Also the X-Sandbank-Idempotency-Key of every request of this delivery' }),
-    eventType: EventTypeSchema,
+    eventType: DeliveryEventTypeSchema.meta({
+      description: 'The event delivered; `plaid.webhook` for a Plaid Item’s ITEM notification (its webhook only)',
+    }),
     status: DeliveryStatusSchema,
     attemptCount: z.int(),
     lastStatusCode: z.int().nullable(),
@@ -285,3 +293,37 @@ export const WorldSchema = z
   })
   .meta({ id: 'World' });
 export type World = z.infer<typeof WorldSchema>;
+
+export const PLAID_ITEM_STATUSES = ['awaiting_exchange', 'good', 'login_required', 'removed'] as const;
+
+/** A Plaid Item of the world as the console lists it (docs/faces/plaid.md): what an app linked through the Plaid face. */
+export const PlaidItemSummarySchema = z
+  .object({
+    id: IdSchema.meta({ description: 'The Item’s `item_id` on the Plaid face' }),
+    institutionId: z.string().meta({ example: 'ins_sandbank' }),
+    status: z.enum(PLAID_ITEM_STATUSES).meta({
+      description:
+        '`awaiting_exchange`: its public token was not exchanged yet; `good`; `login_required`: the Item’s error is ITEM_LOGIN_REQUIRED (after /sandbox/item/reset_login, until /sandbox/item/repair); `removed` by /item/remove or here',
+    }),
+    error: z.enum(['ITEM_LOGIN_REQUIRED']).nullable().meta({
+      description:
+        'The `error_code` of the Item’s `error` on the Plaid face (`/item/get`), null while it has none or once removed',
+    }),
+    accounts: z
+      .array(
+        z.object({
+          id: IdSchema.meta({ description: 'The account id, also its `account_id` on the Plaid face' }),
+          name: z.string(),
+        }),
+      )
+      .meta({ description: 'The accounts linked, in the Item’s order (those open when it was created)' }),
+    webhookUrl: z.string().nullable().meta({ description: 'Where the Item’s Plaid webhooks go (null: none)' }),
+    webhookId: IdSchema.nullable().meta({
+      description: 'The webhook (client id `plaid`) that delivers them: its deliveries are at GET /v1/webhooks/{id}/deliveries',
+    }),
+    consentedProducts: z.array(z.string()).meta({ example: ['transactions'] }),
+    createdAt: TimestampSchema.meta({ description: "The world's clock when the Item was created" }),
+    removedAt: TimestampSchema.nullable().meta({ description: "The world's clock when it was removed" }),
+  })
+  .meta({ id: 'PlaidItemSummary' });
+export type PlaidItemSummary = z.infer<typeof PlaidItemSummarySchema>;

@@ -15,6 +15,8 @@ const NAV = [
   { href: '/webhooks', label: 'Webhooks' },
   { href: '/api-keys', label: 'API keys' },
   { href: '/gocardless/requisitions', label: 'GoCardless' },
+  { href: '/plaid/items', label: 'Plaid items' },
+  { href: '/worlds', label: 'Worlds' },
 ];
 
 function isCurrent(location: string, href: string): boolean {

@@ -35,6 +35,8 @@ const TONES: Record<string, 'ok' | 'warn' | 'danger' | undefined> = {
   expired: 'danger',
   failed: 'danger',
   disabled: 'danger',
+  login_required: 'warn',
+  awaiting_exchange: 'warn',
 };
 
 export function StatusBadge({ status }: { status: string }) {

@@ -30,6 +30,9 @@ export const AFFECTS: Readonly<Record<string, readonly string[]>> = {
   webhooks: ['webhooks'],
   integrations: ['integrations'],
   simplefin: ['integrations', 'simplefin'],
+  // A restore replaces the whole world; forks and removals change only the worlds listed (one rule for the area).
+  worlds: ['worlds', ...WORLD],
+  plaid: ['plaid'],
 };
 
 /** The router area of a tRPC mutation key, e.g. `[['webhooks', 'redeliver']]` → `webhooks`. */

@@ -16,8 +16,9 @@ const FAST_WORKER = {
 
 export type ConsoleStack = Awaited<ReturnType<typeof startConsoleStack>>;
 
-export async function startConsoleStack() {
-  const app = await startTestApp(FAST_WORKER);
+/** `env`: more settings for the API and the worker (e.g. a low LIMIT_SNAPSHOTS to see the limit's error). */
+export async function startConsoleStack(env: Record<string, string> = {}) {
+  const app = await startTestApp({ ...FAST_WORKER, ...env });
   const receiver = await startReceiver();
   receiver.respond = () => 204;
   const worker = await startWorker({ config: loadConfig(app.env), databaseUrl: app.databaseUrl, logger: app.deps.logger });

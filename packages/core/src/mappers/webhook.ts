@@ -29,7 +29,7 @@ export const toDelivery = (delivery: DeliveryEntity, attempts: readonly Delivery
   id: delivery.id,
   webhookId: delivery.webhook.id,
   eventId: delivery.event.id,
-  eventType: delivery.event.type as EventType,
+  eventType: delivery.event.type as Delivery['eventType'],
   status: delivery.status,
   attemptCount: delivery.attemptCount,
   lastStatusCode: delivery.lastStatusCode ?? null,

@@ -10,11 +10,11 @@
  * - sync: a page of the domain's sync → Plaid's added/modified/removed, with pending → posted as
  *   a new transaction that names the pending one, whose id is removed.
  */
-import type { ItemAccount, PlaidItem } from '@sandbank/core';
+import { type ItemAccount, PLAID_CONSENTED_PRODUCTS, PLAID_INSTITUTION_ID, type PlaidItem } from '@sandbank/core';
 import type { Category, Transaction } from '@sandbank/schemas';
 import { DateTime } from 'luxon';
 
-export const INSTITUTION_ID = 'ins_sandbank';
+export const INSTITUTION_ID = PLAID_INSTITUTION_ID;
 export const ZONE = 'Europe/Warsaw';
 
 /** Minor units → major units as a JSON number, exact to the cent, never -0. */
@@ -174,7 +174,7 @@ export function toPlaidItem(item: PlaidItem, loginRequiredError: Record<string, 
     available_products: ['balance'],
     billed_products: ['transactions'],
     products: ['transactions'],
-    consented_products: ['transactions'],
+    consented_products: [...PLAID_CONSENTED_PRODUCTS],
     consent_expiration_time: null,
     update_type: 'background' as const,
   };

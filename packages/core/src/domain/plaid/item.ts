@@ -10,3 +10,7 @@ export interface PlaidItem {
   createdAt: Date;
   removed: boolean;
 }
+
+/** The one institution every Item is at, and what an Item consents to: the face's wire and the console's list agree. */
+export const PLAID_INSTITUTION_ID = 'ins_sandbank';
+export const PLAID_CONSENTED_PRODUCTS: readonly string[] = ['transactions'];

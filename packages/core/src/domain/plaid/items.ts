@@ -163,3 +163,63 @@ export async function readItemAccounts(em: EntityManager, item: PlaidItem): Prom
     ];
   });
 }
+
+/** An Item as the console lists it: the Item, whether its public token was exchanged, and its accounts' names. */
+export interface ListedItem {
+  item: PlaidItem;
+  exchanged: boolean;
+  removedAt: Date | null;
+  /** The Item's accounts in its order, closed ones included; an account a reset removed is left out. */
+  accounts: { id: string; name: string }[];
+  /** The `webhooks` row its Plaid webhooks are delivered through (its deliveries), while it has a URL. */
+  webhookId: string | null;
+}
+
+type ListedRow = ItemRow & {
+  exchanged: boolean;
+  accounts: { id: string; name: string }[];
+  webhook_id: string | null;
+  total: string;
+};
+
+const LISTED_SQL = `select ${ITEM_COLUMNS.split(', ')
+  .map((column) => `i.${column}`)
+  .join(', ')}, i.access_token_hash is not null as exchanged, count(*) over () as total,
+       coalesce((select json_agg(json_build_object('id', a.id, 'name', a.name) order by array_position(i.account_ids, a.id))
+                   from accounts a where a.user_id = i.user_id and a.id = any(i.account_ids)), '[]'::json) as accounts,
+       (select w.id from webhooks w where w.plaid_item_id = i.id and w.deleted_at is null) as webhook_id
+  from plaid_items i`;
+
+const toListed = (row: ListedRow): ListedItem => ({
+  item: toItem(row),
+  exchanged: row.exchanged,
+  removedAt: row.removed_at === null ? null : new Date(row.removed_at),
+  accounts: row.accounts,
+  webhookId: row.webhook_id,
+});
+
+/** The user's Items, removed ones included (as they stand), newest first, one page. */
+export async function listItems(
+  em: EntityManager,
+  { userId, limit, offset }: { userId: string; limit: number; offset: number },
+): Promise<{ items: ListedItem[]; total: number }> {
+  const rows = await em.execute<ListedRow[]>(
+    `${LISTED_SQL} where i.user_id = ? order by i.created_at desc, i.id desc limit ? offset ?`,
+    [userId, limit, offset],
+  );
+  let total = Number(rows[0]?.total ?? 0);
+  if (rows.length === 0 && offset > 0) {
+    const [count] = await em.execute<{ n: string }[]>('select count(*) as n from plaid_items where user_id = ?', [userId]);
+    total = Number(count?.n ?? 0);
+  }
+  return { items: rows.map(toListed), total };
+}
+
+/** One of the user's Items as listed; null if there is none or it is another user's. */
+export async function readListedItem(
+  em: EntityManager,
+  { userId, id }: { userId: string; id: string },
+): Promise<ListedItem | null> {
+  const [row] = await em.execute<ListedRow[]>(`${LISTED_SQL} where i.id = ? and i.user_id = ?`, [id, userId]);
+  return row ? toListed(row) : null;
+}
