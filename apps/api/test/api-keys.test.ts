@@ -101,6 +101,28 @@ describe('GET /v1/api-keys', () => {
     expect(page2.body.meta).toEqual({ page: 2, limit: 2, total: 3, hasMore: false });
     expect((await listKeys(user, '?limit=0')).status).toBe(400);
   });
+
+  it('shows revoked keys, as revoked, with status=all or status=revoked only', async () => {
+    const user = await app.createUser();
+    const kept = (await createKey(user, { name: 'Kept' })).body.data;
+    const gone = (await createKey(user, { name: 'Gone' })).body.data;
+    const revoked = await app.call('DELETE', `/v1/api-keys/${gone.id}`, { token: user.accessToken });
+    const names = async (query: string) =>
+      (await listKeys(user, query)).body.data.map((key: { name: string; revokedAt: string | null }) => [key.name, key.revokedAt]);
+    expect(await names('')).toEqual([['Kept', null]]);
+    expect(await names('?status=active')).toEqual([['Kept', null]]);
+    expect(await names('?status=all')).toEqual([
+      ['Gone', revoked.body.data.revokedAt],
+      ['Kept', null],
+    ]);
+    expect(await names('?status=revoked')).toEqual([['Gone', revoked.body.data.revokedAt]]);
+    expect((await listKeys(user, '?status=all')).body.meta.total).toBe(2);
+    const text = JSON.stringify((await listKeys(user, '?status=all')).body);
+    for (const created of [kept, gone]) expect(text).not.toContain(created.key);
+    const bad = await listKeys(user, '?status=deleted');
+    expect(bad.status).toBe(400);
+    expect(bad.body.details.map((detail: { path: string }) => detail.path)).toContain('status');
+  });
 });
 
 describe('DELETE /v1/api-keys/:id', () => {

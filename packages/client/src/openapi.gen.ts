@@ -161,7 +161,7 @@ export interface paths {
         };
         /**
          * List API keys
-         * @description The caller’s keys that are not revoked, newest first. Never the key itself: only its visible prefix.
+         * @description The caller’s keys, newest first: by default those not revoked (expired ones included); `status=all` adds the revoked ones (with `revokedAt`), so a console can show them as revoked. Never the key itself: only its visible prefix.
          */
         get: operations["integrations.listApiKeys"];
         put?: never;
@@ -188,7 +188,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description The key stops working at once (401 on its next use) and leaves the list. Another user’s key, or one already revoked, is 404.
+         * @description The key stops working at once (401 on its next use) and leaves the default list (`GET /v1/api-keys?status=all` still shows it, with `revokedAt`). Another user’s key, or one already revoked, is 404.
          */
         delete: operations["integrations.revokeApiKey"];
         options?: never;
@@ -3988,6 +3988,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 page?: number;
+                status?: "active" | "revoked" | "all";
             };
             header?: never;
             path?: never;

@@ -34,6 +34,8 @@ const TONES: Record<string, 'ok' | 'warn' | 'danger' | undefined> = {
   revoked: 'danger',
   expired: 'danger',
   failed: 'danger',
+  failing: 'danger',
+  'faults on': 'warn',
   disabled: 'danger',
   login_required: 'warn',
   awaiting_exchange: 'warn',

@@ -10,3 +10,10 @@ export type Category = NonNullable<Transaction['category']>;
 export type StatusFilter = NonNullable<Inputs['transactions']['listAccountTransactions']['status']>;
 export type EventItem = Outputs['events']['listEvents']['data'][number];
 export type EventType = EventItem['type'];
+export type ApiKey = Outputs['integrations']['listApiKeys']['data'][number];
+export type Webhook = Outputs['webhooks']['getWebhook']['data'];
+export type WebhookFaults = NonNullable<Webhook['faults']>;
+/** What PATCH takes as faults (defaults may be left out). */
+export type WebhookFaultsInput = NonNullable<Inputs['webhooks']['patchWebhook']['faults']>;
+export type Delivery = Outputs['webhooks']['listDeliveries']['data'][number];
+export type DeliveryAttempt = Delivery['attempts'][number];

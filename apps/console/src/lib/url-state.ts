@@ -38,3 +38,9 @@ export function useUrlState(): UrlState {
     },
   };
 }
+
+/** The list page in the address (`?page=`): the current one and a setter that adds a history entry. */
+export function usePageParam(): [number, (page: number) => void] {
+  const url = useUrlState();
+  return [url.page(), (next) => url.set({ page: next }, { push: true })];
+}

@@ -1,23 +1,33 @@
-/** API keys for the pull endpoint: create one (the key is shown once), list and revoke. */
+/** API keys for the pull endpoint: create one (the key is shown once), list and revoke; revoked keys stay listed as revoked. */
 
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ConfirmButton } from '../components/confirm-button.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
-import { Loading, PageHeader, Pager, StatusBadge } from '../components/ui.tsx';
+import { ListSection, TableHead } from '../components/list-section.tsx';
+import { ShownOnce } from '../components/shown-once.tsx';
+import { PageHeader, StatusBadge } from '../components/ui.tsx';
 import { formatDateTime, localInputToIso } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
-import { useUrlState } from '../lib/url-state.ts';
+import type { ApiKey } from '../lib/types.ts';
+import { usePageParam } from '../lib/url-state.ts';
+
+const COLUMNS = ['Name', 'Prefix', 'Created (world time)', 'Last used (world time)', 'Expires (world time)', 'Status'];
+
+/** Revoked, expired (by the real clock, as the pull endpoint checks it) or active. */
+function keyStatus(key: ApiKey, now: number): 'revoked' | 'expired' | 'active' {
+  if (key.revokedAt) return 'revoked';
+  if (key.expiresAt && new Date(key.expiresAt).getTime() <= now) return 'expired';
+  return 'active';
+}
 
 export function ApiKeysPage() {
   const trpc = useTRPC();
-  const url = useUrlState(); // the page is in the address (`?page=`)
-  const page = url.page();
-  const setPage = (next: number) => url.set({ page: next }, { push: true });
+  const [page, setPage] = usePageParam();
   const [name, setName] = useState('');
   const [expires, setExpires] = useState('');
-  const keys = useQuery(trpc.integrations.listApiKeys.queryOptions({ page, limit: 20 }));
+  const keys = useQuery(trpc.integrations.listApiKeys.queryOptions({ page, limit: 20, status: 'all' }));
   const create = useMutation(
     trpc.integrations.createApiKey.mutationOptions({
       onSuccess: () => {
@@ -65,15 +75,12 @@ export function ApiKeysPage() {
         </form>
         <ErrorNote error={create.error} />
         {created && (
-          <div className="note success" role="status">
-            <strong>Copy “{created.name}” now: it is shown only once.</strong>
-            <div className="secret" data-testid="new-key">
-              {created.key}
-            </div>
-            <div>
-              <CopyButton text={created.key} label="Copy key" />
-            </div>
-          </div>
+          <ShownOnce
+            title={<>Copy “{created.name}” now: it is shown only once.</>}
+            value={created.key}
+            copyLabel="Copy key"
+            testId="new-key"
+          />
         )}
       </section>
       <section className="card" aria-labelledby="simplefin">
@@ -89,71 +96,60 @@ export function ApiKeysPage() {
         </div>
         <ErrorNote error={setup.error} />
         {setupToken && (
-          <div className="note success" role="status">
-            <strong>Paste this setup token in your budgeting app (valid until {formatDateTime(setupToken.expiresAt)}):</strong>
-            <div className="secret" data-testid="setup-token">
-              {setupToken.setupToken}
-            </div>
-            <div>
-              <CopyButton text={setupToken.setupToken} label="Copy setup token" />
-            </div>
-          </div>
+          <ShownOnce
+            title={<>Paste this setup token in your budgeting app (valid until {formatDateTime(setupToken.expiresAt)}):</>}
+            value={setupToken.setupToken}
+            copyLabel="Copy setup token"
+            testId="setup-token"
+          />
         )}
       </section>
-      <section className="card" aria-labelledby="key-list">
-        <h2 id="key-list">Your keys</h2>
-        <ErrorNote error={keys.error ?? revoke.error} />
-        {keys.isPending ? (
-          <Loading what="keys" />
-        ) : list.length === 0 ? (
-          <p className="empty">No keys yet.</p>
-        ) : (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Prefix</th>
-                  <th scope="col">Created (world time)</th>
-                  <th scope="col">Last used (world time)</th>
-                  <th scope="col">Expires (world time)</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((key) => (
-                  <tr key={key.id}>
-                    <td>{key.name}</td>
-                    <td className="mono">
-                      {key.prefix}… <CopyButton text={key.id} label="Copy key id" />
-                    </td>
-                    <td>{formatDateTime(key.createdAt)}</td>
-                    <td>{formatDateTime(key.lastUsedAt)}</td>
-                    <td>
-                      {key.expiresAt && new Date(key.expiresAt).getTime() <= now ? (
-                        <StatusBadge status="expired" />
-                      ) : (
-                        formatDateTime(key.expiresAt)
-                      )}
-                    </td>
-                    <td className="actions">
+      <ListSection
+        id="key-list"
+        title="Your keys"
+        error={keys.error ?? revoke.error}
+        pending={keys.isPending}
+        what="keys"
+        empty="No keys yet."
+        count={list.length}
+        meta={keys.data?.meta}
+        onPage={setPage}
+        pagerLabel="API keys"
+      >
+        <table aria-label="API keys">
+          <TableHead columns={COLUMNS} actions />
+          <tbody>
+            {list.map((key) => {
+              const status = keyStatus(key, now);
+              return (
+                <tr key={key.id} data-status={status}>
+                  <td>{key.name}</td>
+                  <td className="mono">
+                    {key.prefix}… <CopyButton text={key.id} label="Copy key id" />
+                  </td>
+                  <td>{formatDateTime(key.createdAt)}</td>
+                  <td>{formatDateTime(key.lastUsedAt)}</td>
+                  <td>{formatDateTime(key.expiresAt)}</td>
+                  <td>
+                    <StatusBadge status={status} />
+                    {key.revokedAt && <small className="muted"> {formatDateTime(key.revokedAt)}</small>}
+                  </td>
+                  <td className="actions">
+                    {status !== 'revoked' && (
                       <ConfirmButton
                         label="Revoke"
                         question={<>Revoke the key “{key.name}”? Apps using it stop working at once; this cannot be undone.</>}
                         disabled={revoke.isPending}
                         onConfirm={() => revoke.mutate({ id: key.id })}
                       />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <Pager meta={keys.data?.meta} onPage={setPage} label="API keys" />
-      </section>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </ListSection>
     </>
   );
 }

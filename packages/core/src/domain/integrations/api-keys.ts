@@ -47,11 +47,18 @@ export async function createApiKey(
   });
 }
 
-/** The user's keys that are not revoked (expired ones included, so their owner sees why), newest first. */
-export async function listApiKeys(em: EntityManager, input: { userId: string; page: number; limit: number }) {
+/**
+ * The user's keys, newest first: `active` those not revoked (expired ones included, so their owner
+ * sees why), `revoked` only the revoked ones, `all` both.
+ */
+export async function listApiKeys(
+  em: EntityManager,
+  input: { userId: string; status: 'active' | 'revoked' | 'all'; page: number; limit: number },
+) {
+  const revoked = { active: { revokedAt: null }, revoked: { revokedAt: { $ne: null } }, all: {} }[input.status];
   const [items, total] = await em.findAndCount(
     ApiKeyEntity,
-    { user: input.userId, revokedAt: null },
+    { user: input.userId, ...revoked },
     { orderBy: { createdAt: 'desc', id: 'desc' }, limit: input.limit, offset: (input.page - 1) * input.limit },
   );
   return { items, total };

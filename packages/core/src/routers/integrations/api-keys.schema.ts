@@ -17,7 +17,13 @@ const CreatedApiKeySchema = ApiKeySchema.extend({
 }).meta({ id: 'CreatedApiKey' });
 
 export const CreateApiKeyOutputSchema = dataOf(CreatedApiKeySchema);
-export const ListApiKeysInputSchema = z.strictObject({ ...PageQuerySchema });
+export const ApiKeyListStatusSchema = z.enum(['active', 'revoked', 'all']);
+export const ListApiKeysInputSchema = z.strictObject({
+  ...PageQuerySchema,
+  status: ApiKeyListStatusSchema.default('active').meta({
+    description: '`active` (default): keys not revoked, expired ones included; `revoked`: only revoked keys; `all`: both',
+  }),
+});
 export const ListApiKeysOutputSchema = listOf(ApiKeySchema);
 export const RevokeApiKeyInputSchema = z.strictObject({ id: IdSchema });
 export const RevokeApiKeyOutputSchema = dataOf(ApiKeySchema);

@@ -11,7 +11,7 @@ export const revokeApiKeyProcedure = protectedProcedure
       tags: ['integrations'],
       summary: 'Revoke an API key',
       description:
-        'The key stops working at once (401 on its next use) and leaves the list. Another user’s key, or one already revoked, is 404.',
+        'The key stops working at once (401 on its next use) and leaves the default list (`GET /v1/api-keys?status=all` still shows it, with `revokedAt`). Another user’s key, or one already revoked, is 404.',
     },
     errorCodes: ['NOT_FOUND'],
   })
