@@ -13,7 +13,7 @@ import { StatusBadge } from './ui.tsx';
 const COLUMNS = ['Event', 'Status', { label: 'Response', num: true }, { label: 'Duration', num: true }, 'Attempts'] as const;
 
 /** `failing`: still pending, but its last attempt failed (a retry is scheduled). */
-export function deliveryState(delivery: Delivery): Delivery['status'] | 'failing' {
+function deliveryState(delivery: Delivery): Delivery['status'] | 'failing' {
   const last = delivery.attempts.at(-1);
   return delivery.status === 'pending' && last?.error ? 'failing' : delivery.status;
 }

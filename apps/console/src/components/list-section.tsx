@@ -6,27 +6,34 @@ import type { ReactNode } from 'react';
 import { ErrorNote } from './error-note.tsx';
 import { Loading, type PageMeta, Pager } from './ui.tsx';
 
+/** The part of a list query's state the section reads. */
+interface ListQuery {
+  error: unknown;
+  isPending: boolean;
+  data?: { data: readonly unknown[]; meta: PageMeta } | undefined;
+}
+
 interface Props {
   /** The heading's id (the section is labelled by it). */
   id: string;
   title: string;
   /** Beside the heading (e.g. a live indicator). */
   aside?: ReactNode;
-  error: unknown;
-  pending: boolean;
-  /** Plural noun for “Loading …” and the pager, e.g. “keys”. */
+  query: ListQuery;
+  /** An action's error, shown when the list has none (e.g. a failed revoke). */
+  actionError?: unknown;
+  /** Plural noun for “Loading …”, e.g. “keys”. */
   what: string;
   empty: ReactNode;
-  count: number;
-  meta: PageMeta | undefined;
   onPage: (page: number) => void;
   pagerLabel: string;
   /** The table (rendered inside the scrolling wrapper) when there are rows. */
   children: ReactNode;
 }
 
-export function ListSection({ id, title, aside, error, pending, what, empty, count, meta, onPage, pagerLabel, children }: Props) {
+export function ListSection({ id, title, aside, query, actionError, what, empty, onPage, pagerLabel, children }: Props) {
   const heading = <h2 id={id}>{title}</h2>;
+  const count = query.data?.data.length ?? 0;
   return (
     <section className="card" aria-labelledby={id}>
       {aside ? (
@@ -37,15 +44,15 @@ export function ListSection({ id, title, aside, error, pending, what, empty, cou
       ) : (
         heading
       )}
-      <ErrorNote error={error} />
-      {pending ? (
+      <ErrorNote error={query.error ?? actionError} />
+      {query.isPending ? (
         <Loading what={what} />
       ) : count === 0 ? (
         <p className="empty">{empty}</p>
       ) : (
         <div className="table-wrap">{children}</div>
       )}
-      <Pager meta={meta} onPage={onPage} label={pagerLabel} />
+      <Pager meta={query.data?.meta} onPage={onPage} label={pagerLabel} />
     </section>
   );
 }

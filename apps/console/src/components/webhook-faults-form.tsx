@@ -47,99 +47,121 @@ export function WebhookFaultsForm({ webhook }: { webhook: Webhook }) {
 
   return (
     <form className="stack faults-form" onSubmit={submit} noValidate>
-      <FaultSet
-        legend="Failures"
-        hint="Counted as failed whatever the receiver answers, so the event is retried"
-        on={form.failure.on}
-        onToggle={(on) => set('failure', { on })}
-      >
-        <RateField path="failure.rate" value={form.failure.rate} onChange={(rate) => set('failure', { rate })} {...fieldProps} />
-        <label className="field">
-          <span>Counted as</span>
-          <select
-            value={form.failure.counted}
-            onChange={(e) => set('failure', { counted: e.target.value as 'status' | 'timeout' })}
-          >
-            <option value="status">An HTTP status</option>
-            <option value="timeout">A timeout</option>
-          </select>
-        </label>
-        {form.failure.counted === 'status' && (
-          <NumberField
-            label="Status (400–599, not 410)"
-            path="failure.status"
-            min={400}
-            max={599}
-            value={form.failure.status}
-            onChange={(status) => set('failure', { status })}
+      <div className="fault-sets">
+        <FaultSet
+          legend="Failures"
+          hint="Counted as failed whatever the receiver answers, so the event is retried"
+          on={form.failure.on}
+          onToggle={(on) => set('failure', { on })}
+        >
+          <RateField
+            path="failure.rate"
+            value={form.failure.rate}
+            onChange={(rate) => set('failure', { rate })}
             {...fieldProps}
           />
-        )}
-      </FaultSet>
-      <FaultSet legend="Latency" hint="A pause before the request" on={form.latency.on} onToggle={(on) => set('latency', { on })}>
-        <RateField path="latency.rate" value={form.latency.rate} onChange={(rate) => set('latency', { rate })} {...fieldProps} />
-        <NumberField
-          label={`Pause (ms, up to ${FAULT_LIMITS.latencyMs})`}
-          path="latency.ms"
-          min={1}
-          max={FAULT_LIMITS.latencyMs}
-          value={form.latency.ms}
-          onChange={(ms) => set('latency', { ms })}
-          {...fieldProps}
-        />
-      </FaultSet>
-      <FaultSet
-        legend="Duplicates"
-        hint="The request sent twice: same body, same webhook-id"
-        on={form.duplicate.on}
-        onToggle={(on) => set('duplicate', { on })}
-      >
-        <RateField
-          path="duplicate.rate"
-          value={form.duplicate.rate}
-          onChange={(rate) => set('duplicate', { rate })}
-          {...fieldProps}
-        />
-      </FaultSet>
-      <FaultSet
-        legend="Out of order"
-        hint="A first attempt held back, so events arrive out of order"
-        on={form.reorder.on}
-        onToggle={(on) => set('reorder', { on })}
-      >
-        <RateField path="reorder.rate" value={form.reorder.rate} onChange={(rate) => set('reorder', { rate })} {...fieldProps} />
-        <NumberField
-          label={`Window (ms, up to ${FAULT_LIMITS.reorderWindowMs})`}
-          path="reorder.windowMs"
-          min={1}
-          max={FAULT_LIMITS.reorderWindowMs}
-          value={form.reorder.windowMs}
-          onChange={(windowMs) => set('reorder', { windowMs })}
-          {...fieldProps}
-        />
-      </FaultSet>
-      <FaultSet
-        legend="Stale timestamp"
-        hint="Signed with an old webhook-timestamp: a Standard Webhooks receiver must refuse it"
-        on={form.staleTimestamp.on}
-        onToggle={(on) => set('staleTimestamp', { on })}
-      >
-        <RateField
-          path="staleTimestamp.rate"
-          value={form.staleTimestamp.rate}
-          onChange={(rate) => set('staleTimestamp', { rate })}
-          {...fieldProps}
-        />
-        <NumberField
-          label={`Age (s, 301–${FAULT_LIMITS.staleSeconds})`}
-          path="staleTimestamp.ageSeconds"
-          min={301}
-          max={FAULT_LIMITS.staleSeconds}
-          value={form.staleTimestamp.ageSeconds}
-          onChange={(ageSeconds) => set('staleTimestamp', { ageSeconds })}
-          {...fieldProps}
-        />
-      </FaultSet>
+          <label className="field">
+            <span>Counted as</span>
+            <select
+              value={form.failure.counted}
+              onChange={(e) => set('failure', { counted: e.target.value as 'status' | 'timeout' })}
+            >
+              <option value="status">An HTTP status</option>
+              <option value="timeout">A timeout</option>
+            </select>
+          </label>
+          {form.failure.counted === 'status' && (
+            <NumberField
+              label="Status (400–599, not 410)"
+              path="failure.status"
+              min={400}
+              max={599}
+              value={form.failure.status}
+              onChange={(status) => set('failure', { status })}
+              {...fieldProps}
+            />
+          )}
+        </FaultSet>
+        <FaultSet
+          legend="Latency"
+          hint="A pause before the request"
+          on={form.latency.on}
+          onToggle={(on) => set('latency', { on })}
+        >
+          <RateField
+            path="latency.rate"
+            value={form.latency.rate}
+            onChange={(rate) => set('latency', { rate })}
+            {...fieldProps}
+          />
+          <NumberField
+            label={`Pause (ms, up to ${FAULT_LIMITS.latencyMs})`}
+            path="latency.ms"
+            min={1}
+            max={FAULT_LIMITS.latencyMs}
+            value={form.latency.ms}
+            onChange={(ms) => set('latency', { ms })}
+            {...fieldProps}
+          />
+        </FaultSet>
+        <FaultSet
+          legend="Duplicates"
+          hint="The request sent twice: same body, same webhook-id"
+          on={form.duplicate.on}
+          onToggle={(on) => set('duplicate', { on })}
+        >
+          <RateField
+            path="duplicate.rate"
+            value={form.duplicate.rate}
+            onChange={(rate) => set('duplicate', { rate })}
+            {...fieldProps}
+          />
+        </FaultSet>
+        <FaultSet
+          legend="Out of order"
+          hint="A first attempt held back, so events arrive out of order"
+          on={form.reorder.on}
+          onToggle={(on) => set('reorder', { on })}
+        >
+          <RateField
+            path="reorder.rate"
+            value={form.reorder.rate}
+            onChange={(rate) => set('reorder', { rate })}
+            {...fieldProps}
+          />
+          <NumberField
+            label={`Window (ms, up to ${FAULT_LIMITS.reorderWindowMs})`}
+            path="reorder.windowMs"
+            min={1}
+            max={FAULT_LIMITS.reorderWindowMs}
+            value={form.reorder.windowMs}
+            onChange={(windowMs) => set('reorder', { windowMs })}
+            {...fieldProps}
+          />
+        </FaultSet>
+        <FaultSet
+          legend="Stale timestamp"
+          hint="Signed with an old webhook-timestamp: a Standard Webhooks receiver must refuse it"
+          on={form.staleTimestamp.on}
+          onToggle={(on) => set('staleTimestamp', { on })}
+        >
+          <RateField
+            path="staleTimestamp.rate"
+            value={form.staleTimestamp.rate}
+            onChange={(rate) => set('staleTimestamp', { rate })}
+            {...fieldProps}
+          />
+          <NumberField
+            label={`Age (s, 301–${FAULT_LIMITS.staleSeconds})`}
+            path="staleTimestamp.ageSeconds"
+            min={301}
+            max={FAULT_LIMITS.staleSeconds}
+            value={form.staleTimestamp.ageSeconds}
+            onChange={(ageSeconds) => set('staleTimestamp', { ageSeconds })}
+            {...fieldProps}
+          />
+        </FaultSet>
+      </div>
       <TextField
         label="Seed (optional: the same seed hits the same events)"
         path="seed"

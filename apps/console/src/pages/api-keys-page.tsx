@@ -107,12 +107,10 @@ export function ApiKeysPage() {
       <ListSection
         id="key-list"
         title="Your keys"
-        error={keys.error ?? revoke.error}
-        pending={keys.isPending}
+        query={keys}
+        actionError={revoke.error}
         what="keys"
         empty="No keys yet."
-        count={list.length}
-        meta={keys.data?.meta}
         onPage={setPage}
         pagerLabel="API keys"
       >
@@ -132,7 +130,7 @@ export function ApiKeysPage() {
                   <td>{formatDateTime(key.expiresAt)}</td>
                   <td>
                     <StatusBadge status={status} />
-                    {key.revokedAt && <small className="muted"> {formatDateTime(key.revokedAt)}</small>}
+                    {key.revokedAt && <small className="muted"> {formatDateTime(key.revokedAt)} (world time)</small>}
                   </td>
                   <td className="actions">
                     {status !== 'revoked' && (

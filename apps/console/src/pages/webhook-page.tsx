@@ -51,24 +51,24 @@ export function WebhookPage({ id }: { id: string }) {
       ) : (
         hook && (
           <>
-            <WebhookState webhook={hook} />
             <div className="grid-2">
+              <WebhookState webhook={hook} />
               <WebhookSecretCard webhook={hook} />
-              <section className="card" aria-labelledby="webhook-faults">
-                <header>
-                  <h2 id="webhook-faults">Faults (the webhook lab)</h2>
-                  {hook.faults ? <StatusBadge status="faults on" /> : <span className="muted">off</span>}
-                </header>
-                {hook.faults && (
-                  <ul className="fault-list" aria-label="Faults on">
-                    {describeFaults(hook.faults).map((line) => (
-                      <li key={line}>{line}</li>
-                    ))}
-                  </ul>
-                )}
-                <WebhookFaultsForm webhook={hook} />
-              </section>
             </div>
+            <section className="card" aria-labelledby="webhook-faults">
+              <header>
+                <h2 id="webhook-faults">Faults (the webhook lab)</h2>
+                {hook.faults ? <StatusBadge status="faults on" /> : <span className="muted">off</span>}
+              </header>
+              {hook.faults && (
+                <ul className="fault-list" aria-label="Faults on">
+                  {describeFaults(hook.faults).map((line) => (
+                    <li key={line}>{line}</li>
+                  ))}
+                </ul>
+              )}
+              <WebhookFaultsForm webhook={hook} />
+            </section>
           </>
         )
       )}
@@ -80,12 +80,10 @@ export function WebhookPage({ id }: { id: string }) {
             {deliveries.isFetching ? 'Refreshing…' : 'Live'}
           </span>
         }
-        error={deliveries.error ?? redeliver.error}
-        pending={deliveries.isPending}
+        query={deliveries}
+        actionError={redeliver.error}
         what="deliveries"
         empty="No deliveries yet: send a test event, or simulate a transaction on one of your accounts."
-        count={list.length}
-        meta={deliveries.data?.meta}
         onPage={setPage}
         pagerLabel="Deliveries"
       >

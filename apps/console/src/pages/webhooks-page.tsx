@@ -120,12 +120,10 @@ export function WebhooksPage() {
       <ListSection
         id="webhook-list"
         title="Your webhooks"
-        error={webhooks.error ?? remove.error}
-        pending={webhooks.isPending}
+        query={webhooks}
+        actionError={remove.error}
         what="webhooks"
         empty="No webhooks yet."
-        count={list.length}
-        meta={webhooks.data?.meta}
         onPage={setPage}
         pagerLabel="Webhooks"
       >

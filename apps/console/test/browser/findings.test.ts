@@ -12,6 +12,7 @@
 import { launchBrowser } from '@sandbank/testing/browser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callApi, PASSWORD, signIn as signInAt } from './api.ts';
 import { expectAccessible, money, openPage, textOf } from './browser.ts';
 import { type ConsoleStack, startConsoleStack } from './stack.ts';
 
@@ -25,17 +26,8 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const PASSWORD = 'correct-horse-battery';
-
-async function call<T>(method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
-  const response = await fetch(`${stack.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { data: T }).data;
-}
+const call = <T>(method: string, path: string, token: string | undefined, body?: unknown) =>
+  callApi<T>(stack.url, method, path, token, body);
 
 /** A user with an account full of wide things: long names, a long RRULE, a webhook with a delivery, an API key. */
 async function seed(email: string) {
@@ -75,13 +67,7 @@ async function seed(email: string) {
   return { accountId: account.id, holdId: hold.id, hookId: hook.id };
 }
 
-async function signIn(page: Page, email: string) {
-  await page.goto(`${stack.url}/console/login`);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Accounts', exact: true }).waitFor();
-}
+const signIn = (page: Page, email: string) => signInAt(page, stack.url, email);
 
 const documentWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 

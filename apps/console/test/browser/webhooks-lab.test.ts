@@ -13,6 +13,7 @@ import { verifySignature } from '@sandbank/webhooks';
 import type { Received } from '@sandbank/worker/test-receiver';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callApi, PASSWORD, signIn as signInAt } from './api.ts';
 import { checkPage, expectAccessible, expectClean, openPage, screenshot, type WatchedPage } from './browser.ts';
 import { type ConsoleStack, startConsoleStack } from './stack.ts';
 
@@ -29,29 +30,21 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const PASSWORD = 'correct-horse-battery';
-
-async function call<T>(method: string, path: string, token: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${stack.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { data: T }).data;
-}
+const call = <T>(method: string, path: string, token: string, body?: unknown) => callApi<T>(stack.url, method, path, token, body);
+const signIn = (page: Page, email: string) => signInAt(page, stack.url, email);
 
 async function register(email: string): Promise<string> {
   return (await call<{ accessToken: string }>('POST', '/v1/auth/register', '', { email, password: PASSWORD })).accessToken;
 }
 
-async function signIn(page: Page, email: string) {
-  await page.goto(`${stack.url}/console/login`);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Accounts', exact: true }).waitFor();
-}
+/** A webhook to this path of the receiver, made through the API. */
+const createHook = (token: string, path: string) =>
+  call<{ id: string }>('POST', '/v1/webhooks', token, {
+    url: `${stack.receiver.url}${path}`,
+    secret: `whsec-${path.slice(1)}-0123456789abcdef`,
+    events: ['transaction.created'],
+    clientId: 'lab',
+  });
 
 /** The requests the receiver got on this path, in order. */
 const receivedOn = (path: string): Received[] => stack.receiver.received.filter((request) => request.path === path);
@@ -248,12 +241,7 @@ describe('the webhook lab in the console', () => {
 
   it('shows a failing endpoint as failing, and a webhook disabled by a 410 with its reason, until re-enabled', async () => {
     const { page } = watched;
-    const failing = await call<{ id: string }>('POST', '/v1/webhooks', token, {
-      url: `${stack.receiver.url}/failing`,
-      secret: 'whsec-failing-0123456789',
-      events: ['transaction.created'],
-      clientId: 'lab',
-    });
+    const failing = await createHook(token, '/failing');
     await page.goto(`${stack.url}/console/webhooks/${failing.id}`);
     await page.getByRole('button', { name: 'Send test event' }).click();
     await waitForRequests('/failing', 1);
@@ -263,12 +251,7 @@ describe('the webhook lab in the console', () => {
     expect(await row.textContent()).toContain('HTTP 500');
     expect(await row.getByTestId('status-code').textContent()).toBe('500');
 
-    const gone = await call<{ id: string }>('POST', '/v1/webhooks', token, {
-      url: `${stack.receiver.url}/gone`,
-      secret: 'whsec-gone-0123456789abc',
-      events: ['transaction.created'],
-      clientId: 'lab',
-    });
+    const gone = await createHook(token, '/gone');
     await page.goto(`${stack.url}/console/webhooks/${gone.id}`);
     await page.getByRole('button', { name: 'Send test event' }).click();
     await waitForRequests('/gone', 1);

@@ -17,7 +17,7 @@ const CreatedApiKeySchema = ApiKeySchema.extend({
 }).meta({ id: 'CreatedApiKey' });
 
 export const CreateApiKeyOutputSchema = dataOf(CreatedApiKeySchema);
-export const ApiKeyListStatusSchema = z.enum(['active', 'revoked', 'all']);
+const ApiKeyListStatusSchema = z.enum(['active', 'revoked', 'all']);
 export const ListApiKeysInputSchema = z.strictObject({
   ...PageQuerySchema,
   status: ApiKeyListStatusSchema.default('active').meta({
