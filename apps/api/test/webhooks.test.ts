@@ -56,6 +56,7 @@ describe('POST /v1/webhooks', () => {
       status: 'active',
       disabledReason: null,
       secretRotatedAt: null,
+      secretOverlapEndsAt: null,
       faults: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });

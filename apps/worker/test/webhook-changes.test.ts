@@ -35,6 +35,8 @@ describe('secret rotation', () => {
     const rotated = await patch(owner.token, hook.id, { secret: SECRET_B });
     expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
     expect(rotated.body.data.secretRotatedAt).toMatch(/Z$/);
+    // The overlap's end, from the rotation and WEBHOOK_SECRET_OVERLAP_HOURS (24 by default).
+    expect(Date.parse(rotated.body.data.secretOverlapEndsAt) - Date.parse(rotated.body.data.secretRotatedAt)).toBe(24 * 3600_000);
     expect(JSON.stringify(rotated.body)).not.toContain(SECRET_B);
 
     const during = await stack.commitEvent(owner.id);
@@ -83,6 +85,7 @@ describe('GET and PATCH', () => {
       url: `${stack.receiver.url}/first`,
       status: 'active',
       secretRotatedAt: null,
+      secretOverlapEndsAt: null,
     });
     expect((await stack.call('GET', `/v1/webhooks/${hook.id}`, { token: stranger.token })).status).toBe(404);
     expect((await patch(stranger.token, hook.id, { status: 'disabled' })).status).toBe(404);

@@ -2028,6 +2028,8 @@ export interface components {
              * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
              */
             id: string;
+            /** @description Until when the secret before the last rotation signs too (secretRotatedAt + WEBHOOK_SECRET_OVERLAP_HOURS); null if never rotated */
+            secretOverlapEndsAt: string | null;
             /** @description When the secret last changed; deliveries carry the old signature too until the overlap ends */
             secretRotatedAt: string | null;
             /** @enum {string} */
@@ -11642,6 +11644,7 @@ export interface operations {
                      *           "status": "active",
                      *           "disabledReason": "xxxxxx",
                      *           "secretRotatedAt": "2026-11-21T10:15:30.123Z",
+                     *           "secretOverlapEndsAt": "2026-11-21T10:15:30.123Z",
                      *           "faults": {
                      *             "seed": "x",
                      *             "failure": {
@@ -11840,6 +11843,7 @@ export interface operations {
                      *         "status": "active",
                      *         "disabledReason": "xxxxxx",
                      *         "secretRotatedAt": "2026-11-21T10:15:30.123Z",
+                     *         "secretOverlapEndsAt": "2026-11-21T10:15:30.123Z",
                      *         "faults": {
                      *           "seed": "x",
                      *           "failure": {
@@ -12028,6 +12032,7 @@ export interface operations {
                      *         "status": "active",
                      *         "disabledReason": "xxxxxx",
                      *         "secretRotatedAt": "2026-11-21T10:15:30.123Z",
+                     *         "secretOverlapEndsAt": "2026-11-21T10:15:30.123Z",
                      *         "faults": {
                      *           "seed": "x",
                      *           "failure": {
@@ -12440,6 +12445,7 @@ export interface operations {
                      *         "status": "active",
                      *         "disabledReason": "xxxxxx",
                      *         "secretRotatedAt": "2026-11-21T10:15:30.123Z",
+                     *         "secretOverlapEndsAt": "2026-11-21T10:15:30.123Z",
                      *         "faults": {
                      *           "seed": "x",
                      *           "failure": {

@@ -160,6 +160,10 @@ export const WebhookSchema = z
     secretRotatedAt: TimestampSchema.nullable().meta({
       description: 'When the secret last changed; deliveries carry the old signature too until the overlap ends',
     }),
+    secretOverlapEndsAt: TimestampSchema.nullable().meta({
+      description:
+        'Until when the secret before the last rotation signs too (secretRotatedAt + WEBHOOK_SECRET_OVERLAP_HOURS); null if never rotated',
+    }),
     faults: WebhookFaultsSchema.nullable().meta({
       description: 'Faults injected into deliveries for testing the receiver (null: none, the default)',
     }),

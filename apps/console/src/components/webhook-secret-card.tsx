@@ -1,7 +1,8 @@
 /**
  * A webhook's signing secret: never shown again after creation, but rotated here. The new secret
  * is made in the browser, sent once (PATCH), and shown once; the API signs with both secrets for
- * the overlap (WEBHOOK_SECRET_OVERLAP_HOURS), so the receiver can switch without dropping events.
+ * the overlap (WEBHOOK_SECRET_OVERLAP_HOURS) and says until when (`secretOverlapEndsAt`), so the
+ * receiver can switch without dropping events.
  */
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -22,14 +23,21 @@ export function WebhookSecretCard({ webhook }: { webhook: Webhook }) {
     setSecret(next);
     rotate.mutate({ id: webhook.id, secret: next });
   };
-  const rotatedAt = rotate.data?.data.secretRotatedAt ?? webhook.secretRotatedAt;
+  const { secretRotatedAt, secretOverlapEndsAt } = rotate.data?.data ?? webhook;
 
   return (
     <section className="card" aria-labelledby="signing-secret">
       <h2 id="signing-secret">Signing secret</h2>
       <p className="muted">
         Sandbank never shows a secret again after it is set.{' '}
-        {rotatedAt ? <>Last rotated {formatDateTime(rotatedAt)} (real time).</> : 'Not rotated since the webhook was created.'}
+        {secretRotatedAt ? (
+          <>
+            Last rotated {formatDateTime(secretRotatedAt)} (real time); the secret before it signs too until{' '}
+            {formatDateTime(secretOverlapEndsAt)}.
+          </>
+        ) : (
+          'Not rotated since the webhook was created.'
+        )}
       </p>
       <div className="row">
         <ConfirmButton
@@ -39,7 +47,7 @@ export function WebhookSecretCard({ webhook }: { webhook: Webhook }) {
           question={
             <>
               Rotate the signing secret? A new one is made and shown once. The old one keeps signing too for the overlap
-              (WEBHOOK_SECRET_OVERLAP_HOURS, 24 hours by default), then only the new one signs.
+              (WEBHOOK_SECRET_OVERLAP_HOURS), then only the new one signs.
             </>
           }
           onConfirm={start}
@@ -53,10 +61,9 @@ export function WebhookSecretCard({ webhook }: { webhook: Webhook }) {
           copyLabel="Copy new secret"
           testId="new-secret"
         >
-          <span>
-            Deliveries carry two signatures (<code>v1,&lt;new&gt; v1,&lt;old&gt;</code>) from {formatDateTime(rotatedAt)} (real
-            time) until the overlap ends (WEBHOOK_SECRET_OVERLAP_HOURS, 24 hours by default): put the new secret in your receiver
-            before then.
+          <span data-testid="overlap">
+            Deliveries carry two signatures (<code>v1,&lt;new&gt; v1,&lt;old&gt;</code>): the old secret still signs until{' '}
+            {formatDateTime(secretOverlapEndsAt)} (real time). Put the new secret in your receiver before then.
           </span>
         </ShownOnce>
       )}

@@ -68,6 +68,10 @@ async function openNewestAttempts(page: Page) {
   return deliveries.getByTestId('attempt');
 }
 
+/** A timestamp as the console shows it to a reader in Warsaw (pl-PL). */
+const formatWarsaw = (iso: string) =>
+  new Intl.DateTimeFormat('pl-PL', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Warsaw' }).format(new Date(iso));
+
 const documentWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
 describe('the webhook lab in the console', () => {
@@ -149,6 +153,9 @@ describe('the webhook lab in the console', () => {
     expect(newSecret).toMatch(/^whsec-[0-9a-f]{48}$/);
     expect(newSecret).not.toBe(oldSecret);
     expect(await page.getByRole('status').filter({ has: shown }).textContent()).toContain('two signatures');
+    // Until when the old secret signs, as the API says (the rotation + WEBHOOK_SECRET_OVERLAP_HOURS, 24 by default).
+    const { secretOverlapEndsAt } = await call<{ secretOverlapEndsAt: string }>('GET', `/v1/webhooks/${hookId}`, token);
+    expect(await page.getByTestId('overlap').textContent()).toContain(formatWarsaw(secretOverlapEndsAt));
     await page.getByRole('button', { name: 'Copy new secret' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(newSecret);
     expect(await page.getByText(/Last rotated/).textContent()).toContain('real time');

@@ -2,7 +2,8 @@
 import type { DeliveryAttemptEntity, DeliveryEntity, WebhookEntity } from '@sandbank/db';
 import type { AttemptFault, Delivery, DeliveryAttempt, EventType, Webhook, WebhookFaults } from '@sandbank/schemas';
 
-export const toWebhook = (webhook: WebhookEntity): Webhook => ({
+/** `overlapSeconds`: how long a rotated-out secret keeps signing (the config's WEBHOOK_SECRET_OVERLAP_HOURS). */
+export const toWebhook = (webhook: WebhookEntity, overlapSeconds: number): Webhook => ({
   id: webhook.id,
   url: webhook.url,
   events: webhook.events as EventType[],
@@ -10,6 +11,9 @@ export const toWebhook = (webhook: WebhookEntity): Webhook => ({
   status: webhook.status,
   disabledReason: webhook.disabledReason ?? null,
   secretRotatedAt: webhook.secretRotatedAt?.toISOString() ?? null,
+  secretOverlapEndsAt: webhook.secretRotatedAt
+    ? new Date(webhook.secretRotatedAt.getTime() + overlapSeconds * 1000).toISOString()
+    : null,
   faults: (webhook.faults as WebhookFaults | null | undefined) ?? null,
   createdAt: webhook.createdAt.toISOString(),
 });

@@ -34,5 +34,5 @@ export const createWebhookProcedure = protectedProcedure
   .output(dataOf(WebhookSchema))
   .mutation(async ({ ctx, input }) => {
     const webhook = await registerWebhook(ctx.em, ctx.deps, { userId: ctx.user.id, ...input });
-    return { data: toWebhook(webhook) };
+    return { data: toWebhook(webhook, ctx.deps.config.webhooks.secretOverlapSeconds) };
   });

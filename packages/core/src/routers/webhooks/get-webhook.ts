@@ -17,4 +17,6 @@ export const getWebhookProcedure = protectedProcedure
   })
   .input(WebhookIdInputSchema)
   .output(dataOf(WebhookSchema))
-  .query(async ({ ctx, input }) => ({ data: toWebhook(await getOwnedWebhook(ctx.em, ctx.user.id, input.id)) }));
+  .query(async ({ ctx, input }) => ({
+    data: toWebhook(await getOwnedWebhook(ctx.em, ctx.user.id, input.id), ctx.deps.config.webhooks.secretOverlapSeconds),
+  }));

@@ -20,5 +20,8 @@ export const listWebhooksProcedure = protectedProcedure
   .output(listOf(WebhookSchema))
   .query(async ({ ctx, input }) => {
     const { items, total } = await listWebhooks(ctx.em, { userId: ctx.user.id, ...input });
-    return { data: items.map(toWebhook), meta: listMeta(input.page, input.limit, total) };
+    return {
+      data: items.map((item) => toWebhook(item, ctx.deps.config.webhooks.secretOverlapSeconds)),
+      meta: listMeta(input.page, input.limit, total),
+    };
   });

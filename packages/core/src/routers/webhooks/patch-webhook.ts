@@ -30,5 +30,6 @@ export const patchWebhookProcedure = protectedProcedure
   .output(dataOf(WebhookSchema))
   .mutation(async ({ ctx, input }) => {
     const { id, ...changes } = input;
-    return { data: toWebhook(await patchWebhook(ctx.em, ctx.deps, { userId: ctx.user.id, webhookId: id, ...changes })) };
+    const webhook = await patchWebhook(ctx.em, ctx.deps, { userId: ctx.user.id, webhookId: id, ...changes });
+    return { data: toWebhook(webhook, ctx.deps.config.webhooks.secretOverlapSeconds) };
   });
