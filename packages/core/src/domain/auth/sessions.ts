@@ -7,6 +7,7 @@ import { type EntityManager, RefreshTokenEntity, UserEntity } from '@sandbank/db
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
+import { revokeRefreshTokenFamily, revokeRefreshTokenFamilyOf } from './queries.ts';
 import { generateOpaqueToken, sha256, signAccessToken } from './tokens.ts';
 
 export interface Session {
@@ -87,15 +88,10 @@ export async function refreshSession(
 }
 
 export async function revokeFamily(em: EntityManager, familyId: string): Promise<void> {
-  await em.execute('update refresh_tokens set revoked_at = now() where family_id = ? and revoked_at is null', [familyId], 'run');
+  await revokeRefreshTokenFamily(em, familyId);
 }
 
 /** Revokes the session family a refresh token belongs to (used or not); nothing when the token is unknown. */
 export async function revokeFamilyOfRefreshToken(em: EntityManager, refreshToken: string): Promise<void> {
-  await em.execute(
-    `update refresh_tokens set revoked_at = now()
-      where family_id = (select family_id from refresh_tokens where token_hash = ?) and revoked_at is null`,
-    [sha256(refreshToken)],
-    'run',
-  );
+  await revokeRefreshTokenFamilyOf(em, sha256(refreshToken));
 }

@@ -7,6 +7,7 @@
 import type { EntityManager } from '@sandbank/db';
 import { AppError } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
+import { lockUser } from '../auth/queries.ts';
 import { userNow } from '../clock/clock.ts';
 
 /** Agreements and requisitions per user: a bound on a new input path, far above any test's need. */
@@ -62,7 +63,7 @@ export const agreementExpired = (agreement: Agreement, now: Date): boolean => {
 
 /** Refuses a new row when the user has MAX_PER_USER of this table already (serialised per user). */
 export async function checkFaceLimit(tx: EntityManager, userId: string, table: string, what: string): Promise<void> {
-  await tx.execute('select id from users where id = ? for no key update', [userId]);
+  await lockUser(tx, userId);
   const [row] = await tx.execute<{ n: string }[]>(`select count(*) as n from ${table} where user_id = ?`, [userId]);
   if (Number(row?.n ?? 0) >= MAX_PER_USER) throw new AppError('LIMIT_EXCEEDED', `At most ${MAX_PER_USER} ${what} per user`);
 }

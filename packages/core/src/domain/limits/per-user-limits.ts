@@ -7,6 +7,7 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import { AppError } from '../../errors.ts';
+import { lockUser } from '../auth/queries.ts';
 import { WORLD_NOW_SQL } from '../clock/clock.ts';
 
 export type LimitedResource = 'webhooks' | 'apiKeys' | 'openAccounts';
@@ -26,7 +27,7 @@ export async function checkUserLimit(
   tx: EntityManager,
   { userId, resource, limit, adding = 1 }: { userId: string; resource: LimitedResource; limit: number; adding?: number },
 ): Promise<void> {
-  await tx.execute('select 1 from users where id = ? for no key update', [userId]);
+  await lockUser(tx, userId);
   const [row] = await tx.execute<{ n: string }[]>(COUNT[resource], [userId]);
   const count = Number(row?.n ?? 0);
   if (count + adding > limit) {

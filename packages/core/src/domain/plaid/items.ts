@@ -9,6 +9,7 @@ import type { Secrets } from '@sandbank/config';
 import type { EntityManager } from '@sandbank/db';
 import { AppError } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
+import { lockUser } from '../auth/queries.ts';
 import { generateOpaqueToken, sha256 } from '../auth/tokens.ts';
 import { userNow, WORLD_NOW_SQL } from '../clock/clock.ts';
 import type { ItemState, PlaidItem } from './item.ts';
@@ -47,7 +48,7 @@ export async function createItem(
 ): Promise<{ item: PlaidItem; publicToken: string }> {
   return em.transactional(async (tx) => {
     // Serialises a user's item creations, so the count below cannot be raced past the bound.
-    await tx.execute('select id from users where id = ? for no key update', [userId]);
+    await lockUser(tx, userId);
     const [count] = await tx.execute<{ n: string }[]>('select count(*) as n from plaid_items where user_id = ?', [userId]);
     if (Number(count?.n ?? 0) >= MAX_ITEMS_PER_USER) {
       throw new AppError('LIMIT_EXCEEDED', `At most ${MAX_ITEMS_PER_USER} Plaid Items per user`);
