@@ -5,7 +5,134 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import { WORLD_NOW_SQL } from '../clock/clock.ts';
-import { AGREEMENT_COLUMNS, type AgreementRow } from './agreements.ts';
+
+export interface AgreementRow {
+  id: string;
+  user_id: string;
+  institution_id: string;
+  max_historical_days: number;
+  access_valid_for_days: number;
+  /** The access scopes (a check constraint keeps them to `ACCESS_SCOPES`). */
+  access_scope: string[];
+  created_at: Date | string;
+  accepted_at: Date | string | null;
+}
+
+const AGREEMENT_COLUMNS =
+  'id, user_id, institution_id, max_historical_days, access_valid_for_days, access_scope, created_at, accepted_at';
+
+/** How many rows of a face table (agreements, requisitions) the user has. */
+export async function countFaceRows(
+  tx: EntityManager,
+  userId: string,
+  table: 'gocardless_agreements' | 'gocardless_requisitions',
+): Promise<number> {
+  const [row] = await tx.execute<{ n: string }[]>(`select count(*) as n from ${table} where user_id = ?`, [userId]);
+  return Number(row?.n ?? 0);
+}
+
+export async function insertAgreement(
+  tx: EntityManager,
+  agreement: {
+    id: string;
+    userId: string;
+    institutionId: string;
+    maxHistoricalDays: number;
+    accessValidForDays: number;
+    accessScope: readonly string[];
+    createdAt: Date;
+  },
+): Promise<AgreementRow | undefined> {
+  const [row] = await tx.execute<AgreementRow[]>(
+    `insert into gocardless_agreements (id, user_id, institution_id, max_historical_days, access_valid_for_days, access_scope, created_at)
+     values (?, ?, ?, ?, ?, ?::text[], ?) returning ${AGREEMENT_COLUMNS}`,
+    [
+      agreement.id,
+      agreement.userId,
+      agreement.institutionId,
+      agreement.maxHistoricalDays,
+      agreement.accessValidForDays,
+      `{${agreement.accessScope.join(',')}}`,
+      agreement.createdAt,
+    ],
+  );
+  return row;
+}
+
+export async function selectAgreement(em: EntityManager, userId: string, id: string): Promise<AgreementRow | undefined> {
+  const [row] = await em.execute<AgreementRow[]>(
+    `select ${AGREEMENT_COLUMNS} from gocardless_agreements where id = ? and user_id = ?`,
+    [id, userId],
+  );
+  return row;
+}
+
+export interface LinkedAccountRow {
+  id: string;
+  account_id: string;
+  name: string;
+  currency: string;
+  status: string;
+  email: string;
+  requisition_id: string;
+  institution_id: string;
+  created_at: Date | string;
+  last_accessed: Date | string | null;
+  now: Date | string;
+  agreement: AgreementRow;
+}
+
+/**
+ * A linked account of the user's linked requisitions, or undefined; reading it records the access
+ * (`last_accessed`) at the world's now, and the row carries the previous one.
+ */
+export async function touchLinkedAccount(em: EntityManager, userId: string, id: string): Promise<LinkedAccountRow | undefined> {
+  const [row] = await em.execute<LinkedAccountRow[]>(
+    `with found as (
+       select g.id, g.account_id, a.name, a.currency, a.status, u.email, g.requisition_id, r.institution_id, g.created_at,
+         g.last_accessed, ${WORLD_NOW_SQL} as now,
+         (select row_to_json(x) from (select ${AGREEMENT_COLUMNS} from gocardless_agreements ag where ag.id = r.agreement_id) x) as agreement
+       from gocardless_accounts g
+       join gocardless_requisitions r on r.id = g.requisition_id and r.status = 'LN'
+       join accounts a on a.id = g.account_id
+       join users u on u.id = g.user_id
+       where g.id = ? and g.user_id = ?
+     ), touched as (
+       update gocardless_accounts g set last_accessed = found.now from found where g.id = found.id
+     )
+     select * from found`,
+    [id, userId],
+  );
+  return row;
+}
+
+/** Counts one read of a linked account's scope on a day; the count including it (one atomic upsert). */
+export async function incrementDailyAccess(
+  em: EntityManager,
+  { linkedAccountId, scope, day }: { linkedAccountId: string; scope: string; day: string },
+): Promise<number> {
+  const [row] = await em.execute<{ count: number }[]>(
+    `insert into gocardless_daily_access (account_id, scope, day, count) values (?, ?, ?::date, 1)
+     on conflict (account_id, scope, day) do update set count = gocardless_daily_access.count + 1
+     returning count`,
+    [linkedAccountId, scope, day],
+  );
+  return Number(row?.count ?? 0);
+}
+
+/** The world's now and the state of a user's API key (the GoCardless face's token names both); or undefined. */
+export async function selectTokenKey(
+  em: EntityManager,
+  userId: string,
+  keyId: string,
+): Promise<{ now: Date | string; revoked_at: Date | null; expires_at: Date | null } | undefined> {
+  const [row] = await em.execute<{ now: Date | string; revoked_at: Date | null; expires_at: Date | null }[]>(
+    `select ${WORLD_NOW_SQL} as now, k.revoked_at, k.expires_at
+       from api_keys k join users u on u.id = k.user_id where k.id = ? and u.id = ?`,
+    [keyId, userId],
+  );
+  return row;
+}
 
 /** The statuses before the owner's decision, as a PostgreSQL array literal. */
 const UNDECIDED_ARRAY = '{CR,GC,SA}';

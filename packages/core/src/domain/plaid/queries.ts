@@ -3,6 +3,9 @@
  * typed rows and one named function per statement; `notifications.ts` keeps the rules.
  */
 import type { EntityManager } from '@sandbank/db';
+import { TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
+import { WORLD_NOW_SQL } from '../clock/clock.ts';
+import type { ItemState } from './item.ts';
 
 export interface SigningKeyRow {
   kid: string;
@@ -105,4 +108,183 @@ export async function insertEvent(
     JSON.stringify(event.payload),
     event.createdAt,
   ]);
+}
+
+export interface ItemRow {
+  id: string;
+  user_id: string;
+  account_ids: string[];
+  webhook_url: string | null;
+  state: ItemState;
+  created_at: Date | string;
+  removed_at: Date | string | null;
+}
+
+const ITEM_COLUMNS = 'id, user_id, account_ids, webhook_url, state, created_at, removed_at';
+
+/** How many Items the user has, removed ones included. */
+export async function countItems(tx: EntityManager, userId: string): Promise<number> {
+  const [count] = await tx.execute<{ n: string }[]>('select count(*) as n from plaid_items where user_id = ?', [userId]);
+  return Number(count?.n ?? 0);
+}
+
+/** A new Item over the user's open accounts (oldest first). */
+export async function insertItem(
+  tx: EntityManager,
+  item: {
+    id: string;
+    userId: string;
+    publicTokenHash: string;
+    publicTokenExpiresAt: Date;
+    webhookUrl: string | null;
+    createdAt: Date;
+  },
+): Promise<ItemRow | undefined> {
+  const [row] = await tx.execute<ItemRow[]>(
+    `insert into plaid_items (id, user_id, public_token_hash, public_token_expires_at, account_ids, webhook_url, created_at)
+     select ?, ?, ?, ?, coalesce(array_agg(a.id order by a.created_at, a.id), '{}'), ?, ?
+       from accounts a where a.user_id = ? and a.status = 'open'
+     returning ${ITEM_COLUMNS}`,
+    [item.id, item.userId, item.publicTokenHash, item.publicTokenExpiresAt, item.webhookUrl, item.createdAt, item.userId],
+  );
+  return row;
+}
+
+/**
+ * Sets the access token of the user's Item whose public token this is, if that token is unused and
+ * unexpired on the world's clock and the Item not removed; the Item, or undefined.
+ */
+export async function exchangeItemPublicToken(
+  em: EntityManager,
+  { userId, publicTokenHash, accessTokenHash }: { userId: string; publicTokenHash: string; accessTokenHash: string },
+): Promise<ItemRow | undefined> {
+  const [row] = await em.execute<ItemRow[]>(
+    `update plaid_items i set access_token_hash = ?
+       from users u
+      where i.user_id = u.id and u.id = ? and i.public_token_hash = ? and i.access_token_hash is null
+        and i.removed_at is null and i.public_token_expires_at > ${WORLD_NOW_SQL}
+      returning ${ITEM_COLUMNS.split(', ')
+        .map((column) => `i.${column}`)
+        .join(', ')}`,
+    [accessTokenHash, userId, publicTokenHash],
+  );
+  return row;
+}
+
+/** The user's Item with this access token (removed ones included), or undefined. */
+export async function selectItemByAccessToken(
+  em: EntityManager,
+  userId: string,
+  accessTokenHash: string,
+): Promise<ItemRow | undefined> {
+  const [row] = await em.execute<ItemRow[]>(
+    `select ${ITEM_COLUMNS} from plaid_items where access_token_hash = ? and user_id = ?`,
+    [accessTokenHash, userId],
+  );
+  return row;
+}
+
+/** Sets one column of an Item that is not removed; the Item after, or undefined if it was removed. */
+export async function updateLiveItem(
+  em: EntityManager,
+  itemId: string,
+  column: 'removed_at' | 'webhook_url' | 'state',
+  value: unknown,
+): Promise<ItemRow | undefined> {
+  const [row] = await em.execute<ItemRow[]>(
+    `update plaid_items set ${column} = ? where id = ? and removed_at is null returning ${ITEM_COLUMNS}`,
+    [value, itemId],
+  );
+  return row;
+}
+
+export interface ItemAccountRow {
+  id: string;
+  name: string;
+  currency: string;
+  balance: string;
+  held_amount: string;
+  status: string;
+}
+
+/** The user's accounts among `accountIds` (in no order). */
+export function selectItemAccounts(em: EntityManager, userId: string, accountIds: string[]): Promise<ItemAccountRow[]> {
+  return em.execute<ItemAccountRow[]>(
+    'select id, name, currency, balance, held_amount, status from accounts where user_id = ? and id = any(?::uuid[])',
+    [userId, `{${accountIds.join(',')}}`],
+  );
+}
+
+/** Which of these transactions of the user posted after being pending first. */
+export async function selectPostedFromPending(em: EntityManager, userId: string, ids: readonly string[]): Promise<string[]> {
+  const rows = await em.execute<{ id: string }[]>(
+    'select id from transactions where user_id = ? and id = any(?::uuid[]) and posted_from_pending',
+    [userId, `{${ids.join(',')}}`],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** The window `/transactions/get` reads: the user's accounts, [from, before) on the date, voided ones left out. */
+export interface ItemTransactionsWindow {
+  userId: string;
+  accountIds: readonly string[];
+  from: Date;
+  before: Date;
+}
+
+const windowWhere = (window: ItemTransactionsWindow) => ({
+  where: `user_id = ? and account_id = any(?::uuid[]) and status <> 'voided' and date >= ? and date < ?`,
+  params: [window.userId, `{${window.accountIds.join(',')}}`, window.from.toISOString(), window.before.toISOString()],
+});
+
+/** A page of the window's transactions, newest first. */
+export function selectWindowTransactions(
+  em: EntityManager,
+  window: ItemTransactionsWindow,
+  { count, offset }: { count: number; offset: number },
+): Promise<(TransactionRow & { posted_from_pending: boolean })[]> {
+  const { where, params } = windowWhere(window);
+  return em.execute<(TransactionRow & { posted_from_pending: boolean })[]>(
+    `select ${TRANSACTION_COLUMNS}, posted_from_pending from transactions where ${where} order by date desc, id desc limit ? offset ?`,
+    [...params, count, offset],
+  );
+}
+
+export async function countWindowTransactions(em: EntityManager, window: ItemTransactionsWindow): Promise<number> {
+  const { where, params } = windowWhere(window);
+  const [count] = await em.execute<{ n: string }[]>(`select count(*) as n from transactions where ${where}`, params);
+  return Number(count?.n ?? 0);
+}
+
+/** An Item as the console lists it: with whether it was exchanged, its accounts' names and its webhook. */
+export type ListedItemRow = ItemRow & {
+  exchanged: boolean;
+  accounts: { id: string; name: string }[];
+  webhook_id: string | null;
+  total: string;
+};
+
+const LISTED_SQL = `select ${ITEM_COLUMNS.split(', ')
+  .map((column) => `i.${column}`)
+  .join(', ')}, i.access_token_hash is not null as exchanged, count(*) over () as total,
+       coalesce((select json_agg(json_build_object('id', a.id, 'name', a.name) order by array_position(i.account_ids, a.id))
+                   from accounts a where a.user_id = i.user_id and a.id = any(i.account_ids)), '[]'::json) as accounts,
+       (select w.id from webhooks w where w.plaid_item_id = i.id and w.deleted_at is null) as webhook_id
+  from plaid_items i`;
+
+/** A page of the user's Items, newest first; each row carries the total. */
+export function selectListedItems(
+  em: EntityManager,
+  { userId, limit, offset }: { userId: string; limit: number; offset: number },
+): Promise<ListedItemRow[]> {
+  return em.execute<ListedItemRow[]>(`${LISTED_SQL} where i.user_id = ? order by i.created_at desc, i.id desc limit ? offset ?`, [
+    userId,
+    limit,
+    offset,
+  ]);
+}
+
+export async function selectListedItem(em: EntityManager, userId: string, id: string): Promise<ListedItemRow | undefined> {
+  const [row] = await em.execute<ListedItemRow[]>(`${LISTED_SQL} where i.id = ? and i.user_id = ?`, [id, userId]);
+  return row;
 }

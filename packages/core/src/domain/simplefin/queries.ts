@@ -32,3 +32,19 @@ export async function claimCode(tx: EntityManager, codeHash: string): Promise<st
 export async function setClaimApiKey(tx: EntityManager, codeHash: string, apiKeyId: string): Promise<void> {
   await tx.execute('update simplefin_claims set api_key_id = ? where code_hash = ?', [apiKeyId, codeHash]);
 }
+
+export interface SetAccountRow {
+  id: string;
+  name: string;
+  currency: string;
+  balance: string;
+  held_amount: string;
+}
+
+/** Every account of the user, oldest first (closed ones too). */
+export function selectUserAccounts(em: EntityManager, userId: string): Promise<SetAccountRow[]> {
+  return em.execute<SetAccountRow[]>(
+    'select id, name, currency, balance, held_amount from accounts where user_id = ? order by created_at, id',
+    [userId],
+  );
+}
