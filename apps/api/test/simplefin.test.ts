@@ -294,7 +294,7 @@ describe('SimpleFIN', () => {
     // 10,001 posted rows, one a minute back from a day ago (the ledger's own columns, as a booking writes them).
     await app.db.query(
       `insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, posted_at)
-       select gen_random_uuid(), $1, $2, 'bulk_' || i, 1_00, 'PLN', now() - interval '1 day' - i * interval '1 minute',
+       select gen_random_uuid(), $1, $2, 'bulk_' || i, 100, 'PLN', now() - interval '1 day' - i * interval '1 minute',
               'bulk ' || i, '{"source":"sandbank-simulator"}', now() - interval '1 day' - i * interval '1 minute'
          from generate_series(1, 10001) as i`,
       [big, user.id],
