@@ -1,0 +1,98 @@
+/**
+ * An account's booked balance at the end of each world day (`accounts.getBalanceHistory`: computed
+ * by the server, exact, pending holds left out), drawn by recharts (docs/reference/libraries.md).
+ * The chart is an SVG with its own title and description (balance-plot.tsx, loaded on demand); the
+ * same numbers are in words (lowest, highest, now) and in a table of every day, so nothing is only
+ * in the picture.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
+import { formatDay } from '../lib/format.ts';
+import { useTRPC } from '../lib/trpc.ts';
+import { ErrorNote } from './error-note.tsx';
+import { Loading, Money } from './ui.tsx';
+
+/** recharts is most of the chart's weight: its own chunk, fetched when an account page first shows a chart. */
+const BalancePlot = lazy(() => import('./balance-plot.tsx'));
+const CHART_TITLE = 'Balance at the end of each day';
+
+interface Point {
+  date: string;
+  balance: number;
+}
+
+/** The lowest and highest points (the first day each was reached) and the last. */
+function summaryOf(points: Point[]) {
+  const [first] = points;
+  if (!first) return undefined;
+  let low = first;
+  let high = first;
+  for (const point of points) {
+    if (point.balance < low.balance) low = point;
+    if (point.balance > high.balance) high = point;
+  }
+  return { low, high, last: points.at(-1) ?? first };
+}
+
+export function BalanceChart({ accountId }: { accountId: string }) {
+  const trpc = useTRPC();
+  const query = useQuery(trpc.accounts.getBalanceHistory.queryOptions({ id: accountId }));
+  const history = query.data?.data;
+  const summary = history && summaryOf(history.points);
+  return (
+    <section className="card balance-chart" aria-labelledby="balance-chart-title" data-testid="balance-chart">
+      <h2 id="balance-chart-title">Balance over time</h2>
+      <ErrorNote error={query.error} />
+      {!history || !summary ? (
+        !query.error && <Loading what="the balance history" />
+      ) : (
+        <>
+          <p className="muted" data-testid="balance-chart-summary">
+            {formatDay(history.from)} – {formatDay(history.to)} (world days, Europe/Warsaw), booked balance: lowest{' '}
+            <Money amount={summary.low.balance} /> ({formatDay(summary.low.date)}), highest{' '}
+            <Money amount={summary.high.balance} /> ({formatDay(summary.high.date)}), now <Money amount={summary.last.balance} />.
+            Pending holds are not included.
+          </p>
+          <figure className="chart-frame">
+            <Suspense fallback={<Loading what="the chart" />}>
+              <BalancePlot
+                points={history.points}
+                title={CHART_TITLE}
+                desc={`Line chart of the booked balance from ${formatDay(history.from)} to ${formatDay(history.to)}; the table below has every day.`}
+              />
+            </Suspense>
+            <figcaption className="visually-hidden">{CHART_TITLE}</figcaption>
+          </figure>
+          <details>
+            <summary>Every day as a table</summary>
+            {/* A region of its own that scrolls: focusable, so a keyboard can scroll it too. */}
+            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus (WCAG 2.1.1) */}
+            <section className="table-wrap chart-table" aria-label="Daily balances" tabIndex={0}>
+              <table>
+                <caption className="visually-hidden">Booked balance at the end of each day</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Day</th>
+                    <th scope="col" className="num">
+                      Balance
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {history.points.map((point) => (
+                    <tr key={point.date}>
+                      <td>{formatDay(point.date)}</td>
+                      <td className="num">
+                        <Money amount={point.balance} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+          </details>
+        </>
+      )}
+    </section>
+  );
+}
