@@ -1,5 +1,5 @@
 /**
- * An account's booked balance at the end of each day (docs/reference/api.md, balance history): the
+ * An account's booked balance at the end of each day (docs/concepts/lifecycle.md, "Balance history"): the
  * series a balance-over-time chart draws. Days are local days in Europe/Warsaw on the world's clock,
  * like a statement's; a transaction counts on the day it posted.
  */
