@@ -2,6 +2,7 @@
  * GET /v1/events?transactionId: one transaction's timeline from the event log — its own events
  * (created, patched, posted, voided) and the creation of its reversals, in log order, the caller's only.
  */
+import { waitUntil } from '@sandbank/testing';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
@@ -21,10 +22,22 @@ interface LoggedEvent {
   data: { transaction?: { id: string; reversalOf: string | null; status: string } };
 }
 
-async function timeline(user: TestUser, transactionId: string, extra = '') {
-  const res = await app.call('GET', `/v1/events?transactionId=${transactionId}${extra}`, { token: user.accessToken });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { data: LoggedEvent[]; meta: { nextCursor: string; hasMore: boolean } };
+type Page = { data: LoggedEvent[]; meta: { nextCursor: string; hasMore: boolean } };
+
+/**
+ * The timeline once at least `count` events are served: an event waits for every older database
+ * transaction of the cluster to end (docs/concepts/events-and-sync.md), such as another test's open snapshot.
+ */
+async function timeline(user: TestUser, transactionId: string, count: number, extra = ''): Promise<Page> {
+  return waitUntil(
+    async () => {
+      const res = await app.call('GET', `/v1/events?transactionId=${transactionId}${extra}`, { token: user.accessToken });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const page = res.body as Page;
+      return page.data.length >= count ? page : undefined;
+    },
+    { what: `${count} events of ${transactionId}` },
+  );
 }
 
 const steps = (events: LoggedEvent[]) =>
@@ -41,7 +54,7 @@ describe('GET /v1/events?transactionId', () => {
     expect((await act(user, card.id, 'post')).status).toBe(200);
     const part = await act(user, card.id, 'reverse', { amount: 10_00 });
     const rest = await act(user, card.id, 'reverse');
-    const body = await timeline(user, card.id);
+    const body = await timeline(user, card.id, 5);
     expect(steps(body.data)).toEqual([
       'transaction.created:pending',
       'transaction.updated:pending',
@@ -56,14 +69,14 @@ describe('GET /v1/events?transactionId', () => {
     ]);
     expect(body.meta.hasMore).toBe(false);
     // A reversal's own timeline is its creation; the types filter and paging still apply.
-    expect(steps((await timeline(user, part.body.data.transaction.id)).data)).toEqual(['transaction.created:posted:reversal']);
-    expect(steps((await timeline(user, card.id, '&types=transaction.updated')).data)).toEqual([
+    expect(steps((await timeline(user, part.body.data.transaction.id, 1)).data)).toEqual(['transaction.created:posted:reversal']);
+    expect(steps((await timeline(user, card.id, 2, '&types=transaction.updated')).data)).toEqual([
       'transaction.updated:pending',
       'transaction.updated:posted',
     ]);
-    const first = await timeline(user, card.id, '&limit=2');
+    const first = await timeline(user, card.id, 2, '&limit=2');
     expect(first.meta.hasMore).toBe(true);
-    const next = await timeline(user, card.id, `&limit=10&after=${first.meta.nextCursor}`);
+    const next = await timeline(user, card.id, 3, `&limit=10&after=${first.meta.nextCursor}`);
     expect([...first.data, ...next.data].map((event) => event.id)).toEqual(body.data.map((event) => event.id));
   });
 
@@ -71,10 +84,10 @@ describe('GET /v1/events?transactionId', () => {
     const { user, accountId } = await funded();
     const card = await pendingCard(user, accountId, -5_00);
     expect((await act(user, card.id, 'void')).status).toBe(200);
-    expect(steps((await timeline(user, card.id)).data)).toEqual(['transaction.created:pending', 'transaction.removed:voided']);
+    expect(steps((await timeline(user, card.id, 2)).data)).toEqual(['transaction.created:pending', 'transaction.removed:voided']);
     const stranger = await app.createUser();
     await openAccount(app, stranger);
-    expect((await timeline(stranger, card.id)).data).toEqual([]);
+    expect((await timeline(stranger, card.id, 0)).data).toEqual([]);
     const bad = await app.call('GET', '/v1/events?transactionId=not-an-id', { token: user.accessToken });
     expect(bad.status).toBe(400);
     expect(bad.body.details[0].path).toBe('transactionId');

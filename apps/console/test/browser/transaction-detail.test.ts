@@ -74,8 +74,6 @@ async function signIn(page: Page, email: string) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** A poll that gives a reload (session restored, queries refetched) time to settle. */
-const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000 });
 const txOf = (page: Page) => new URL(page.url()).searchParams.get('tx');
 const CHART_NAME = 'Balance at the end of each day';
 
@@ -93,13 +91,13 @@ describe('transaction detail and balance chart', () => {
     await page.getByText('JSON, as the API returns it').click();
     const fromApi = await api<Record<string, unknown>>('GET', `/v1/transactions/${seeded.cardId}`, seeded.token);
     expect(fromApi.version).toBe(3);
-    await eventually(async () => JSON.parse((await textOf(page, 'transaction-json')) ?? 'null')).toEqual(fromApi);
+    await expect.poll(async () => JSON.parse((await textOf(page, 'transaction-json')) ?? 'null')).toEqual(fromApi);
     await page.getByRole('button', { name: 'Copy JSON' }).waitFor();
     await page.getByRole('button', { name: 'Copy transaction id' }).waitFor();
 
     // Its timeline, oldest first, each with its event id to copy.
     const timeline = page.getByTestId('timeline-event');
-    await eventually(() => timeline.count()).toBe(3);
+    await expect.poll(() => timeline.count()).toBe(3);
     expect(await timeline.locator('strong').allTextContents()).toEqual(['Created (pending)', 'Updated: description', 'Posted']);
     expect(await timeline.evaluateAll((items) => items.map((item) => item.getAttribute('data-type')))).toEqual([
       'transaction.created',
@@ -110,20 +108,20 @@ describe('transaction detail and balance chart', () => {
 
     // The original names its refund; the link selects it (filters kept), and the refund links back.
     await page.goto(`${app.url}/console/accounts/${seeded.accountId}?status=all&tx=${seeded.groceriesId}`);
-    await eventually(() => textOf(page, 'panel-amount')).toBe(money(-12_000));
-    await eventually(() => timeline.locator('strong').allTextContents()).toEqual(['Created (posted)', 'Reversed']);
+    await expect.poll(() => textOf(page, 'panel-amount')).toBe(money(-12_000));
+    await expect.poll(() => timeline.locator('strong').allTextContents()).toEqual(['Created (posted)', 'Reversed']);
     await page.getByTestId('reversal-link').click();
-    await eventually(() => txOf(page)).toBe(seeded.refundId);
+    await expect.poll(() => txOf(page)).toBe(seeded.refundId);
     expect(new URL(page.url()).searchParams.get('status')).toBe('all');
-    await eventually(() => textOf(page, 'panel-amount')).toBe(`+${money(3_000)}`);
-    await eventually(() => timeline.locator('strong').allTextContents()).toEqual(['Created as a reversal']);
+    await expect.poll(() => textOf(page, 'panel-amount')).toBe(`+${money(3_000)}`);
+    await expect.poll(() => timeline.locator('strong').allTextContents()).toEqual(['Created as a reversal']);
     await page.getByRole('button', { name: 'Copy original id' }).waitFor();
     await page.getByTestId('reverses-link').click();
-    await eventually(() => txOf(page)).toBe(seeded.groceriesId);
-    await eventually(() => textOf(page, 'panel-amount')).toBe(money(-12_000));
+    await expect.poll(() => txOf(page)).toBe(seeded.groceriesId);
+    await expect.poll(() => textOf(page, 'panel-amount')).toBe(money(-12_000));
     await page.goBack();
-    await eventually(() => txOf(page)).toBe(seeded.refundId);
-    await eventually(() => textOf(page, 'panel-amount')).toBe(`+${money(3_000)}`);
+    await expect.poll(() => txOf(page)).toBe(seeded.refundId);
+    await expect.poll(() => textOf(page, 'panel-amount')).toBe(`+${money(3_000)}`);
 
     // The chart: named, drawn, and the same numbers in words and as a table of the last 90 days.
     const chart = page.getByRole('application', { name: CHART_NAME });
@@ -170,7 +168,7 @@ describe('transaction detail and balance chart', () => {
       await page.goto(`${app.url}/console/accounts/${seeded.accountId}?tx=${seeded.groceriesId}`);
       await signIn(page, email);
       await page.getByRole('application', { name: CHART_NAME }).waitFor();
-      await eventually(() => page.getByTestId('timeline-event').count()).toBe(2);
+      await expect.poll(() => page.getByTestId('timeline-event').count()).toBe(2);
       await page.getByText('JSON, as the API returns it').click();
       await page.getByText('Every day as a table').click();
       await page.waitForLoadState('networkidle');
