@@ -99,6 +99,17 @@ describe('GET /v1/accounts/:id/balance-history', () => {
     expect(earlier).toMatchObject({ from: plusDays(today, -92), to: plusDays(today, -3), balance: 85_00 });
     expect(earlier.points).toHaveLength(90);
     expect(earlier.points.at(-1)).toEqual({ date: plusDays(today, -3), balance: 80_00 });
+    // `days` counts back from `to` (or today), instead of `from`.
+    const week = (await history(user, accountId, '?days=7')).body.data;
+    expect(week).toMatchObject({ from: plusDays(today, -6), to: today });
+    expect(week.points.map((point: { balance: number }) => point.balance)).toEqual([
+      0, 100_00, 100_00, 80_00, 80_00, 80_00, 85_00,
+    ]);
+    const before = (await history(user, accountId, `?days=2&to=${plusDays(today, -4)}`)).body.data;
+    expect(before.points).toEqual([
+      { date: plusDays(today, -5), balance: 100_00 },
+      { date: plusDays(today, -4), balance: 100_00 },
+    ]);
     // A `to` after today is read as today.
     const later = (await history(user, accountId, `?from=${plusDays(today, -1)}&to=${plusDays(today, 30)}`)).body.data;
     expect(later.points).toEqual([
@@ -122,11 +133,15 @@ describe('GET /v1/accounts/:id/balance-history', () => {
       `?from=${plusDays(today, 1)}`,
       '?from=2026-02-30',
       '?to=yesterday',
+      '?days=0',
+      '?days=367',
+      '?days=1.5',
+      `?days=7&from=${plusDays(today, -6)}`,
     ]) {
       const res = await history(user, accountId, query);
       expect(res.status, query).toBe(400);
       expect(res.body.code).toBe('VALIDATION_ERROR');
-      expect(res.body.details?.[0]?.path, query).toMatch(/^(from|to)$/);
+      expect(res.body.details?.[0]?.path, query).toMatch(/^(from|to|days)$/);
     }
     const stranger = await app.createUser();
     expect((await history(stranger, accountId)).status).toBe(404);

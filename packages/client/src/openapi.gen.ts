@@ -97,7 +97,7 @@ export interface paths {
         };
         /**
          * Balance at the end of each day
-         * @description The account's booked balance at the end of each local day (Europe/Warsaw, on the world's clock) from `from` to `to`, days without activity included: what a balance chart draws. A transaction counts on the day it posted; pending ones are not in the points (their holds are in `heldAmount`, now), voided ones never. Today's point is the balance now, so when the range ends today the last point equals `balance`. At most 366 days (422 PERIOD_TOO_LONG); `from` after `to` is 400; `to` after today is read as today. Another user's account is 404.
+         * @description The account's booked balance at the end of each local day (Europe/Warsaw, on the world's clock) from `from` to `to`, days without activity included: what a balance chart draws. A transaction counts on the day it posted; pending ones are not in the points (their holds are in `heldAmount`, now), voided ones never. Today's point is the balance now, so when the range ends today the last point equals `balance`. `days` instead of `from` counts back from `to` (both given is 400). At most 366 days (422 PERIOD_TOO_LONG); `from` after `to` is 400; `to` after today is read as today. Another user's account is 404.
          */
         get: operations["accounts.getBalanceHistory"];
         put?: never;
@@ -3189,6 +3189,7 @@ export interface operations {
     "accounts.getBalanceHistory": {
         parameters: {
             query?: {
+                days?: number;
                 from?: string;
                 to?: string;
             };

@@ -5,16 +5,24 @@
  * same numbers are in words (lowest, highest, now) and in a table of every day, so nothing is only
  * in the picture.
  */
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { formatDay } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
+import { useUrlState } from '../lib/url-state.ts';
 import { ErrorNote } from './error-note.tsx';
 import { Loading, Money } from './ui.tsx';
 
 /** recharts is most of the chart's weight: its own chunk, fetched when an account page first shows a chart. */
 const BalancePlot = lazy(() => import('./balance-plot.tsx'));
 const CHART_TITLE = 'Balance at the end of each day';
+/** The ranges offered (`?range=` in the address; 90 days, the API's default, leaves it out). */
+const RANGES = [
+  { days: 30, label: 'Last 30 days' },
+  { days: 90, label: 'Last 90 days' },
+  { days: 365, label: 'Last year' },
+] as const;
+const DEFAULT_RANGE = 90;
 
 interface Point {
   date: string;
@@ -36,12 +44,35 @@ function summaryOf(points: Point[]) {
 
 export function BalanceChart({ accountId }: { accountId: string }) {
   const trpc = useTRPC();
-  const query = useQuery(trpc.accounts.getBalanceHistory.queryOptions({ id: accountId }));
+  const url = useUrlState();
+  const days = RANGES.find((range) => String(range.days) === url.get('range'))?.days ?? DEFAULT_RANGE;
+  const query = useQuery({
+    // `days` counts back from the world's today on the server: the console never guesses the world's date.
+    ...trpc.accounts.getBalanceHistory.queryOptions({ id: accountId, days }),
+    placeholderData: keepPreviousData,
+  });
   const history = query.data?.data;
   const summary = history && summaryOf(history.points);
   return (
     <section className="card balance-chart" aria-labelledby="balance-chart-title" data-testid="balance-chart">
-      <h2 id="balance-chart-title">Balance over time</h2>
+      <header className="chart-header">
+        <h2 id="balance-chart-title">Balance over time</h2>
+        <label className="field">
+          <span>Range</span>
+          <select
+            value={days}
+            onChange={(event) =>
+              url.set({ range: event.target.value === String(DEFAULT_RANGE) ? undefined : event.target.value })
+            }
+          >
+            {RANGES.map((range) => (
+              <option key={range.days} value={range.days}>
+                {range.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </header>
       <ErrorNote error={query.error} />
       {!history || !summary ? (
         !query.error && <Loading what="the balance history" />

@@ -156,6 +156,12 @@ describe('transaction detail and balance chart', () => {
     expect(
       ticks.filter((tick) => /^\d{1,2} (sty|lut|mar|kwi|maj|cze|lip|sie|wrz|paź|lis|gru)$/.test(tick)).length,
     ).toBeGreaterThan(1);
+    // Another range is in the address (the selection kept); the server counts it back from the world's today.
+    await page.getByLabel('Range').selectOption({ label: 'Last 30 days' });
+    await expect.poll(() => new URL(page.url()).searchParams.get('range')).toBe('30');
+    expect(txOf(page)).toBe(seeded.refundId);
+    await expect.poll(() => rows.count()).toBe(30);
+    expect(await rows.last().locator('td').last().textContent()).toBe(money(116_500));
     await checkPage(watched, 'transaction-detail');
   });
 

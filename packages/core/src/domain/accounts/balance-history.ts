@@ -71,8 +71,10 @@ export interface BalanceHistoryParams {
   accountId: string;
   /** `YYYY-MM-DD`; default and upper bound: the world's today. */
   to?: string | undefined;
-  /** `YYYY-MM-DD`; default: the 90th day back from `to`, `to` included. */
+  /** `YYYY-MM-DD`; default: `days` back from `to`, `to` included. */
   from?: string | undefined;
+  /** Instead of `from`: the range's length in days, ending at `to` (default 90). */
+  days?: number | undefined;
 }
 
 interface PointRow {
@@ -85,12 +87,17 @@ interface PointRow {
 const dayText = (value: string | Date) => (typeof value === 'string' ? value.slice(0, 10) : value.toISOString().slice(0, 10));
 
 export async function getBalanceHistory(em: EntityManager, params: BalanceHistoryParams): Promise<BalanceHistory> {
-  const { userId, accountId, from, to } = params;
+  const { userId, accountId, from, to, days } = params;
+  if (from !== undefined && days !== undefined) {
+    throw new AppError('VALIDATION_ERROR', 'Give `from` or `days`, not both', {
+      details: [{ path: 'days', message: 'Not with `from`' }],
+    });
+  }
   if (from && to && from > to) throw fromAfter('`to`');
   if (from && to && daysBetween(from, to) > MAX_BALANCE_HISTORY_DAYS) throw rangeTooLong();
   const [bounds] = await em.execute<BoundsRow[]>(
     `select id, currency, today::text, to_day::text, from_day::text from (${BOUNDS_SQL}) x`,
-    [from ?? null, DEFAULT_BALANCE_HISTORY_DAYS, to ?? null, accountId, userId],
+    [from ?? null, days ?? DEFAULT_BALANCE_HISTORY_DAYS, to ?? null, accountId, userId],
   );
   if (!bounds) throw notFound('Account');
   const [today, toDay, fromDay] = [dayText(bounds.today), dayText(bounds.to_day), dayText(bounds.from_day)];

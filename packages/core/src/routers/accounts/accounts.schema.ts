@@ -1,4 +1,4 @@
-import { CurrencySchema, DEFAULT_BALANCE_HISTORY_DAYS, IdSchema } from '@sandbank/schemas';
+import { CurrencySchema, DEFAULT_BALANCE_HISTORY_DAYS, IdSchema, MAX_BALANCE_HISTORY_DAYS } from '@sandbank/schemas';
 import { z } from 'zod';
 import { StatementDaySchema } from '../../domain/statements/statement-period.ts';
 import { nameSchema } from '../../lib/text.ts';
@@ -31,4 +31,14 @@ export const GetBalanceHistoryInputSchema = z.strictObject({
     description: 'Last day (YYYY-MM-DD), inclusive; default, and upper bound, the world’s today',
     example: '2026-11-30',
   }),
+  days: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_BALANCE_HISTORY_DAYS)
+    .optional()
+    .meta({
+      description: `Instead of \`from\`: this many days ending at \`to\` (1–${MAX_BALANCE_HISTORY_DAYS}; default ${DEFAULT_BALANCE_HISTORY_DAYS}), e.g. the last 30 days of the world`,
+      example: 30,
+    }),
 });
