@@ -6,7 +6,8 @@
  * in the picture.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { ErrorBoundary } from 'react-error-boundary';
 import { formatDay } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
 import { useUrlState } from '../lib/url-state.ts';
@@ -14,7 +15,7 @@ import { ErrorNote } from './error-note.tsx';
 import { Loading, Money } from './ui.tsx';
 
 /** recharts is most of the chart's weight: its own chunk, fetched when an account page first shows a chart. */
-const BalancePlot = lazy(() => import('./balance-plot.tsx'));
+const loadPlot = () => import('./balance-plot.tsx');
 const CHART_TITLE = 'Balance at the end of each day';
 /** The ranges offered (`?range=` in the address; 90 days, the API's default, leaves it out). */
 const RANGES = [
@@ -45,6 +46,10 @@ function summaryOf(points: Point[]) {
 export function BalanceChart({ accountId }: { accountId: string }) {
   const trpc = useTRPC();
   const url = useUrlState();
+  // A failed import stays failed inside one lazy(): a retry makes a new one.
+  const [attempt, setAttempt] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the point: a new lazy component per retry
+  const BalancePlot = useMemo(() => lazy(loadPlot), [attempt]);
   const days = RANGES.find((range) => String(range.days) === url.get('range'))?.days ?? DEFAULT_RANGE;
   const query = useQuery({
     // `days` counts back from the world's today on the server: the console never guesses the world's date.
@@ -85,13 +90,26 @@ export function BalanceChart({ accountId }: { accountId: string }) {
             Pending holds are not included.
           </p>
           <figure className="chart-frame">
-            <Suspense fallback={<Loading what="the chart" />}>
-              <BalancePlot
-                points={history.points}
-                title={CHART_TITLE}
-                desc={`Line chart of the booked balance from ${formatDay(history.from)} to ${formatDay(history.to)}; the table below has every day.`}
-              />
-            </Suspense>
+            {/* The chunk may fail to arrive (offline): the chart says so, the rest of the page stays. */}
+            <ErrorBoundary
+              resetKeys={[attempt]}
+              fallbackRender={() => (
+                <p className="note" role="status">
+                  The chart could not be loaded (NETWORK); the numbers are in the table below.{' '}
+                  <button type="button" className="secondary small" onClick={() => setAttempt((n) => n + 1)}>
+                    Retry
+                  </button>
+                </p>
+              )}
+            >
+              <Suspense fallback={<Loading what="the chart" />}>
+                <BalancePlot
+                  points={history.points}
+                  title={CHART_TITLE}
+                  desc={`Line chart of the booked balance from ${formatDay(history.from)} to ${formatDay(history.to)}; the table below has every day.`}
+                />
+              </Suspense>
+            </ErrorBoundary>
             <figcaption className="visually-hidden">{CHART_TITLE}</figcaption>
           </figure>
           <details>

@@ -13,6 +13,9 @@ import { CopyButton } from './copy-button.tsx';
 import { ErrorNote } from './error-note.tsx';
 import { Loading, Money } from './ui.tsx';
 
+/** What a link to another transaction leaves in the history entry: the panel it opens takes the focus. */
+export const focusState = (transactionId: string) => ({ focusTransaction: transactionId });
+
 /** Enough for any real timeline (a transaction changes a handful of times); more says so. */
 const TIMELINE_LIMIT = 200;
 
@@ -76,7 +79,10 @@ export function TransactionTimeline({
                 {other && (
                   <>
                     {' '}
-                    <Money amount={other.amount} signed /> by <Link href={hrefOf(other.id)}>reversal {other.id.slice(-8)}</Link>
+                    <Money amount={other.amount} signed /> by{' '}
+                    <Link href={hrefOf(other.id)} state={focusState(other.id)}>
+                      reversal {other.id.slice(-8)}
+                    </Link>
                   </>
                 )}
                 <span className="muted">

@@ -114,6 +114,8 @@ describe('transaction detail and balance chart', () => {
     await expect.poll(() => txOf(page)).toBe(seeded.refundId);
     expect(new URL(page.url()).searchParams.get('status')).toBe('all');
     await expect.poll(() => textOf(page, 'panel-amount')).toBe(`+${money(3_000)}`);
+    // The link left with the old panel: the new panel's heading has the focus.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('transaction-title');
     await expect.poll(() => timeline.locator('strong').allTextContents()).toEqual(['Created as a reversal']);
     await page.getByRole('button', { name: 'Copy original id' }).waitFor();
     await page.getByTestId('reverses-link').click();
@@ -163,6 +165,28 @@ describe('transaction detail and balance chart', () => {
     await expect.poll(() => rows.count()).toBe(30);
     expect(await rows.last().locator('td').last().textContent()).toBe(money(116_500));
     await checkPage(watched, 'transaction-detail');
+  });
+
+  it('keeps the page when the chart’s chunk does not arrive, and draws it on Retry', async () => {
+    const email = `detail-chunk-${Date.now()}@example.com`;
+    const seeded = await seed(email);
+    const watched = await openPage(browser, app.url, { viewport: { width: 1280, height: 900 } });
+    const { page } = watched;
+    const refused = (route: { abort(): Promise<void> }) => route.abort();
+    await page.route('**/assets/balance-plot-*.js', refused);
+    await page.goto(`${app.url}/console/accounts/${seeded.accountId}`);
+    await signIn(page, email);
+    const chart = page.getByTestId('balance-chart');
+    await chart.getByText('The chart could not be loaded (NETWORK)').waitFor();
+    // The rest of the page works: the figures, the summary and the table are there.
+    expect(await textOf(page, 'balance')).toBe(money(116_500));
+    expect(await textOf(page, 'balance-chart-summary')).toContain(`now ${money(116_500)}`);
+    await page.getByLabel('Money in (credit)').waitFor();
+    await page.unroute('**/assets/balance-plot-*.js', refused);
+    await chart.getByRole('button', { name: 'Retry' }).click();
+    await page.getByRole('application', { name: CHART_NAME }).waitFor();
+    await expectAccessible(page, 'the chart after Retry');
+    await page.context().close();
   });
 
   for (const colorScheme of ['light', 'dark'] as const) {
