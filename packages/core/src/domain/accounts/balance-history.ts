@@ -15,56 +15,10 @@
 import type { EntityManager } from '@sandbank/db';
 import { type BalanceHistory, DEFAULT_BALANCE_HISTORY_DAYS, MAX_BALANCE_HISTORY_DAYS } from '@sandbank/schemas';
 import { AppError, notFound } from '../../errors.ts';
-import { WORLD_NOW_SQL } from '../clock/clock.ts';
 import { daysBetween } from '../statements/statement-period.ts';
+import { selectBalanceHistoryBounds, selectBalancePoints } from './queries.ts';
 
 const TIME_ZONE = 'Europe/Warsaw';
-const startOf = (day: string) => `(${day})::timestamp at time zone '${TIME_ZONE}'`;
-
-/**
- * Bound parameters: accountId, userId, to, from, default span. `to` is clamped to the world's
- * today; `from` defaults to `to` − (span − 1). The range's length is checked in JavaScript after
- * (the defaults need today), before any day is generated.
- */
-const BOUNDS_SQL = `
-  select a.id, a.currency, b.today, b.to_day, coalesce(?::date, b.to_day - (?::int - 1)) as from_day
-  from accounts a join users u on u.id = a.user_id
-  cross join lateral (select (${WORLD_NOW_SQL} at time zone '${TIME_ZONE}')::date as today) t
-  cross join lateral (select t.today, least(coalesce(?::date, t.today), t.today) as to_day) b
-  where a.id = ? and a.user_id = ?`;
-
-/**
- * The points, and the account's balances read in the same statement (one snapshot), so the last
- * point and the balance are compared on the same ledger whatever commits meanwhile.
- */
-const POINTS_SQL = `
-  with days as (
-    select d::date as day from generate_series(?::date, ?::date, interval '1 day') d
-  ), opening as (
-    select coalesce(sum(t.amount), 0)::bigint as amount from transactions t
-    where t.account_id = ? and t.status = 'posted' and t.posted_at < ${startOf('?::date')}
-  ), daily as (
-    -- Anything posted after the last day (only ever within the clock-skew minute past today) counts on it.
-    select least((t.posted_at at time zone '${TIME_ZONE}')::date, ?::date) as day, sum(t.amount) as amount
-    from transactions t
-    where t.account_id = ? and t.status = 'posted' and t.posted_at >= ${startOf('?::date')}
-      and (?::boolean or t.posted_at < ${startOf('?::date + 1')})
-    group by 1
-  )
-  select days.day::text as day,
-    ((select amount from opening) + sum(coalesce(daily.amount, 0)) over (order by days.day))::bigint::text as balance,
-    a.balance::text as account_balance, a.held_amount::text as held_amount
-  from days left join daily on daily.day = days.day cross join accounts a
-  where a.id = ?
-  order by days.day`;
-
-interface BoundsRow {
-  id: string;
-  currency: string;
-  today: string | Date;
-  to_day: string | Date;
-  from_day: string | Date;
-}
 
 export interface BalanceHistoryParams {
   userId: string;
@@ -75,13 +29,6 @@ export interface BalanceHistoryParams {
   from?: string | undefined;
   /** Instead of `from`: the range's length in days, ending at `to` (default 90). */
   days?: number | undefined;
-}
-
-interface PointRow {
-  day: string;
-  balance: string;
-  account_balance: string;
-  held_amount: string;
 }
 
 const dayText = (value: string | Date) => (typeof value === 'string' ? value.slice(0, 10) : value.toISOString().slice(0, 10));
@@ -95,27 +42,19 @@ export async function getBalanceHistory(em: EntityManager, params: BalanceHistor
   }
   if (from && to && from > to) throw fromAfter('`to`');
   if (from && to && daysBetween(from, to) > MAX_BALANCE_HISTORY_DAYS) throw rangeTooLong();
-  const [bounds] = await em.execute<BoundsRow[]>(
-    `select id, currency, today::text, to_day::text, from_day::text from (${BOUNDS_SQL}) x`,
-    [from ?? null, days ?? DEFAULT_BALANCE_HISTORY_DAYS, to ?? null, accountId, userId],
-  );
+  const bounds = await selectBalanceHistoryBounds(em, {
+    accountId,
+    userId,
+    from: from ?? null,
+    to: to ?? null,
+    span: days ?? DEFAULT_BALANCE_HISTORY_DAYS,
+  });
   if (!bounds) throw notFound('Account');
   const [today, toDay, fromDay] = [dayText(bounds.today), dayText(bounds.to_day), dayText(bounds.from_day)];
   if (fromDay > toDay) throw fromAfter(`${toDay}, today in the account’s world`);
   if (daysBetween(fromDay, toDay) > MAX_BALANCE_HISTORY_DAYS) throw rangeTooLong();
   const endsToday = toDay === today;
-  const rows = await em.execute<PointRow[]>(POINTS_SQL, [
-    fromDay,
-    toDay,
-    accountId,
-    fromDay,
-    toDay,
-    accountId,
-    fromDay,
-    endsToday,
-    toDay,
-    accountId,
-  ]);
+  const rows = await selectBalancePoints(em, { accountId, from: fromDay, to: toDay, endsToday });
   if (rows.length === 0) throw notFound('Account'); // removed in between (a reset)
   const points = rows.map((row) => ({ date: row.day, balance: Number(row.balance) }));
   const balance = Number(rows[0]?.account_balance);
