@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 
 export const PASSWORD = 'correct-horse-battery';
 
-/** A REST call as a client makes it; its `data`, or an error naming the status and body. */
+/** A REST call as a client makes it; its `data` (nothing for a 204), or an error naming the status and body. */
 export async function callApi<T>(
   origin: string,
   method: string,
@@ -17,6 +17,7 @@ export async function callApi<T>(
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  if (response.status === 204) return undefined as T;
   return ((await response.json()) as { data: T }).data;
 }
 

@@ -100,12 +100,13 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  mkdirSync(path.dirname(file), { recursive: true });
   // The whole page as one tall viewport (a `fullPage` capture misplaces the sticky sidebar).
   const viewport = page.viewportSize() ?? { width: 1280, height: 860 };
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, height) });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+  await page.screenshot({ path: file });
   await page.setViewportSize(viewport);
 }
 
