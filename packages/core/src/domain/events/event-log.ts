@@ -26,23 +26,11 @@ import { z } from 'zod';
 import { notFound } from '../../errors.ts';
 import { decodeCursor, encodeCursor, Int8TextSchema } from '../../lib/cursor.ts';
 import { toEvent } from '../../mappers/event.ts';
+import { LOGGED_EVENTS, type LogPosition, selectLoggedEvent, selectLogRows, selectSnapshotXmin } from './queries.ts';
 
-/** A place in the log: after the event at (txid, seq). (0, 0) is before every event. */
-export interface LogPosition {
-  txid: string;
-  seq: string;
-}
-
-/** The type of the Plaid face's notifications in the events table (see domain/plaid/notifications.ts). */
-export const PLAID_WEBHOOK_EVENT = 'plaid.webhook';
-/** A webhook's test event (`POST /v1/webhooks/:id/test`): sent to that webhook only, not a world event. */
-export const WEBHOOK_TEST_EVENT = 'webhook.test';
-/** The events of the log: not the Plaid face's notifications nor test events, which only feed their deliveries. */
-const LOGGED_EVENTS = `type not in ('${PLAID_WEBHOOK_EVENT}', '${WEBHOOK_TEST_EVENT}')`;
+export type { LogPosition } from './queries.ts';
+export { PLAID_WEBHOOK_EVENT, WEBHOOK_TEST_EVENT } from './queries.ts';
 export const LOG_START: LogPosition = { txid: '0', seq: '0' };
-
-/** Only transactions that can no longer commit: see the header. Every log read carries it. */
-const BELOW_HORIZON = 'txid < pg_snapshot_xmin(pg_current_snapshot())';
 
 export interface ReadLogParams {
   userId: string;
@@ -59,21 +47,12 @@ export async function readLog<Row extends object = EventRow>(
   em: EntityManager,
   { userId, after, limit, where, columns = 'id, type, created_at, payload' }: ReadLogParams,
 ): Promise<(Row & LogPosition)[]> {
-  return em.execute<(Row & LogPosition)[]>(
-    // Qualified in ORDER BY: a bare `txid` would mean the text output column and sort '10' before '9'.
-    `select ${columns}, txid::text as txid, seq::text as seq
-       from events
-      where user_id = ? and (txid, seq) > (?::xid8, ?::bigint) and ${BELOW_HORIZON}${where ? ` and ${where.sql}` : ''}
-      order by events.txid, events.seq
-      limit ?`,
-    [userId, after.txid, after.seq, ...(where?.params ?? []), limit],
-  );
+  return selectLogRows<Row>(em, { userId, after, limit, where, columns });
 }
 
 /** The horizon itself, as a position: every event before it is committed and readable. */
 export async function logHorizon(em: EntityManager): Promise<LogPosition> {
-  const [row] = await em.execute<{ xmin: string }[]>('select pg_snapshot_xmin(pg_current_snapshot())::text as xmin');
-  return { txid: row?.xmin ?? '0', seq: '0' };
+  return { txid: (await selectSnapshotXmin(em)) ?? '0', seq: '0' };
 }
 
 const EventCursorSchema = z.strictObject({ v: z.literal(1), t: Int8TextSchema, s: Int8TextSchema });
@@ -114,10 +93,7 @@ export async function listEvents(
 
 /** One of the caller's events; another user's (or a missing) one is 404. */
 export async function getEvent(em: EntityManager, { userId, eventId }: { userId: string; eventId: string }) {
-  const [row] = await em.execute<EventRow[]>(
-    `select id, type, created_at, payload from events where id = ? and user_id = ? and ${LOGGED_EVENTS}`,
-    [eventId, userId],
-  );
+  const row = await selectLoggedEvent(em, { userId, eventId });
   if (!row) throw notFound('Event');
   return toEvent(row);
 }
