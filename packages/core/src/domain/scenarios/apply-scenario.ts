@@ -38,6 +38,14 @@ import { resetWorld } from '../sandbox/reset-sandbox.ts';
 import { DEFAULT_TIMEZONE, insertSchedule } from '../schedules/schedules.ts';
 import { registerWebhook } from '../webhooks/webhooks.ts';
 import { checkFunds, countDueRuns, planTransactions, resolveTime } from './plan-scenario.ts';
+import {
+  applyScenarioBalances,
+  countScheduleRuns,
+  insertScenarioAccount,
+  insertScenarioAppliedEvent,
+  insertScenarioTransactions,
+  selectHasDueItems,
+} from './queries.ts';
 import { checkScenarioBounds, SCENARIO_LIMITS, type Scenario } from './scenario-document.ts';
 
 export interface ApplyScenarioParams {
@@ -73,7 +81,7 @@ export async function applyScenario(
         // What the world has due on the way fires, so there the jump is bounded as an advance is (a
         // far asOf would fire years of a schedule's runs). A world with nothing due by asOf (a new
         // user, or after `reset`) takes an exported clock however far it ran.
-        if (asOf > addIsoDuration(now, MAX_ADVANCE) && (await hasDueItems(tx, userId, asOf))) {
+        if (asOf > addIsoDuration(now, MAX_ADVANCE) && (await selectHasDueItems(tx, userId, asOf))) {
           throw advanceTooLarge('scenario.asOf');
         }
         if (asOf > LATEST_CLOCK) throw beyondClockEnd('scenario.asOf');
@@ -96,8 +104,11 @@ export async function applyScenario(
       const accounts = await insertAccounts(tx, userId, scenario, now);
       const rows = plan.map(({ accountIndex, ...row }) => ({ ...row, account_id: accounts[accountIndex]?.id ?? '' }));
       if (rows.length > 0) {
-        await tx.execute(INSERT_TRANSACTIONS, [userId, now.toISOString(), JSON.stringify(rows)]);
-        await tx.execute(APPLY_BALANCES, [JSON.stringify(accounts.map((account) => account.id))]);
+        await insertScenarioTransactions(tx, { userId, now, rows });
+        await applyScenarioBalances(
+          tx,
+          accounts.map((account) => account.id),
+        );
       }
       const scheduleIds = await insertSchedules(tx, userId, scenario, accounts, now);
       let webhooks = 0;
@@ -115,10 +126,7 @@ export async function applyScenario(
         schedules: scheduleIds.length,
         webhooks,
       };
-      await tx.execute(
-        `insert into events (id, type, user_id, payload, created_at) values (?, 'scenario.applied', ?, ?::jsonb, ?::timestamptz)`,
-        [eventId, userId, JSON.stringify({ scenario: summary }), now.toISOString()],
-      );
+      await insertScenarioAppliedEvent(tx, { eventId, userId, summary, now });
       return { accounts, transactions: rows.length, scheduleIds, webhooks, eventId, now, dueRuns, clockMoved };
     });
     const { scheduleIds, now, dueRuns, clockMoved, ...result } = built;
@@ -128,17 +136,6 @@ export async function applyScenario(
       dueRuns > 0 || clockMoved ? await backfill(em, { userId, until: now, scheduleIds }) : { booked: 0, failed: 0 };
     return { ...result, schedules: scheduleIds.length, scheduleRuns };
   });
-}
-
-/** Whether anything of the world comes due by `until`: an active schedule's next run, a pending transaction's settlement or expiry. */
-async function hasDueItems(tx: EntityManager, userId: string, until: Date): Promise<boolean> {
-  const [row] = await tx.execute<{ due: boolean }[]>(
-    `select exists (select 1 from schedules where user_id = ? and state = 'active' and next_run_at <= ?::timestamptz)
-         or exists (select 1 from transactions
-                     where user_id = ? and status = 'pending' and least(settle_at, expire_at) <= ?::timestamptz) as due`,
-    [userId, until.toISOString(), userId, until.toISOString()],
-  );
-  return row?.due === true;
 }
 
 /**
@@ -151,12 +148,7 @@ async function backfill(
   { userId, until, scheduleIds }: { userId: string; until: Date; scheduleIds: string[] },
 ): Promise<{ booked: number; failed: number }> {
   await fireDueItems(em, { userId, until, moveClock: false });
-  const [runs] = await em.execute<{ booked: string; failed: string }[]>(
-    `select count(transaction_id) as booked, count(*) - count(transaction_id) as failed
-       from schedule_runs where schedule_id in (select value::uuid from jsonb_array_elements_text(?::jsonb))`,
-    [JSON.stringify(scheduleIds)],
-  );
-  return { booked: Number(runs?.booked ?? 0), failed: Number(runs?.failed ?? 0) };
+  return countScheduleRuns(em, scheduleIds);
 }
 
 function rePath(error: AppError, prefix: string): AppError {
@@ -170,13 +162,8 @@ async function insertAccounts(tx: EntityManager, userId: string, scenario: Scena
   const accounts: { key: string; id: string; name: string }[] = [];
   for (const [index, account] of scenario.accounts.entries()) {
     const id = uuidv7();
-    const inserted = await tx.execute<{ id: string }[]>(
-      `insert into accounts (id, user_id, name, currency, balance, status, created_at)
-       values (?, ?, ?, 'PLN', 0, 'open', ?::timestamptz)
-       on conflict (user_id, lower(name)) where status = 'open' do nothing returning id`,
-      [id, userId, account.name, now.toISOString()],
-    );
-    if (inserted.length === 0) {
+    const inserted = await insertScenarioAccount(tx, { id, userId, name: account.name, now });
+    if (!inserted) {
       throw new AppError('ACCOUNT_NAME_TAKEN', `You already have an open account named ${account.name}`, {
         details: [{ path: `scenario.accounts.${index}.name`, message: 'An open account has this name' }],
       });
@@ -185,25 +172,6 @@ async function insertAccounts(tx: EntityManager, userId: string, scenario: Scena
   }
   return accounts;
 }
-
-const INSERT_TRANSACTIONS = `
-insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, status,
-                          posted_at, merchant, category, settle_at, expire_at, created_at)
-select r.id, r.account_id, ?, r.external_txn_id, r.amount, 'PLN', r.date, r.description, '{"source":"scenario"}'::jsonb, r.status,
-       r.posted_at, r.merchant, r.category, r.settle_at, r.expire_at, ?::timestamptz
-  from jsonb_to_recordset(?::jsonb) as r(id uuid, account_id uuid, external_txn_id text, amount bigint, date timestamptz,
-       description text, status text, posted_at timestamptz, merchant text, category text, settle_at timestamptz, expire_at timestamptz)`;
-
-// The sums the booking statement keeps one row at a time, here from all rows at once.
-const APPLY_BALANCES = `
-update accounts a
-   set balance = s.balance, held_amount = s.held, transaction_count = s.count
-  from (select account_id,
-               coalesce(sum(amount) filter (where status = 'posted'), 0) as balance,
-               coalesce(-sum(amount) filter (where status = 'pending' and amount < 0), 0) as held,
-               count(*) filter (where status <> 'voided') as count
-          from transactions where account_id in (select value::uuid from jsonb_array_elements_text(?::jsonb)) group by account_id) s
- where a.id = s.account_id`;
 
 async function insertSchedules(
   tx: EntityManager,

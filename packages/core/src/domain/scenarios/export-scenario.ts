@@ -13,43 +13,10 @@
  * → apply → export gives the same document.
  */
 import type { EntityManager } from '@sandbank/db';
-import type { Category } from '@sandbank/schemas';
 import { Duration } from 'luxon';
 import { readClock } from '../clock/clock.ts';
+import { selectExportedAccounts, selectExportedSchedules, selectExportedTransactions } from './queries.ts';
 import type { Scenario } from './scenario-document.ts';
-
-interface ExportedAccountRow {
-  id: string;
-  name: string;
-}
-
-interface ExportedTransactionRow {
-  account_id: string;
-  external_txn_id: string;
-  amount: string;
-  date: Date;
-  description: string;
-  status: 'pending' | 'posted';
-  merchant: string | null;
-  category: Category | null;
-  settle_at: Date | null;
-  expire_at: Date | null;
-}
-
-interface ExportedScheduleRow {
-  account_id: string;
-  amount: string;
-  description: string;
-  merchant: string | null;
-  category: Category | null;
-  rrule: string;
-  timezone: string;
-  status: 'pending' | 'posted';
-  settle_after: string | null;
-  state: 'active' | 'paused';
-  next_run_at: Date;
-  next_run_n: number;
-}
 
 const after = (from: Date, to: Date | null) => (to ? Duration.fromMillis(to.getTime() - from.getTime()).toISO() : undefined);
 
@@ -63,20 +30,9 @@ function remainingRule(rrule: string, nextRunN: number): string {
 
 export async function exportScenario(em: EntityManager, { userId }: { userId: string }): Promise<Scenario> {
   const { now } = await readClock(em, userId);
-  const accounts = await em.execute<ExportedAccountRow[]>(
-    `select id, name from accounts where user_id = ? and status = 'open' order by created_at, id`,
-    [userId],
-  );
-  const transactions = await em.execute<ExportedTransactionRow[]>(
-    `select account_id, external_txn_id, amount, date, description, status, merchant, category, settle_at, expire_at
-       from transactions where user_id = ? and status <> 'voided' order by date, external_txn_id`,
-    [userId],
-  );
-  const schedules = await em.execute<ExportedScheduleRow[]>(
-    `select account_id, amount, description, merchant, category, rrule, timezone, status, settle_after, state, next_run_at, next_run_n
-       from schedules where user_id = ? and state <> 'ended' order by created_at, id`,
-    [userId],
-  );
+  const accounts = await selectExportedAccounts(em, userId);
+  const transactions = await selectExportedTransactions(em, userId);
+  const schedules = await selectExportedSchedules(em, userId);
   return {
     version: 1,
     seed: 0,
