@@ -14,7 +14,8 @@ import { type EntityManager, openSnapshot, type Snapshot } from '@sandbank/db';
 import { AppError, notFound } from '../../errors.ts';
 import { ibanOf, SANDBANK_BIC } from '../accounts/iban.ts';
 import { WORLD_NOW_SQL } from '../clock/clock.ts';
-import { PENDING_SQL, type PendingEntry, type PendingRow, toPendingEntry } from './pending-entries.ts';
+import { type PendingEntry, toPendingEntry } from './pending-entries.ts';
+import { PENDING_SQL, type PendingRow } from './queries.ts';
 import { checkPeriod, daysBetween, MAX_STATEMENT_DAYS, periodTooLong } from './statement-period.ts';
 
 const STATEMENT_TIME_ZONE = 'Europe/Warsaw';
