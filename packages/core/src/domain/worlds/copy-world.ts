@@ -17,65 +17,15 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import { uuidv7 } from '../../lib/ids.ts';
+import {
+  type CopyTarget,
+  copySnapshotRows,
+  selectIsSuperuser,
+  selectMaySetReplicationRole,
+  setReplicationRole,
+} from './queries.ts';
 
-export interface CopyTarget {
-  snapshotId: string;
-  userId: string;
-  /** The copy's id prefix (24 hex digits: newIdPrefix()). */
-  prefix: string;
-  /** How far every instant moves, in milliseconds. */
-  shiftMs: number;
-}
-
-/** The new id of the snapshot's row at `ord` (null for a null ord). */
-export const idOf = (ord: string) => `(k.prefix || lpad(to_hex(${ord}), 8, '0'))::uuid`;
-
-export const COPY_KEYS = `with k as (select ?::uuid as snapshot_id, ?::uuid as user_id, ?::text as prefix,
-  ?::bigint * interval '1 millisecond' as shift)`;
-
-const SQL = {
-  accounts: `${COPY_KEYS}
-    insert into accounts (id, user_id, name, balance, currency, status, created_at, closed_at, transaction_count, held_amount)
-    select ${idOf('s.ord')}, k.user_id, s.name, s.balance, s.currency, s.status, s.created_at + k.shift,
-           s.closed_at + k.shift, s.transaction_count, s.held_amount
-      from k join world_snapshot_accounts s on s.snapshot_id = k.snapshot_id`,
-  // One statement: a reversal's original is checked (foreign key) at its end, wherever it lies in the copy.
-  transactions: `${COPY_KEYS}
-    insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, created_at,
-                              status, posted_at, version, merchant, category, reversal_of, reversed_amount, settle_at,
-                              expire_at, updated_at, request_fingerprint, posted_from_pending)
-    select ${idOf('s.ord')}, ${idOf('s.account_ord')}, k.user_id,
-           coalesce('sch_' || ${idOf('s.schedule_ord')}::text || substr(s.external_txn_id, 41), s.external_txn_id),
-           s.amount, s.currency, s.date + k.shift, s.description, s.raw, s.created_at + k.shift,
-           s.status, s.posted_at + k.shift, s.version, s.merchant, s.category, ${idOf('s.reversal_ord')},
-           s.reversed_amount, s.settle_at + k.shift, s.expire_at + k.shift, now(), s.request_fingerprint, s.posted_from_pending
-      from k join world_snapshot_transactions s on s.snapshot_id = k.snapshot_id`,
-  schedules: `${COPY_KEYS}
-    insert into schedules (id, user_id, account_id, amount, description, merchant, category, rrule, timezone, start_at,
-                           status, settle_after, state, next_run_at, next_run_n, created_at, updated_at)
-    select ${idOf('s.ord')}, k.user_id, ${idOf('s.account_ord')}, s.amount, s.description,
-           s.merchant, s.category, s.rrule, s.timezone, s.start_at + k.shift, s.status, s.settle_after, s.state,
-           s.next_run_at + k.shift, s.next_run_n, s.created_at + k.shift, now()
-      from k join world_snapshot_schedules s on s.snapshot_id = k.snapshot_id`,
-  scheduleRuns: `${COPY_KEYS}
-    insert into schedule_runs (schedule_id, n, due_at, transaction_id, failure_code, failure_message, created_at)
-    select ${idOf('s.schedule_ord')}, s.n, s.due_at + k.shift,
-           ${idOf('s.transaction_ord')}, s.failure_code, s.failure_message, s.created_at + k.shift
-      from k join world_snapshot_schedule_runs s on s.snapshot_id = k.snapshot_id`,
-};
-
-/**
- * The four copies as ONE statement (data-modifying CTEs over the one `k`): one round trip and one
- * plan instead of four. Foreign keys are checked at the end of a statement, so the order of the copies
- * inside it does not matter.
- */
-const COPY = `${COPY_KEYS},
-  copied_accounts as (${SQL.accounts.slice(COPY_KEYS.length)} returning 1),
-  copied_transactions as (${SQL.transactions.slice(COPY_KEYS.length)} returning 1),
-  copied_schedules as (${SQL.schedules.slice(COPY_KEYS.length)} returning 1),
-  copied_runs as (${SQL.scheduleRuns.slice(COPY_KEYS.length)} returning 1)
-  select (select count(*) from copied_accounts) as accounts, (select count(*) from copied_transactions) as transactions,
-         (select count(*) from copied_schedules) as schedules, (select count(*) from copied_runs) as runs`;
+export type { CopyTarget } from './queries.ts';
 
 /**
  * Copies the snapshot's rows into the target world, inside the caller's transaction.
@@ -90,10 +40,9 @@ const COPY = `${COPY_KEYS},
  * is set back before anything else runs in the transaction.
  */
 export async function copySnapshotInto(tx: EntityManager, target: CopyTarget, skipForeignKeyChecks = false): Promise<void> {
-  const params = [target.snapshotId, target.userId, target.prefix, Math.round(target.shiftMs)];
-  if (skipForeignKeyChecks) await tx.execute('set local session_replication_role = replica', [], 'run');
-  await tx.execute(COPY, params);
-  if (skipForeignKeyChecks) await tx.execute('set local session_replication_role = origin', [], 'run');
+  if (skipForeignKeyChecks) await setReplicationRole(tx, 'replica');
+  await copySnapshotRows(tx, target);
+  if (skipForeignKeyChecks) await setReplicationRole(tx, 'origin');
 }
 
 let skipAllowed: Promise<boolean> | undefined;
@@ -105,13 +54,9 @@ let skipAllowed: Promise<boolean> | undefined;
  */
 export function canSkipForeignKeyChecks(em: EntityManager): Promise<boolean> {
   skipAllowed ??= (async () => {
-    const [row] = await em.execute<{ superuser: boolean }[]>(`select current_setting('is_superuser') = 'on' as superuser`);
-    if (row?.superuser) return true;
+    if (await selectIsSuperuser(em)) return true;
     try {
-      const [granted] = await em.execute<{ ok: boolean }[]>(
-        `select has_parameter_privilege('session_replication_role', 'SET') as ok`,
-      );
-      return granted?.ok === true;
+      return await selectMaySetReplicationRole(em);
     } catch {
       return false; // before PostgreSQL 15 only superusers may
     }

@@ -17,37 +17,16 @@ import { sealSecret } from '@sandbank/webhooks';
 import type { Deps } from '../../deps.ts';
 import { generateOpaqueToken, sha256 } from '../auth/tokens.ts';
 import { API_KEY_PREFIX, VISIBLE_PREFIX_LENGTH } from '../integrations/api-keys.ts';
-import { COPY_KEYS, type CopyTarget, idOf } from './copy-world.ts';
+import type { CopyTarget } from './copy-world.ts';
+import { type ForkedApiKeyRow, type ForkedWebhookRow, insertForkedApiKeys, insertForkedWebhooks } from './queries.ts';
 
 /** A child's webhook secret: printable ASCII, as a registered one must be (webhook-fields.ts). */
 const WEBHOOK_SECRET_PREFIX = 'whsec_';
-
-interface ForkedWebhookRow {
-  id: string;
-  url: string;
-  events: string[];
-  client_id: string;
-  status: 'active' | 'disabled';
-  secret: string;
-}
-
-interface ForkedApiKeyRow {
-  id: string;
-  name: string;
-  prefix: string;
-  created_at: Date | string;
-  expires_at: Date | string | null;
-  key: string;
-}
 
 export interface ForkedCredentials {
   webhooks: ForkedWebhookRow[];
   apiKeys: ForkedApiKeyRow[];
 }
-
-/** The i-th kept row (1-based, in `ord` order) meets the i-th fresh secret. */
-const numbered = (table: string) =>
-  `(select s.*, row_number() over (order by s.ord) as i from ${table} s where s.snapshot_id = (select snapshot_id from k)) s`;
 
 /** Makes the snapshot's kept webhooks and API keys anew in the target world (inside the fork's transaction). */
 export async function forkCredentials(
@@ -56,7 +35,6 @@ export async function forkCredentials(
   target: CopyTarget,
   counts: { webhooks: number; apiKeys: number },
 ): Promise<ForkedCredentials> {
-  const keys = [target.snapshotId, target.userId, target.prefix, Math.round(target.shiftMs)];
   const result: ForkedCredentials = { webhooks: [], apiKeys: [] };
   if (counts.webhooks > 0) {
     const secrets = new Map<string, string>();
@@ -66,17 +44,7 @@ export async function forkCredentials(
       secrets.set(ciphertext, secret);
       return { i: index + 1, ciphertext, key_id: keyId };
     });
-    const rows = await tx.execute<(Omit<ForkedWebhookRow, 'secret'> & { secret_ciphertext: string })[]>(
-      `${COPY_KEYS}
-       insert into webhooks (id, user_id, client_id, url, events, secret_ciphertext, secret_key_id, status, disabled_reason,
-                             faults, created_at, updated_at)
-       select ${idOf('s.ord')}, k.user_id, s.client_id, s.url, s.events, f.ciphertext, f.key_id, s.status, s.disabled_reason,
-              s.faults, s.created_at + k.shift, s.created_at + k.shift
-         from k, ${numbered('world_snapshot_webhooks')}
-         join jsonb_to_recordset(?::jsonb) as f (i bigint, ciphertext text, key_id text) on f.i = s.i
-       returning id, url, events, client_id, status, secret_ciphertext`,
-      [...keys, JSON.stringify(sealed)],
-    );
+    const rows = await insertForkedWebhooks(tx, target, sealed);
     result.webhooks = rows
       .map(({ secret_ciphertext, ...row }) => ({ ...row, secret: secrets.get(secret_ciphertext) ?? '' }))
       .sort((a, b) => a.id.localeCompare(b.id));
@@ -89,15 +57,7 @@ export async function forkCredentials(
       plain.set(hash, key);
       return { i: index + 1, prefix: key.slice(0, VISIBLE_PREFIX_LENGTH), hash };
     });
-    const rows = await tx.execute<(Omit<ForkedApiKeyRow, 'key'> & { key_hash: string })[]>(
-      `${COPY_KEYS}
-       insert into api_keys (id, user_id, name, prefix, key_hash, created_at, expires_at)
-       select ${idOf('s.ord')}, k.user_id, s.name, f.prefix, f.hash, s.created_at + k.shift, s.expires_at + k.shift
-         from k, ${numbered('world_snapshot_api_keys')}
-         join jsonb_to_recordset(?::jsonb) as f (i bigint, prefix text, hash text) on f.i = s.i
-       returning id, name, prefix, created_at, expires_at, key_hash`,
-      [...keys, JSON.stringify(fresh)],
-    );
+    const rows = await insertForkedApiKeys(tx, target, fresh);
     result.apiKeys = rows
       .map(({ key_hash, ...row }) => ({ ...row, key: plain.get(key_hash) ?? '' }))
       .sort((a, b) => a.id.localeCompare(b.id));

@@ -26,39 +26,36 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { lockUser } from '../auth/queries.ts';
 import { issueSession, type Session } from '../auth/sessions.ts';
 import { generateOpaqueToken, sha256 } from '../auth/tokens.ts';
-import { WORLD_NOW_SQL } from '../clock/clock.ts';
 import { API_KEY_PREFIX } from '../integrations/api-keys.ts';
 import { type ApplyScenarioResult, applyScenario } from '../scenarios/apply-scenario.ts';
 import type { Scenario } from '../scenarios/scenario-document.ts';
 import { canSkipForeignKeyChecks, copySnapshotInto, idUnder, newIdPrefix } from './copy-world.ts';
 import { type ForkedCredentials, forkCredentials } from './fork-credentials.ts';
-import { SHIFT_MS_SQL } from './queries.ts';
+import {
+  countLiveWorlds,
+  insertForkedUser,
+  insertWorld,
+  insertWorldApiKey,
+  insertWorldUser,
+  lockWorld,
+  selectLiveWorld,
+  selectWorldCount,
+  selectWorlds,
+  setSynchronousCommitOff,
+  type WorldApiKeyRow,
+  type WorldRow,
+} from './queries.ts';
 import { removeWorlds } from './remove-worlds.ts';
 
 /** What a child world's `password_hash` holds: not an argon2 hash, so no password verifies against it. */
 const NO_PASSWORD = '!world';
 
-export interface WorldRow {
-  id: string;
-  email: string;
-  parent_id: string;
-  source: 'snapshot' | 'scenario';
-  snapshot_id: string | null;
-  created_at: Date | string;
-  expires_at: Date | string;
-}
-
-interface ApiKeyRow {
-  id: string;
-  name: string;
-  prefix: string;
-  created_at: Date | string;
-}
+export type { WorldRow };
 
 export interface CreatedWorld {
   world: WorldRow;
   session: Session;
-  apiKey: ApiKeyRow & { key: string };
+  apiKey: WorldApiKeyRow & { key: string };
   /** The snapshot's kept webhooks and API keys, made anew with fresh secrets (none unless it kept them). */
   credentials: ForkedCredentials;
   /** What the scenario built, for a world made from one. */
@@ -70,8 +67,6 @@ export interface CreateWorldParams {
   source: { snapshotId: string } | { scenario: Scenario };
   ttlMs: number;
 }
-
-const WORLD_COLUMNS = `w.id, u.email, w.parent_id, w.source, w.snapshot_id, w.created_at, w.expires_at`;
 
 /** The generated address of a child world (a reserved domain: no mail goes anywhere). */
 const worldEmail = (id: string) => `world-${id}@worlds.sandbank.invalid`;
@@ -91,15 +86,14 @@ export async function createWorld(
     return em.transactional(async (tx) => {
       // A disposable world does not wait for its commit's WAL flush: a database crash in the next
       // moment may lose the whole fork (never half of it); the parent's rows are not written here.
-      await tx.execute('set local synchronous_commit = off', [], 'run');
-      const [forked] = await tx.execute<{ shift_ms: string; webhooks: number; api_keys: number }[]>(
-        `with s as (select id, taken_at, clock_offset_ms, webhooks, api_keys from world_snapshots
-                     where id = ? and user_id = ? for key share),
-              u as (insert into users (id, email, password_hash, clock_offset_ms)
-                    select ?, ?, ?, s.clock_offset_ms from s returning id, clock_offset_ms)
-         select ${SHIFT_MS_SQL} as shift_ms, s.webhooks, s.api_keys from u, s`,
-        [snapshotId, params.parentId, id, worldEmail(id), NO_PASSWORD],
-      );
+      await setSynchronousCommitOff(tx);
+      const forked = await insertForkedUser(tx, {
+        snapshotId,
+        parentId: params.parentId,
+        id,
+        email: worldEmail(id),
+        passwordHash: NO_PASSWORD,
+      });
       if (!forked) throw notFound('Snapshot');
       const target = { snapshotId, userId: id, prefix, shiftMs: Number(forked.shift_ms) };
       await copySnapshotInto(tx, target, skipChecks);
@@ -113,7 +107,7 @@ export async function createWorld(
   }
   const { scenario } = params.source;
   const created = await em.transactional(async (tx) => {
-    await tx.execute('insert into users (id, email, password_hash) values (?, ?, ?)', [id, worldEmail(id), NO_PASSWORD], 'run');
+    await insertWorldUser(tx, { id, email: worldEmail(id), passwordHash: NO_PASSWORD });
     return finishWorld(tx, deps, { id, parentId: params.parentId, snapshotId: null, ttlMs: params.ttlMs });
   });
   try {
@@ -129,13 +123,9 @@ export async function createWorld(
 /** FORBIDDEN for a child world (worlds nest one level); LIMIT_EXCEEDED at the parent's limit. */
 async function checkCanCreate(em: EntityManager, parentId: string, limit: number, lock: boolean): Promise<void> {
   if (lock) await lockUser(em, parentId);
-  const [row] = await em.execute<{ child: boolean; n: string }[]>(
-    `select exists (select 1 from worlds where id = ?) as child,
-            (select count(*) from worlds where parent_id = ? and expires_at > sandbank_wall_now()) as n`,
-    [parentId, parentId],
-  );
-  if (row?.child) throw new AppError('FORBIDDEN', 'A child world cannot create worlds of its own; its parent can');
-  const count = Number(row?.n ?? 0);
+  const row = await selectWorldCount(em, parentId);
+  if (row.child) throw new AppError('FORBIDDEN', 'A child world cannot create worlds of its own; its parent can');
+  const count = row.live;
   if (count >= limit) {
     throw new AppError('LIMIT_EXCEEDED', `You have ${count} live worlds; the limit is ${limit}`, {
       details: [{ path: 'worlds', message: `At most ${limit} live child worlds per user (LIMIT_WORLDS)` }],
@@ -151,20 +141,14 @@ async function finishWorld(
 ): Promise<Omit<CreatedWorld, 'credentials'>> {
   const session = await issueSession(tx, deps, { userId: id, world: true });
   const key = generateOpaqueToken(API_KEY_PREFIX);
-  const [apiKey] = await tx.execute<ApiKeyRow[]>(
-    `insert into api_keys (id, user_id, name, prefix, key_hash, created_at)
-     select ?, u.id, 'World', ?, ?, ${WORLD_NOW_SQL} from users u where u.id = ?
-     returning id, name, prefix, created_at`,
-    [uuidv7(), key.slice(0, API_KEY_PREFIX.length + 8), sha256(key), id],
-  );
+  const apiKey = await insertWorldApiKey(tx, {
+    id: uuidv7(),
+    prefix: key.slice(0, API_KEY_PREFIX.length + 8),
+    keyHash: sha256(key),
+    userId: id,
+  });
   await checkCanCreate(tx, parentId, deps.config.limits.worlds, true);
-  const [world] = await tx.execute<WorldRow[]>(
-    `with w as (insert into worlds (id, parent_id, snapshot_id, source, expires_at, created_at)
-                values (?, ?, ?, ?, sandbank_wall_now() + ? * interval '1 millisecond', sandbank_wall_now())
-                returning *)
-     select ${WORLD_COLUMNS} from w join users u on u.id = w.id`,
-    [id, parentId, snapshotId, snapshotId ? 'snapshot' : 'scenario', ttlMs],
-  );
+  const world = await insertWorld(tx, { id, parentId, snapshotId, ttlMs });
   if (!world || !apiKey) throw new Error('the world was not written');
   return { world, session, apiKey: { ...apiKey, key } };
 }
@@ -174,26 +158,13 @@ export async function listWorlds(
   em: EntityManager,
   { parentId, page, limit }: { parentId: string; page: number; limit: number },
 ): Promise<{ items: WorldRow[]; total: number }> {
-  const items = await em.execute<WorldRow[]>(
-    `select ${WORLD_COLUMNS} from worlds w join users u on u.id = w.id
-      where w.parent_id = ? and w.expires_at > sandbank_wall_now()
-      order by w.created_at desc, w.id desc limit ? offset ?`,
-    [parentId, limit, (page - 1) * limit],
-  );
-  const [count] = await em.execute<{ n: string }[]>(
-    'select count(*) as n from worlds where parent_id = ? and expires_at > sandbank_wall_now()',
-    [parentId],
-  );
-  return { items, total: Number(count?.n ?? 0) };
+  const items = await selectWorlds(em, { parentId, limit, offset: (page - 1) * limit });
+  return { items, total: await countLiveWorlds(em, parentId) };
 }
 
 /** One of the caller's live child worlds; anyone else's (or an expired one) is 404. */
 export async function getWorld(em: EntityManager, { parentId, id }: { parentId: string; id: string }): Promise<WorldRow> {
-  const [row] = await em.execute<WorldRow[]>(
-    `select ${WORLD_COLUMNS} from worlds w join users u on u.id = w.id
-      where w.id = ? and w.parent_id = ? and w.expires_at > sandbank_wall_now()`,
-    [id, parentId],
-  );
+  const row = await selectLiveWorld(em, { parentId, id });
   if (!row) throw notFound('World');
   return row;
 }
@@ -201,10 +172,7 @@ export async function getWorld(em: EntityManager, { parentId, id }: { parentId: 
 /** Ends one of the caller's child worlds at once: it and all its data are removed. */
 export async function removeWorld(em: EntityManager, { parentId, id }: { parentId: string; id: string }): Promise<WorldRow> {
   return em.transactional(async (tx) => {
-    const [row] = await tx.execute<WorldRow[]>(
-      `select ${WORLD_COLUMNS} from worlds w join users u on u.id = w.id where w.id = ? and w.parent_id = ? for update of w`,
-      [id, parentId],
-    );
+    const row = await lockWorld(tx, { parentId, id });
     if (!row) throw notFound('World');
     await removeWorlds(tx, [id]);
     return row;
