@@ -23,50 +23,12 @@
  *
  * A statement that inserts nothing returns no row; the caller then finds out why.
  */
-import { type EntityManager, executeHot } from '@sandbank/db';
-import { TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
-import { WORLD_NOW_SQL } from '../clock/clock.ts';
+import type { EntityManager } from '@sandbank/db';
+import type { TransactionRow } from '../../mappers/transaction.ts';
+import { insertSimulatedBooking, type StoredTransaction, selectSimulationProbe } from './queries.ts';
 
 export const MAX_BALANCE = 1_000_000_000_000_000;
-/** How far in the future a `date` may lie, to forgive the caller's clock. */
-export const CLOCK_SKEW_MS = 60_000;
-
-const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-const SIMULATE = `
-with clock as (
-  select coalesce(?::timestamptz, ${WORLD_NOW_SQL}) as now from users u where u.id = ?
-), account as (
-  select a.id, a.user_id, clock.now from accounts a, clock
-  where a.id = ? and a.user_id = ? and a.status = 'open'
-    and a.balance + ? <= ? and a.balance + ? - a.held_amount - ? >= 0
-    and coalesce(?::timestamptz, clock.now) <= clock.now + interval '${CLOCK_SKEW_MS} milliseconds'
-  for no key update of a
-), inserted as (
-  insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw,
-                            status, posted_at, merchant, category, settle_at, expire_at, request_fingerprint, created_at)
-  select ?, account.id, account.user_id, ?, ?, ?, coalesce(?::timestamptz, account.now), ?, ?::jsonb,
-         ?, case when ? = 'posted' then coalesce(?::timestamptz, account.now) end, ?, ?, ?::timestamptz, ?::timestamptz,
-         ?, account.now
-  from account
-  on conflict (account_id, external_txn_id) do nothing
-  returning ${TRANSACTION_COLUMNS}
-), applied as (
-  update accounts set balance = accounts.balance + ?, held_amount = accounts.held_amount + ?,
-                      transaction_count = accounts.transaction_count + 1
-  from inserted where accounts.id = inserted.account_id
-  returning accounts.balance, accounts.held_amount
-), event as (
-  insert into events (id, type, user_id, payload, created_at)
-  select ?, 'transaction.created', account.user_id, jsonb_build_object(
-           'transaction', ?::jsonb || jsonb_build_object('date', ${ISO('inserted.date')}, 'postedAt', ${ISO('inserted.posted_at')}),
-           'balances', jsonb_build_object('balance', applied.balance, 'availableBalance', applied.balance - applied.held_amount)),
-         account.now
-  from inserted, account, applied
-)
-select inserted.*, applied.balance, applied.held_amount from inserted, applied`;
-
-const SIMULATE_STATEMENT = { name: 'sandbank_simulate_v1', sql: SIMULATE };
+export { CLOCK_SKEW_MS } from './queries.ts';
 
 /** The transaction exactly as it is to be stored (and as it appears in the event). */
 export interface BookingRow extends Omit<TransactionRow, 'date' | 'posted_at'> {
@@ -112,58 +74,35 @@ export async function runSimulationStatement(
   const amount = Number(row.amount);
   const delta = bookingDeltas(row.status === 'pending' ? 'pending' : 'posted', amount);
   const date = isoOrNull(row.date);
-  const [result] = await executeHot<TransactionRow & { balance: string | number; held_amount: string | number }>(
-    em,
-    SIMULATE_STATEMENT,
-    [
-      isoOrNull(at ?? null),
-      userId,
-      row.account_id,
-      userId,
-      delta.balance,
-      MAX_BALANCE,
-      delta.balance,
-      delta.held,
-      date,
-      row.id,
-      row.external_txn_id,
-      amount,
-      row.currency,
-      date,
-      row.description,
-      JSON.stringify(row.raw),
-      row.status,
-      row.status,
-      date,
-      row.merchant,
-      row.category,
-      isoOrNull(row.settle_at),
-      isoOrNull(row.expire_at),
-      row.request_fingerprint,
-      delta.balance,
-      delta.held,
-      eventId,
-      JSON.stringify(eventTransaction),
-    ],
-  );
+  const result = await insertSimulatedBooking(em, {
+    at: isoOrNull(at ?? null),
+    userId,
+    accountId: row.account_id,
+    deltaBalance: delta.balance,
+    deltaHeld: delta.held,
+    maxBalance: MAX_BALANCE,
+    date,
+    id: row.id,
+    externalTxnId: row.external_txn_id,
+    amount,
+    currency: row.currency,
+    description: row.description,
+    raw: JSON.stringify(row.raw),
+    status: row.status,
+    merchant: row.merchant,
+    category: row.category,
+    settleAt: isoOrNull(row.settle_at),
+    expireAt: isoOrNull(row.expire_at),
+    requestFingerprint: row.request_fingerprint,
+    eventId,
+    eventTransaction: JSON.stringify(eventTransaction),
+  });
   if (!result) return null;
   const { balance, held_amount, ...stored } = result;
   return { row: stored, balance: Number(balance), heldAmount: Number(held_amount) };
 }
 
-const PROBE = `
-select a.status as account_status, a.balance, a.held_amount, ${TRANSACTION_COLUMNS.split(', ')
-  .map((column) => `t.${column}`)
-  .join(', ')}, t.settle_at, t.expire_at, t.request_fingerprint
-from accounts a left join transactions t on t.account_id = a.id and t.external_txn_id = ?
-where a.id = ? and a.user_id = ?`;
-
-/** A stored transaction with the due times and the request it was booked with (compared when a request repeats). */
-export type StoredTransaction = TransactionRow & {
-  settle_at: Date | string | null;
-  expire_at: Date | string | null;
-  request_fingerprint: string | null;
-};
+export type { StoredTransaction };
 
 export interface SimulationProbe {
   accountStatus: 'open' | 'closed';
@@ -178,9 +117,7 @@ export async function probeSimulation(
   em: EntityManager,
   { userId, accountId, externalTxnId }: { userId: string; accountId: string; externalTxnId: string },
 ): Promise<SimulationProbe | null> {
-  const [found] = await em.execute<
-    (StoredTransaction & { account_status: 'open' | 'closed'; balance: string; held_amount: string })[]
-  >(PROBE, [externalTxnId, accountId, userId]);
+  const found = await selectSimulationProbe(em, { userId, accountId, externalTxnId });
   if (!found) return null;
   const { account_status, balance, held_amount, ...transaction } = found;
   return {
