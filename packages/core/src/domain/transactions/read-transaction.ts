@@ -2,13 +2,11 @@
 import type { EntityManager } from '@sandbank/db';
 import type { Transaction } from '@sandbank/schemas';
 import { notFound } from '../../errors.ts';
-import { rowToTransaction, TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
+import { rowToTransaction } from '../../mappers/transaction.ts';
+import { selectTransaction } from './queries.ts';
 
 export async function readTransaction(em: EntityManager, userId: string, transactionId: string): Promise<Transaction> {
-  const [row] = await em.execute<TransactionRow[]>(
-    `select ${TRANSACTION_COLUMNS} from transactions where id = ? and user_id = ?`,
-    [transactionId, userId],
-  );
+  const row = await selectTransaction(em, userId, transactionId);
   if (!row) throw notFound('Transaction');
   return rowToTransaction(row);
 }

@@ -20,9 +20,10 @@ import { SIMULATOR_SOURCE } from '@sandbank/schemas';
 import { AppError } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { retriedTransaction } from '../../lib/retried-transaction.ts';
-import { rowToTransaction, TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
+import { rowToTransaction, type TransactionRow } from '../../mappers/transaction.ts';
 import { accountClosed } from '../accounts/accounts.ts';
 import { userNow } from '../clock/clock.ts';
+import { insertReversal, selectByExternalTxnId } from './queries.ts';
 import { balancesAfter, checkVersion, invalidTransition, lockTransaction, type TransitionResult } from './transaction-lock.ts';
 import { checkBalances, type TransitionParams } from './transitions.ts';
 
@@ -32,18 +33,6 @@ export interface ReverseParams extends TransitionParams {
   description?: string | undefined;
   externalTxnId?: string | undefined;
 }
-
-const BOOK_REVERSAL = `
-with original as (
-  update transactions set reversed_amount = reversed_amount + ?, updated_at = now() where id = ?
-), inserted as (
-  insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw,
-                            status, posted_at, merchant, category, reversal_of)
-  values (?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?::jsonb, 'posted', ?::timestamptz, ?, ?, ?)
-), account as (
-  update accounts set balance = balance + ?, transaction_count = transaction_count + 1 where id = ?
-)
-insert into events (id, type, user_id, payload, created_at) values (?, 'transaction.created', ?, ?::jsonb, ?::timestamptz)`;
 
 /** `rev_<id>` for a full reversal (all that is left), `rev_<id>_<amount>` for a partial one. */
 const defaultReversalKey = (originalId: string, amount: number | undefined) =>
@@ -60,10 +49,7 @@ export async function reverseTransaction(em: EntityManager, params: ReverseParam
     checkVersion(locked, params.ifVersion);
     const original = Number(row.amount);
     const externalTxnId = params.externalTxnId ?? defaultReversalKey(row.id, params.amount);
-    const [existing] = await tx.execute<TransactionRow[]>(
-      `select ${TRANSACTION_COLUMNS} from transactions where account_id = ? and external_txn_id = ?`,
-      [row.account_id, externalTxnId],
-    );
+    const existing = await selectByExternalTxnId(tx, row.account_id, externalTxnId);
     if (existing) return replay(existing, locked, { ...params, externalTxnId, sign: -Math.sign(original) });
     const remaining = Math.abs(original) - locked.reversedAmount;
     if (remaining === 0) throw new AppError('REVERSAL_EXCEEDS_ORIGINAL', 'This transaction is already fully reversed');
@@ -96,29 +82,16 @@ export async function reverseTransaction(em: EntityManager, params: ReverseParam
       reversal_of: row.id,
     });
     const balances = balancesAfter(locked, delta);
-    await tx.execute(BOOK_REVERSAL, [
+    await insertReversal(tx, {
       magnitude,
-      row.id,
-      reversal.id,
-      reversal.accountId,
-      locked.userId,
-      reversal.externalTxnId,
+      original: row,
+      reversal,
+      userId: locked.userId,
       amount,
-      reversal.currency,
-      reversal.date,
-      reversal.description,
-      JSON.stringify(reversal.raw),
-      reversal.postedAt,
-      reversal.merchant,
-      reversal.category,
-      row.id,
-      amount,
-      row.account_id,
-      uuidv7(),
-      locked.userId,
-      JSON.stringify({ transaction: reversal, balances }),
-      at.toISOString(),
-    ]);
+      eventId: uuidv7(),
+      payload: JSON.stringify({ transaction: reversal, balances }),
+      at,
+    });
     return { transaction: reversal, ...balances, changed: true };
   });
 }

@@ -14,7 +14,10 @@ import type { EntityManager } from '@sandbank/db';
 import type { Balances, EventType, Transaction } from '@sandbank/schemas';
 import { AppError, notFound } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { rowToTransaction, TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
+import { rowToTransaction, type TransactionRow } from '../../mappers/transaction.ts';
+import { lockTransactionRow, type RecordedChange, selectChangeToVersion, selectPostOf, updateTransition } from './queries.ts';
+
+export type { RecordedChange };
 
 export interface LockedTransaction {
   row: TransactionRow;
@@ -27,22 +30,13 @@ export interface LockedTransaction {
   heldAmount: number;
 }
 
-const LOCK = `
-select ${TRANSACTION_COLUMNS.split(', ')
-  .map((column) => `t.${column}`)
-  .join(', ')}, t.user_id, t.reversed_amount, t.settle_at, t.expire_at,
-       a.status as account_status, a.balance, a.held_amount
-from transactions t join accounts a on a.id = t.account_id
-where t.id = ? and t.user_id = ?
-for update of t for no key update of a`;
-
 /** Locks the caller's transaction and its account; another user's (or a missing) one is 404. */
 export async function lockTransaction(tx: EntityManager, userId: string, transactionId: string): Promise<LockedTransaction> {
-  const [found] = await tx.execute(LOCK, [transactionId, userId]);
+  const found = await lockTransactionRow(tx, userId, transactionId);
   if (!found) throw notFound('Transaction');
   const { user_id, reversed_amount, settle_at, expire_at, account_status, balance, held_amount, ...row } = found;
   return {
-    row: row as TransactionRow,
+    row,
     userId: user_id,
     reversedAmount: Number(reversed_amount),
     settleAt: settle_at ? new Date(settle_at) : null,
@@ -60,35 +54,9 @@ export function checkVersion(locked: LockedTransaction, ifVersion: number | unde
 const versionConflict = (locked: LockedTransaction, ifVersion: number) =>
   new AppError('VERSION_CONFLICT', `The transaction is at version ${locked.row.version}, not ${ifVersion}`);
 
-/** The change that brought a transaction to a version, as its event recorded it. */
-export interface RecordedChange {
-  type: EventType;
-  /** `transaction.updated`: the changed fields' old values and their names. */
-  previous: Record<string, unknown> | null;
-  changes: string[] | null;
-}
-
-// Writes to one transaction serialise on its row lock, so its events' (txid, seq) follow its versions;
-// the newest-first walk of the user's log stops at the first match, the most recent change.
-const CHANGE_TO_VERSION = `
-select type, payload->'previous' as previous, payload->'changes' as changes
-  from events
- where user_id = ? and payload->'transaction'->>'id' = ? and payload->'transaction'->>'version' = ?
- order by txid desc, seq desc
- limit 1`;
-
-// The post that made a transaction posted: none for one booked posted (or a reversal).
-const POST_OF_TRANSACTION = `
-select type, payload->'previous' as previous, payload->'changes' as changes
-  from events
- where user_id = ? and type = 'transaction.updated' and payload->'transaction'->>'id' = ?
-   and payload->'previous'->>'status' = 'pending'
- order by txid desc, seq desc
- limit 1`;
-
 /** The change that posted this transaction (pending → posted), or null when it was never pending. */
 export async function findPost(tx: EntityManager, locked: LockedTransaction): Promise<RecordedChange | null> {
-  const [post] = await tx.execute<RecordedChange[]>(POST_OF_TRANSACTION, [locked.userId, locked.row.id]);
+  const post = await selectPostOf(tx, locked.userId, locked.row.id);
   return post ?? null;
 }
 
@@ -107,7 +75,7 @@ export async function checkRepeatVersion(
   const version = Number(locked.row.version);
   if (ifVersion === undefined || ifVersion === version) return;
   if (version === ifVersion + 1) {
-    const [change] = await tx.execute<RecordedChange[]>(CHANGE_TO_VERSION, [locked.userId, locked.row.id, String(version)]);
+    const change = await selectChangeToVersion(tx, { userId: locked.userId, transactionId: locked.row.id, version });
     if (change && isThisTransition(change)) return;
   }
   throw versionConflict(locked, ifVersion);
@@ -147,20 +115,6 @@ export interface EventDraft {
   at: Date;
 }
 
-const UPDATE = `
-with txn as (
-  update transactions
-     set status = ?, amount = ?, posted_at = ?::timestamptz, version = ?, description = ?, merchant = ?, category = ?,
-         posted_from_pending = posted_from_pending or (status = 'pending' and ? = 'posted'),
-         settle_at = case when ? = 'pending' then settle_at end, expire_at = case when ? = 'pending' then expire_at end,
-         updated_at = now()
-   where id = ?
-), account as (
-  update accounts set balance = balance + ?, held_amount = held_amount + ?, transaction_count = transaction_count + ?
-   where id = ?
-)
-insert into events (id, type, user_id, payload, created_at) values (?, ?, ?, ?::jsonb, ?::timestamptz)`;
-
 /** Writes the transaction's new state, the account's deltas and the event, as one statement. */
 export async function writeTransition(
   tx: EntityManager,
@@ -172,28 +126,16 @@ export async function writeTransition(
   const transaction = rowToTransaction(next);
   const balances = balancesAfter(locked, delta);
   const postedAt = next.posted_at === null ? null : new Date(next.posted_at).toISOString();
-  await tx.execute(UPDATE, [
-    next.status,
-    Number(next.amount),
+  await updateTransition(tx, {
+    next,
     postedAt,
-    Number(next.version),
-    next.description,
-    next.merchant,
-    next.category,
-    next.status,
-    next.status,
-    next.status,
-    next.id,
-    delta.balance,
-    delta.held,
-    delta.count,
-    next.account_id,
-    uuidv7(),
-    event.type,
-    locked.userId,
-    JSON.stringify({ transaction, ...event.extra, balances }),
-    event.at.toISOString(),
-  ]);
+    delta,
+    eventId: uuidv7(),
+    eventType: event.type,
+    userId: locked.userId,
+    payload: JSON.stringify({ transaction, ...event.extra, balances }),
+    at: event.at,
+  });
   return { transaction, ...balances, changed: true };
 }
 
