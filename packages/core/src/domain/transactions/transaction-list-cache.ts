@@ -24,10 +24,11 @@
  * mapping or JSON (bench/CHANGELOG.md, "The transaction list cache"). The kept answers are frozen and
  * shared by every request that meets them; `jsonOf` returns the JSON each was sent as.
  */
-import { type EntityManager, executeHot } from '@sandbank/db';
+import type { EntityManager } from '@sandbank/db';
 import { type ListMeta, listMeta, type Transaction } from '@sandbank/schemas';
 import { LRUCache } from 'lru-cache';
-import { type ListTransactionsParams, pageStatement, readTransactionPage, type TransactionPage } from './list-transactions.ts';
+import { readTransactionPage, type TransactionPage } from './list-transactions.ts';
+import { type ListTransactionsParams, selectPageStamps } from './queries.ts';
 
 export interface TransactionList {
   data: Transaction[];
@@ -139,23 +140,6 @@ export class TransactionListCache {
 
 const stampsOf = (rows: readonly Transaction[]) => rows.map((row) => `${row.id}@${row.version}`).join(',');
 
-interface StampRow {
-  total: string | number;
-  /** `id@version` of each row of the page, in its order (as `stampsOf`); null for an empty page. */
-  stamps: string | null;
-}
-
-/**
- * The page statement's total and stamps, as one row (no row: the scope was not found). The rows'
- * order is the page's; were it ever not, a kept answer would be missed, never a wrong one sent.
- */
-function stampStatement(params: ListTransactionsParams): { sql: string; values: unknown[] } {
-  const page = pageStatement(params, 'id, version, date');
-  const sql = `select total, string_agg(id::text || '@' || version, ',' order by date desc, id desc) as stamps
-     from (${page.sql}) page group by total`;
-  return { sql, values: page.values };
-}
-
 /**
  * The list for `params`, from `cache` when the page has not changed since it was kept; null when
  * the scope is not found. Without a cache (direct calls in tests and scripts) or inside a database
@@ -170,8 +154,7 @@ export async function readTransactionList(
   const arrived = cache.ticket();
   const query = JSON.stringify(params);
   if (cache.has(query)) {
-    const stamps = stampStatement(params);
-    const [now] = await executeHot<StampRow>(em, { sql: stamps.sql }, stamps.values);
+    const now = await selectPageStamps(em, params);
     if (!now) return null;
     const kept = cache.match(query, Number(now.total), now.stamps ?? '');
     if (kept) return kept;
