@@ -35,8 +35,15 @@ import { z } from 'zod';
 import { AppError, notFound, worldGone } from '../../errors.ts';
 import { decodeCursor, encodeCursor, Int8TextSchema } from '../../lib/cursor.ts';
 import { isHoldable } from '../../lib/timestamps.ts';
-import { rowToTransaction, TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
+import { rowToTransaction } from '../../mappers/transaction.ts';
 import { type LogPosition, logHorizon, readLog } from '../events/event-log.ts';
+import {
+  selectScenarioEventAccounts,
+  selectScenarioRows,
+  selectSyncSnapshotRows,
+  selectSyncUser,
+  selectTransactionsByIds,
+} from './queries.ts';
 
 /** A row's date as the cursor carries it; a forged one outside the holdable years is a malformed cursor. */
 const CursorDateSchema = z.iso.datetime({ precision: 3 }).refine((value) => isHoldable(Date.parse(value)));
@@ -105,10 +112,7 @@ export async function readSyncPage(
   const { userId, limit } = params;
   const accountId = params.accountId ?? null;
   const cursor = params.cursor ? decodeCursor(SyncCursorSchema, params.cursor, 'cursor') : null;
-  const [user] = await em.execute<{ sync_epoch: number; account_ok: boolean }[]>(
-    'select sync_epoch, (?::uuid is null or exists (select 1 from accounts where id = ? and user_id = users.id)) as account_ok from users where id = ?',
-    [accountId, accountId, userId],
-  );
+  const user = await selectSyncUser(em, { userId, accountId });
   if (!user) throw worldGone();
   // A reset expires every cursor issued before it, one for an account the reset removed included:
   // the client must start over (410), not conclude the account is gone for good (404).
@@ -145,21 +149,7 @@ async function snapshotPage(
   horizon: string,
   after: { date: string; id: string } | null,
 ): Promise<SyncPage> {
-  const conditions = ['user_id = ?', "status <> 'voided'"];
-  const params: unknown[] = [scope.userId];
-  if (scope.accountId) {
-    conditions.push('account_id = ?');
-    params.push(scope.accountId);
-  }
-  if (after) {
-    // Keyset on the history index (user_id | account_id, date desc, id desc).
-    conditions.push('(date, id) < (?::timestamptz, ?::uuid)');
-    params.push(after.date, after.id);
-  }
-  const rows = await em.execute<TransactionRow[]>(
-    `select ${TRANSACTION_COLUMNS} from transactions where ${conditions.join(' and ')} order by date desc, id desc limit ?`,
-    [...params, limit + 1],
-  );
+  const rows = await selectSyncSnapshotRows(em, { userId: scope.userId, accountId: scope.accountId, after, take: limit + 1 });
   const added = rows.slice(0, limit).map(rowToTransaction);
   const last = added.at(-1);
   if (rows.length > limit && last) {
@@ -221,10 +211,7 @@ async function logPage(
   const done = { page, postedInPage: taken.postedHere };
   if (taken.order.size === 0) return done;
   const ids = [...taken.order];
-  const rows = await em.execute<TransactionRow[]>(
-    `select ${TRANSACTION_COLUMNS} from transactions where user_id = ? and id in (${ids.map(() => '?').join(', ')})`,
-    [scope.userId, ...ids],
-  );
+  const rows = await selectTransactionsByIds(em, scope.userId, ids);
   const byId = new Map(rows.map((row) => [row.id, rowToTransaction(row)]));
   for (const id of ids) {
     const transaction = byId.get(id);
@@ -281,12 +268,7 @@ const accountsInScope = (scope: Scope, accounts: { id: string }[] | null): strin
 
 /** The accounts of the scenario.applied event at `at` (in scope); none if it is gone. */
 async function scenarioAccounts(em: EntityManager, scope: Scope, at: LogPosition): Promise<string[]> {
-  const [event] = await em.execute<{ accounts: { id: string }[] | null }[]>(
-    `select payload->'scenario'->'accounts' as accounts from events
-      where user_id = ? and txid = ?::xid8 and seq = ?::bigint and type = 'scenario.applied'`,
-    [scope.userId, at.txid, at.seq],
-  );
-  return accountsInScope(scope, event?.accounts ?? null);
+  return accountsInScope(scope, await selectScenarioEventAccounts(em, scope.userId, at));
 }
 
 /**
@@ -308,13 +290,7 @@ async function expandScenario(
     let after = last?.accountId === accountId ? { date: last.date, id: last.id } : null;
     for (;;) {
       const room = limit - taken.order.size;
-      const rows = await em.execute<{ id: string; date: Date | string }[]>(
-        `select id, date from transactions
-          where account_id = ? and user_id = ? and raw->>'source' = 'scenario'
-                ${after ? 'and (date, id) < (?::timestamptz, ?::uuid)' : ''}
-          order by date desc, id desc limit ?`,
-        [accountId, scope.userId, ...(after ? [after.date, after.id] : []), room + 1],
-      );
+      const rows = await selectScenarioRows(em, { accountId, userId: scope.userId, after, take: room + 1 });
       for (const row of rows) {
         if (!taken.order.has(row.id)) {
           // The page is full and this event has more: stop after the last row handed out (callers
