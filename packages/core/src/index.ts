@@ -41,6 +41,7 @@ export {
 export { authenticateApiKey } from './domain/integrations/authenticate-api-key.ts';
 export { partnerKeys } from './domain/integrations/partner-keys.ts';
 export { resolveOwner } from './domain/integrations/resolve-owner.ts';
+export { countDeliveriesByStatus, countJobsByState } from './domain/metrics/queries.ts';
 export { authenticatePlaid, type PlaidCredential } from './domain/plaid/credentials.ts';
 export { PLAID_CONSENTED_PRODUCTS, PLAID_INSTITUTION_ID, type PlaidItem } from './domain/plaid/item.ts';
 export { listItemTransactions, syncItem } from './domain/plaid/item-transactions.ts';

@@ -1,10 +1,11 @@
 /**
  * `/metrics` (Prometheus text, prom-client): request counts and latency by method, route and
  * status; simulations answered 201; the transaction list cache's lookups; and, read at scrape
- * time with two aggregate queries, webhook deliveries by status and the job queue by state. One
- * registry per app, so tests can run several apps in one process.
+ * time with two aggregate queries (packages/core/src/domain/metrics/queries.ts), webhook deliveries
+ * by status and the job queue by state. One registry per app, so tests can run several apps in one
+ * process.
  */
-import type { Deps } from '@sandbank/core';
+import { countDeliveriesByStatus, countJobsByState, type Deps } from '@sandbank/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { RestRoutes } from './rest-routes.ts';
@@ -83,12 +84,14 @@ export function createMetrics(deps: Deps, routes: RestRoutes): Metrics {
 }
 
 function addQueueGauges(deps: Deps, registry: Registry): void {
-  const query = async <T>(sql: string): Promise<T[]> => {
+  const query = async <T>(
+    read: (connection: ReturnType<Deps['orm']['em']['getConnection']>) => Promise<T>,
+  ): Promise<T | undefined> => {
     try {
-      return await deps.orm.em.getConnection().execute<T[]>(sql);
+      return await read(deps.orm.em.getConnection());
     } catch (error) {
       deps.logger.warn({ err: error }, 'metrics query failed');
-      return [];
+      return undefined;
     }
   };
   new Gauge({
@@ -98,9 +101,7 @@ function addQueueGauges(deps: Deps, registry: Registry): void {
     registers: [registry],
     async collect() {
       this.reset();
-      const rows = await query<{ status: string; count: string }>(
-        'select status, count(*) as count from webhook_deliveries group by status',
-      );
+      const rows = (await query(countDeliveriesByStatus)) ?? [];
       for (const row of rows) this.set({ status: row.status }, Number(row.count));
     },
   });
@@ -111,12 +112,7 @@ function addQueueGauges(deps: Deps, registry: Registry): void {
     registers: [registry],
     async collect() {
       this.reset();
-      const [row] = await query<Record<string, string>>(`
-        select count(*) filter (where locked_at is null and attempts < max_attempts and run_at <= now()) as ready,
-               count(*) filter (where locked_at is null and attempts < max_attempts and run_at > now()) as scheduled,
-               count(*) filter (where locked_at is not null) as locked,
-               count(*) filter (where attempts >= max_attempts) as failed
-        from graphile_worker.jobs`);
+      const row = await query(countJobsByState);
       for (const [state, count] of Object.entries(row ?? {})) this.set({ state }, Number(count));
     },
   });
