@@ -80,7 +80,8 @@ async function openNewestAttempts(page: Page) {
 /** Opens an attempt's request and response. */
 async function openExchange(attempt: Locator) {
   const details = attempt.locator('details.attempt-exchange');
-  if (!(await details.evaluate((element) => (element as HTMLDetailsElement).open))) await details.locator(':scope > summary').click();
+  if (!(await details.evaluate((element) => (element as HTMLDetailsElement).open)))
+    await details.locator(':scope > summary').click();
   return details;
 }
 

@@ -10,7 +10,7 @@ import { Agent, request } from 'undici';
 
 const RESPONSE_READ_LIMIT = 4096;
 /** How much of the receiver's body an attempt keeps. */
-export const RESPONSE_EXCERPT_BYTES = 2048;
+const RESPONSE_EXCERPT_BYTES = 2048;
 /** The answer's headers an attempt keeps, each cut to `HEADER_VALUE_LIMIT` characters. */
 const KEPT_RESPONSE_HEADERS = ['content-type', 'content-length'] as const;
 const HEADER_VALUE_LIMIT = 200;
@@ -110,12 +110,12 @@ async function drain(body: AsyncIterable<Buffer> & { destroy(): void }): Promise
 }
 
 /** UTF-8 with replacement; NUL (which PostgreSQL text cannot hold) as U+FFFD too. */
-export function decodeExcerpt(bytes: Uint8Array): string {
+function decodeExcerpt(bytes: Uint8Array): string {
   return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes).replaceAll('\u0000', '\uFFFD');
 }
 
 /** Drops a multi-byte character cut in half at the end, so a cut does not read as a bad byte. */
-export function completeCharacters(bytes: Uint8Array): Uint8Array {
+function completeCharacters(bytes: Uint8Array): Uint8Array {
   let lead = bytes.length - 1;
   while (lead >= 0 && bytes.length - lead <= 3 && ((bytes[lead] ?? 0) & 0xc0) === 0x80) lead--;
   if (lead < 0) return bytes;
