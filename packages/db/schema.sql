@@ -487,6 +487,8 @@ CREATE UNIQUE INDEX accounts_open_name_key ON accounts USING btree (user_id, low
 CREATE INDEX accounts_user_idx ON accounts USING btree (user_id, created_at, id);
 CREATE UNIQUE INDEX api_keys_key_hash_key ON api_keys USING btree (key_hash);
 CREATE INDEX api_keys_user_idx ON api_keys USING btree (user_id, created_at);
+CREATE INDEX events_reversal_of_idx ON events USING btree (((payload #>> '{transaction,reversalOf}'::text[]))) WHERE ((payload #>> '{transaction,reversalOf}'::text[]) IS NOT NULL);
+CREATE INDEX events_transaction_idx ON events USING btree (((payload #>> '{transaction,id}'::text[]))) WHERE ((payload #>> '{transaction,id}'::text[]) IS NOT NULL);
 CREATE INDEX events_unrelayed_idx ON events USING btree (created_at, id) WHERE (relayed_at IS NULL);
 CREATE INDEX events_user_log_idx ON events USING btree (user_id, txid, seq);
 CREATE INDEX gocardless_accounts_account_idx ON gocardless_accounts USING btree (account_id);

@@ -6,7 +6,7 @@
 import net from 'node:net';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { type Loose, startTestApp, type TestApp, type TestUser } from './helpers.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -16,7 +16,7 @@ afterAll(() => app.close());
 
 interface RawAnswer {
   status: number;
-  body: any;
+  body: Loose;
 }
 
 /** A request written byte for byte, as curl sends it: only the headers given (plus Host). */

@@ -6,7 +6,7 @@
 import { fireDueItemsEverywhere } from '@sandbank/core';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectRefusal, startTestApp, type TestApp, visibleEvents } from './helpers.ts';
+import { expectRefusal, type Output, startTestApp, type TestApp, visibleEvents } from './helpers.ts';
 import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
 import { worldCalls } from './world-calls.ts';
 
@@ -233,8 +233,9 @@ describe('reset', () => {
     expect(res.body.data.removed.events).toBe(res.body.data.removed.transactions);
     expect((await clock(user)).offsetMs).toBe(0);
     expect((await app.call('GET', '/v1/accounts', { token: user.accessToken })).body.data).toEqual([]);
-    const keys = (await app.call('GET', '/v1/api-keys', { token: user.accessToken })).body.data;
-    expect(keys.map((listed: any) => listed.id)).toContain(key.body.data.id);
+    const keys = (await app.call<Output['integrations']['listApiKeys']>('GET', '/v1/api-keys', { token: user.accessToken })).body
+      .data;
+    expect(keys.map((listed) => listed.id)).toContain(key.body.data.id);
     const expired = await app.call('GET', `/v1/transactions/sync?cursor=${cursor}`, { token: user.accessToken });
     expect([expired.status, expired.body.code]).toEqual([410, 'CURSOR_EXPIRED']);
   });

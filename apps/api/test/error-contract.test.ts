@@ -1,3 +1,4 @@
+import type { ErrorBody } from '@sandbank/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers.ts';
 
@@ -7,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-function expectContract(res: { status: number; headers: Headers; body: any }, status: number, code: string) {
+function expectContract(res: { status: number; headers: Headers; body: ErrorBody }, status: number, code: string) {
   expect(res.status).toBe(status);
   expect(res.body.code).toBe(code);
   expect(typeof res.body.message).toBe('string');

@@ -4,7 +4,7 @@
  */
 import { insertAccount, insertTransactionEvent, openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { type Output, startTestApp, type TestApp, type TestUser } from './helpers.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -27,9 +27,9 @@ function seeded(seed: number) {
 }
 
 async function page(user: TestUser, query: string) {
-  const res = await app.call('GET', `/v1/events${query}`, { token: user.accessToken });
+  const res = await app.call<Output['events']['listEvents']>('GET', `/v1/events${query}`, { token: user.accessToken });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { data: { id: string; type: string }[]; meta: { nextCursor: string; hasMore: boolean } };
+  return res.body;
 }
 
 /** A poller as a client would write it: follow nextCursor, record every id, never stop until told. */
@@ -85,7 +85,7 @@ describe('GET /v1/events', () => {
     expect(second.data).toHaveLength(1);
     expect(second.meta.hasMore).toBe(false);
     const events = [...first.data, ...second.data];
-    expect(events.map((event: any) => event.data.transaction.amount)).toEqual([500, -200, 300]);
+    expect(events.map((event) => event.data.transaction?.amount)).toEqual([500, -200, 300]);
     expect(events.map((event) => event.id).sort()).toEqual(await committedEventIds(owner.id));
 
     const empty = await page(owner, `?after=${second.meta.nextCursor}`);

@@ -5,7 +5,7 @@
  */
 import NordigenClient from 'nordigen-node';
 import { expect } from 'vitest';
-import type { TestApp, TestUser } from './helpers.ts';
+import type { Loose, TestApp, TestUser } from './helpers.ts';
 
 export const SANDBOX = 'SANDBOXFINANCE_SFIN0000';
 
@@ -33,7 +33,7 @@ export function gocardlessCalls(appOf: () => TestApp) {
     appOf().call('POST', `/v1/gocardless/requisitions/${requisitionId}/decision`, { token: user.accessToken, body });
 
   /** A GoCardless error as the client sees it: axios rejects with the response. */
-  async function refusal(promise: Promise<unknown>): Promise<{ status: number; body: any; headers: Record<string, string> }> {
+  async function refusal(promise: Promise<unknown>): Promise<{ status: number; body: Loose; headers: Record<string, string> }> {
     try {
       await promise;
     } catch (error) {

@@ -9,7 +9,7 @@ import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import NordigenClient from 'nordigen-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gocardlessCalls, SANDBOX } from './gocardless-calls.ts';
-import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { type Loose, startTestApp, type TestApp, type TestUser } from './helpers.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -26,7 +26,7 @@ const gc = (path: string, init: { method?: string; token?: string; body?: unknow
     method: init.method ?? 'GET',
     headers: { 'content-type': 'application/json', ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  }).then(async (res) => ({ status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> }));
+  }).then(async (res) => ({ status: res.status, headers: res.headers, body: (await res.json()) as Loose }));
 
 const faceRows = async (userId: string) =>
   (

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faceRoutes, OPERATIONS } from '../src/faces/gocardless/openapi.ts';
 import { GocardlessErrorSchema } from '../src/faces/gocardless/responses.ts';
 import { gocardlessCalls, SANDBOX } from './gocardless-calls.ts';
-import { startTestApp, type TestApp } from './helpers.ts';
+import { type Loose, startTestApp, type TestApp } from './helpers.ts';
 import { spectralErrors } from './spectral.ts';
 
 const _API_DIR = path.resolve(import.meta.dirname, '..');
@@ -26,7 +26,7 @@ describe('the GoCardless face’s OpenAPI document', () => {
   it('is served, describes every route, and has no Spectral errors', { timeout: 120_000 }, async () => {
     const response = await fetch(`${app.url}/faces/gocardless/openapi.json`);
     expect(response.status).toBe(200);
-    const document = (await response.json()) as { openapi: string; servers: { url: string }[]; paths: Record<string, any> };
+    const document = (await response.json()) as { openapi: string; servers: { url: string }[]; paths: Record<string, Loose> };
     expect(document.openapi).toBe('3.1.0');
     expect(document.servers[0]?.url).toMatch(/\/gocardless\/api\/v2$/);
     const described = Object.entries(document.paths).flatMap(([p, ops]) =>

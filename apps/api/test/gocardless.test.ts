@@ -64,7 +64,9 @@ describe('GoCardless face with nordigen-node', () => {
 
     // max_historical_days (90): the payment 120 days ago is outside, and asking for it is refused.
     let { transactions } = await bankAccount.getTransactions();
-    expect(transactions.booked.map((t: any) => t.remittanceInformationUnstructured)).toEqual(['Wypłata']);
+    expect(
+      transactions.booked.map((t: { remittanceInformationUnstructured: string }) => t.remittanceInformationUnstructured),
+    ).toEqual(['Wypłata']);
     expect(transactions.booked[0]).toMatchObject({
       transactionAmount: { amount: '1000.00', currency: 'PLN' },
       debtorName: 'ACME',
@@ -85,7 +87,10 @@ describe('GoCardless face with nordigen-node', () => {
     ]);
     const balancesOf = async () =>
       Object.fromEntries(
-        (await bankAccount.getBalances()).balances.map((b: any) => [b.balanceType, b.balanceAmount.amount]),
+        (await bankAccount.getBalances()).balances.map((b: { balanceType: string; balanceAmount: { amount: string } }) => [
+          b.balanceType,
+          b.balanceAmount.amount,
+        ]),
       ) as Record<string, string>;
     let world = await sandbankAccount(user, accountId);
     expect(await balancesOf()).toMatchObject({ interimBooked: '1500.00', interimAvailable: '1487.66' });
@@ -113,7 +118,7 @@ describe('GoCardless face with nordigen-node', () => {
     expect((await act(user, voided.id, 'void')).status).toBe(200);
     ({ transactions } = await bankAccount.getTransactions());
     expect(transactions.pending).toEqual([]);
-    expect(transactions.booked.map((t: any) => t.transactionId)).not.toContain(voided.id);
+    expect(transactions.booked.map((t: { transactionId: string }) => t.transactionId)).not.toContain(voided.id);
     world = await sandbankAccount(user, accountId);
     expect(await balancesOf()).toMatchObject({ interimBooked: '1487.66', interimAvailable: '1487.66' });
     expect(world).toMatchObject({ balance: 1487_66, availableBalance: 1487_66 });

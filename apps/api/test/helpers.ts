@@ -5,10 +5,12 @@
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createLogger, loadConfig, resolveSecrets } from '@sandbank/config';
-import { type Deps, issueSession } from '@sandbank/core';
+import { type AppRouter, type Deps, issueSession } from '@sandbank/core';
 import { createOrm, nativePool, UserEntity } from '@sandbank/db';
 import type { WebhookEvent } from '@sandbank/schemas';
 import { createTestDatabase } from '@sandbank/testing';
+import type { Loose } from '@sandbank/testing/fixtures';
+import type { inferRouterOutputs } from '@trpc/server';
 import argon2 from 'argon2';
 import { v7 as uuidv7 } from 'uuid';
 import { expect } from 'vitest';
@@ -30,7 +32,14 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-export interface CallResult<T = any> {
+/**
+ * Every procedure's response body, by area and procedure, from the router itself (no copy):
+ * `app.call<Output['accounts']['listAccounts']>('GET', '/v1/accounts')`.
+ */
+export type Output = inferRouterOutputs<AppRouter>;
+export type { Loose };
+
+export interface CallResult<T = Loose> {
   status: number;
   headers: Headers;
   body: T;
@@ -83,7 +92,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<CallResult<T>> {
+  async function call<T = Loose>(method: string, path: string, options: CallOptions = {}): Promise<CallResult<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.body !== undefined) headers['content-type'] ??= 'application/json';
     if (options.token) headers.authorization = `Bearer ${options.token}`;

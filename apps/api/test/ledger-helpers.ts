@@ -18,7 +18,7 @@ export interface LedgerState {
   transactionCount: number;
   status: string;
   transactions: LedgerRow[];
-  events: { id: string; type: string; user_id: string; payload: { transaction: Record<string, any>; balances?: unknown } }[];
+  events: { id: string; type: string; user_id: string; payload: { transaction: Record<string, unknown>; balances?: unknown } }[];
 }
 
 /** The account's balances, its transaction rows and the events about them, read with SQL. */

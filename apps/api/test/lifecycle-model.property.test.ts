@@ -8,7 +8,7 @@ import { fireDueItems } from '@sandbank/core';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { type Loose, startTestApp, type TestApp, type TestUser } from './helpers.ts';
 import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
 
 interface ModelTxn {
@@ -42,14 +42,14 @@ const held = (model: Model) => model.txns.reduce((sum, t) => sum + (t.status ===
 const available = (model: Model) => model.balance - held(model);
 
 /** Checks an answer's balances and the transaction against the model. */
-function expectAnswer(res: { body: any }, model: Model, txn?: ModelTxn) {
+function expectAnswer(res: { body: Loose }, model: Model, txn?: ModelTxn) {
   expect(res.body.data.balance).toBe(model.balance);
   expect(res.body.data.availableBalance).toBe(available(model));
   if (txn)
     expect(res.body.data.transaction).toMatchObject({ id: txn.id, amount: txn.amount, status: txn.status, version: txn.version });
 }
 
-const record = (name: string, res: { status: number; body: any }) =>
+const record = (name: string, res: { status: number; body: { code?: string } }) =>
   seen.add(`${name} ${res.status} ${res.body.code ?? ''}`.trim());
 
 class Book implements fc.AsyncCommand<Model, Real> {

@@ -4,7 +4,7 @@
  * the calls its README shows would not type-check. Answers are GoCardless's JSON, read loosely.
  */
 declare module 'nordigen-node' {
-  type Answer = Promise<any>;
+  type Answer = Promise<import('@sandbank/testing/fixtures').Loose>;
 
   interface AgreementOptions {
     institutionId: string;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { buildOpenApiDocument } from '@sandbank/core';
 import { describe, expect, it } from 'vitest';
+import type { Loose } from './helpers.ts';
 import { spectralErrors } from './spectral.ts';
 
 const _API_DIR = path.resolve(import.meta.dirname, '..');
@@ -14,11 +15,11 @@ describe('OpenAPI document', () => {
   it('documents every operation: summary, description, tag, contract errors with examples', () => {
     const operations = Object.values(document.paths ?? {}).flatMap((item) => Object.values(item ?? {}));
     expect(operations.length).toBeGreaterThan(0);
-    for (const operation of operations as Record<string, any>[]) {
+    for (const operation of operations as Record<string, Loose>[]) {
       expect(operation.summary, operation.operationId).toBeTruthy();
       expect(operation.description, operation.operationId).toBeTruthy();
       expect(operation.tags?.length, operation.operationId).toBe(1);
-      const responses = Object.entries(operation.responses as Record<string, any>);
+      const responses = Object.entries(operation.responses as Record<string, Loose>);
       const success = responses.filter(([status]) => status.startsWith('2'));
       expect(success.length, operation.operationId).toBe(1);
       expect(success[0]?.[1].content['application/json'].example, operation.operationId).toBeDefined();
@@ -33,10 +34,10 @@ describe('OpenAPI document', () => {
   });
 
   it('lists the contract codes each operation declares', () => {
-    const login = document.paths?.['/v1/auth/login']?.post as Record<string, any>;
+    const login = document.paths?.['/v1/auth/login']?.post as Record<string, Loose>;
     expect(login.responses['401'].description).toContain('INVALID_CREDENTIALS');
     expect(login.security).toEqual([{}]);
-    const register = document.paths?.['/v1/auth/register']?.post as Record<string, any>;
+    const register = document.paths?.['/v1/auth/register']?.post as Record<string, Loose>;
     expect(register.responses['409'].content['application/json'].example.code).toBe('EMAIL_TAKEN');
   });
 });

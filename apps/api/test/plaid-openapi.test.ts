@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../src/faces/plaid/endpoints.ts';
-import { startTestApp, type TestApp } from './helpers.ts';
+import { type Loose, startTestApp, type TestApp } from './helpers.ts';
 import { spectralErrors } from './spectral.ts';
 
 const _API_DIR = path.resolve(import.meta.dirname, '..');
@@ -16,7 +16,7 @@ describe('the Plaid face’s OpenAPI document', () => {
   it('is served, describes every endpoint, and has no Spectral errors', { timeout: 120_000 }, async () => {
     const response = await fetch(`${app.url}/faces/plaid/openapi.json`);
     expect(response.status).toBe(200);
-    const document = (await response.json()) as { openapi: string; paths: Record<string, any> };
+    const document = (await response.json()) as { openapi: string; paths: Record<string, Loose> };
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths).sort()).toEqual(Object.keys(endpoints).sort());
     const sync = document.paths['/transactions/sync'].post;

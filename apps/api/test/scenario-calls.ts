@@ -10,7 +10,7 @@ export const exported = async (target: TestApp, user: TestUser) => {
   return res.body.data;
 };
 /** An export without what differs between worlds: schedule ids inside externalTxnIds, and the export instant. */
-export const comparable = (document: any) =>
+export const comparable = (document: object) =>
   JSON.parse(JSON.stringify({ ...document, asOf: undefined }).replace(/sch_[0-9a-f-]{36}_/g, 'sch_<id>_'));
 
 /** A scenario of one account (key `a`) holding only these schedules. */

@@ -5,7 +5,7 @@
  */
 import { openAccount, type SimulationBody, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectRefusal, startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { expectRefusal, type Output, startTestApp, type TestApp, type TestUser } from './helpers.ts';
 import { apply, comparable, exported, scheduledScenario } from './scenario-calls.ts';
 
 let app: TestApp;
@@ -57,12 +57,14 @@ describe('an exported world applies again', () => {
     expect(comparable(await exported(app, copy))).toEqual(comparable(first));
 
     const balances = async (user: TestUser) =>
-      (await app.call('GET', '/v1/accounts', { token: user.accessToken })).body.data.map((account: any) => ({
-        name: account.name,
-        balance: account.balance,
-        heldAmount: account.heldAmount,
-        availableBalance: account.availableBalance,
-      }));
+      (await app.call<Output['accounts']['listAccounts']>('GET', '/v1/accounts', { token: user.accessToken })).body.data.map(
+        (account) => ({
+          name: account.name,
+          balance: account.balance,
+          heldAmount: account.heldAmount,
+          availableBalance: account.availableBalance,
+        }),
+      );
     expect(await balances(copy)).toEqual(await balances(source));
     expect((await balances(source))[0]).toEqual({ name: 'Główne', balance: 6_800, heldAmount: 2_000, availableBalance: 4_800 });
     // The same world, new transactions: no id is shared.
@@ -180,8 +182,12 @@ describe('schedules in a scenario', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ transactions: 0, schedules: 2, scheduleRuns: { booked: 11, failed: 3 } });
     const accountId = res.body.data.accounts[0].id;
-    const history = await app.call('GET', `/v1/accounts/${accountId}/transactions?limit=200`, { token: user.accessToken });
-    expect(history.body.data.map((txn: any) => txn.amount)).toEqual(Array.from({ length: 11 }, () => 500));
+    const history = await app.call<Output['transactions']['listAccountTransactions']>(
+      'GET',
+      `/v1/accounts/${accountId}/transactions?limit=200`,
+      { token: user.accessToken },
+    );
+    expect(history.body.data.map((txn) => txn.amount)).toEqual(Array.from({ length: 11 }, () => 500));
     expect((await app.call('GET', `/v1/accounts/${accountId}`, { token: user.accessToken })).body.data.balance).toBe(5_500);
   });
 });

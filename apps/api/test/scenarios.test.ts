@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectRefusal, startTestApp, type TestApp, type TestUser, visibleEvents } from './helpers.ts';
+import { expectRefusal, type Output, startTestApp, type TestApp, type TestUser, visibleEvents } from './helpers.ts';
 import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
 import { apply, comparable, exported } from './scenario-calls.ts';
 
@@ -27,7 +27,7 @@ describe('applying a scenario', () => {
     const res = await apply(app, user, { scenario: example('family') });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const { accounts, transactions, schedules, eventId } = res.body.data;
-    expect(accounts.map((account: any) => account.key)).toEqual(['main', 'joint', 'savings']);
+    expect(accounts.map((account: { key: string }) => account.key)).toEqual(['main', 'joint', 'savings']);
     expect(transactions).toBeGreaterThan(600);
     expect(schedules).toBe(1);
     for (const account of accounts) {
@@ -222,14 +222,15 @@ describe('applying a scenario', () => {
     const scenario = { version: 1, seed: 1, accounts: [{ key: 'a', name: 'A', openingBalance: 10_00 }] };
     const applied = await apply(app, user, { scenario });
     expect(applied.status, JSON.stringify(applied.body)).toBe(200);
-    let page: any;
+    let added: Output['transactions']['syncTransactions']['data']['added'] = [];
     await expect
       .poll(async () => {
-        page = await app.call('GET', `/v1/transactions/sync?cursor=${cursor}`, { token: user.accessToken });
-        return page.body.data?.added?.length;
+        const page = await app.call('GET', `/v1/transactions/sync?cursor=${cursor}`, { token: user.accessToken });
+        added = page.body.data?.added ?? [];
+        return added.length;
       })
       .toBe(1);
-    expect(page.body.data.added.map((txn: any) => txn.amount)).toEqual([10_00]);
+    expect(added.map((txn) => txn.amount)).toEqual([10_00]);
     // The same names again clash, unless the world is reset first.
     expect((await apply(app, user, { scenario })).status).toBe(409);
     expect((await apply(app, user, { scenario, reset: true })).status).toBe(200);
@@ -310,16 +311,22 @@ describe('a generated history', () => {
   };
 
   /** Every transaction of the world, relative to the moment of applying: days before it (Warsaw) and wall time. */
-  async function relativeWorld(user: TestUser, applied: any) {
-    const event = await app.call('GET', `/v1/events/${applied.eventId}`, { token: user.accessToken });
+  async function relativeWorld(user: TestUser, applied: Output['scenarios']['applyScenario']['data']) {
+    const event = await app.call<Output['events']['getEvent']>('GET', `/v1/events/${applied.eventId}`, {
+      token: user.accessToken,
+    });
     const now = warsaw(event.body.data.createdAt);
-    const world: Record<string, unknown[]> = {};
+    const world: Record<string, { status: string }[]> = {};
     for (const account of applied.accounts) {
-      const rows: any[] = [];
+      const rows: Output['transactions']['listAccountTransactions']['data'] = [];
       for (let page = 1; ; page++) {
-        const res = await app.call('GET', `/v1/accounts/${account.id}/transactions?limit=200&status=all&page=${page}`, {
-          token: user.accessToken,
-        });
+        const res = await app.call<Output['transactions']['listAccountTransactions']>(
+          'GET',
+          `/v1/accounts/${account.id}/transactions?limit=200&status=all&page=${page}`,
+          {
+            token: user.accessToken,
+          },
+        );
         rows.push(...res.body.data);
         if (!res.body.meta.hasMore) break;
       }
@@ -372,7 +379,7 @@ describe('a generated history', () => {
     }
     const [first, ...others] = worlds;
     expect(first?.main?.length).toBeGreaterThan(150);
-    expect(first?.main?.some((row: any) => row.status === 'pending')).toBe(true);
+    expect(first?.main?.some((row) => row.status === 'pending')).toBe(true);
     for (const [index, world] of others.entries())
       expect(world, `applied on ${targets[index + 1]?.toISOString()}`).toEqual(first);
   });

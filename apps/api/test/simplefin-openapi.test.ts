@@ -4,13 +4,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSimplefinOpenApiDocument } from '../src/faces/simplefin/openapi.ts';
-import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { type Loose, startTestApp, type TestApp, type TestUser } from './helpers.ts';
 import { spectralErrors } from './spectral.ts';
 
 const API_DIR = path.resolve(import.meta.dirname, '..');
 
 let app: TestApp;
-let document: { openapi: string; paths: Record<string, any>; components: Record<string, any> };
+let document: { openapi: string; paths: Record<string, Loose>; components: Record<string, Loose> };
 beforeAll(async () => {
   app = await startTestApp();
   const response = await fetch(`${app.url}/faces/simplefin/openapi.json`);
@@ -32,7 +32,7 @@ async function connect(user: TestUser) {
   return async (query = '') => {
     const response = await fetch(`${app.url}/simplefin/accounts${query}`, { headers: { authorization } });
     expect(response.status, query).toBe(200);
-    return (await response.json()) as any;
+    return (await response.json()) as Loose;
   };
 }
 
@@ -56,7 +56,7 @@ describe('the SimpleFIN face’s OpenAPI document', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths).sort()).toEqual(['/accounts', '/claim/{code}', '/info']);
     const accounts = document.paths['/accounts'].get;
-    expect(accounts.parameters.map((parameter: any) => parameter.name)).toEqual([
+    expect(accounts.parameters.map((parameter: { name: string }) => parameter.name)).toEqual([
       'start-date',
       'end-date',
       'pending',

@@ -7,7 +7,7 @@
  */
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { type Loose, type Output, startTestApp, type TestApp, type TestUser } from './helpers.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -18,7 +18,7 @@ afterAll(() => app.close());
 interface Connection {
   accessUrl: string;
   /** GET <access URL>/accounts<query>, with the credentials as Basic auth (as clients send them). */
-  accounts: (query?: string) => Promise<{ status: number; body: any }>;
+  accounts: (query?: string) => Promise<{ status: number; body: Loose }>;
 }
 
 async function connect(user: TestUser): Promise<Connection & { setupToken: string; claimUrl: string }> {
@@ -97,7 +97,7 @@ describe('SimpleFIN', () => {
       id: 'sandbank',
     });
     expect(Number.isInteger(account['balance-date'])).toBe(true);
-    expect(account.transactions.map((t: any) => [t.amount, t.payee, t.description])).toEqual([
+    expect(account.transactions.map((t: Loose) => [t.amount, t.payee, t.description])).toEqual([
       ['1234.50', 'ACME', 'Wypłata'],
       ['-0.05', 'Opłata', 'Opłata'],
     ]);
@@ -200,11 +200,11 @@ describe('SimpleFIN', () => {
       expect(ibanChecksumValid(body.data.iban), body.data.iban).toBe(true);
       expected.set(id, { iban: body.data.iban, bic: body.data.bic });
     }
-    expect(new Set([...expected.values()].map((extra: any) => extra.iban)).size).toBe(2);
+    expect(new Set([...expected.values()].map((extra: Loose) => extra.iban)).size).toBe(2);
     for (const query of ['', '?version=2', '?balances-only=1']) {
       const { body } = await connection.accounts(query);
       expect(
-        body.accounts.map((account: any) => [account.id, account.extra]),
+        body.accounts.map((account: Loose) => [account.id, account.extra]),
         query,
       ).toEqual([first, second].map((id) => [id, expected.get(id)]));
       expect(body.accounts[0].extra.bic, query).toBe('SNDBPLP0');
@@ -217,7 +217,7 @@ describe('SimpleFIN', () => {
     const amounts = [5, 100, 1_234_50, 1_000_000_000_000, -1_200, -5, -1, -999_999_999_999];
     for (const amount of amounts) expect((await simulate(app, user, { accountId, amount })).status).toBe(201);
     const { body } = await (await connect(user)).accounts();
-    expect(body.accounts[0].transactions.map((t: any) => t.amount)).toEqual([
+    expect(body.accounts[0].transactions.map((t: Loose) => t.amount)).toEqual([
       '0.05',
       '1.00',
       '1234.50',
@@ -243,7 +243,7 @@ describe('SimpleFIN', () => {
       const [account] = (await connection.accounts(query)).body.accounts;
       expect(account.balance).toBe('100000000000.00'); // 10^13 minor units
       expect(account['available-balance']).toBe('99999999999.95');
-      expect(account.transactions.map((t: any) => t.amount)).toEqual([
+      expect(account.transactions.map((t: Loose) => t.amount)).toEqual([
         ...Array(10).fill('10000000000.00'),
         '-10000000000.00',
         '10000000000.00',
@@ -263,17 +263,17 @@ describe('SimpleFIN', () => {
     const start = Date.parse('2026-01-01T00:00:00Z') / 1000;
     const end = Date.parse('2026-01-02T00:00:00Z') / 1000;
     const { body } = await connection.accounts(`?start-date=${start}&end-date=${end}`);
-    expect(body.accounts[0].transactions.map((t: any) => t.description)).toEqual([
+    expect(body.accounts[0].transactions.map((t: Loose) => t.description)).toEqual([
       '2026-01-01T00:00:00.000Z',
       '2026-01-01T23:59:59.999Z',
     ]);
     const later = await connection.accounts(`?start-date=${end}`);
-    expect(later.body.accounts[0].transactions.map((t: any) => t.description)).toEqual(['2026-01-02T00:00:00.000Z']);
+    expect(later.body.accounts[0].transactions.map((t: Loose) => t.description)).toEqual(['2026-01-02T00:00:00.000Z']);
     expect((await connection.accounts('?start-date=yesterday')).status).toBe(400);
     // Fractions of a second (Actual divides milliseconds by 1000) are exact at our millisecond precision.
     const edge = '2026-01-01T23:59:59.999Z';
     const descriptions = async (query: string) =>
-      (await connection.accounts(query)).body.accounts[0].transactions.map((t: any) => t.description);
+      (await connection.accounts(query)).body.accounts[0].transactions.map((t: Loose) => t.description);
     expect(await descriptions(`?start-date=${end - 0.001}&end-date=${end}`)).toEqual([edge]);
     expect(await descriptions(`?start-date=${end - 0.0009}&end-date=${end}`)).toEqual([]);
     expect(await descriptions(`?start-date=${start}&end-date=${end - 0.001}`)).toEqual(['2026-01-01T00:00:00.000Z']);
@@ -294,7 +294,7 @@ describe('SimpleFIN', () => {
     // 10,001 posted rows, one a minute back from a day ago (the ledger's own columns, as a booking writes them).
     await app.db.query(
       `insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, posted_at)
-       select gen_random_uuid(), $1, $2, 'bulk_' || i, 1_00, 'PLN', now() - interval '1 day' - i * interval '1 minute',
+       select gen_random_uuid(), $1, $2, 'bulk_' || i, 100, 'PLN', now() - interval '1 day' - i * interval '1 minute',
               'bulk ' || i, '{"source":"sandbank-simulator"}', now() - interval '1 day' - i * interval '1 minute'
          from generate_series(1, 10001) as i`,
       [big, user.id],
@@ -320,7 +320,7 @@ describe('SimpleFIN', () => {
     ]);
     // The rest, with an end-date before the oldest listed.
     const rest = await connection.accounts(`?account=${big}&end-date=${bigV1.transactions[0].transacted_at}`);
-    expect(rest.body.accounts[0].transactions.map((t: any) => t.description)).toEqual(['bulk 10001']);
+    expect(rest.body.accounts[0].transactions.map((t: Loose) => t.description)).toEqual(['bulk 10001']);
     expect(rest.body.errors).toEqual([]);
   });
 
@@ -335,23 +335,23 @@ describe('SimpleFIN', () => {
     const pending = (await connection.accounts('?pending=1')).body.accounts[0];
     expect(pending['available-balance']).toBe('75.00');
     expect(pending.balance).toBe('100.00');
-    const held = pending.transactions.find((t: any) => t.id === card.id);
+    const held = pending.transactions.find((t: Loose) => t.id === card.id);
     expect(held).toMatchObject({ posted: 0, pending: true, amount: '-25.00', payee: 'Żabka' });
     expect(held.transacted_at).toBe(Math.floor(Date.parse(card.date) / 1000));
 
     const posted = await app.call('POST', `/v1/transactions/${card.id}/post`, { token: user.accessToken, body: {} });
     expect(posted.status).toBe(200);
-    const after = (await connection.accounts('?pending=1')).body.accounts[0].transactions.find((t: any) => t.id === card.id);
+    const after = (await connection.accounts('?pending=1')).body.accounts[0].transactions.find((t: Loose) => t.id === card.id);
     expect(after).toMatchObject({ pending: false, amount: '-25.00' });
     expect(after.posted).toBe(Math.floor(Date.parse(posted.body.data.transaction.postedAt) / 1000));
 
     // A pending transaction that is voided is gone from the set (voided ones are never listed).
     const voided = (await simulate(app, user, { accountId, amount: -1_00, status: 'pending' })).body.data.transaction;
-    expect((await connection.accounts('?pending=1')).body.accounts[0].transactions.map((t: any) => t.id)).toContain(voided.id);
+    expect((await connection.accounts('?pending=1')).body.accounts[0].transactions.map((t: Loose) => t.id)).toContain(voided.id);
     expect((await app.call('POST', `/v1/transactions/${voided.id}/void`, { token: user.accessToken, body: {} })).status).toBe(
       200,
     );
-    const remaining = (await connection.accounts('?pending=1')).body.accounts[0].transactions.map((t: any) => t.id);
+    const remaining = (await connection.accounts('?pending=1')).body.accounts[0].transactions.map((t: Loose) => t.id);
     expect(remaining).not.toContain(voided.id);
     expect(remaining).toHaveLength(2);
   });
@@ -368,7 +368,7 @@ describe('SimpleFIN', () => {
     expect((await fetch(`${app.url}/simplefin/claim/x`, { method: 'POST' })).status).toBe(403);
 
     const only = await connection.accounts(`?account=${theirs}&account=${mine}`);
-    expect(only.body.accounts.map((a: any) => a.id)).toEqual([mine]);
+    expect(only.body.accounts.map((a: Loose) => a.id)).toEqual([mine]);
     expect((await connection.accounts(`?account=${theirs}`)).body.accounts).toEqual([]);
 
     // Another user's id with this key, or no credentials at all: 403.
@@ -381,10 +381,11 @@ describe('SimpleFIN', () => {
     expect((await fetch(`${app.url}/simplefin/accounts`)).status).toBe(403);
 
     // The key is listed as "SimpleFIN"; revoking it cuts the app off.
-    const keys = (await app.call('GET', '/v1/api-keys', { token: user.accessToken })).body.data;
-    const key = keys.find((listed: any) => listed.name === 'SimpleFIN');
+    const keys = (await app.call<Output['integrations']['listApiKeys']>('GET', '/v1/api-keys', { token: user.accessToken })).body
+      .data;
+    const key = keys.find((listed) => listed.name === 'SimpleFIN');
     expect(key).toBeDefined();
-    expect((await app.call('DELETE', `/v1/api-keys/${key.id}`, { token: user.accessToken })).status).toBeLessThan(300);
+    expect((await app.call('DELETE', `/v1/api-keys/${key!.id}`, { token: user.accessToken })).status).toBeLessThan(300);
     expect((await connection.accounts()).status).toBe(403);
 
     // No secret reached the logs: not the claim code, not the key.

@@ -4,7 +4,7 @@
  */
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { type CallResult, type Output, startTestApp, type TestApp, type TestUser } from './helpers.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -186,18 +186,22 @@ describe('sync across a scenario apply', () => {
     // The first client takes one page of 7, all of them the scenario's: then the world moves. (The log
     // serves an event once every older transaction of the cluster has ended, so poll for it.)
     const [first] = clients;
-    let page: any;
+    let page: CallResult<Output['transactions']['syncTransactions']> | undefined;
     await expect
       .poll(async () => {
-        page = await app.call('GET', `/v1/transactions/sync?limit=7&cursor=${first?.state.cursor}`, {
-          token: user.accessToken,
-        });
+        page = await app.call<Output['transactions']['syncTransactions']>(
+          'GET',
+          `/v1/transactions/sync?limit=7&cursor=${first?.state.cursor}`,
+          {
+            token: user.accessToken,
+          },
+        );
         return page.body.data.added.length;
       })
       .toBe(7);
-    expect(page.body.data).toMatchObject({ modified: [], removed: [], hasMore: true });
-    for (const txn of page.body.data.added) first?.state.held.set(txn.id, txn);
-    if (first) first.state.cursor = page.body.data.nextCursor;
+    expect(page?.body.data).toMatchObject({ modified: [], removed: [], hasMore: true });
+    for (const txn of page?.body.data.added ?? []) first?.state.held.set(txn.id, txn);
+    if (first && page) first.state.cursor = page.body.data.nextCursor;
     const pending = (
       await app.db.query(
         `select id from transactions where user_id = $1 and status = 'pending' and raw->>'source' = 'scenario'`,

@@ -4,20 +4,29 @@
  * (ids, and every instant by one shift) taken out, so two worlds compare with `toEqual`.
  */
 import { expect } from 'vitest';
-import type { TestApp } from './helpers.ts';
+import type { Output, TestApp } from './helpers.ts';
+
+type Account = Output['accounts']['getAccount']['data'];
+type Transaction = Output['transactions']['getTransaction']['data'];
+type Schedule = Output['schedules']['listAccountSchedules']['data'][number];
+type Run = Output['schedules']['listScheduleRuns']['data'][number];
 
 export interface WorldState {
   clock: { now: string; offsetMs: number };
-  accounts: any[];
-  transactions: any[];
-  schedules: any[];
+  accounts: Account[];
+  transactions: Transaction[];
+  schedules: (Schedule & { runList: Run[] })[];
 }
 
 /** Every row of a list endpoint, following its pages. */
-async function all(app: TestApp, token: string, path: string): Promise<any[]> {
-  const rows: any[] = [];
+async function all<Row>(app: TestApp, token: string, path: string): Promise<Row[]> {
+  const rows: Row[] = [];
   for (let page = 1; ; page++) {
-    const res = await app.call('GET', `${path}${path.includes('?') ? '&' : '?'}limit=200&page=${page}`, { token });
+    const res = await app.call<{ data: Row[]; meta: { hasMore: boolean } }>(
+      'GET',
+      `${path}${path.includes('?') ? '&' : '?'}limit=200&page=${page}`,
+      { token },
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     rows.push(...res.body.data);
     if (!res.body.meta.hasMore) return rows;
@@ -26,16 +35,20 @@ async function all(app: TestApp, token: string, path: string): Promise<any[]> {
 
 /** The world of `token`, as its API shows it. */
 export async function readWorld(app: TestApp, token: string): Promise<WorldState> {
-  const clock = (await app.call('GET', '/v1/clock', { token })).body.data;
-  const accounts = await all(app, token, '/v1/accounts');
-  const transactions: any[] = [];
-  const schedules: any[] = [];
+  const clock = (await app.call<Output['clock']['getClock']>('GET', '/v1/clock', { token })).body.data;
+  const accounts = await all<Account>(app, token, '/v1/accounts');
+  const transactions: Transaction[] = [];
+  const schedules: WorldState['schedules'] = [];
   for (const account of accounts) {
-    transactions.push(...(await all(app, token, `/v1/accounts/${account.id}/transactions?status=all`)));
-    const listed = await app.call('GET', `/v1/accounts/${account.id}/schedules`, { token });
+    transactions.push(...(await all<Transaction>(app, token, `/v1/accounts/${account.id}/transactions?status=all`)));
+    const listed = await app.call<Output['schedules']['listAccountSchedules']>('GET', `/v1/accounts/${account.id}/schedules`, {
+      token,
+    });
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
     for (const schedule of listed.body.data) {
-      const runs = await app.call('GET', `/v1/schedules/${schedule.id}/runs?limit=200`, { token });
+      const runs = await app.call<Output['schedules']['listScheduleRuns']>('GET', `/v1/schedules/${schedule.id}/runs?limit=200`, {
+        token,
+      });
       expect(runs.status, JSON.stringify(runs.body)).toBe(200);
       schedules.push({ ...schedule, runList: runs.body.data });
     }
@@ -77,7 +90,7 @@ export function comparableWorld(world: WorldState, shift: number) {
       startAt: back(startAt, shift),
       nextRunAt: back(nextRunAt, shift),
       createdAt: back(createdAt, shift),
-      runList: runList.map((run: any) => ({
+      runList: runList.map((run) => ({
         ...run,
         dueAt: back(run.dueAt, shift),
         transactionId:
@@ -98,7 +111,7 @@ export const idsOf = (world: WorldState) => [
 export function shiftBetween(original: WorldState, copy: WorldState): number {
   expect(copy.transactions.length).toBe(original.transactions.length);
   const shifts = new Set(
-    copy.transactions.map((transaction, index) => (ms(transaction.date) ?? 0) - (ms(original.transactions[index].date) ?? 0)),
+    copy.transactions.map((transaction, index) => (ms(transaction.date) ?? 0) - (ms(original.transactions[index]!.date) ?? 0)),
   );
   expect([...shifts], 'every date moved by the same shift').toHaveLength(1);
   return [...shifts][0] ?? 0;

@@ -7,7 +7,7 @@
 import { ensureSnapshot, SandbankError, withWorld } from '@sandbank/client';
 import { createTrpcClient } from '@sandbank/client/trpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './helpers.ts';
+import { type Output, startTestApp, type TestApp } from './helpers.ts';
 
 let app: TestApp;
 let options: { baseUrl: string; credential: string };
@@ -43,9 +43,12 @@ describe('withWorld', () => {
     expect((await ensureSnapshot({ ...options, name: 'family-v1', scenario })).id).toBe(first.id);
     const fresh = await ensureSnapshot({ ...options, name: 'family-v1', scenario, fresh: true });
     expect(fresh.id).not.toBe(first.id);
-    const names = (await app.call('GET', '/v1/sandbox/snapshots', { headers: { authorization: `Bearer ${options.credential}` } }))
-      .body;
-    expect(names.data.map((snapshot: any) => snapshot.id)).toEqual([fresh.id]);
+    const names = (
+      await app.call<Output['worlds']['listSnapshots']>('GET', '/v1/sandbox/snapshots', {
+        headers: { authorization: `Bearer ${options.credential}` },
+      })
+    ).body;
+    expect(names.data.map((snapshot) => snapshot.id)).toEqual([fresh.id]);
   });
 
   it('hands a world with typed clients and its own key, and removes it afterwards', async () => {

@@ -7,7 +7,7 @@
 import { sweepExpiredWorlds } from '@sandbank/core';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectRefusal, startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { expectRefusal, type Output, startTestApp, type TestApp, type TestUser } from './helpers.ts';
 
 let app: TestApp;
 let parent: TestUser;
@@ -232,7 +232,9 @@ describe('removal is complete', () => {
     expectRefusal(await app.call('GET', '/v1/accounts', { token: short.accessToken }), [401, 'UNAUTHENTICATED', undefined]);
     expect((await app.call('GET', '/v1/accounts', { token: long.accessToken })).status).toBe(200);
     expect(Object.keys(await rowsHolding([short.world.id])).length).toBeGreaterThan(3);
-    const listed = (await app.call('GET', '/v1/worlds?limit=200', { token: parent.accessToken })).body.data.map((w: any) => w.id);
+    const listed = (
+      await app.call<Output['worlds']['listWorlds']>('GET', '/v1/worlds?limit=200', { token: parent.accessToken })
+    ).body.data.map((w) => w.id);
     expect(listed).not.toContain(short.world.id);
     expect(listed).toContain(long.world.id);
     expectRefusal(await app.call('GET', `/v1/worlds/${short.world.id}`, { token: parent.accessToken }), [

@@ -7,7 +7,7 @@
  */
 import { openAccount, type SimulationBody, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectRefusal, startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { expectRefusal, type Output, startTestApp, type TestApp, type TestUser } from './helpers.ts';
 import { comparableWorld, idsOf, readWorld, shiftBetween, type WorldState } from './world-state.ts';
 
 const DAY = 86_400_000;
@@ -50,7 +50,10 @@ async function buildWorld(user: TestUser): Promise<void> {
 }
 
 const snapshot = async (user: { accessToken: string }, name = 'snap') => {
-  const res = await app.call('POST', '/v1/sandbox/snapshots', { token: user.accessToken, body: { name } });
+  const res = await app.call<Output['worlds']['takeSnapshot']>('POST', '/v1/sandbox/snapshots', {
+    token: user.accessToken,
+    body: { name },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
 };
@@ -64,7 +67,7 @@ const forked = async (token: string, body: Record<string, unknown>) => {
 describe('a fork equals its snapshot', () => {
   let parent: TestUser;
   let original: WorldState;
-  let snap: any;
+  let snap: Output['worlds']['takeSnapshot']['data'];
   beforeAll(async () => {
     parent = await app.createUser();
     await buildWorld(parent);
@@ -81,7 +84,7 @@ describe('a fork equals its snapshot', () => {
       clockOffsetMs: original.clock.offsetMs,
     });
     expect(original.clock.offsetMs).toBeGreaterThan(0);
-    expect(original.schedules[0].runs).toBeGreaterThanOrEqual(2);
+    expect(original.schedules[0]!.runs).toBeGreaterThanOrEqual(2);
   });
 
   it('same shape, balances, holds, statuses, runs and relative dates; new ids', async () => {
@@ -111,8 +114,8 @@ describe('a fork equals its snapshot', () => {
   it('the child works as a world: it books, advances, settles its copied hold, and its API key pulls', async () => {
     const child = await forked(parent.accessToken, { snapshotId: snap.id, ttl: 'PT10M' });
     const token = child.accessToken;
-    const accounts = (await app.call('GET', '/v1/accounts', { token })).body.data;
-    const main = accounts.find((account: any) => account.name === 'Główne');
+    const accounts = (await app.call<Output['accounts']['listAccounts']>('GET', '/v1/accounts', { token })).body.data;
+    const main = accounts.find((account) => account.name === 'Główne')!;
     const booked = await simulate(app, { accessToken: token }, { accountId: main.id, amount: -1_000, description: 'Żabka' });
     expect(booked.status, JSON.stringify(booked.body)).toBe(201);
     expect(booked.body.data.balance).toBe(main.balance - 1_000);
@@ -130,12 +133,12 @@ describe('a fork equals its snapshot', () => {
     const key = await app.call('POST', '/v1/api-keys', { token: parent.accessToken, body: { name: 'CI' } });
     const child = await forked(key.body.data.key, { snapshotId: snap.id });
     expect(child.world.parentId).toBe(parent.id);
-    const listed = await app.call('GET', '/v1/worlds', { token: key.body.data.key });
-    expect(listed.body.data.map((world: any) => world.id)).toContain(child.world.id);
+    const listed = await app.call<Output['worlds']['listWorlds']>('GET', '/v1/worlds', { token: key.body.data.key });
+    expect(listed.body.data.map((world) => world.id)).toContain(child.world.id);
   });
 
   it('forks in parallel while the parent books: nothing waits, nothing fails', async () => {
-    const account = original.accounts[0].id;
+    const account = original.accounts[0]!.id;
     const [forks, bookings] = await Promise.all([
       Promise.all(Array.from({ length: 6 }, () => fork(parent.accessToken, { snapshotId: snap.id }))),
       Promise.all(
@@ -192,8 +195,8 @@ describe('isolation', () => {
       expectRefusal(await fork(a.accessToken, { snapshotId }), [403, 'FORBIDDEN', undefined]);
     }
     // The parent lists both, and can get and end each.
-    const listed = (await get(parent.accessToken, '/v1/worlds')).body;
-    expect(listed.data.map((world: any) => world.id).sort()).toEqual([a.world.id, b.world.id].sort());
+    const listed = (await app.call<Output['worlds']['listWorlds']>('GET', '/v1/worlds', { token: parent.accessToken })).body;
+    expect(listed.data.map((world) => world.id).sort()).toEqual([a.world.id, b.world.id].sort());
     expect(listed.meta.total).toBe(2);
     expect((await get(parent.accessToken, `/v1/worlds/${a.world.id}`)).body.data).toEqual(a.world);
     // A sibling cannot end another; another user neither.
@@ -225,9 +228,9 @@ describe('restore', () => {
     const original = await readWorld(app, user.accessToken);
     const snap = await snapshot(user);
     // The world moves on: more bookings, a void, a new account, the clock far ahead.
-    const main = original.accounts[0].id;
+    const main = original.accounts[0]!.id;
     await simulate(app, user, { accountId: main, amount: -10_000, description: 'Później' });
-    const pending = original.transactions.find((t) => t.status === 'pending' && t.amount < 0);
+    const pending = original.transactions.find((t) => t.status === 'pending' && t.amount < 0)!;
     await app.call('POST', `/v1/transactions/${pending.id}/void`, { token: user.accessToken, body: {} });
     await openAccount(app, user, 'Nowe');
     await app.call('POST', '/v1/clock/advance', { token: user.accessToken, body: { by: 'P40D' } });
@@ -269,8 +272,8 @@ describe('snapshots', () => {
     const user = await app.createUser();
     const first = await snapshot(user, 'first');
     const second = await snapshot(user, 'second');
-    const listed = await app.call('GET', '/v1/sandbox/snapshots', { token: user.accessToken });
-    expect(listed.body.data.map((s: any) => s.name)).toEqual(['second', 'first']);
+    const listed = await app.call<Output['worlds']['listSnapshots']>('GET', '/v1/sandbox/snapshots', { token: user.accessToken });
+    expect(listed.body.data.map((s) => s.name)).toEqual(['second', 'first']);
     expect((await app.call('GET', `/v1/sandbox/snapshots/${first.id}`, { token: user.accessToken })).body.data).toEqual(first);
     const child = await forked(user.accessToken, { snapshotId: second.id });
     const deleted = await app.call('DELETE', `/v1/sandbox/snapshots/${second.id}`, { token: user.accessToken });
@@ -300,9 +303,11 @@ describe('a snapshot of a scenario', () => {
     expect(res.body.data).toMatchObject({ name: 'student', accounts: 1, clockOffsetMs: 0 });
     expect(res.body.data.transactions).toBeGreaterThan(20);
     // The caller's world is as it was; the temporary world is gone.
-    expect((await app.call('GET', '/v1/accounts', { token: user.accessToken })).body.data.map((a: any) => a.name)).toEqual([
-      'Moje',
-    ]);
+    expect(
+      (await app.call<Output['accounts']['listAccounts']>('GET', '/v1/accounts', { token: user.accessToken })).body.data.map(
+        (a) => a.name,
+      ),
+    ).toEqual(['Moje']);
     expect((await app.call('GET', '/v1/worlds', { token: user.accessToken })).body.meta.total).toBe(0);
     const { rows } = await app.db.query(`select count(*)::int as n from worlds where parent_id = $1`, [user.id]);
     expect(rows[0].n).toBe(0);
@@ -326,8 +331,9 @@ describe('a world from a scenario', () => {
     };
     const child = await forked(parent.accessToken, { scenario, ttl: 'PT5M' });
     expect(child.world).toMatchObject({ source: 'scenario', snapshotId: null });
-    const accounts = (await app.call('GET', '/v1/accounts', { token: child.accessToken })).body.data;
-    expect(accounts.map((account: any) => [account.name, account.balance])).toEqual([['Konto', 9_000]]);
+    const accounts = (await app.call<Output['accounts']['listAccounts']>('GET', '/v1/accounts', { token: child.accessToken }))
+      .body.data;
+    expect(accounts.map((account) => [account.name, account.balance])).toEqual([['Konto', 9_000]]);
     const broke = {
       ...scenario,
       accounts: [{ key: 'a', name: 'Konto', transactions: [{ at: '-P1D', amount: -1_000, description: 'x' }] }],

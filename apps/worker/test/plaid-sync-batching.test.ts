@@ -5,7 +5,7 @@
  * merged. The relay runs alone (no worker), so the deliveries it creates stay to be counted.
  */
 
-import { insertTransactionEvent } from '@sandbank/testing/fixtures';
+import { insertTransactionEvent, type Loose } from '@sandbank/testing/fixtures';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relayBatch } from '../src/relay.ts';
@@ -22,7 +22,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function plaid(path: string, credentials: Record<string, string>, body: Record<string, unknown>): Promise<any> {
+async function plaid(path: string, credentials: Record<string, string>, body: Record<string, unknown>): Promise<Loose> {
   const response = await fetch(`${stack.url}/plaid${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...credentials },

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { rotatePlaidSigningKey } from '@sandbank/core';
 import { waitUntil } from '@sandbank/testing';
+import type { Loose } from '@sandbank/testing/fixtures';
 import { decodeProtectedHeader, importJWK, type JWK, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Received } from './receiver.ts';
@@ -20,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-async function plaid(path: string, credentials: Record<string, string>, body: Record<string, unknown>): Promise<any> {
+async function plaid(path: string, credentials: Record<string, string>, body: Record<string, unknown>): Promise<Loose> {
   const response = await fetch(`${stack.url}/plaid${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...credentials },

@@ -88,6 +88,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accounts/{id}/balance-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Balance at the end of each day
+         * @description The account's booked balance at the end of each local day (Europe/Warsaw, on the world's clock) from `from` to `to`, days without activity included: what a balance chart draws. A transaction counts on the day it posted; pending ones are not in the points (their holds are in `heldAmount`, now), voided ones never. Today's point is the balance now, so when the range ends today the last point equals `balance`. `days` instead of `from` counts back from `to` (both given is 400). At most 366 days (422 PERIOD_TOO_LONG); `from` after `to` is 400; `to` after today is read as today. Another user's account is 404.
+         */
+        get: operations["accounts.getBalanceHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/accounts/{id}/close": {
         parameters: {
             query?: never;
@@ -345,7 +365,7 @@ export interface paths {
         };
         /**
          * The event log
-         * @description Your events in a gap-free order: follow `meta.nextCursor` (as `after`) and you see every committed event exactly once, even when the writes that made them committed out of order. Each item is byte for byte the body its webhooks receive, so deduplicate push and poll by `id`. An event is served once every older database transaction has finished (usually milliseconds). `types` filters by kind; a malformed `after` is 400.
+         * @description Your events in a gap-free order: follow `meta.nextCursor` (as `after`) and you see every committed event exactly once, even when the writes that made them committed out of order. Each item is byte for byte the body its webhooks receive, so deduplicate push and poll by `id`. An event is served once every older database transaction has finished (usually milliseconds). `types` filters by kind, `transactionId` by transaction (its own events and the creation of its reversals: its timeline); a malformed `after` is 400.
          */
         get: operations["events.listEvents"];
         put?: never;
@@ -1246,6 +1266,64 @@ export interface components {
                 tokenType: "Bearer";
                 user: components["schemas"]["User"];
             };
+        };
+        BalanceHistory: {
+            /**
+             * Format: uuid
+             * @description UUID v7
+             * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+             */
+            accountId: string;
+            /**
+             * Format: int64
+             * @description balance − heldAmount, now
+             */
+            availableBalance: number;
+            /**
+             * Format: int64
+             * @description The account’s booked balance now (the last point when `to` is today)
+             */
+            balance: number;
+            /**
+             * @description ISO 4217 code; only PLN today.
+             * @enum {string}
+             */
+            currency: "PLN";
+            /**
+             * Format: date
+             * @description The first day, inclusive
+             */
+            from: string;
+            /**
+             * Format: int64
+             * @description Held by pending debits now; pending transactions are not in the points
+             */
+            heldAmount: number;
+            /** @description One per day from `from` to `to`, oldest first, days without activity included */
+            points: components["schemas"]["BalancePoint"][];
+            /**
+             * @description The zone the days are local to
+             * @constant
+             */
+            timeZone: "Europe/Warsaw";
+            /**
+             * Format: date
+             * @description The last day, inclusive; never after the world’s today
+             */
+            to: string;
+        };
+        BalancePoint: {
+            /**
+             * Format: int64
+             * @description The booked balance at the end of that day (today: now): Σ amounts of the transactions posted by then
+             */
+            balance: number;
+            /**
+             * Format: date
+             * @description A local day (Europe/Warsaw) of the world
+             * @example 2026-11-21
+             */
+            date: string;
         };
         /** @description The account after the change */
         Balances: {
@@ -3093,6 +3171,180 @@ export interface operations {
                      *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *       "code": "NOT_FOUND",
                      *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "accounts.getBalanceHistory": {
+        parameters: {
+            query?: {
+                days?: number;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description UUID v7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "currency": "PLN",
+                     *         "timeZone": "Europe/Warsaw",
+                     *         "from": "2026-11-21",
+                     *         "to": "2026-11-21",
+                     *         "points": [
+                     *           {
+                     *             "date": "2026-11-21",
+                     *             "balance": 1
+                     *           }
+                     *         ],
+                     *         "balance": 1,
+                     *         "heldAmount": 1,
+                     *         "availableBalance": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["BalanceHistory"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PERIOD_TOO_LONG: The request is understood but breaks a business rule */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PERIOD_TOO_LONG",
+                     *       "message": "The request is understood but breaks a business rule"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -5677,6 +5929,7 @@ export interface operations {
             query?: {
                 after?: string;
                 limit?: number;
+                transactionId?: string;
                 types?: string;
             };
             header?: never;

@@ -20,6 +20,7 @@
  * - API key: a user's key (`sbk_…`) that reads that user's world without a user token.
  * - partner key: an operator-configured key that reads every owner.
  */
+export * from './balance-history.ts';
 export * from './errors.ts';
 export * from './event-body.ts';
 export * from './format.ts';

@@ -8,8 +8,15 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 
+/**
+ * A body or a row the test reads loosely (`res.body.data.id`, `rows[0].balance`): the one `any` of
+ * the test code. A test that reads a resource names its type (apps/api's `call<Output[...]>`).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the one loose default; typed reads pass their type
+export type Loose = any;
+
 export interface Queryable {
-  query<R extends object = any>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+  query<R extends object = Loose>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
 }
 
 /** The HTTP side of a running test app (apps/api's startTestApp, the worker tests' stack). */
@@ -18,7 +25,7 @@ export interface HttpCaller {
     method: string,
     path: string,
     options?: { body?: unknown; token?: string },
-  ): Promise<{ status: number; body: any; headers: Headers }>;
+  ): Promise<{ status: number; body: Loose; headers: Headers }>;
 }
 
 /** Whoever calls: a test user with a live access token. */

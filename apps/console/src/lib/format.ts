@@ -39,3 +39,28 @@ export function localInputToIso(value: string): string | undefined {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
+
+const moneyCompact = new Intl.NumberFormat(LOCALE, {
+  style: 'currency',
+  currency: 'PLN',
+  notation: 'compact',
+  maximumFractionDigits: 1,
+});
+/** 1234567 → "12,3 tys. zł": for a chart's axis, where full amounts do not fit. */
+export function formatMoneyCompact(minorUnits: number): string {
+  return moneyCompact.format(minorUnits / 100);
+}
+
+// A world day (`YYYY-MM-DD`, already local to Europe/Warsaw) is a calendar date: read and shown in UTC so no zone moves it.
+const dayLong = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
+const dayShort = new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+/** "2026-11-26" → "26 lis 2026". */
+export function formatDay(day: string): string {
+  return dayLong.format(new Date(`${day}T00:00:00Z`));
+}
+
+/** "2026-11-26" → "26 lis" (a chart's axis). */
+export function formatDayShort(day: string): string {
+  return dayShort.format(new Date(`${day}T00:00:00Z`));
+}

@@ -1,6 +1,7 @@
-/** One account: its figures, the simulate form, its history with filters, and closing it. */
+/** One account: its figures, its balance over time, the simulate form, its history with filters, and closing it. */
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
+import { BalanceChart } from '../components/balance-chart.tsx';
 import { CloseAccountForm } from '../components/close-account-form.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
@@ -59,6 +60,7 @@ export function AccountPage({ id }: { id: string }) {
           </dd>
         </div>
       </dl>
+      <BalanceChart accountId={id} />
       <div className="grid-2">
         <section className="card" aria-labelledby="history">
           <h2 id="history">Transactions</h2>

@@ -1,7 +1,6 @@
 /** Schedules and their runs, from the rows of domain/schedules, in the API's shapes (packages/schemas). */
 import type { Category, Schedule, ScheduleRun } from '@sandbank/schemas';
-import type { ScheduleRow } from '../domain/schedules/schedule-row.ts';
-import type { ScheduleRunRow } from '../domain/schedules/schedules.ts';
+import type { ScheduleRow, ScheduleRunRow } from '../domain/schedules/queries.ts';
 import { isoTimestamp } from '../lib/timestamps.ts';
 
 export function toSchedule(row: ScheduleRow): Schedule {

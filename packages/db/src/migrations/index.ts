@@ -23,6 +23,7 @@ import { Migration20261126020000WebhookFaults } from './20261126020000-webhook-f
 import { Migration20261126030000GocardlessConsentSteps } from './20261126030000-gocardless-consent-steps.ts';
 import { Migration20261126031000PlaidSigningKeyRotation } from './20261126031000-plaid-signing-key-rotation.ts';
 import { Migration20261126041700SnapshotWebhooksAndKeys } from './20261126041700-snapshot-webhooks-and-keys.ts';
+import { Migration20261126044500EventsByTransaction } from './20261126044500-events-by-transaction.ts';
 import { Migration20261126045200WebhookAttemptExchange } from './20261126045200-webhook-attempt-exchange.ts';
 
 export const migrations: MigrationObject[] = [
@@ -49,5 +50,6 @@ export const migrations: MigrationObject[] = [
   { name: '20261126030000-gocardless-consent-steps', class: Migration20261126030000GocardlessConsentSteps },
   { name: '20261126031000-plaid-signing-key-rotation', class: Migration20261126031000PlaidSigningKeyRotation },
   { name: '20261126041700-snapshot-webhooks-and-keys', class: Migration20261126041700SnapshotWebhooksAndKeys },
+  { name: '20261126044500-events-by-transaction', class: Migration20261126044500EventsByTransaction },
   { name: '20261126045200-webhook-attempt-exchange', class: Migration20261126045200WebhookAttemptExchange },
 ];

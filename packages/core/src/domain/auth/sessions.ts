@@ -7,6 +7,7 @@ import { type EntityManager, RefreshTokenEntity, UserEntity } from '@sandbank/db
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
+import { claimRefreshToken, revokeRefreshTokenFamily, revokeRefreshTokenFamilyOf, selectRefreshToken } from './queries.ts';
 import { generateOpaqueToken, sha256, signAccessToken } from './tokens.ts';
 
 export interface Session {
@@ -55,22 +56,14 @@ export async function refreshSession(
   const outcome = await em.transactional(async (tx): Promise<RotateOutcome> => {
     // Marking the token used and checking it is one statement, so two racing refreshes
     // cannot both succeed.
-    const [claimed] = await tx.execute<{ user_id: string; family_id: string; world: boolean }[]>(
-      `update refresh_tokens set used_at = now()
-        where token_hash = ? and used_at is null and revoked_at is null and expires_at > now()
-        returning user_id, family_id, exists (select 1 from worlds w where w.id = refresh_tokens.user_id) as world`,
-      [tokenHash],
-    );
+    const claimed = await claimRefreshToken(tx, tokenHash);
     // The successor is written in the same transaction: a racing reuse that revokes the family
     // after this commit sees (and revokes) the new token too.
     if (claimed) {
       const { user_id: userId, family_id: familyId, world } = claimed;
       return { ok: true, session: await issueSession(tx, deps, { userId, familyId, world }) };
     }
-    const [known] = await tx.execute<{ family_id: string; used_at: Date | null }[]>(
-      'select family_id, used_at from refresh_tokens where token_hash = ?',
-      [tokenHash],
-    );
+    const known = await selectRefreshToken(tx, tokenHash);
     if (known?.used_at) {
       await revokeFamily(tx, known.family_id);
       return { ok: false, reused: true };
@@ -87,15 +80,10 @@ export async function refreshSession(
 }
 
 export async function revokeFamily(em: EntityManager, familyId: string): Promise<void> {
-  await em.execute('update refresh_tokens set revoked_at = now() where family_id = ? and revoked_at is null', [familyId], 'run');
+  await revokeRefreshTokenFamily(em, familyId);
 }
 
 /** Revokes the session family a refresh token belongs to (used or not); nothing when the token is unknown. */
 export async function revokeFamilyOfRefreshToken(em: EntityManager, refreshToken: string): Promise<void> {
-  await em.execute(
-    `update refresh_tokens set revoked_at = now()
-      where family_id = (select family_id from refresh_tokens where token_hash = ?) and revoked_at is null`,
-    [sha256(refreshToken)],
-    'run',
-  );
+  await revokeRefreshTokenFamilyOf(em, sha256(refreshToken));
 }

@@ -7,11 +7,12 @@
  * tokens only), so a world removed (or past its TTL) refuses its token at once, not when it expires.
  */
 import { createHash, randomBytes, webcrypto } from 'node:crypto';
-import { type EntityManager, executeHot } from '@sandbank/db';
+import type { EntityManager } from '@sandbank/db';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
+import { worldIsLive } from './queries.ts';
 
 export interface AuthUser {
   id: string;
@@ -95,8 +96,6 @@ export async function verifyAccessToken(deps: Pick<Deps, 'config' | 'secrets'>, 
 }
 
 /** Is the child world alive (not removed, TTL not passed, wall time)? A prepared statement on the pool. */
-const LIVE_WORLD = { sql: 'select 1 as live from worlds where id = ? and expires_at > sandbank_wall_now()' };
-
 /**
  * Verifies an access token, and a child world's token also against its world: removed (its rows are
  * gone) or expired, 401 at once. Every access-token door (the tRPC middlewares, the event stream, the
@@ -109,8 +108,8 @@ export async function authenticateAccessToken(
 ): Promise<AuthUser> {
   const user = await verifyAccessToken(deps, token);
   if (user.world) {
-    const [live] = await executeHot<{ live: number }>(em, LIVE_WORLD, [user.id]);
-    if (!live) throw new AppError('UNAUTHENTICATED', 'The world of this access token has been removed or has expired');
+    if (!(await worldIsLive(em, user.id)))
+      throw new AppError('UNAUTHENTICATED', 'The world of this access token has been removed or has expired');
   }
   return user;
 }

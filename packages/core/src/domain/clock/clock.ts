@@ -11,9 +11,9 @@ import { acquireAdvisoryLock, type EntityManager, type HeldLock } from '@sandban
 import { AppError, worldGone } from '../../errors.ts';
 import { MAX_DURATION, subtractIsoDuration } from '../../lib/duration.ts';
 import { LATEST_INSTANT } from '../../lib/timestamps.ts';
+import { raiseClockTo, selectClock, WORLD_NOW_SQL } from './queries.ts';
 
-/** SQL for the world's now of the user whose `users` row is aliased `u`. */
-export const WORLD_NOW_SQL = `date_trunc('milliseconds', sandbank_wall_now() + u.clock_offset_ms * interval '1 millisecond')`;
+export { WORLD_NOW_SQL };
 
 /** The most one call may move a world's clock: an advance, or a scenario's `asOf`. */
 export const MAX_ADVANCE = 'P2Y';
@@ -44,10 +44,7 @@ export interface ClockReading {
 }
 
 export async function readClock(em: EntityManager, userId: string): Promise<ClockReading> {
-  const [row] = await em.execute<{ now: Date; offset_ms: string }[]>(
-    `select ${WORLD_NOW_SQL} as now, u.clock_offset_ms as offset_ms from users u where u.id = ?`,
-    [userId],
-  );
+  const row = await selectClock(em, userId);
   if (!row) throw worldGone();
   return { now: new Date(row.now), offsetMs: Number(row.offset_ms) };
 }
@@ -62,12 +59,7 @@ export async function userNow(em: EntityManager, userId: string): Promise<Date> 
  */
 export async function moveClockTo(em: EntityManager, userId: string, to: Date): Promise<void> {
   if (to > LATEST_CLOCK) throw beyondClockEnd('to'); // the callers check first, with their own field
-  await em.execute(
-    `update users set clock_offset_ms = greatest(clock_offset_ms,
-       ceil(extract(epoch from (?::timestamptz - sandbank_wall_now())) * 1000)::bigint)
-     where id = ?`,
-    [to.toISOString(), userId],
-  );
+  await raiseClockTo(em, userId, to);
 }
 
 /** How long an advance (or a reset) waits for another one of the same world before 409. */

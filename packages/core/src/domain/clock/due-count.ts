@@ -12,33 +12,15 @@
 import type { EntityManager } from '@sandbank/db';
 import { trySubtractIsoDuration } from '../../lib/duration.ts';
 import { recurrence } from '../schedules/recurrence.ts';
-
-interface DueSchedule {
-  rrule: string;
-  timezone: string;
-  start_at: Date | string;
-  next_run_at: Date | string;
-  status: 'pending' | 'posted';
-  settle_after: string | null;
-}
+import { countDuePending, selectDueSchedules } from './queries.ts';
 
 /** Counts what firing everything due up to `until` would fire, stopping once past `ceiling`. */
 export async function countDueItems(
   em: EntityManager,
   { userId, until, ceiling }: { userId: string; until: Date; ceiling: number },
 ): Promise<number> {
-  const [pending] = await em.execute<{ n: string }[]>(
-    `select count(*) as n from (select 1 from transactions t
-      where t.user_id = ? and t.status = 'pending' and (t.settle_at is not null or t.expire_at is not null)
-        and least(t.settle_at, t.expire_at) <= ?::timestamptz limit ?) due`,
-    [userId, until.toISOString(), ceiling + 1],
-  );
-  let count = Number(pending?.n ?? 0);
-  const schedules = await em.execute<DueSchedule[]>(
-    `select rrule, timezone, start_at, next_run_at, status, settle_after from schedules
-      where user_id = ? and state = 'active' and next_run_at <= ?::timestamptz`,
-    [userId, until.toISOString()],
-  );
+  let count = await countDuePending(em, { userId, until, limit: ceiling + 1 });
+  const schedules = await selectDueSchedules(em, userId, until);
   for (const schedule of schedules) {
     if (count > ceiling) break;
     const rule = recurrence(schedule.rrule, schedule.timezone, new Date(schedule.start_at));

@@ -12,7 +12,8 @@
 import type { EntityManager } from '@sandbank/db';
 import { runScheduleOccurrence } from '../schedules/run-occurrence.ts';
 import { settleDueTransaction } from '../transactions/settle-due.ts';
-import { moveClockTo, tryClockLock, userNow, WORLD_NOW_SQL } from './clock.ts';
+import { moveClockTo, tryClockLock, userNow } from './clock.ts';
+import { selectNextDueItem, selectWorldsWithDueItems } from './queries.ts';
 
 export interface FiredCounts {
   scheduled: number;
@@ -21,29 +22,6 @@ export interface FiredCounts {
   /** Events written by what fired. */
   events: number;
 }
-
-interface DueItem {
-  kind: 'transaction' | 'schedule';
-  id: string;
-  due_at: Date | string;
-  settle_at: Date | string | null;
-  expire_at: Date | string | null;
-}
-
-// `least` ignores nulls; the partial indexes on (user_id, …) serve both halves.
-const NEXT_DUE = `
-select * from (
-  select 'transaction' as kind, t.id, least(t.settle_at, t.expire_at) as due_at, t.settle_at, t.expire_at
-    from transactions t
-   where t.user_id = ? and t.status = 'pending' and (t.settle_at is not null or t.expire_at is not null)
-     and least(t.settle_at, t.expire_at) <= ?::timestamptz
-  union all
-  select 'schedule', s.id, s.next_run_at, null, null
-    from schedules s
-   where s.user_id = ? and s.state = 'active' and s.next_run_at <= ?::timestamptz
-) due
-order by due_at, kind desc, id
-limit 1`;
 
 const asDate = (value: Date | string | null) => (value === null ? null : new Date(value));
 
@@ -60,7 +38,7 @@ export async function fireDueItems(
   const untilIso = until.toISOString();
   let previous = '';
   for (;;) {
-    const [item] = await em.execute<DueItem[]>(NEXT_DUE, [userId, untilIso, userId, untilIso]);
+    const item = await selectNextDueItem(em, userId, untilIso);
     if (!item) return fired;
     const dueAt = new Date(item.due_at);
     // Every item leaves the due set when it fires; one that stays would loop forever.
@@ -86,20 +64,6 @@ export async function fireDueItems(
 }
 
 /** Worlds with something due by their own clock, oldest due first. */
-const WORLDS_WITH_DUE_ITEMS = `
-select user_id from (
-  select t.user_id, least(t.settle_at, t.expire_at) as due_at
-    from transactions t join users u on u.id = t.user_id
-   where t.status = 'pending' and (t.settle_at is not null or t.expire_at is not null)
-     and least(t.settle_at, t.expire_at) <= ${WORLD_NOW_SQL}
-  union all
-  select s.user_id, s.next_run_at
-    from schedules s join users u on u.id = s.user_id
-   where s.state = 'active' and s.next_run_at <= ${WORLD_NOW_SQL}
-) due
-group by user_id
-order by min(due_at)
-limit ?`;
 
 /**
  * Items also fall due as wall time passes (the clock keeps moving): one pass over the worlds with
@@ -111,8 +75,7 @@ export async function fireDueItemsEverywhere(
   { worlds }: { worlds: number },
 ): Promise<FiredCounts & { worlds: number }> {
   const total = { scheduled: 0, settled: 0, expired: 0, events: 0, worlds: 0 };
-  const due = await em.execute<{ user_id: string }[]>(WORLDS_WITH_DUE_ITEMS, [worlds]);
-  for (const { user_id: userId } of due) {
+  for (const userId of await selectWorldsWithDueItems(em, worlds)) {
     const lock = await tryClockLock(em, userId);
     if (!lock) continue;
     try {

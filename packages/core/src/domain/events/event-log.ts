@@ -84,6 +84,8 @@ export interface ListEventsParams {
   userId: string;
   after?: string;
   types?: EventType[];
+  /** Only the events about this transaction and the creation of its reversals. */
+  transactionId?: string | undefined;
   limit: number;
 }
 
@@ -93,9 +95,12 @@ export interface EventPage {
   hasMore: boolean;
 }
 
-export async function listEvents(em: EntityManager, { userId, after, types, limit }: ListEventsParams): Promise<EventPage> {
+export async function listEvents(
+  em: EntityManager,
+  { userId, after, types, transactionId, limit }: ListEventsParams,
+): Promise<EventPage> {
   const position = after ? positionFromCursor(after, 'after') : LOG_START;
-  const where = logFilter(types);
+  const where = transactionFilter(logFilter(types), transactionId);
   const rows = await readLog(em, { userId, after: position, limit: limit + 1, where });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -130,4 +135,17 @@ export const cursorOf = (position: LogPosition): string => encodeLogCursor(posit
 export function logFilter(types?: readonly string[]): { sql: string; params: unknown[] } {
   const kinds = types?.length ? ` and type in (${types.map(() => '?').join(', ')})` : '';
   return { sql: `${LOGGED_EVENTS}${kinds}`, params: [...(types ?? [])] };
+}
+
+/**
+ * Narrows a filter to one transaction's timeline: the events whose transaction is it, and the
+ * creation of its reversals. The expressions are those of the `events_transaction_idx` and
+ * `events_reversal_of_idx` indexes, so the read does not walk the whole log.
+ */
+function transactionFilter(filter: { sql: string; params: unknown[] }, transactionId?: string) {
+  if (!transactionId) return filter;
+  return {
+    sql: `${filter.sql} and ((payload #>> '{transaction,id}') = ? or (payload #>> '{transaction,reversalOf}') = ?)`,
+    params: [...filter.params, transactionId, transactionId],
+  };
 }

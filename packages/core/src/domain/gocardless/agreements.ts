@@ -7,7 +7,9 @@
 import type { EntityManager } from '@sandbank/db';
 import { AppError } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
+import { lockUser } from '../auth/queries.ts';
 import { userNow } from '../clock/clock.ts';
+import { type AgreementRow, countFaceRows, insertAgreement, selectAgreement } from './queries.ts';
 
 /** Agreements and requisitions per user: a bound on a new input path, far above any test's need. */
 const MAX_PER_USER = 1000;
@@ -26,27 +28,13 @@ export interface Agreement {
   acceptedAt: Date | null;
 }
 
-export interface AgreementRow {
-  id: string;
-  user_id: string;
-  institution_id: string;
-  max_historical_days: number;
-  access_valid_for_days: number;
-  access_scope: AccessScope[];
-  created_at: Date | string;
-  accepted_at: Date | string | null;
-}
-
-export const AGREEMENT_COLUMNS =
-  'id, user_id, institution_id, max_historical_days, access_valid_for_days, access_scope, created_at, accepted_at';
-
 export const toAgreement = (row: AgreementRow): Agreement => ({
   id: row.id,
   userId: row.user_id,
   institutionId: row.institution_id,
   maxHistoricalDays: row.max_historical_days,
   accessValidForDays: row.access_valid_for_days,
-  accessScope: row.access_scope,
+  accessScope: row.access_scope as AccessScope[],
   createdAt: new Date(row.created_at),
   acceptedAt: row.accepted_at === null ? null : new Date(row.accepted_at),
 });
@@ -61,10 +49,15 @@ export const agreementExpired = (agreement: Agreement, now: Date): boolean => {
 };
 
 /** Refuses a new row when the user has MAX_PER_USER of this table already (serialised per user). */
-export async function checkFaceLimit(tx: EntityManager, userId: string, table: string, what: string): Promise<void> {
-  await tx.execute('select id from users where id = ? for no key update', [userId]);
-  const [row] = await tx.execute<{ n: string }[]>(`select count(*) as n from ${table} where user_id = ?`, [userId]);
-  if (Number(row?.n ?? 0) >= MAX_PER_USER) throw new AppError('LIMIT_EXCEEDED', `At most ${MAX_PER_USER} ${what} per user`);
+export async function checkFaceLimit(
+  tx: EntityManager,
+  userId: string,
+  table: 'gocardless_agreements' | 'gocardless_requisitions',
+  what: string,
+): Promise<void> {
+  await lockUser(tx, userId);
+  if ((await countFaceRows(tx, userId, table)) >= MAX_PER_USER)
+    throw new AppError('LIMIT_EXCEEDED', `At most ${MAX_PER_USER} ${what} per user`);
 }
 
 export interface CreateAgreementParams {
@@ -78,19 +71,15 @@ export interface CreateAgreementParams {
 export async function createAgreement(em: EntityManager, params: CreateAgreementParams): Promise<Agreement> {
   return em.transactional(async (tx) => {
     await checkFaceLimit(tx, params.userId, 'gocardless_agreements', 'end-user agreements');
-    const [row] = await tx.execute<AgreementRow[]>(
-      `insert into gocardless_agreements (id, user_id, institution_id, max_historical_days, access_valid_for_days, access_scope, created_at)
-       values (?, ?, ?, ?, ?, ?::text[], ?) returning ${AGREEMENT_COLUMNS}`,
-      [
-        uuidv7(),
-        params.userId,
-        params.institutionId,
-        params.maxHistoricalDays,
-        params.accessValidForDays,
-        `{${[...new Set(params.accessScope)].join(',')}}`,
-        await userNow(tx, params.userId),
-      ],
-    );
+    const row = await insertAgreement(tx, {
+      id: uuidv7(),
+      userId: params.userId,
+      institutionId: params.institutionId,
+      maxHistoricalDays: params.maxHistoricalDays,
+      accessValidForDays: params.accessValidForDays,
+      accessScope: [...new Set(params.accessScope)],
+      createdAt: await userNow(tx, params.userId),
+    });
     if (!row) throw new Error('the agreement insert returned no row');
     return toAgreement(row);
   });
@@ -101,9 +90,6 @@ export async function findAgreement(
   em: EntityManager,
   { userId, id }: { userId: string; id: string },
 ): Promise<Agreement | null> {
-  const [row] = await em.execute<AgreementRow[]>(
-    `select ${AGREEMENT_COLUMNS} from gocardless_agreements where id = ? and user_id = ?`,
-    [id, userId],
-  );
+  const row = await selectAgreement(em, userId, id);
   return row ? toAgreement(row) : null;
 }

@@ -12,11 +12,9 @@
 import type { EntityManager } from '@sandbank/db';
 import { AppError, notFound } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { userNow, WORLD_NOW_SQL } from '../clock/clock.ts';
+import { userNow } from '../clock/clock.ts';
 import {
-  AGREEMENT_COLUMNS,
   type Agreement,
-  type AgreementRow,
   agreementExpired,
   type CreateAgreementParams,
   checkFaceLimit,
@@ -24,12 +22,25 @@ import {
   findAgreement,
   toAgreement,
 } from './agreements.ts';
+import {
+  acceptAgreement,
+  agreementInUse,
+  countRequisitions,
+  decideUndecidedRequisition,
+  insertLinkedAccounts,
+  insertRequisition,
+  type RequisitionRow,
+  referenceTaken,
+  requisitionExists,
+  selectRequisition,
+  selectRequisitions,
+  stepRequisition,
+} from './queries.ts';
 
 export const REQUISITION_STATUSES = ['CR', 'GC', 'SA', 'LN', 'RJ', 'EX'] as const;
 export type RequisitionStatus = (typeof REQUISITION_STATUSES)[number];
 /** The statuses before the owner's decision, in their order. */
 const UNDECIDED = ['CR', 'GC', 'SA'] as const;
-const UNDECIDED_ARRAY = `{${UNDECIDED.join(',')}}`;
 export type ConsentStep = 'GC' | 'SA';
 
 export interface Requisition {
@@ -72,24 +83,26 @@ export async function createRequisition(em: EntityManager, params: CreateRequisi
       if (agreement.institutionId !== institutionId) {
         throw invalid('agreement', `Agreement ${agreement.id} is for ${agreement.institutionId}, not ${institutionId}`);
       }
-      const [used] = await tx.execute('select 1 from gocardless_requisitions where agreement_id = ?', [agreement.id]);
-      if (used) throw invalid('agreement', `Agreement ${agreement.id} is already used by a requisition`);
+      if (await agreementInUse(tx, agreement.id))
+        throw invalid('agreement', `Agreement ${agreement.id} is already used by a requisition`);
     } else {
       agreement = await createAgreement(tx, { userId, institutionId, ...params.agreement });
     }
     const requisitionId = uuidv7();
     const reference = params.reference ?? requisitionId;
-    const [taken] = await tx.execute('select 1 from gocardless_requisitions where user_id = ? and reference = ?', [
-      userId,
-      reference,
-    ]);
-    if (taken) throw invalid('reference', `Reference ${reference} is already used by another requisition`);
+    if (await referenceTaken(tx, userId, reference))
+      throw invalid('reference', `Reference ${reference} is already used by another requisition`);
     const now = await userNow(tx, userId);
-    await tx.execute(
-      `insert into gocardless_requisitions (id, user_id, agreement_id, institution_id, redirect, reference, user_language, created_at, step_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [requisitionId, userId, agreement.id, institutionId, params.redirect, reference, params.userLanguage, now, now],
-    );
+    await insertRequisition(tx, {
+      id: requisitionId,
+      userId,
+      agreementId: agreement.id,
+      institutionId,
+      redirect: params.redirect,
+      reference,
+      userLanguage: params.userLanguage,
+      now,
+    });
     // The answer is the requisition as created (CR, no accounts), as GoCardless always answers;
     // the sandbox institution has linked it by the time the app reads it back.
     const created = await readRequisition(tx, { userId, id: requisitionId });
@@ -104,29 +117,13 @@ async function link(
   tx: EntityManager,
   { userId, requisitionId, accountIds, now }: { userId: string; requisitionId: string; accountIds: string[] | null; now: Date },
 ): Promise<boolean> {
-  const [decided] = await tx.execute<{ agreement_id: string }[]>(
-    `update gocardless_requisitions set status = 'LN', decided_at = ?, step_at = ?
-      where id = ? and user_id = ? and status = any (?::text[])
-     returning agreement_id`,
-    [now, now, requisitionId, userId, UNDECIDED_ARRAY],
-  );
-  if (!decided) return false;
-  const picked = accountIds === null ? null : `{${accountIds.join(',')}}`;
-  const rows = await tx.execute<{ id: string }[]>(
-    `insert into gocardless_accounts (id, requisition_id, account_id, user_id, position, created_at)
-     select gen_random_uuid(), ?, a.id, a.user_id, row_number() over (order by a.created_at, a.id), ?
-       from accounts a
-      where a.user_id = ? and a.status = 'open' and (?::uuid[] is null or a.id = any(?::uuid[]))
-     returning id`,
-    [requisitionId, now, userId, picked, picked],
-  );
-  if (accountIds !== null && rows.length !== new Set(accountIds).size) {
+  const agreementId = await decideUndecidedRequisition(tx, { userId, id: requisitionId, status: 'LN', now });
+  if (agreementId === undefined) return false;
+  const linked = await insertLinkedAccounts(tx, { userId, requisitionId, accountIds, now });
+  if (accountIds !== null && linked !== new Set(accountIds).size) {
     throw invalid('accountIds', 'Every account picked must be one of your open accounts');
   }
-  await tx.execute('update gocardless_agreements set accepted_at = coalesce(accepted_at, ?) where id = ?', [
-    now,
-    decided.agreement_id,
-  ]);
+  await acceptAgreement(tx, agreementId, now);
   return true;
 }
 
@@ -142,10 +139,7 @@ export async function advanceRequisition(
   const earlier = UNDECIDED.slice(0, UNDECIDED.indexOf(step));
   await em.transactional(async (tx) => {
     const now = await userNow(tx, userId);
-    await tx.execute(
-      'update gocardless_requisitions set status = ?, step_at = ? where id = ? and user_id = ? and status = any (?::text[])',
-      [step, now, id, userId, `{${earlier.join(',')}}`],
-    );
+    await stepRequisition(tx, { userId, id, step, earlier, now });
   });
   const requisition = await readRequisition(em, { userId, id });
   if (!requisition) throw notFound('Requisition');
@@ -162,43 +156,15 @@ export async function decideRequisition(
     const now = await userNow(tx, userId);
     const decided = approve
       ? await link(tx, { userId, requisitionId: id, accountIds: accountIds ?? null, now })
-      : (
-          await tx.execute(
-            `update gocardless_requisitions set status = 'RJ', decided_at = ?, step_at = ?
-              where id = ? and user_id = ? and status = any (?::text[]) returning id`,
-            [now, now, id, userId, UNDECIDED_ARRAY],
-          )
-        ).length === 1;
+      : (await decideUndecidedRequisition(tx, { userId, id, status: 'RJ', now })) !== undefined;
     if (decided) return;
-    const [exists] = await tx.execute('select 1 from gocardless_requisitions where id = ? and user_id = ?', [id, userId]);
-    if (!exists) throw notFound('Requisition');
+    if (!(await requisitionExists(tx, userId, id))) throw notFound('Requisition');
     throw new AppError('CONFLICT', 'This requisition has been decided already');
   });
   const requisition = await readRequisition(em, { userId, id });
   if (!requisition) throw notFound('Requisition');
   return requisition;
 }
-
-interface RequisitionRow {
-  id: string;
-  user_id: string;
-  institution_id: string;
-  redirect: string;
-  reference: string;
-  user_language: string;
-  status: 'CR' | 'GC' | 'SA' | 'LN' | 'RJ';
-  created_at: Date | string;
-  step_at: Date | string;
-  now: Date | string;
-  accounts: string[];
-  agreement: AgreementRow;
-}
-
-const REQUISITION_SELECT = `select r.id, r.user_id, r.institution_id, r.redirect, r.reference, r.user_language, r.status,
-    r.created_at, r.step_at, ${WORLD_NOW_SQL} as now,
-    coalesce((select array_agg(g.id order by g.position) from gocardless_accounts g where g.requisition_id = r.id), '{}') as accounts,
-    (select row_to_json(x) from (select ${AGREEMENT_COLUMNS} from gocardless_agreements a where a.id = r.agreement_id) x) as agreement
-  from gocardless_requisitions r join users u on u.id = r.user_id`;
 
 function toRequisition(row: RequisitionRow): Requisition {
   const agreement = toAgreement(row.agreement);
@@ -223,7 +189,7 @@ export async function readRequisition(
   em: EntityManager,
   { userId, id }: { userId: string; id: string },
 ): Promise<Requisition | null> {
-  const [row] = await em.execute<RequisitionRow[]>(`${REQUISITION_SELECT} where r.id = ? and r.user_id = ?`, [id, userId]);
+  const row = await selectRequisition(em, userId, id);
   return row ? toRequisition(row) : null;
 }
 
@@ -232,14 +198,8 @@ export async function listRequisitions(
   em: EntityManager,
   { userId, limit, offset }: { userId: string; limit: number; offset: number },
 ): Promise<{ count: number; results: Requisition[] }> {
-  const rows = await em.execute<RequisitionRow[]>(
-    `${REQUISITION_SELECT} where r.user_id = ? order by r.created_at desc, r.id desc limit ? offset ?`,
-    [userId, limit, offset],
-  );
-  const [total] = await em.execute<{ n: string }[]>('select count(*) as n from gocardless_requisitions where user_id = ?', [
-    userId,
-  ]);
-  return { count: Number(total?.n ?? 0), results: rows.map(toRequisition) };
+  const rows = await selectRequisitions(em, { userId, limit, offset });
+  return { count: await countRequisitions(em, userId), results: rows.map(toRequisition) };
 }
 
 /** Where the owner's browser goes after deciding: the app's `redirect` with `ref` = the requisition's reference. */

@@ -12,8 +12,8 @@ import { decodeJwt, jwtVerify, SignJWT } from 'jose';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { WORLD_NOW_SQL } from '../clock/clock.ts';
 import { authenticateApiKey } from '../integrations/authenticate-api-key.ts';
+import { selectTokenKey } from './queries.ts';
 
 const ACCESS_TTL_SECONDS = 24 * 3600;
 const REFRESH_TTL_SECONDS = 30 * 24 * 3600;
@@ -92,11 +92,7 @@ export async function verifyGocardlessToken(
   }
   const { sub, key } = claims;
   if (typeof sub !== 'string' || typeof key !== 'string' || !UUID.test(sub) || !UUID.test(key)) return null;
-  const [row] = await em.execute<{ now: Date | string; revoked_at: Date | null; expires_at: Date | null }[]>(
-    `select ${WORLD_NOW_SQL} as now, k.revoked_at, k.expires_at
-       from api_keys k join users u on u.id = k.user_id where k.id = ? and u.id = ?`,
-    [key, sub],
-  );
+  const row = await selectTokenKey(em, sub, key);
   if (!row || row.revoked_at) return null;
   const now = new Date(row.now);
   if (row.expires_at && new Date(row.expires_at).getTime() <= now.getTime()) return null;

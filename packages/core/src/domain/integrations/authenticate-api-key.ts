@@ -4,12 +4,12 @@
  * unknown, revoked and expired keys — and user access tokens — are all 401 UNAUTHENTICATED.
  */
 import type { Config } from '@sandbank/config';
-import { ApiKeyEntity, type EntityManager, executeHot } from '@sandbank/db';
+import { ApiKeyEntity, type EntityManager } from '@sandbank/db';
 import { AppError } from '../../errors.ts';
 import { sha256 } from '../auth/tokens.ts';
-import { WORLD_NOW_SQL } from '../clock/clock.ts';
 import { API_KEY_PREFIX } from './api-keys.ts';
 import { matchPartnerKey } from './partner-keys.ts';
+import { type KeyRow, selectKeyByHash } from './queries.ts';
 
 /**
  * Who is calling with an API key; `keyId` is stable and not secret, so rate limits can key on it.
@@ -47,7 +47,7 @@ export async function authenticateApiKey(
     );
   }
   // Every pull starts here: a prepared statement on the pool, not an entity (see executeHot).
-  const [key] = await executeHot<KeyRow>(em, FIND_KEY, [keyHash]);
+  const key = await selectKeyByHash(em, keyHash);
   if (!key) throw unauthenticated('The API key is not valid');
   if (
     (options.keyId !== undefined && key.id !== options.keyId) ||
@@ -62,21 +62,6 @@ export async function authenticateApiKey(
   await touchLastUsed(em, key, now);
   return { kind: 'user', keyId: key.id, userId: key.user_id, email: key.email, userNow: now };
 }
-
-interface KeyRow {
-  id: string;
-  user_id: string;
-  email: string;
-  user_now: string;
-  last_used_at: Date | string | null;
-  expires_at: Date | string | null;
-  revoked_at: Date | string | null;
-}
-
-const FIND_KEY = {
-  sql: `select k.id, k.user_id, u.email, ${WORLD_NOW_SQL} as user_now, k.last_used_at, k.expires_at, k.revoked_at
-    from api_keys k join users u on u.id = k.user_id where k.key_hash = ?`,
-};
 
 /** Records use at a one-minute resolution; the condition keeps concurrent requests to one write. */
 async function touchLastUsed(em: EntityManager, key: KeyRow, now: Date): Promise<void> {

@@ -4,12 +4,12 @@
  * own user, so anything else is 404 (never 403); a partner key sees everyone, so a local part
  * shared by several users is 409 CONFLICT.
  */
-import { type EntityManager, executeHot } from '@sandbank/db';
+import type { EntityManager } from '@sandbank/db';
 import { z } from 'zod';
 import { AppError, notFound } from '../../errors.ts';
 import { isStorable } from '../../lib/storable-text.ts';
-import { WORLD_NOW_SQL } from '../clock/clock.ts';
 import type { ApiKeyIdentity } from './authenticate-api-key.ts';
+import { selectUsersBy } from './queries.ts';
 
 const isUuid = (value: string) => z.uuid().safeParse(value).success;
 
@@ -51,12 +51,12 @@ export async function resolveOwner(em: EntityManager, identity: ApiKeyIdentity, 
     throw notFound('Owner');
   }
   if (isUuid(owner)) {
-    const [byId] = await findUsers(em, 'id = ?', owner.toLowerCase());
+    const [byId] = await findUsers(em, 'id', owner.toLowerCase());
     if (byId) return byId;
   }
   const matches = owner.includes('@')
-    ? await findUsers(em, 'email = ?', owner.toLowerCase())
-    : await findUsers(em, "split_part(email, '@', 1) = ?", owner.toLowerCase());
+    ? await findUsers(em, 'email', owner.toLowerCase())
+    : await findUsers(em, 'local part', owner.toLowerCase());
   if (matches.length > 1) {
     throw new AppError('CONFLICT', 'Several users share this e-mail local part; use the full e-mail or the user id');
   }
@@ -66,8 +66,7 @@ export async function resolveOwner(em: EntityManager, identity: ApiKeyIdentity, 
 }
 
 /** At most two matching users (two are enough to know it is ambiguous). */
-async function findUsers(em: EntityManager, condition: string, value: string): Promise<Owner[]> {
-  const sql = `select u.id, ${WORLD_NOW_SQL} as now from users u where ${condition} order by u.id limit 2`;
-  const rows = await executeHot<{ id: string; now: string }>(em, { sql }, [value]);
+async function findUsers(em: EntityManager, by: Parameters<typeof selectUsersBy>[1], value: string): Promise<Owner[]> {
+  const rows = await selectUsersBy(em, by, value);
   return rows.map((row) => ({ id: row.id, now: new Date(row.now) }));
 }

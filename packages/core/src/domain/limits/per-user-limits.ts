@@ -7,17 +7,10 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import { AppError } from '../../errors.ts';
-import { WORLD_NOW_SQL } from '../clock/clock.ts';
+import { lockUser } from '../auth/queries.ts';
+import { countLimited, type LimitedResource } from './queries.ts';
 
-export type LimitedResource = 'webhooks' | 'apiKeys' | 'openAccounts';
-
-const COUNT: Record<LimitedResource, string> = {
-  webhooks: 'select count(*) as n from webhooks where user_id = ? and deleted_at is null',
-  // Expiry on the world's clock, as authentication reads it: a key expired in its world is not active.
-  apiKeys: `select count(*) as n from api_keys k join users u on u.id = k.user_id
-    where k.user_id = ? and k.revoked_at is null and (k.expires_at is null or k.expires_at > ${WORLD_NOW_SQL})`,
-  openAccounts: `select count(*) as n from accounts where user_id = ? and status = 'open'`,
-};
+export type { LimitedResource };
 
 const WHAT: Record<LimitedResource, string> = { webhooks: 'webhooks', apiKeys: 'active API keys', openAccounts: 'open accounts' };
 
@@ -26,9 +19,8 @@ export async function checkUserLimit(
   tx: EntityManager,
   { userId, resource, limit, adding = 1 }: { userId: string; resource: LimitedResource; limit: number; adding?: number },
 ): Promise<void> {
-  await tx.execute('select 1 from users where id = ? for no key update', [userId]);
-  const [row] = await tx.execute<{ n: string }[]>(COUNT[resource], [userId]);
-  const count = Number(row?.n ?? 0);
+  await lockUser(tx, userId);
+  const count = await countLimited(tx, userId, resource);
   if (count + adding > limit) {
     throw new AppError('LIMIT_EXCEEDED', `You have ${count} ${WHAT[resource]}; the limit is ${limit}`, {
       details: [{ path: resource, message: `At most ${limit} ${WHAT[resource]} per user` }],

@@ -6,9 +6,10 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import type { Transaction } from '@sandbank/schemas';
-import { rowToTransaction, TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
+import { rowToTransaction } from '../../mappers/transaction.ts';
 import { readSyncPage, type SyncPage } from '../transactions/sync-transactions.ts';
 import type { PlaidItem } from './item.ts';
+import { countWindowTransactions, selectPostedFromPending, selectWindowTransactions } from './queries.ts';
 
 export interface ItemSyncPage {
   page: SyncPage;
@@ -18,16 +19,10 @@ export interface ItemSyncPage {
   postedFromPending: ReadonlySet<string>;
 }
 
-const uuidArray = (ids: readonly string[]) => `{${ids.join(',')}}`;
-
 async function postedFromPending(em: EntityManager, userId: string, transactions: Transaction[]): Promise<Set<string>> {
   const posted = transactions.filter((transaction) => transaction.status === 'posted').map((transaction) => transaction.id);
   if (posted.length === 0) return new Set();
-  const rows = await em.execute<{ id: string }[]>(
-    'select id from transactions where user_id = ? and id = any(?::uuid[]) and posted_from_pending',
-    [userId, uuidArray(posted)],
-  );
-  return new Set(rows.map((row) => row.id));
+  return new Set(await selectPostedFromPending(em, userId, posted));
 }
 
 /**
@@ -74,16 +69,12 @@ export async function listItemTransactions(
   const wanted =
     query.accountIds.length > 0 ? query.item.accountIds.filter((id) => query.accountIds.includes(id)) : query.item.accountIds;
   if (wanted.length === 0) return { transactions: [], total: 0, postedFromPending: new Set() };
-  const where = `user_id = ? and account_id = any(?::uuid[]) and status <> 'voided' and date >= ? and date < ?`;
-  const params = [query.item.userId, uuidArray(wanted), query.from.toISOString(), query.before.toISOString()];
-  const rows = await em.execute<(TransactionRow & { posted_from_pending: boolean })[]>(
-    `select ${TRANSACTION_COLUMNS}, posted_from_pending from transactions where ${where} order by date desc, id desc limit ? offset ?`,
-    [...params, query.count, query.offset],
-  );
-  const [count] = await em.execute<{ n: string }[]>(`select count(*) as n from transactions where ${where}`, params);
+  const window = { userId: query.item.userId, accountIds: wanted, from: query.from, before: query.before };
+  const rows = await selectWindowTransactions(em, window, { count: query.count, offset: query.offset });
+  const total = await countWindowTransactions(em, window);
   return {
     transactions: rows.map(rowToTransaction),
-    total: Number(count?.n ?? 0),
+    total,
     postedFromPending: new Set(rows.filter((row) => row.posted_from_pending).map((row) => row.id)),
   };
 }

@@ -19,6 +19,17 @@ import { generateOpaqueToken } from '../auth/tokens.ts';
 import { userNow } from '../clock/clock.ts';
 import { PLAID_WEBHOOK_EVENT } from '../events/event-log.ts';
 import type { PlaidItem } from './item.ts';
+import {
+  deleteItemWebhook,
+  insertEvent,
+  insertSigningKey,
+  insertSigningKeyIfNone,
+  lockSigningKeys,
+  retireCurrentSigningKey,
+  selectCurrentSigningKey,
+  selectSigningKey,
+  upsertItemWebhook,
+} from './queries.ts';
 
 const TRANSACTION_EVENTS = '{transaction.created,transaction.updated,transaction.removed}';
 
@@ -32,18 +43,17 @@ export interface VerificationKey {
 /** The current signing key's public half, made (and stored sealed) if there is none yet. */
 export async function ensureSigningKey(em: EntityManager, secrets: Secrets): Promise<VerificationKey> {
   for (;;) {
-    const [current] = await em.execute<{ kid: string; public_jwk: Record<string, unknown>; created_at: Date }[]>(
-      'select kid, public_jwk, created_at from plaid_signing_keys where retired_at is null',
-    );
+    const current = await selectCurrentSigningKey(em);
     if (current)
       return { kid: current.kid, publicJwk: current.public_jwk, createdAt: new Date(current.created_at), expiredAt: null };
     const key = await generatePlaidSigningKey(uuidv7());
     const sealed = sealSecret(JSON.stringify(key.privateJwk), secrets.encryptionKeys);
-    await em.execute(
-      `insert into plaid_signing_keys (kid, private_key_ciphertext, private_key_key_id, public_jwk)
-       values (?, ?, ?, ?::jsonb) on conflict do nothing`,
-      [key.kid, sealed.ciphertext, sealed.keyId, JSON.stringify(key.publicJwk)],
-    );
+    await insertSigningKeyIfNone(em, {
+      kid: key.kid,
+      ciphertext: sealed.ciphertext,
+      keyId: sealed.keyId,
+      publicJwk: key.publicJwk,
+    });
   }
 }
 
@@ -53,13 +63,7 @@ export async function ensureSigningKey(em: EntityManager, secrets: Secrets): Pro
  * verifies the webhooks it signed, and Plaid's receivers reject a key whose `expired_at` is set.
  */
 export async function findVerificationKey(em: EntityManager, kid: string): Promise<VerificationKey | null> {
-  const [row] = await em.execute<
-    { kid: string; public_jwk: Record<string, unknown>; created_at: Date; expired_at: Date | null }[]
-  >(
-    `select kid, public_jwk, created_at, case when expired_at <= now() then expired_at end as expired_at
-       from plaid_signing_keys where kid = ?`,
-    [kid],
-  );
+  const row = await selectSigningKey(em, kid);
   if (!row) return null;
   const expiredAt = row.expired_at ? new Date(row.expired_at) : null;
   return { kid: row.kid, publicJwk: row.public_jwk, createdAt: new Date(row.created_at), expiredAt };
@@ -81,16 +85,9 @@ export async function rotatePlaidSigningKey(
   const key = await generatePlaidSigningKey(uuidv7());
   const sealed = sealSecret(JSON.stringify(key.privateJwk), secrets.encryptionKeys);
   return em.transactional(async (tx) => {
-    await tx.execute(`select pg_advisory_xact_lock(hashtext('plaid_signing_keys'))`);
-    const [retired] = await tx.execute<{ kid: string; expired_at: Date }[]>(
-      `update plaid_signing_keys set retired_at = now(), expired_at = now() + make_interval(secs => ?)
-        where retired_at is null returning kid, expired_at`,
-      [overlapSeconds],
-    );
-    await tx.execute(
-      `insert into plaid_signing_keys (kid, private_key_ciphertext, private_key_key_id, public_jwk) values (?, ?, ?, ?::jsonb)`,
-      [key.kid, sealed.ciphertext, sealed.keyId, JSON.stringify(key.publicJwk)],
-    );
+    await lockSigningKeys(tx);
+    const retired = await retireCurrentSigningKey(tx, overlapSeconds);
+    await insertSigningKey(tx, { kid: key.kid, ciphertext: sealed.ciphertext, keyId: sealed.keyId, publicJwk: key.publicJwk });
     return { kid: key.kid, previous: retired?.kid ?? null, expiresAt: retired ? new Date(retired.expired_at) : null };
   });
 }
@@ -102,21 +99,20 @@ export async function rotatePlaidSigningKey(
  */
 export async function syncItemWebhook(em: EntityManager, secrets: Secrets, item: PlaidItem, url: string | null): Promise<void> {
   if (url === null) {
-    await em.execute(
-      'update webhooks set deleted_at = now(), updated_at = now() where plaid_item_id = ? and deleted_at is null',
-      [item.id],
-    );
+    await deleteItemWebhook(em, item.id);
     return;
   }
   await ensureSigningKey(em, secrets);
   const sealed = sealSecret(generateOpaqueToken(), secrets.encryptionKeys);
-  await em.execute(
-    `insert into webhooks (id, user_id, client_id, url, events, secret_ciphertext, secret_key_id, plaid_item_id)
-     values (?, ?, 'plaid', ?, ?::text[], ?, ?, ?)
-     on conflict (plaid_item_id) where plaid_item_id is not null
-     do update set url = excluded.url, status = 'active', disabled_reason = null, deleted_at = null, updated_at = now()`,
-    [uuidv7(), item.userId, url, TRANSACTION_EVENTS, sealed.ciphertext, sealed.keyId, item.id],
-  );
+  await upsertItemWebhook(em, {
+    id: uuidv7(),
+    userId: item.userId,
+    url,
+    events: TRANSACTION_EVENTS,
+    ciphertext: sealed.ciphertext,
+    keyId: sealed.keyId,
+    itemId: item.id,
+  });
 }
 
 /** Records a Plaid notification of the Item (`body` without item_id and environment, which delivery adds). */
@@ -125,11 +121,11 @@ export async function recordPlaidWebhook(
   item: PlaidItem,
   body: { webhook_type: string; webhook_code: string } & Record<string, unknown>,
 ): Promise<void> {
-  await em.execute('insert into events (id, type, user_id, payload, created_at) values (?, ?, ?, ?::jsonb, ?)', [
-    uuidv7(),
-    PLAID_WEBHOOK_EVENT,
-    item.userId,
-    JSON.stringify({ item_id: item.id, body }),
-    await userNow(em, item.userId),
-  ]);
+  await insertEvent(em, {
+    id: uuidv7(),
+    type: PLAID_WEBHOOK_EVENT,
+    userId: item.userId,
+    payload: { item_id: item.id, body },
+    createdAt: await userNow(em, item.userId),
+  });
 }

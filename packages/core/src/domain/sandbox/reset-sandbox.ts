@@ -8,7 +8,10 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import { DEADLOCK, retriedTransaction } from '../../lib/retried-transaction.ts';
+import { lockAccountsOfUser } from '../accounts/queries.ts';
+import { lockUser } from '../auth/queries.ts';
 import { withClockLock } from '../clock/clock.ts';
+import { deleteWorldRows, resetClockAndEpoch, shiftKeptRows } from './queries.ts';
 
 export interface ResetCounts {
   accounts: number;
@@ -16,14 +19,6 @@ export interface ResetCounts {
   schedules: number;
   events: number;
 }
-
-/** The world's rows, counted as they go; each statement sees every commit before it (READ COMMITTED). */
-const REMOVE = {
-  schedules: 'delete from schedules where user_id = ?', // their runs cascade
-  transactions: 'delete from transactions where user_id = ?',
-  accounts: 'delete from accounts where user_id = ?',
-  events: 'delete from events where user_id = ?', // their deliveries cascade
-} as const;
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
@@ -48,30 +43,19 @@ export async function resetSandbox(em: EntityManager, { userId }: { userId: stri
  *    accounts once left a booking's event behind for a transaction the reset removed.
  */
 export async function resetWorld(tx: EntityManager, userId: string): Promise<ResetCounts> {
-  const remove = async (sql: string) =>
-    Number(
-      (await tx.execute<{ n: string }[]>(`with d as (${sql} returning 1) select count(*) as n from d`, [userId]))[0]?.n ?? 0,
-    );
+  const remove = (kind: Parameters<typeof deleteWorldRows>[2]) => deleteWorldRows(tx, userId, kind);
   // New accounts, keys and webhooks wait (their creation locks the user's row for its limit), so
   // none slips in between the statements; bookings only KEY SHARE it, which this lock lets through.
-  await tx.execute('select 1 from users where id = ? for no key update', [userId]);
-  const schedules = await remove(REMOVE.schedules);
-  let transactions = await remove(REMOVE.transactions);
-  await tx.execute('select 1 from accounts where user_id = ? order by id for no key update', [userId]);
-  transactions += await remove(REMOVE.transactions);
-  const accounts = await remove(REMOVE.accounts);
-  const events = await remove(REMOVE.events);
+  await lockUser(tx, userId);
+  const schedules = await remove('schedules');
+  let transactions = await remove('transactions');
+  await lockAccountsOfUser(tx, userId);
+  transactions += await remove('transactions');
+  const accounts = await remove('accounts');
+  const events = await remove('events');
   // The clock goes back by its offset; what the world keeps (API keys, webhooks) goes back with it,
   // so each keeps its age: an expired key stays expired, none was last used in the future.
-  const shift = `(select clock_offset_ms * interval '1 millisecond' from users where id = ?)`;
-  await tx.execute(
-    `update api_keys set created_at = created_at - ${shift}, last_used_at = last_used_at - ${shift},
-       expires_at = expires_at - ${shift}, revoked_at = revoked_at - ${shift} where user_id = ?`,
-    [userId, userId, userId, userId, userId],
-  );
-  await tx.execute(`update webhooks set created_at = created_at - ${shift} where user_id = ?`, [userId, userId]);
-  await tx.execute('update users set clock_offset_ms = 0, sync_epoch = sync_epoch + 1, updated_at = now() where id = ?', [
-    userId,
-  ]);
+  await shiftKeptRows(tx, userId, 'back by the clock offset');
+  await resetClockAndEpoch(tx, userId);
   return { accounts, transactions, schedules, events };
 }

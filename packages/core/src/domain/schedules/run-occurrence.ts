@@ -8,8 +8,8 @@ import type { EntityManager } from '@sandbank/db';
 import type { Category } from '@sandbank/schemas';
 import { AppError } from '../../errors.ts';
 import { simulateTransaction } from '../simulations/simulate-transaction.ts';
+import { insertScheduleRun, lockScheduleDueAt, setScheduleNextRun } from './queries.ts';
 import { recurrence } from './recurrence.ts';
-import { SCHEDULE_COLUMNS, type ScheduleRow } from './schedule-row.ts';
 
 export type RunOutcome = { kind: 'booked'; events: number } | { kind: 'failed' } | { kind: 'skipped' };
 
@@ -22,10 +22,7 @@ export async function runScheduleOccurrence(
   em: EntityManager,
   { scheduleId, dueAt }: { scheduleId: string; dueAt: Date },
 ): Promise<RunOutcome> {
-  const [schedule] = await em.execute<ScheduleRow[]>(
-    `select ${SCHEDULE_COLUMNS} from schedules s where s.id = ? and s.state = 'active' and s.next_run_at = ?::timestamptz for update`,
-    [scheduleId, dueAt.toISOString()],
-  );
+  const schedule = await lockScheduleDueAt(em, scheduleId, dueAt);
   if (!schedule) return { kind: 'skipped' };
   const n = schedule.next_run_n;
   let outcome: RunOutcome;
@@ -52,16 +49,16 @@ export async function runScheduleOccurrence(
     failure = error;
     outcome = { kind: 'failed' };
   }
-  await em.execute(
-    `insert into schedule_runs (schedule_id, n, due_at, transaction_id, failure_code, failure_message, created_at)
-     values (?, ?, ?::timestamptz, ?, ?, ?, ?::timestamptz) on conflict (schedule_id, n) do nothing`,
-    [schedule.id, n, dueAt.toISOString(), transactionId, failure?.appCode ?? null, failure?.message ?? null, dueAt.toISOString()],
-  );
+  await insertScheduleRun(em, {
+    scheduleId: schedule.id,
+    n,
+    dueAt,
+    transactionId,
+    failureCode: failure?.appCode ?? null,
+    failureMessage: failure?.message ?? null,
+  });
   const closed = failure?.appCode === 'ACCOUNT_CLOSED' || failure?.appCode === 'NOT_FOUND';
   const next = closed ? null : recurrence(schedule.rrule, schedule.timezone, new Date(schedule.start_at)).next(dueAt, false);
-  await em.execute(
-    `update schedules set state = ?, next_run_at = ?::timestamptz, next_run_n = ?, updated_at = now() where id = ?`,
-    [next ? 'active' : 'ended', next ? next.toISOString() : null, n + 1, schedule.id],
-  );
+  await setScheduleNextRun(em, { scheduleId: schedule.id, nextRunAt: next, nextRunN: n + 1 });
   return outcome;
 }

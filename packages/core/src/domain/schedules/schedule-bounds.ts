@@ -8,7 +8,9 @@
 import type { EntityManager } from '@sandbank/db';
 import { AppError } from '../../errors.ts';
 import { trySubtractIsoDuration } from '../../lib/duration.ts';
+import { lockAccount } from '../accounts/queries.ts';
 import { describeCount } from '../clock/due-count.ts';
+import { countLiveSchedulesOfAccount } from './queries.ts';
 import { recurrence } from './recurrence.ts';
 
 /**
@@ -17,12 +19,8 @@ import { recurrence } from './recurrence.ts';
  * two creations on one account run one after the other and the second counts the first.
  */
 export async function checkScheduleLimit(tx: EntityManager, { accountId, limit }: { accountId: string; limit: number }) {
-  await tx.execute('select 1 from accounts where id = ? for no key update', [accountId]);
-  const [row] = await tx.execute<{ n: string }[]>(
-    `select count(*) as n from schedules where account_id = ? and state <> 'ended'`,
-    [accountId],
-  );
-  const count = Number(row?.n ?? 0);
+  await lockAccount(tx, accountId);
+  const count = await countLiveSchedulesOfAccount(tx, accountId);
   if (count + 1 > limit) {
     throw new AppError('LIMIT_EXCEEDED', `The account has ${count} schedules; the limit is ${limit}`, {
       details: [{ path: 'schedules', message: `At most ${limit} schedules (active or paused) per account` }],

@@ -16,9 +16,21 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { getOwnedAccount } from '../accounts/accounts.ts';
 import { userNow, withClockLock } from '../clock/clock.ts';
 import { fireDueItems } from '../clock/due-items.ts';
+import {
+  deleteOwnedSchedule,
+  insertScheduleRow,
+  lockOwnedSchedule,
+  pauseActiveSchedule,
+  type ScheduleRow,
+  type ScheduleRunRow,
+  type ScheduleState,
+  selectAccountSchedules,
+  selectOwnedSchedule,
+  selectScheduleRuns,
+  setScheduleNextRun,
+} from './queries.ts';
 import { recurrence, recurrenceProblem } from './recurrence.ts';
 import { checkBackfill, checkScheduleLimit } from './schedule-bounds.ts';
-import { SCHEDULE_COLUMNS, type ScheduleRow, type ScheduleState } from './schedule-row.ts';
 
 export const DEFAULT_TIMEZONE = 'Europe/Warsaw';
 /** A schedule may start this far back: its past occurrences fire at once (a backfill). */
@@ -131,28 +143,23 @@ export async function insertSchedule(em: EntityManager, schedule: NewSchedule): 
   const startAt = wholeSeconds(schedule.startAt);
   const nextRunAt = firstOccurrence(schedule);
   const state: ScheduleState = !nextRunAt ? 'ended' : schedule.paused ? 'paused' : 'active';
-  await em.execute(
-    `insert into schedules (id, user_id, account_id, amount, description, merchant, category, rrule, timezone, start_at,
-                            status, settle_after, state, next_run_at, next_run_n, created_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?, ?, ?::timestamptz, 1, ?::timestamptz)`,
-    [
-      id,
-      schedule.userId,
-      schedule.accountId,
-      schedule.amount,
-      schedule.description,
-      schedule.merchant,
-      schedule.category,
-      schedule.rrule.trim().replace(/^RRULE:/i, ''),
-      schedule.timezone,
-      startAt.toISOString(),
-      schedule.status,
-      schedule.settleAfter,
-      state,
-      nextRunAt ? nextRunAt.toISOString() : null,
-      schedule.createdAt.toISOString(),
-    ],
-  );
+  await insertScheduleRow(em, {
+    id,
+    userId: schedule.userId,
+    accountId: schedule.accountId,
+    amount: schedule.amount,
+    description: schedule.description,
+    merchant: schedule.merchant,
+    category: schedule.category,
+    rrule: schedule.rrule.trim().replace(/^RRULE:/i, ''),
+    timezone: schedule.timezone,
+    startAt: startAt.toISOString(),
+    status: schedule.status,
+    settleAfter: schedule.settleAfter,
+    state,
+    nextRunAt: nextRunAt ? nextRunAt.toISOString() : null,
+    createdAt: schedule.createdAt.toISOString(),
+  });
   return { id, nextRunAt };
 }
 
@@ -169,10 +176,7 @@ async function getOwnedSchedule(
   em: EntityManager,
   { userId, scheduleId }: { userId: string; scheduleId: string },
 ): Promise<ScheduleRow> {
-  const [row] = await em.execute<ScheduleRow[]>(`select ${SCHEDULE_COLUMNS} from schedules s where s.id = ? and s.user_id = ?`, [
-    scheduleId,
-    userId,
-  ]);
+  const row = await selectOwnedSchedule(em, userId, scheduleId);
   if (!row) throw notFound('Schedule');
   return row;
 }
@@ -182,18 +186,7 @@ export async function listAccountSchedules(
   { userId, accountId }: { userId: string; accountId: string },
 ): Promise<ScheduleRow[]> {
   await getOwnedAccount(em, { userId, accountId });
-  return em.execute<ScheduleRow[]>(
-    `select ${SCHEDULE_COLUMNS} from schedules s where s.account_id = ? and s.user_id = ? order by s.created_at, s.id`,
-    [accountId, userId],
-  );
-}
-
-export interface ScheduleRunRow {
-  n: number;
-  due_at: Date | string;
-  transaction_id: string | null;
-  failure_code: string | null;
-  failure_message: string | null;
+  return selectAccountSchedules(em, userId, accountId);
 }
 
 export async function listScheduleRuns(
@@ -201,11 +194,7 @@ export async function listScheduleRuns(
   { userId, scheduleId, limit, beforeN }: { userId: string; scheduleId: string; limit: number; beforeN?: number | undefined },
 ): Promise<ScheduleRunRow[]> {
   await getOwnedSchedule(em, { userId, scheduleId });
-  return em.execute<ScheduleRunRow[]>(
-    `select n, due_at, transaction_id, failure_code, failure_message from schedule_runs
-      where schedule_id = ? and n < ? order by n desc limit ?`,
-    [scheduleId, beforeN ?? 2_147_483_647, limit],
-  );
+  return selectScheduleRuns(em, { scheduleId, beforeN: beforeN ?? 2_147_483_647, limit });
 }
 
 /** Pause an active schedule; pausing a paused one changes nothing; an ended one cannot. */
@@ -215,7 +204,7 @@ export async function pauseSchedule(
 ): Promise<ScheduleRow> {
   const schedule = await getOwnedSchedule(em, { userId, scheduleId });
   if (schedule.state === 'ended') throw new AppError('INVALID_TRANSITION', 'An ended schedule cannot be paused');
-  await em.execute(`update schedules set state = 'paused', updated_at = now() where id = ? and state = 'active'`, [scheduleId]);
+  await pauseActiveSchedule(em, scheduleId);
   return getOwnedSchedule(em, { userId, scheduleId });
 }
 
@@ -225,25 +214,18 @@ export async function resumeSchedule(
   { userId, scheduleId }: { userId: string; scheduleId: string },
 ): Promise<ScheduleRow> {
   return em.transactional(async (tx) => {
-    const [locked] = await tx.execute<ScheduleRow[]>(
-      `select ${SCHEDULE_COLUMNS} from schedules s where s.id = ? and s.user_id = ? for update`,
-      [scheduleId, userId],
-    );
+    const locked = await lockOwnedSchedule(tx, userId, scheduleId);
     if (!locked) throw notFound('Schedule');
     if (locked.state === 'ended') throw new AppError('INVALID_TRANSITION', 'An ended schedule cannot be resumed');
     if (locked.state === 'paused') {
       const now = await userNow(tx, userId);
       const rule = recurrence(locked.rrule, locked.timezone, new Date(locked.start_at));
       const next = rule.next(now, true);
-      await tx.execute(
-        `update schedules set state = ?, next_run_at = ?::timestamptz, next_run_n = ?, updated_at = now() where id = ?`,
-        [
-          next ? 'active' : 'ended',
-          next ? next.toISOString() : null,
-          next ? rule.countBefore(next) + 1 : locked.next_run_n,
-          scheduleId,
-        ],
-      );
+      await setScheduleNextRun(tx, {
+        scheduleId,
+        nextRunAt: next,
+        nextRunN: next ? rule.countBefore(next) + 1 : locked.next_run_n,
+      });
     }
     return getOwnedSchedule(tx, { userId, scheduleId });
   });
@@ -254,5 +236,5 @@ export async function deleteSchedule(
   { userId, scheduleId }: { userId: string; scheduleId: string },
 ): Promise<void> {
   await getOwnedSchedule(em, { userId, scheduleId });
-  await em.execute('delete from schedules where id = ? and user_id = ?', [scheduleId, userId]);
+  await deleteOwnedSchedule(em, userId, scheduleId);
 }

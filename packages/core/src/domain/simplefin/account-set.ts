@@ -8,6 +8,7 @@ import type { EntityManager } from '@sandbank/db';
 import type { Transaction } from '@sandbank/schemas';
 import { readClock } from '../clock/clock.ts';
 import { readTransactionPage } from '../transactions/list-transactions.ts';
+import { selectUserAccounts } from './queries.ts';
 
 /**
  * Per account and request: far more than a client's usual 90-day window. An account whose window
@@ -25,14 +26,6 @@ export interface AccountSetQuery {
   /** Only these account ids (others, and other users' ids, are left out). */
   accountIds?: string[] | undefined;
   balancesOnly: boolean;
-}
-
-interface AccountRow {
-  id: string;
-  name: string;
-  currency: string;
-  balance: string;
-  held_amount: string;
 }
 
 /** One account of the set, in the domain's terms (minor units, instants); the face maps it to the wire. */
@@ -58,10 +51,7 @@ export interface AccountSet {
 
 export async function readAccountSet(em: EntityManager, query: AccountSetQuery): Promise<AccountSet> {
   const { now } = await readClock(em, query.userId);
-  const rows = await em.execute<AccountRow[]>(
-    'select id, name, currency, balance, held_amount from accounts where user_id = ? order by created_at, id',
-    [query.userId],
-  );
+  const rows = await selectUserAccounts(em, query.userId);
   const wanted = query.accountIds && query.accountIds.length > 0 ? new Set(query.accountIds) : null;
   const accounts: AccountSetEntry[] = [];
   for (const account of rows) {

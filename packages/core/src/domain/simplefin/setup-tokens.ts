@@ -10,6 +10,7 @@
 import type { EntityManager } from '@sandbank/db';
 import { generateOpaqueToken, sha256 } from '../auth/tokens.ts';
 import { createApiKey } from '../integrations/api-keys.ts';
+import { claimCode, insertClaim, setClaimApiKey } from './queries.ts';
 
 const SETUP_TOKEN_TTL_MS = 7 * 24 * 3_600_000;
 const SIMPLEFIN_KEY_NAME = 'SimpleFIN';
@@ -27,11 +28,7 @@ export async function createSetupToken(
 ): Promise<SetupToken> {
   const code = generateOpaqueToken();
   const expiresAt = new Date(Date.now() + SETUP_TOKEN_TTL_MS);
-  await em.execute('insert into simplefin_claims (code_hash, user_id, expires_at) values (?, ?, ?::timestamptz)', [
-    sha256(code),
-    userId,
-    expiresAt.toISOString(),
-  ]);
+  await insertClaim(em, { codeHash: sha256(code), userId, expiresAt });
   const claimUrl = `${publicUrl.replace(/\/$/, '')}/simplefin/claim/${code}`;
   return { setupToken: Buffer.from(claimUrl).toString('base64'), claimUrl, expiresAt };
 }
@@ -45,16 +42,12 @@ export async function claimSetupToken(
   { code, publicUrl, apiKeyLimit }: { code: string; publicUrl: string /** LIMIT_API_KEYS */; apiKeyLimit: number },
 ): Promise<string | null> {
   return em.transactional(async (tx) => {
-    const [claimed] = await tx.execute<{ user_id: string }[]>(
-      `update simplefin_claims set claimed_at = now()
-        where code_hash = ? and claimed_at is null and expires_at > now() returning user_id`,
-      [sha256(code)],
-    );
-    if (!claimed) return null;
-    const { apiKey, key } = await createApiKey(tx, { userId: claimed.user_id, name: SIMPLEFIN_KEY_NAME, limit: apiKeyLimit });
-    await tx.execute('update simplefin_claims set api_key_id = ? where code_hash = ?', [apiKey.id, sha256(code)]);
+    const userId = await claimCode(tx, sha256(code));
+    if (userId === undefined) return null;
+    const { apiKey, key } = await createApiKey(tx, { userId, name: SIMPLEFIN_KEY_NAME, limit: apiKeyLimit });
+    await setClaimApiKey(tx, sha256(code), apiKey.id);
     const url = new URL(publicUrl);
     // User and password are URL-safe as they are (a UUID and base64url): clients split on ':' and '@' without decoding.
-    return `${url.protocol}//${claimed.user_id}:${key}@${url.host}${url.pathname.replace(/\/$/, '')}/simplefin`;
+    return `${url.protocol}//${userId}:${key}@${url.host}${url.pathname.replace(/\/$/, '')}/simplefin`;
   });
 }

@@ -13,7 +13,11 @@ const DAY_MS = 86_400_000;
 export const StatementDaySchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected YYYY-MM-DD')
-  .refine((value) => new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'Not a calendar day')
+  // zod runs this after a failed regex too: an unparsable text must fail here, not throw (toISOString of an Invalid Date).
+  .refine((value) => {
+    const time = Date.parse(`${value}T00:00:00Z`);
+    return !Number.isNaN(time) && new Date(time).toISOString().startsWith(value);
+  }, 'Not a calendar day')
   .refine((value) => value >= '1970-01-01' && value <= '9999-12-30', 'Out of range');
 
 /** The days between two `YYYY-MM-DD` dates, both counted. */

@@ -1,7 +1,8 @@
 /** A webhook's deliveries with their attempts, and redelivery of one of them. */
 import { DeliveryAttemptEntity, DeliveryEntity, type EntityManager } from '@sandbank/db';
-import { deliveryJob, enqueueDeliveryJobsSql } from '@sandbank/webhooks';
+import { deliveryJob } from '@sandbank/webhooks';
 import { AppError, notFound } from '../../errors.ts';
+import { enqueueDeliveryJobs, renewDelivery } from './queries.ts';
 import { getOwnedWebhook } from './webhooks.ts';
 
 export interface DeliveryWithAttempts {
@@ -45,14 +46,9 @@ export async function redeliver(
   }
   // A new cycle: an attempt still in flight from the old one is recorded but cannot push this one back.
   const [renewed] = await em.transactional(async (tx) => {
-    const rows = await tx.execute<{ cycle: number; next_attempt_at: Date; updated_at: Date }[]>(
-      `update webhook_deliveries
-          set status = 'pending', next_attempt_at = now(), completed_at = null, updated_at = now(), cycle = cycle + 1
-        where id = ? returning cycle, next_attempt_at, updated_at`,
-      [delivery.id],
-    );
+    const rows = await renewDelivery(tx, delivery.id);
     const cycle = rows[0]?.cycle ?? 1;
-    await tx.execute(enqueueDeliveryJobsSql('?'), [JSON.stringify([deliveryJob({ deliveryId: delivery.id, cycle, userId })])]);
+    await enqueueDeliveryJobs(tx, [deliveryJob({ deliveryId: delivery.id, cycle, userId })]);
     return rows;
   });
   Object.assign(delivery, {

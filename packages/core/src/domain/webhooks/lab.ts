@@ -3,11 +3,12 @@
  * to a webhook (the same event ids, so receivers deduplicate; new attempts in a new cycle).
  */
 import type { EntityManager } from '@sandbank/db';
-import { deliveryJob, enqueueDeliveryJobsSql } from '@sandbank/webhooks';
+import { deliveryJob } from '@sandbank/webhooks';
 import { AppError } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { userNow } from '../clock/clock.ts';
 import { cursorOf, LOG_START, logFilter, positionFromCursor, readLog, WEBHOOK_TEST_EVENT } from '../events/event-log.ts';
+import { enqueueDeliveryJobs, insertTestEvent, selectWebhookPlaidItem, upsertDeliveries } from './queries.ts';
 import { getOwnedWebhook } from './webhooks.ts';
 
 /** The most events one replay queues; `hasMore` says to continue from the last one. */
@@ -18,28 +19,23 @@ async function activeWebhook(em: EntityManager, userId: string, webhookId: strin
   if (webhook.status !== 'active') {
     throw new AppError('CONFLICT', 'The webhook is disabled; re-enable it (PATCH status: active) to send to it');
   }
-  const [plaid] = await em.execute<{ plaid_item_id: string | null }[]>('select plaid_item_id from webhooks where id = ?', [
-    webhook.id,
-  ]);
-  if (plaid?.plaid_item_id) throw new AppError('CONFLICT', "A Plaid Item's webhook is driven by the Plaid face's sandbox calls");
+  if (await selectWebhookPlaidItem(em, webhook.id))
+    throw new AppError('CONFLICT', "A Plaid Item's webhook is driven by the Plaid face's sandbox calls");
   return webhook;
 }
 
 /** Queues a delivery per event (a new cycle where one exists) and its first job, in the caller's transaction. */
 async function queue(tx: EntityManager, userId: string, webhookId: string, eventIds: readonly string[]) {
   if (eventIds.length === 0) return [];
-  const rows = await tx.execute<{ id: string; cycle: number; event_id: string }[]>(
-    `insert into webhook_deliveries (id, webhook_id, event_id, next_attempt_at)
-     select ids.id, ?, ids.event_id, now()
-       from json_to_recordset(?::json) as ids (id uuid, event_id uuid)
-     on conflict (webhook_id, event_id) do update
-        set status = 'pending', next_attempt_at = now(), completed_at = null, updated_at = now(),
-            cycle = webhook_deliveries.cycle + 1
-     returning id, cycle, event_id`,
-    [webhookId, JSON.stringify(eventIds.map((eventId) => ({ id: uuidv7(), event_id: eventId })))],
+  const rows = await upsertDeliveries(
+    tx,
+    webhookId,
+    eventIds.map((eventId) => ({ id: uuidv7(), event_id: eventId })),
   );
-  const jobs = rows.map((row) => deliveryJob({ deliveryId: row.id, cycle: row.cycle, userId }));
-  await tx.execute(enqueueDeliveryJobsSql('?'), [JSON.stringify(jobs)]);
+  await enqueueDeliveryJobs(
+    tx,
+    rows.map((row) => deliveryJob({ deliveryId: row.id, cycle: row.cycle, userId })),
+  );
   return rows;
 }
 
@@ -50,10 +46,7 @@ export async function sendTestEvent(em: EntityManager, { userId, webhookId }: { 
     const eventId = uuidv7();
     const createdAt = await userNow(tx, userId);
     // Relayed already: the relay must not hand it to the user's other webhooks.
-    await tx.execute(
-      `insert into events (id, type, user_id, payload, created_at, relayed_at) values (?, ?, ?, '{}'::jsonb, ?, now())`,
-      [eventId, WEBHOOK_TEST_EVENT, userId, createdAt],
-    );
+    await insertTestEvent(tx, { id: eventId, type: WEBHOOK_TEST_EVENT, userId, createdAt });
     const [delivery] = await queue(tx, userId, webhook.id, [eventId]);
     return { eventId, deliveryId: delivery?.id ?? '', createdAt };
   });

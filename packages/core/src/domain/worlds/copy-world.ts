@@ -122,9 +122,6 @@ export function canSkipForeignKeyChecks(em: EntityManager): Promise<boolean> {
   return skipAllowed;
 }
 
-/** The SQL interval, in milliseconds, between the world's now (users row aliased `u`) and the snapshot's `taken_at` (aliased `s`). */
-export const SHIFT_MS_SQL = `(extract(epoch from (date_trunc('milliseconds', sandbank_wall_now() + u.clock_offset_ms * interval '1 millisecond') - s.taken_at)) * 1000)::bigint`;
-
 /**
  * A fresh prefix for one copy: the first 24 hex digits of a new UUID v7 (its millisecond, version,
  * counter and variant), taken by this process so no other id of it starts the same; the last 8 are

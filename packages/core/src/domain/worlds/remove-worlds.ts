@@ -5,6 +5,7 @@
  * snapshots included. Kept apart from worlds.ts so the worker loads only this.
  */
 import type { EntityManager } from '@sandbank/db';
+import { deleteApiKeyRateLimits, deleteUsers, lockExpiredWorlds } from './queries.ts';
 
 /**
  * Removes worlds and everything in them: their user rows, from which every table cascades, and the
@@ -12,17 +13,8 @@ import type { EntityManager } from '@sandbank/db';
  */
 export async function removeWorlds(em: EntityManager, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  await em.execute(
-    `delete from rate_limits where right(key, 36) in
-       (select id::text from api_keys where user_id in (select value::uuid from jsonb_array_elements_text(?::jsonb)))`,
-    [JSON.stringify(ids)],
-    'run',
-  );
-  const removed = await em.execute<{ id: string }[]>(
-    'delete from users where id in (select value::uuid from jsonb_array_elements_text(?::jsonb)) returning id',
-    [JSON.stringify(ids)],
-  );
-  return removed.length;
+  await deleteApiKeyRateLimits(em, ids);
+  return deleteUsers(em, ids);
 }
 
 /**
@@ -34,14 +26,7 @@ export async function sweepExpiredWorlds(em: EntityManager, { batch = 50 }: { ba
   let total = 0;
   for (;;) {
     const removed = await em.transactional(async (tx) => {
-      const expired = await tx.execute<{ id: string }[]>(
-        `select id from worlds where expires_at <= sandbank_wall_now() order by expires_at limit ? for update skip locked`,
-        [batch],
-      );
-      return removeWorlds(
-        tx,
-        expired.map((row) => row.id),
-      );
+      return removeWorlds(tx, await lockExpiredWorlds(tx, batch));
     });
     total += removed;
     if (removed < batch) return total;

@@ -12,9 +12,10 @@ import type { EntityManager } from '@sandbank/db';
 import { notFound } from '../../errors.ts';
 import { DEADLOCK, retriedTransaction } from '../../lib/retried-transaction.ts';
 import { withClockLock } from '../clock/clock.ts';
+import { setClockOffset, shiftKeptRows } from '../sandbox/queries.ts';
 import { type ResetCounts, resetWorld } from '../sandbox/reset-sandbox.ts';
-import { canSkipForeignKeyChecks, copySnapshotInto, newIdPrefix, SHIFT_MS_SQL } from './copy-world.ts';
-import { SNAPSHOT_COLUMNS, type SnapshotRow } from './snapshots.ts';
+import { canSkipForeignKeyChecks, copySnapshotInto, newIdPrefix } from './copy-world.ts';
+import { lockSnapshot, type SnapshotRow, selectShiftMs, snapshotExists } from './queries.ts';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
@@ -28,35 +29,20 @@ export async function restoreSnapshot(
   { userId, snapshotId }: { userId: string; snapshotId: string },
 ): Promise<RestoreResult> {
   // Fail before taking the clock lock when there is nothing to restore.
-  const [known] = await em.execute('select 1 from world_snapshots where id = ? and user_id = ?', [snapshotId, userId]);
-  if (!known) throw notFound('Snapshot');
+  if (!(await snapshotExists(em, userId, snapshotId))) throw notFound('Snapshot');
   const skipChecks = await canSkipForeignKeyChecks(em);
   return withClockLock(em, userId, () =>
     retriedTransaction(
       em,
       async (tx) => {
-        const [snapshot] = await tx.execute<SnapshotRow[]>(
-          `select ${SNAPSHOT_COLUMNS} from world_snapshots where id = ? and user_id = ? for key share`,
-          [snapshotId, userId],
-        );
+        const snapshot = await lockSnapshot(tx, userId, snapshotId);
         if (!snapshot) throw notFound('Snapshot');
         const removed = await resetWorld(tx, userId);
         // The clock takes the snapshot's offset; what the world keeps (keys, webhooks) moves with it, as a reset moved it back.
-        const shift = `(? * interval '1 millisecond')`;
         const offset = Number(snapshot.clock_offset_ms);
-        await tx.execute('update users set clock_offset_ms = ? where id = ?', [offset, userId], 'run');
-        await tx.execute(
-          `update api_keys set created_at = created_at + ${shift}, last_used_at = last_used_at + ${shift},
-             expires_at = expires_at + ${shift}, revoked_at = revoked_at + ${shift} where user_id = ?`,
-          [offset, offset, offset, offset, userId],
-          'run',
-        );
-        await tx.execute(`update webhooks set created_at = created_at + ${shift} where user_id = ?`, [offset, userId], 'run');
-        const [row] = await tx.execute<{ shift_ms: string }[]>(
-          `select ${SHIFT_MS_SQL} as shift_ms from users u, world_snapshots s where u.id = ? and s.id = ?`,
-          [userId, snapshotId],
-        );
-        const target = { snapshotId, userId, prefix: newIdPrefix(), shiftMs: Number(row?.shift_ms ?? 0) };
+        await setClockOffset(tx, userId, offset);
+        await shiftKeptRows(tx, userId, { ms: offset });
+        const target = { snapshotId, userId, prefix: newIdPrefix(), shiftMs: await selectShiftMs(tx, userId, snapshotId) };
         await copySnapshotInto(tx, target, skipChecks);
         return { snapshot, removed };
       },

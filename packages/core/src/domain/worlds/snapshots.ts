@@ -16,20 +16,9 @@ import { acquireAdvisoryLock, type EntityManager } from '@sandbank/db';
 import { AppError, notFound, worldGone } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { WORLD_NOW_SQL } from '../clock/clock.ts';
+import { SNAPSHOT_COLUMNS, type SnapshotRow } from './queries.ts';
 
-export interface SnapshotRow {
-  id: string;
-  name: string;
-  taken_at: Date | string;
-  clock_offset_ms: string | number;
-  accounts: number;
-  transactions: number;
-  schedules: number;
-  webhooks: number;
-  api_keys: number;
-}
-
-export const SNAPSHOT_COLUMNS = 'id, name, taken_at, clock_offset_ms, accounts, transactions, schedules, webhooks, api_keys';
+export type { SnapshotRow };
 
 /** What a snapshot keeps beyond the world's money and clock, when asked. */
 type SnapshotInclude = 'webhooks' | 'apiKeys';

@@ -23,14 +23,16 @@ import type { EntityManager } from '@sandbank/db';
 import type { Deps } from '../../deps.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
+import { lockUser } from '../auth/queries.ts';
 import { issueSession, type Session } from '../auth/sessions.ts';
 import { generateOpaqueToken, sha256 } from '../auth/tokens.ts';
 import { WORLD_NOW_SQL } from '../clock/clock.ts';
 import { API_KEY_PREFIX } from '../integrations/api-keys.ts';
 import { type ApplyScenarioResult, applyScenario } from '../scenarios/apply-scenario.ts';
 import type { Scenario } from '../scenarios/scenario-document.ts';
-import { canSkipForeignKeyChecks, copySnapshotInto, idUnder, newIdPrefix, SHIFT_MS_SQL } from './copy-world.ts';
+import { canSkipForeignKeyChecks, copySnapshotInto, idUnder, newIdPrefix } from './copy-world.ts';
 import { type ForkedCredentials, forkCredentials } from './fork-credentials.ts';
+import { SHIFT_MS_SQL } from './queries.ts';
 import { removeWorlds } from './remove-worlds.ts';
 
 /** What a child world's `password_hash` holds: not an argon2 hash, so no password verifies against it. */
@@ -126,7 +128,7 @@ export async function createWorld(
 
 /** FORBIDDEN for a child world (worlds nest one level); LIMIT_EXCEEDED at the parent's limit. */
 async function checkCanCreate(em: EntityManager, parentId: string, limit: number, lock: boolean): Promise<void> {
-  if (lock) await em.execute('select 1 from users where id = ? for no key update', [parentId]);
+  if (lock) await lockUser(em, parentId);
   const [row] = await em.execute<{ child: boolean; n: string }[]>(
     `select exists (select 1 from worlds where id = ?) as child,
             (select count(*) from worlds where parent_id = ? and expires_at > sandbank_wall_now()) as n`,

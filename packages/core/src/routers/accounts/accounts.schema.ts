@@ -1,5 +1,6 @@
-import { CurrencySchema, IdSchema } from '@sandbank/schemas';
+import { CurrencySchema, DEFAULT_BALANCE_HISTORY_DAYS, IdSchema, MAX_BALANCE_HISTORY_DAYS } from '@sandbank/schemas';
 import { z } from 'zod';
+import { StatementDaySchema } from '../../domain/statements/statement-period.ts';
 import { nameSchema } from '../../lib/text.ts';
 
 const AccountNameSchema = nameSchema(100).meta({
@@ -18,4 +19,26 @@ export const CloseAccountInputSchema = z.strictObject({
   id: IdSchema,
   name: z.string().trim().min(1).max(100).meta({ description: "The account's name, typed again to confirm" }),
   password: z.string().min(1).max(128).meta({ description: "The user's password" }),
+});
+
+export const GetBalanceHistoryInputSchema = z.strictObject({
+  id: IdSchema,
+  from: StatementDaySchema.optional().meta({
+    description: `First day (YYYY-MM-DD, Europe/Warsaw), inclusive; default: ${DEFAULT_BALANCE_HISTORY_DAYS} days back from \`to\`, \`to\` included`,
+    example: '2026-09-01',
+  }),
+  to: StatementDaySchema.optional().meta({
+    description: 'Last day (YYYY-MM-DD), inclusive; default, and upper bound, the world’s today',
+    example: '2026-11-30',
+  }),
+  days: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_BALANCE_HISTORY_DAYS)
+    .optional()
+    .meta({
+      description: `Instead of \`from\`: this many days ending at \`to\` (1–${MAX_BALANCE_HISTORY_DAYS}; default ${DEFAULT_BALANCE_HISTORY_DAYS}), e.g. the last 30 days of the world`,
+      example: 30,
+    }),
 });

@@ -22,6 +22,10 @@ export const EventTypesListSchema = z
 export const ListEventsInputSchema = z.strictObject({
   after: CursorInputSchema.optional(),
   types: EventTypesQuerySchema.optional(),
+  transactionId: IdSchema.optional().meta({
+    description:
+      'Only the events about this transaction: its own (`data.transaction.id`: created, posted, patched, voided) and the creation of its reversals (`data.transaction.reversalOf`), in log order',
+  }),
   limit: z.coerce.number().int().min(1).max(200).default(50).meta({ description: 'Events per page, 1–200' }),
 });
 

@@ -10,7 +10,7 @@ export const listEventsProcedure = protectedProcedure
       tags: ['events'],
       summary: 'The event log',
       description:
-        'Your events in a gap-free order: follow `meta.nextCursor` (as `after`) and you see every committed event exactly once, even when the writes that made them committed out of order. Each item is byte for byte the body its webhooks receive, so deduplicate push and poll by `id`. An event is served once every older database transaction has finished (usually milliseconds). `types` filters by kind; a malformed `after` is 400.',
+        'Your events in a gap-free order: follow `meta.nextCursor` (as `after`) and you see every committed event exactly once, even when the writes that made them committed out of order. Each item is byte for byte the body its webhooks receive, so deduplicate push and poll by `id`. An event is served once every older database transaction has finished (usually milliseconds). `types` filters by kind, `transactionId` by transaction (its own events and the creation of its reversals: its timeline); a malformed `after` is 400.',
     },
   })
   .input(ListEventsInputSchema)

@@ -1,0 +1,43 @@
+/**
+ * The SQL of API-key authentication and owner resolution (docs/architecture.md, "The schema"): the
+ * hot-path reads, as named prepared statements on the pool (`executeHot`).
+ */
+import { type EntityManager, executeHot } from '@sandbank/db';
+import { WORLD_NOW_SQL } from '../clock/clock.ts';
+
+export interface KeyRow {
+  id: string;
+  user_id: string;
+  email: string;
+  user_now: string;
+  last_used_at: Date | string | null;
+  expires_at: Date | string | null;
+  revoked_at: Date | string | null;
+}
+
+const FIND_KEY = {
+  sql: `select k.id, k.user_id, u.email, ${WORLD_NOW_SQL} as user_now, k.last_used_at, k.expires_at, k.revoked_at
+    from api_keys k join users u on u.id = k.user_id where k.key_hash = ?`,
+};
+
+/** The API key with this hash, with its user's e-mail and world's now; or undefined. */
+export async function selectKeyByHash(em: EntityManager, keyHash: string): Promise<KeyRow | undefined> {
+  const [key] = await executeHot<KeyRow>(em, FIND_KEY, [keyHash]);
+  return key;
+}
+
+const USER_MATCH = {
+  id: 'id = ?',
+  email: 'email = ?',
+  'local part': "split_part(email, '@', 1) = ?",
+} as const;
+
+/** At most two users matching `value` (two are enough to know it is ambiguous), with their world's now. */
+export function selectUsersBy(
+  em: EntityManager,
+  by: keyof typeof USER_MATCH,
+  value: string,
+): Promise<{ id: string; now: string }[]> {
+  const sql = `select u.id, ${WORLD_NOW_SQL} as now from users u where ${USER_MATCH[by]} order by u.id limit 2`;
+  return executeHot<{ id: string; now: string }>(em, { sql }, [value]);
+}
