@@ -170,6 +170,8 @@ describe('the webhook lab in the console', () => {
     await exchange.getByRole('button', { name: 'Copy response body' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(LAB_ANSWER);
     expect(await page.content()).not.toContain(secret);
+    // The buttons say "Copied" for a moment; the photograph shows them at rest.
+    await exchange.getByRole('button', { name: 'Copy response body' }).waitFor();
     await checkPage(watched, 'webhook-lab');
   });
 
@@ -293,7 +295,7 @@ describe('the webhook lab in the console', () => {
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 15_000 }).toBe('failing');
     expect(await row.locator('.badge').first().getAttribute('class')).toContain('danger');
     expect(await row.textContent()).toContain('HTTP 500');
-    expect(await row.getByTestId('status-code').textContent()).toBe('500');
+    await expect.poll(() => row.getByTestId('status-code').textContent()).toBe('500');
     // The receiver's long answer: its first 2 KB, said to be truncated.
     const failingExchange = await openExchange((await openNewestAttempts(page)).first());
     const excerpt = (await failingExchange.getByTestId('response-body').textContent()) ?? '';
