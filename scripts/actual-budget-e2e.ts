@@ -13,6 +13,7 @@
 import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { check, json } from './e2e-steps.ts';
 
 const sandbank = (process.env.SANDBANK_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
 const serverURL = (process.env.ACTUAL_URL ?? 'http://127.0.0.1:5006').replace(/\/$/, '');
@@ -51,17 +52,6 @@ interface ActualApi {
   shutdown(): Promise<void>;
 }
 const api = createRequire(path.join(e2eDir, 'package.json'))('@actual-app/api') as ActualApi;
-
-async function json<T>(url: string, init: RequestInit = {}): Promise<T> {
-  const response = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url} → ${response.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
-}
-const check = (ok: boolean, what: string) => {
-  console.log(`  ${ok ? '✔' : '✘'} ${what}`);
-  if (!ok) process.exitCode = 1;
-};
 
 console.log(`▶ Sandbank at ${sandbank}: a user with one account, three transactions and a pending card payment`);
 const email = `actual-budget-${Date.now()}@example.com`;

@@ -13,21 +13,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { check, json } from './e2e-steps.ts';
 
 const sandbank = (process.env.SANDBANK_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
 const actual = (process.env.ACTUAL_URL ?? 'http://127.0.0.1:5006').replace(/\/$/, '');
 const ACTUAL_PASSWORD = process.env.ACTUAL_PASSWORD ?? 'sandbank-e2e-password';
-
-async function json<T>(url: string, init: RequestInit & { body?: string } = {}): Promise<T> {
-  const response = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url} → ${response.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
-}
-const check = (ok: boolean, what: string) => {
-  console.log(`  ${ok ? '✔' : '✘'} ${what}`);
-  if (!ok) process.exitCode = 1;
-};
 
 // 1. A Sandbank user with a world worth syncing.
 console.log(`▶ Sandbank at ${sandbank}: a student's six months and a pending card payment`);

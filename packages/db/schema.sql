@@ -301,6 +301,13 @@ create table webhook_delivery_attempts (
   error text,
   next_attempt_at timestamp(3) with time zone,
   faults jsonb not null default '[]'::jsonb,
+  request_url text,
+  request_headers jsonb,
+  request_body text,
+  response_status integer,
+  response_headers jsonb,
+  response_body text,
+  response_body_truncated boolean not null default false,
   constraint webhook_delivery_attempts_pkey PRIMARY KEY (id),
   constraint webhook_delivery_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES webhook_deliveries(id) ON DELETE CASCADE
 );

@@ -201,10 +201,44 @@ describe('GET /v1/webhooks/:id/deliveries', () => {
             error: 'HTTP 500',
             nextAttemptAt: null,
             faults: [],
+            request: null,
+            response: null,
           },
         ],
       },
     ]);
+  });
+
+  it("maps each attempt's recorded request and response, and no column beyond them", async () => {
+    const user = await app.createUser();
+    const webhook = await createWebhook(user);
+    const { deliveryId } = await insertDelivery(user, webhook.id);
+    const headers = { 'webhook-id': 'evt_1', 'webhook-timestamp': '1764130000', 'webhook-signature': 'v1,abc=' };
+    const body = '{"id":"evt_1","type":"transaction.created"}';
+    await app.db.query(
+      `insert into webhook_delivery_attempts (id, delivery_id, attempt, started_at, duration_ms, status_code, error, faults,
+                                              request_url, request_headers, request_body,
+                                              response_status, response_headers, response_body, response_body_truncated)
+       values ($1, $2, 2, now(), 9, 503, 'fault: HTTP 503 (the receiver answered HTTP 200)', '[{"kind":"failure","status":503}]',
+               'http://127.0.0.1:9/hooks', $3, $4, 200, '{"content-type":"text/plain"}', 'ok, zażółć', true),
+              ($5, $2, 3, now(), 1000, null, 'timeout after 1000 ms', '[]', 'http://127.0.0.1:9/hooks', $3, $4, null, null, null, false)`,
+      [uuidv7(), deliveryId, JSON.stringify(headers), body, uuidv7()],
+    );
+    const res = await app.call('GET', `/v1/webhooks/${webhook.id}/deliveries`, { token: user.accessToken });
+    expect(res.status).toBe(200);
+    const [, faulted, timedOut] = res.body.data[0].attempts;
+    expect(faulted).toEqual({
+      attempt: 2,
+      at: expect.any(String),
+      statusCode: 503,
+      durationMs: 9,
+      error: 'fault: HTTP 503 (the receiver answered HTTP 200)',
+      nextAttemptAt: null,
+      faults: [{ kind: 'failure', status: 503 }],
+      request: { method: 'POST', url: 'http://127.0.0.1:9/hooks', httpHeaders: headers, body },
+      response: { statusCode: 200, httpHeaders: { 'content-type': 'text/plain' }, body: 'ok, zażółć', bodyTruncated: true },
+    });
+    expect(timedOut).toMatchObject({ attempt: 3, statusCode: null, request: { body }, response: null });
   });
 
   it('is 404 for an unknown webhook', async () => {

@@ -222,6 +222,76 @@ describe('removal is complete', () => {
     expect(await rowsHolding(ids)).toEqual({});
   });
 
+  it('TTL: past it, before any sweep, every credential of the world is refused at every door', async () => {
+    const short = await fork('PT1S');
+    const long = await fork('PT1H');
+    // A GoCardless access token made while the world was alive.
+    const gocardlessToken = async (child: Child): Promise<string> => {
+      const made = await fetch(`${app.url}/gocardless/api/v2/token/new/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ secret_id: child.apiKey.id, secret_key: child.apiKey.key }),
+      });
+      expect(made.status).toBe(200);
+      return ((await made.json()) as { access: string }).access;
+    };
+    const gocardless = { short: await gocardlessToken(short), long: await gocardlessToken(long) };
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+
+    /** The status each door answers this world's credentials with. */
+    const doors = async (child: Child, access: string) => ({
+      accessToken: (await app.call('GET', '/v1/accounts', { token: child.accessToken })).status,
+      pullWithWorldKey: (await app.call('GET', `/api/owner/${child.world.id}/transactions`, { token: child.apiKey.key })).status,
+      pullWithKeptKey: (await app.call('GET', `/api/owner/${child.world.id}/transactions`, { token: child.apiKeys[0]?.key }))
+        .status,
+      refresh: (await app.call('POST', '/v1/auth/refresh', { body: { refreshToken: child.refreshToken } })).status,
+      plaid: (
+        await fetch(`${app.url}/plaid/sandbox/public_token/create`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            client_id: child.world.id,
+            secret: child.apiKey.key,
+            institution_id: 'ins_sandbank',
+            initial_products: ['transactions'],
+          }),
+        })
+      ).status,
+      gocardless: (
+        await fetch(`${app.url}/gocardless/api/v2/agreements/enduser/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` },
+          body: JSON.stringify({ institution_id: 'SANDBANK_DATY_SNDBPLP1' }),
+        })
+      ).status,
+      simplefin: (
+        await fetch(`${app.url}/simplefin/accounts`, {
+          headers: { authorization: `Basic ${Buffer.from(`${child.world.id}:${child.apiKey.key}`).toString('base64')}` },
+        })
+      ).status,
+    });
+    expect(await doors(short, gocardless.short)).toEqual({
+      accessToken: 401,
+      pullWithWorldKey: 401,
+      pullWithKeptKey: 401,
+      refresh: 401,
+      plaid: 400, // Plaid's own contract: INVALID_API_KEYS is a 400
+      gocardless: 401,
+      simplefin: 403, // SimpleFIN's: bad credentials are a 403
+    });
+    // A live sibling is untouched by it.
+    expect(await doors(long, gocardless.long)).toEqual({
+      accessToken: 200,
+      pullWithWorldKey: 200,
+      pullWithKeptKey: 200,
+      refresh: 200,
+      plaid: 200,
+      gocardless: 201,
+      simplefin: 200,
+    });
+    expect(await sweepExpiredWorlds(app.orm.em.fork())).toBe(1);
+  });
+
   it('TTL: a world that expired while no worker ran is removed, whole, by the next sweep', async () => {
     const short = await fork('PT1S');
     const long = await fork('PT1H');

@@ -61,7 +61,11 @@ describe('webhook delivery', () => {
       expect(verifySignature(request.headers, request.rawBody, secret === SECRET_A ? SECRET_B : SECRET_A)).toBe(false);
     }
 
-    const [delivery] = await stack.deliveries(first.id);
+    // The receiver has the request before the worker records the attempt: wait for the record.
+    const delivery = await waitUntil(async () => {
+      const [row] = await stack.deliveries(first.id);
+      return row?.status === 'succeeded' ? row : null;
+    });
     expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 1, last_status_code: 200, event_id: eventId });
     const attempts = await stack.attempts(delivery.id);
     expect(attempts).toEqual([

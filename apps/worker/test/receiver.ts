@@ -5,12 +5,17 @@ import type { AddressInfo } from 'node:net';
 export interface Received {
   headers: http.IncomingHttpHeaders;
   rawBody: string;
+  /** The body's bytes as they arrived. */
+  rawBytes: Buffer;
   receivedAt: number;
   path: string;
 }
 
-/** A status to answer with, or 'hang' to never answer (until the receiver closes). */
-export type Answer = number | 'hang';
+/**
+ * A status to answer with (body `ok`, text/plain), a status with its own body and headers, or
+ * 'hang' to never answer (until the receiver closes).
+ */
+export type Answer = number | { status: number; body: string | Buffer; headers?: Record<string, string> } | 'hang';
 
 export interface Receiver {
   url: string;
@@ -29,9 +34,11 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      const rawBytes = Buffer.concat(chunks);
       const request = {
         headers: req.headers,
-        rawBody: Buffer.concat(chunks).toString('utf8'),
+        rawBody: rawBytes.toString('utf8'),
+        rawBytes,
         receivedAt: Date.now(),
         path: req.url ?? '/',
       };
@@ -39,7 +46,11 @@ export async function startReceiver(): Promise<Receiver> {
       for (const wake of waiters.splice(0)) wake();
       const answer = receiver.respond(request, index);
       if (answer === 'hang') return;
-      res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');
+      if (typeof answer === 'number') return res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');
+      const length = String(Buffer.byteLength(answer.body));
+      res
+        .writeHead(answer.status, { 'content-type': 'text/plain', 'content-length': length, ...answer.headers })
+        .end(answer.body);
     });
   });
   server.keepAliveTimeout = 1000;

@@ -69,7 +69,11 @@ it('a forked child delivers its own events to its copy of the webhook, signed wi
   expect(JSON.parse(delivered.rawBody).data.transaction.id).toBe(transactionId);
   expect(verifySignature(delivered.headers, delivered.rawBody, hook.secret)).toBe(true);
   expect(verifySignature(delivered.headers, delivered.rawBody, PARENT_SECRET)).toBe(false);
-  const [delivery] = await stack.deliveries(hook.id);
+  // The receiver has the request before the worker records the attempt: wait for the record.
+  const delivery = await waitUntil(async () => {
+    const [first] = await stack.deliveries(hook.id);
+    return first?.status === 'succeeded' ? first : null;
+  });
   expect(delivery).toMatchObject({ status: 'succeeded' });
 
   // Nothing else arrives: the bare child has no webhook, the parent booked nothing.

@@ -973,7 +973,7 @@ export interface paths {
         };
         /**
          * List a webhook's deliveries
-         * @description Deliveries newest first, each with every attempt: when it started, the status code, the duration, the error and the next scheduled try.
+         * @description Deliveries newest first, each with every attempt: when it started, the status code, the duration, the error, the next scheduled try, the request as sent (headers with signatures, body) and what the receiver answered (status, content-type and content-length, the first 2 KB of the body).
          */
         get: operations["webhooks.listDeliveries"];
         put?: never;
@@ -1520,8 +1520,41 @@ export interface components {
             faults: components["schemas"]["AttemptFault"][];
             /** @description When the next try was scheduled after this one, if any */
             nextAttemptAt: string | null;
+            /** @description The request as sent; null for attempts recorded before requests were kept */
+            request: components["schemas"]["DeliveryAttemptRequest"] | null;
+            /** @description What the receiver answered; null when no answer came (timeout, network error) or for older attempts */
+            response: components["schemas"]["DeliveryAttemptResponse"] | null;
             /** @description The HTTP status of the answer; null when none came */
             statusCode: number | null;
+        };
+        /** @description The request of one attempt, as sent. */
+        DeliveryAttemptRequest: {
+            /** @description The body, exactly as sent (the bytes the signature covers) */
+            body: string;
+            /** @description The headers Sandbank set, signatures included (the signing secret never); the HTTP client adds host and content-length */
+            httpHeaders: {
+                [key: string]: string;
+            };
+            /** @constant */
+            method: "POST";
+            /** @description The URL the request went to (the webhook’s URL at the time) */
+            url: string;
+        };
+        /** @description What the receiver answered to one attempt. */
+        DeliveryAttemptResponse: {
+            /** @description The first 2 KB of the answer’s body, decoded as UTF-8 (invalid bytes replaced by U+FFFD) */
+            body: string;
+            /** @description True when the body was longer than the excerpt */
+            bodyTruncated: boolean;
+            /** @description The answer’s content-type and content-length, when present */
+            httpHeaders: {
+                [key: string]: string;
+            };
+            /**
+             * Format: int64
+             * @description The status the receiver answered (the attempt’s `statusCode` differs when a failure fault counted another)
+             */
+            statusCode: number;
         };
         /** @description The error contract of every endpoint */
         Error: {
@@ -12927,7 +12960,19 @@ export interface operations {
                      *                   "ms": 1,
                      *                   "ageSeconds": 1
                      *                 }
-                     *               ]
+                     *               ],
+                     *               "request": {
+                     *                 "method": "POST",
+                     *                 "url": "xxxxxx",
+                     *                 "httpHeaders": {},
+                     *                 "body": "xxxxxx"
+                     *               },
+                     *               "response": {
+                     *                 "statusCode": 1,
+                     *                 "httpHeaders": {},
+                     *                 "body": "xxxxxx",
+                     *                 "bodyTruncated": true
+                     *               }
                      *             }
                      *           ]
                      *         }
@@ -13109,7 +13154,19 @@ export interface operations {
                      *                 "ms": 1,
                      *                 "ageSeconds": 1
                      *               }
-                     *             ]
+                     *             ],
+                     *             "request": {
+                     *               "method": "POST",
+                     *               "url": "xxxxxx",
+                     *               "httpHeaders": {},
+                     *               "body": "xxxxxx"
+                     *             },
+                     *             "response": {
+                     *               "statusCode": 1,
+                     *               "httpHeaders": {},
+                     *               "body": "xxxxxx",
+                     *               "bodyTruncated": true
+                     *             }
                      *           }
                      *         ]
                      *       }

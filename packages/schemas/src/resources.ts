@@ -172,6 +172,34 @@ export const WebhookSchema = z
   .meta({ id: 'Webhook', description: 'A subscription of a URL to event kinds. The secret is never returned.' });
 export type Webhook = z.infer<typeof WebhookSchema>;
 
+export const DeliveryAttemptRequestSchema = z
+  .object({
+    method: z.literal('POST'),
+    url: z.string().meta({ description: 'The URL the request went to (the webhook’s URL at the time)' }),
+    // Not `headers`: OWASP's CORS rule reads any property of that name as a response's headers.
+    httpHeaders: z.record(z.string(), z.string()).meta({
+      description:
+        'The headers Sandbank set, signatures included (the signing secret never); the HTTP client adds host and content-length',
+    }),
+    body: z.string().meta({ description: 'The body, exactly as sent (the bytes the signature covers)' }),
+  })
+  .meta({ id: 'DeliveryAttemptRequest', description: 'The request of one attempt, as sent.' });
+
+export const DeliveryAttemptResponseSchema = z
+  .object({
+    statusCode: z.int().meta({
+      description: 'The status the receiver answered (the attempt’s `statusCode` differs when a failure fault counted another)',
+    }),
+    httpHeaders: z
+      .record(z.string(), z.string())
+      .meta({ description: 'The answer’s content-type and content-length, when present' }),
+    body: z.string().meta({
+      description: 'The first 2 KB of the answer’s body, decoded as UTF-8 (invalid bytes replaced by U+FFFD)',
+    }),
+    bodyTruncated: z.boolean().meta({ description: 'True when the body was longer than the excerpt' }),
+  })
+  .meta({ id: 'DeliveryAttemptResponse', description: 'What the receiver answered to one attempt.' });
+
 export const DeliveryAttemptSchema = z
   .object({
     attempt: z
@@ -183,6 +211,12 @@ export const DeliveryAttemptSchema = z
     error: z.string().nullable().meta({ description: 'Why the attempt failed (timeout, network error, status), or null' }),
     nextAttemptAt: TimestampSchema.nullable().meta({ description: 'When the next try was scheduled after this one, if any' }),
     faults: z.array(AttemptFaultSchema).meta({ description: "The webhook's faults this attempt carried (empty: none)" }),
+    request: DeliveryAttemptRequestSchema.nullable().meta({
+      description: 'The request as sent; null for attempts recorded before requests were kept',
+    }),
+    response: DeliveryAttemptResponseSchema.nullable().meta({
+      description: 'What the receiver answered; null when no answer came (timeout, network error) or for older attempts',
+    }),
   })
   .meta({ id: 'DeliveryAttempt' });
 export type DeliveryAttempt = z.infer<typeof DeliveryAttemptSchema>;

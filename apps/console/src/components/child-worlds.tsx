@@ -6,6 +6,7 @@ import { useTRPC } from '../lib/trpc.ts';
 import { ConfirmButton } from './confirm-button.tsx';
 import { CopyButton } from './copy-button.tsx';
 import { ErrorNote } from './error-note.tsx';
+import { TableHead } from './list-section.tsx';
 import { Loading, Pager } from './ui.tsx';
 
 /** "in 59 min", "in 3 h", "in 2 days": how long a world has left. */
@@ -40,17 +41,7 @@ export function ChildWorlds({ page, onPage, snapshotId, snapshotNames }: Props) 
       ) : (
         <div className="table-wrap">
           <table aria-label="Child worlds" className="scroll-table">
-            <thead>
-              <tr>
-                <th scope="col">World</th>
-                <th scope="col">From</th>
-                <th scope="col">Created (real time)</th>
-                <th scope="col">Removed (real time)</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['World', 'From', 'Created (real time)', 'Removed (real time)']} actions />
             <tbody>
               {list.map((world) => (
                 <tr key={world.id}>

@@ -1,7 +1,9 @@
 /**
- * A webhook's deliveries with every attempt: what was sent (the request as Sandbank records it) and
- * what came back. A delivery that failed, or whose last attempt failed and waits for a retry,
- * says so in words and in the danger colour.
+ * A webhook's deliveries with every attempt: what was sent (the request as Sandbank records it:
+ * URL, headers with the signatures, body) and what came back (status, content-type and
+ * content-length, the first 2 KB of the body), each attempt's exchange behind its own <details>.
+ * A delivery that failed, or whose last attempt failed and waits for a retry, says so in words
+ * and in the danger colour.
  */
 
 import { formatDateTime } from '../lib/format.ts';
@@ -75,7 +77,7 @@ export function DeliveriesTable({ deliveries, url, redeliver, busy }: Props) {
   );
 }
 
-/** One attempt's request and response, as recorded (the signature and the receiver's body are not stored). */
+/** One attempt: a summary of its request and response, and the exchange as recorded behind a <details>. */
 function Attempt({ attempt, delivery, url }: { attempt: DeliveryAttempt; delivery: Delivery; url: string }) {
   const ok = attempt.error === null;
   return (
@@ -113,8 +115,103 @@ function Attempt({ attempt, delivery, url }: { attempt: DeliveryAttempt; deliver
           )}
         </dd>
       </dl>
+      <details className="attempt-exchange">
+        <summary>Request and response of attempt {attempt.attempt}</summary>
+        <AttemptExchange attempt={attempt} />
+      </details>
     </li>
   );
+}
+
+/** The request as sent and the receiver's answer, as the worker recorded them. */
+function AttemptExchange({ attempt }: { attempt: DeliveryAttempt }) {
+  const { request, response } = attempt;
+  return (
+    <div className="exchange">
+      <div data-testid="attempt-request">
+        <h3>Request</h3>
+        {request ? (
+          <>
+            <p>
+              <code>
+                {request.method} {request.url}
+              </code>
+            </p>
+            <pre className="exchange-block">{headerLines(request.httpHeaders)}</pre>
+            <div className="exchange-body-head">
+              <span className="muted">Body{isJson(request.body) ? ' (JSON, pretty-printed; copy gives it as sent)' : ''}</span>
+              <CopyButton text={request.body} label="Copy request body" />
+            </div>
+            <pre className="exchange-block" data-testid="request-body">
+              {pretty(request.body)}
+            </pre>
+          </>
+        ) : (
+          <p className="muted">Not recorded: this attempt was made before requests were kept.</p>
+        )}
+      </div>
+      <div data-testid="attempt-response-detail">
+        <h3>Response</h3>
+        {response ? (
+          <>
+            <p>
+              <code>HTTP {response.statusCode}</code>
+              {response.statusCode !== attempt.statusCode && (
+                <span className="muted">
+                  {' '}
+                  (the receiver's answer; the attempt counted as {attempt.statusCode ?? 'no answer'})
+                </span>
+              )}
+            </p>
+            {Object.keys(response.httpHeaders).length > 0 && (
+              <pre className="exchange-block">{headerLines(response.httpHeaders)}</pre>
+            )}
+            <div className="exchange-body-head">
+              <span className="muted">
+                {response.body === '' ? 'Empty body' : response.bodyTruncated ? 'Body, first 2 KB' : 'Body'}
+              </span>
+              {response.body !== '' && <CopyButton text={response.body} label="Copy response body" />}
+            </div>
+            {response.body !== '' && (
+              <pre className="exchange-block" data-testid="response-body">
+                {response.bodyTruncated ? response.body : pretty(response.body)}
+              </pre>
+            )}
+            {response.bodyTruncated && (
+              <p className="note" data-testid="response-truncated">
+                Truncated: the answer was longer than 2 KB; only its start is kept.
+              </p>
+            )}
+          </>
+        ) : (
+          <p className="muted">No answer{attempt.error ? ` (${attempt.error})` : ''}.</p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+const headerLines = (headers: Record<string, string>) =>
+  Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n');
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** JSON indented for reading; anything else as it is. */
+function pretty(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
 }
 
 function describeAttemptFault(fault: DeliveryAttempt['faults'][number]): string {

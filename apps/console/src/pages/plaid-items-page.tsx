@@ -7,6 +7,7 @@ import { Link } from 'wouter';
 import { ConfirmButton } from '../components/confirm-button.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
+import { TableHead } from '../components/list-section.tsx';
 import { Loading, PageHeader, Pager, StatusBadge } from '../components/ui.tsx';
 import { formatDateTime } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
@@ -51,18 +52,7 @@ export function PlaidItemsPage() {
         ) : (
           <div className="table-wrap">
             <table aria-label="Plaid items" className="scroll-table">
-              <thead>
-                <tr>
-                  <th scope="col">Item</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Accounts</th>
-                  <th scope="col">Webhook</th>
-                  <th scope="col">Created (world time)</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={['Item', 'Status', 'Accounts', 'Webhook', 'Created (world time)']} actions />
               <tbody>
                 {list.map((item) => (
                   <tr key={item.id}>

@@ -9,6 +9,7 @@ import { Link } from 'wouter';
 import { ChildWorlds } from '../components/child-worlds.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { ForkWorldForm } from '../components/fork-world-form.tsx';
+import { TableHead } from '../components/list-section.tsx';
 import { RestoreResult, SnapshotButtons, useSnapshotActions } from '../components/snapshot-actions.tsx';
 import { Loading, PageHeader, Pager } from '../components/ui.tsx';
 import { formatDateTime } from '../lib/format.ts';
@@ -75,21 +76,10 @@ export function WorldsPage() {
         ) : (
           <div className="table-wrap">
             <table aria-label="Snapshots" className="scroll-table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col" className="num">
-                    Accounts
-                  </th>
-                  <th scope="col" className="num">
-                    Transactions
-                  </th>
-                  <th scope="col">Taken (world time)</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                columns={['Name', { label: 'Accounts', num: true }, { label: 'Transactions', num: true }, 'Taken (world time)']}
+                actions
+              />
               <tbody>
                 {list.map((snapshot) => (
                   <tr key={snapshot.id}>

@@ -3,7 +3,8 @@
  * receiver: the signing secret is shown once and copies; rotating it shows a new one once and
  * later deliveries carry both signatures (checked with the repo's verifier); faults are checked,
  * saved and shown; a test event is delivered and its attempt's request and response are on the
- * page; a failing endpoint looks failing; a webhook disabled by a 410 says why and re-enables;
+ * page — opened, the request's headers and body as the receiver got them and the receiver's own
+ * answer; a failing endpoint looks failing and its long answer shows as truncated; a webhook disabled by a 410 says why and re-enables;
  * a revoked API key stays listed as revoked. At 390 × 844 (light and dark) and 1280 × 900: axe
  * finds no serious or critical violation and nothing scrolls sideways; each page is photographed.
  */
@@ -11,7 +12,7 @@
 import { launchBrowser } from '@sandbank/testing/browser';
 import { verifySignature } from '@sandbank/webhooks';
 import type { Received } from '@sandbank/worker/test-receiver';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, PASSWORD, signIn as signInAt } from './api.ts';
 import { checkPage, expectAccessible, expectClean, openPage, screenshot, type WatchedPage } from './browser.ts';
@@ -19,11 +20,19 @@ import { type ConsoleStack, startConsoleStack } from './stack.ts';
 
 let stack: ConsoleStack;
 let browser: Browser;
+/** What the lab's receiver answers, which the console shows under the attempt's response. */
+const LAB_ANSWER = '{"received":true,"by":"the lab receiver"}';
+/** A failing endpoint's answer, longer than the 2 KB an attempt keeps. */
+const LONG_ERROR = `upstream exploded: ${'E'.repeat(3000)}`;
 beforeAll(async () => {
   [stack, browser] = await Promise.all([startConsoleStack(), launchBrowser()]);
   // The receiver answers by path: a failing endpoint, one that is gone, and healthy ones.
-  stack.receiver.respond = (request) =>
-    request.path.startsWith('/failing') ? 500 : request.path.startsWith('/gone') ? 410 : 204;
+  stack.receiver.respond = (request) => {
+    if (request.path.startsWith('/failing')) return { status: 500, body: LONG_ERROR };
+    if (request.path.startsWith('/gone')) return 410;
+    if (request.path === '/lab') return { status: 200, body: LAB_ANSWER, headers: { 'content-type': 'application/json' } };
+    return 204;
+  };
 });
 afterAll(async () => {
   await browser?.close();
@@ -59,13 +68,21 @@ const header = (request: Received | undefined, name: string) => String(request?.
 /** The newest delivery's attempts, opened. */
 async function openNewestAttempts(page: Page) {
   const deliveries = page.getByRole('table', { name: 'Deliveries' });
-  const summary = deliveries.locator('details.attempts-details').first().locator('summary');
+  const summary = deliveries.locator('details.attempts-details').first().locator(':scope > summary');
   const open = await deliveries
     .locator('details.attempts-details')
     .first()
     .evaluate((details) => (details as HTMLDetailsElement).open);
   if (!open) await summary.click();
   return deliveries.getByTestId('attempt');
+}
+
+/** Opens an attempt's request and response. */
+async function openExchange(attempt: Locator) {
+  const details = attempt.locator('details.attempt-exchange');
+  if (!(await details.evaluate((element) => (element as HTMLDetailsElement).open)))
+    await details.locator(':scope > summary').click();
+  return details;
 }
 
 /** A timestamp as the console shows it to a reader in Warsaw (pl-PL). */
@@ -132,7 +149,29 @@ describe('the webhook lab in the console', () => {
     const attempt = attempts.first();
     expect(await attempt.textContent()).toContain(`POST ${stack.receiver.url}/lab`);
     expect(await attempt.textContent()).toContain(`webhook-id: ${header(delivered, 'webhook-id')}`);
-    expect(await attempt.getByTestId('attempt-response').textContent()).toMatch(/succeeded\s*HTTP 204 in \d+ ms/);
+    expect(await attempt.getByTestId('attempt-response').textContent()).toMatch(/succeeded\s*HTTP 200 in \d+ ms/);
+
+    // Opened: the request as the receiver got it (headers with the signature, the body pretty-printed) and its answer.
+    const exchange = await openExchange(attempt);
+    const request = exchange.getByTestId('attempt-request');
+    expect(await request.textContent()).toContain(`POST ${stack.receiver.url}/lab`);
+    expect(await request.textContent()).toContain(`webhook-signature: ${header(delivered, 'webhook-signature')}`);
+    expect(await request.textContent()).toContain(`webhook-timestamp: ${header(delivered, 'webhook-timestamp')}`);
+    expect(await exchange.getByTestId('request-body').textContent()).toBe(
+      JSON.stringify(JSON.parse(delivered?.rawBody ?? ''), null, 2),
+    );
+    await exchange.getByRole('button', { name: 'Copy request body' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(delivered?.rawBody);
+    const response = exchange.getByTestId('attempt-response-detail');
+    expect(await response.textContent()).toContain('HTTP 200');
+    expect(await response.textContent()).toContain('content-type: application/json');
+    expect(await exchange.getByTestId('response-body').textContent()).toBe(JSON.stringify(JSON.parse(LAB_ANSWER), null, 2));
+    expect(await exchange.getByTestId('response-truncated').count()).toBe(0);
+    await exchange.getByRole('button', { name: 'Copy response body' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(LAB_ANSWER);
+    expect(await page.content()).not.toContain(secret);
+    // The buttons say "Copied" for a moment; the photograph shows them at rest.
+    await exchange.getByRole('button', { name: 'Copy response body' }).waitFor();
     await checkPage(watched, 'webhook-lab');
   });
 
@@ -256,7 +295,13 @@ describe('the webhook lab in the console', () => {
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 15_000 }).toBe('failing');
     expect(await row.locator('.badge').first().getAttribute('class')).toContain('danger');
     expect(await row.textContent()).toContain('HTTP 500');
-    expect(await row.getByTestId('status-code').textContent()).toBe('500');
+    await expect.poll(() => row.getByTestId('status-code').textContent()).toBe('500');
+    // The receiver's long answer: its first 2 KB, said to be truncated.
+    const failingExchange = await openExchange((await openNewestAttempts(page)).first());
+    const excerpt = (await failingExchange.getByTestId('response-body').textContent()) ?? '';
+    expect(excerpt.startsWith('upstream exploded: EEE')).toBe(true);
+    expect(Buffer.byteLength(excerpt)).toBe(2048);
+    expect(await failingExchange.getByTestId('response-truncated').textContent()).toContain('longer than 2 KB');
 
     const gone = await createHook(token, '/gone');
     await page.goto(`${stack.url}/console/webhooks/${gone.id}`);
@@ -316,7 +361,8 @@ describe('the webhook lab in the console', () => {
         }
         if (path.startsWith('/webhooks/')) {
           await page.getByRole('table', { name: 'Deliveries' }).waitFor();
-          await openNewestAttempts(page);
+          const exchange = await openExchange((await openNewestAttempts(page)).first());
+          await exchange.getByTestId('request-body').waitFor();
           const failures = page.getByRole('group', { name: 'Failures' });
           await failures.getByRole('checkbox').check();
         }

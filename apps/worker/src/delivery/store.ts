@@ -8,6 +8,7 @@ import { type DeliveryJobPayload, deliveryJob, enqueueDeliveryJobsSql } from '@s
 import type pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { inTransaction } from '../transaction.ts';
+import type { ReceivedAnswer } from './http-client.ts';
 
 export interface DeliveryTarget {
   deliveryId: string;
@@ -77,14 +78,22 @@ export interface AttemptRecord {
   disableReason: string | null;
   /** The webhook lab's faults this attempt carried. */
   faults: AttemptFault[];
+  /** The request as sent: the headers Sandbank set (signatures, never the secret) and the body, byte for byte. */
+  request: { url: string; headers: Record<string, string>; body: string };
+  /** The receiver's answer (its status even when a failure fault counted another); null when none came. */
+  response: ReceivedAnswer | null;
 }
 
 export async function recordAttempt(pool: pg.Pool, record: AttemptRecord): Promise<void> {
   await inTransaction(pool, async (client) => {
     const { rows } = await client.query<{ current: boolean }>(
       `with attempt as (
-         insert into webhook_delivery_attempts (id, delivery_id, attempt, started_at, duration_ms, status_code, error, next_attempt_at, faults)
-         select $1, d.id, d.attempt_count + 1, $3, $4, $5, $6, $7, $12::jsonb from webhook_deliveries d where d.id = $2
+         insert into webhook_delivery_attempts (id, delivery_id, attempt, started_at, duration_ms, status_code, error, next_attempt_at, faults,
+                                                request_url, request_headers, request_body,
+                                                response_status, response_headers, response_body, response_body_truncated)
+         select $1, d.id, d.attempt_count + 1, $3, $4, $5, $6, $7, $12::jsonb,
+                $13, $14::jsonb, $15, $16, $17::jsonb, $18, $19
+           from webhook_deliveries d where d.id = $2
        ), webhook as (
          update webhooks set status = 'disabled', disabled_reason = $10, updated_at = now()
           where id = $9 and $10::text is not null and status = 'active'
@@ -111,6 +120,13 @@ export async function recordAttempt(pool: pg.Pool, record: AttemptRecord): Promi
         record.disableReason,
         record.cycle,
         JSON.stringify(record.faults),
+        record.request.url,
+        JSON.stringify(record.request.headers),
+        record.request.body,
+        record.response?.status ?? null,
+        record.response ? JSON.stringify(record.response.headers) : null,
+        record.response?.body ?? null,
+        record.response?.truncated ?? false,
       ],
     );
     // A redelivery started a new cycle while this attempt was in flight: its job decides what follows.

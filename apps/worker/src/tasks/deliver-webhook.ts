@@ -22,7 +22,7 @@ import type { JobHelpers, Task } from 'graphile-worker';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Agent } from 'undici';
-import { type AttemptOutcome, postWebhook } from '../delivery/http-client.ts';
+import { type AttemptOutcome, type PostResult, postWebhook } from '../delivery/http-client.ts';
 import { plaidBody, plaidHeaders } from '../delivery/plaid.ts';
 import {
   type AttemptRecord,
@@ -106,12 +106,14 @@ function deliveryAttempt({ config, secrets, pool, agent, logger }: DeliverWebhoo
         shutdown: helpers.abortSignal,
       });
     const sent = await post();
-    // The duplicate: the same request again, same `webhook-id`; the first answer counts.
+    // The duplicate: the same request again, same `webhook-id`; the first answer counts (and is the one recorded).
     if (plan.duplicate) await post();
-    const outcome = withFailureFault(sent, plan, startedAt);
+    const { response, ...outcome } = withFailureFault(sent, plan, startedAt);
     const record = decide(outcome, attempt, config.webhooks.retryScheduleSeconds);
     const attemptOf = { deliveryId, cycle, webhookId: target.webhookId, userId: target.userId, startedAt };
-    await recordAttempt(pool, { ...attemptOf, ...outcome, ...record, faults: describeFaults(plan, heldMs) });
+    // The exchange as it happened: the request as sent (headers carry signatures, never the secret) and the real answer.
+    const exchange = { request: { url: target.url, headers, body }, response };
+    await recordAttempt(pool, { ...attemptOf, ...outcome, ...record, ...exchange, faults: describeFaults(plan, heldMs) });
     log.info(
       { statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error, outcome: record.outcome },
       'webhook attempt',
@@ -119,14 +121,23 @@ function deliveryAttempt({ config, secrets, pool, agent, logger }: DeliverWebhoo
   };
 }
 
-/** The failure fault: the attempt counts as the chosen answer (the request was sent all the same). */
-function withFailureFault(outcome: AttemptOutcome, plan: FaultPlan, startedAt: Date): AttemptOutcome {
+/**
+ * The failure fault: the attempt counts as the chosen answer (the request was sent all the same);
+ * the receiver's real answer stays in `response`.
+ */
+function withFailureFault(outcome: PostResult, plan: FaultPlan, startedAt: Date): PostResult {
   if (plan.failure === undefined) return outcome;
+  const { response } = outcome;
   const durationMs = Math.max(outcome.durationMs, Date.now() - startedAt.getTime());
   const answered = outcome.statusCode === null ? (outcome.error ?? 'no answer') : `HTTP ${outcome.statusCode}`;
   if (plan.failure === 'timeout')
-    return { statusCode: null, durationMs, error: `fault: timeout (the receiver answered ${answered})` };
-  return { statusCode: plan.failure, durationMs, error: `fault: HTTP ${plan.failure} (the receiver answered ${answered})` };
+    return { statusCode: null, durationMs, error: `fault: timeout (the receiver answered ${answered})`, response };
+  return {
+    statusCode: plan.failure,
+    durationMs,
+    error: `fault: HTTP ${plan.failure} (the receiver answered ${answered})`,
+    response,
+  };
 }
 
 /** Waits `ms` (the latency fault); a shutdown aborts it and the job is retried. */

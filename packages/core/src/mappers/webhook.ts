@@ -26,6 +26,19 @@ const toDeliveryAttempt = (attempt: DeliveryAttemptEntity): DeliveryAttempt => (
   error: attempt.error ?? null,
   nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null,
   faults: (attempt.faults ?? []) as AttemptFault[],
+  request:
+    attempt.requestUrl && attempt.requestHeaders && attempt.requestBody !== null && attempt.requestBody !== undefined
+      ? { method: 'POST', url: attempt.requestUrl, httpHeaders: attempt.requestHeaders, body: attempt.requestBody }
+      : null,
+  response:
+    attempt.responseStatus !== null && attempt.responseStatus !== undefined
+      ? {
+          statusCode: attempt.responseStatus,
+          httpHeaders: attempt.responseHeaders ?? {},
+          body: attempt.responseBody ?? '',
+          bodyTruncated: attempt.responseBodyTruncated,
+        }
+      : null,
 });
 
 /** `delivery.event` must be loaded (its type is part of the shape). */

@@ -72,6 +72,17 @@ const DeliveryAttemptDefinition = defineEntity({
     nextAttemptAt: p.datetime(3).nullable(),
     /** The faults this attempt carried (`AttemptFault[]`), empty for none. */
     faults: p.json<Record<string, unknown>[]>().default([]),
+    /** The request as sent: URL, headers (signatures included; never the secret) and body. Null before they were recorded. */
+    requestUrl: p.text().nullable(),
+    requestHeaders: p.json<Record<string, string>>().nullable(),
+    requestBody: p.text().nullable(),
+    /** The receiver's own answer (`statusCode` is what the attempt counted as); null when none came. */
+    responseStatus: p.integer().nullable(),
+    /** content-type and content-length only. */
+    responseHeaders: p.json<Record<string, string>>().nullable(),
+    /** The first 2 KB of the answer's body, decoded as UTF-8 (invalid bytes replaced). */
+    responseBody: p.text().nullable(),
+    responseBodyTruncated: p.boolean().default(false),
   },
 });
 export class DeliveryAttemptEntity extends DeliveryAttemptDefinition.class {}

@@ -29,7 +29,8 @@ export async function revokeRefreshTokenFamilyOf(em: EntityManager, tokenHash: s
 
 /**
  * Marks a live refresh token used (one conditional UPDATE: of two racing refreshes exactly one
- * wins); its user, its family and whether the user is a child world, or undefined when it is unknown, used, revoked or expired.
+ * wins); its user, its family and whether the user is a child world, or undefined when it is unknown, used, revoked or
+ * expired, or its user is a child world past its TTL (not yet swept).
  */
 export async function claimRefreshToken(
   tx: EntityManager,
@@ -38,6 +39,7 @@ export async function claimRefreshToken(
   const [claimed] = await tx.execute<{ user_id: string; family_id: string; world: boolean }[]>(
     `update refresh_tokens set used_at = now()
         where token_hash = ? and used_at is null and revoked_at is null and expires_at > now()
+          and not exists (select 1 from worlds w where w.id = refresh_tokens.user_id and w.expires_at <= sandbank_wall_now())
         returning user_id, family_id, exists (select 1 from worlds w where w.id = refresh_tokens.user_id) as world`,
     [tokenHash],
   );

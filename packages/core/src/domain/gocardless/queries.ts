@@ -125,9 +125,12 @@ export async function selectTokenKey(
   em: EntityManager,
   userId: string,
   keyId: string,
-): Promise<{ now: Date | string; revoked_at: Date | null; expires_at: Date | null } | undefined> {
-  const [row] = await em.execute<{ now: Date | string; revoked_at: Date | null; expires_at: Date | null }[]>(
-    `select ${WORLD_NOW_SQL} as now, k.revoked_at, k.expires_at
+): Promise<{ now: Date | string; revoked_at: Date | null; expires_at: Date | null; world_expired: boolean } | undefined> {
+  const [row] = await em.execute<
+    { now: Date | string; revoked_at: Date | null; expires_at: Date | null; world_expired: boolean }[]
+  >(
+    `select ${WORLD_NOW_SQL} as now, k.revoked_at, k.expires_at,
+        exists (select 1 from worlds w where w.id = u.id and w.expires_at <= sandbank_wall_now()) as world_expired
        from api_keys k join users u on u.id = k.user_id where k.id = ? and u.id = ?`,
     [keyId, userId],
   );

@@ -93,7 +93,8 @@ export async function verifyGocardlessToken(
   const { sub, key } = claims;
   if (typeof sub !== 'string' || typeof key !== 'string' || !UUID.test(sub) || !UUID.test(key)) return null;
   const row = await selectTokenKey(em, sub, key);
-  if (!row || row.revoked_at) return null;
+  // A revoked key, or a child world past its TTL not yet swept, ends the tokens made with it.
+  if (!row || row.revoked_at || row.world_expired) return null;
   const now = new Date(row.now);
   if (row.expires_at && new Date(row.expires_at).getTime() <= now.getTime()) return null;
   try {

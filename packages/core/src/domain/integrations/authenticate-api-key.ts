@@ -56,6 +56,7 @@ export async function authenticateApiKey(
     throw unauthenticated('The API key is not valid');
   }
   if (key.revoked_at) throw unauthenticated('The API key has been revoked');
+  if (key.world_expired) throw unauthenticated('The API key belongs to a child world whose time to live has passed');
   // A user's key lives in the user's world: it expires, and is used, on the world's clock.
   const now = new Date(key.user_now);
   if (key.expires_at && new Date(key.expires_at).getTime() <= now.getTime()) throw unauthenticated('The API key has expired');

@@ -13,10 +13,13 @@ export interface KeyRow {
   last_used_at: Date | string | null;
   expires_at: Date | string | null;
   revoked_at: Date | string | null;
+  /** The key's user is a child world past its TTL, not yet swept: every credential of it is refused. */
+  world_expired: boolean;
 }
 
 const FIND_KEY = {
-  sql: `select k.id, k.user_id, u.email, ${WORLD_NOW_SQL} as user_now, k.last_used_at, k.expires_at, k.revoked_at
+  sql: `select k.id, k.user_id, u.email, ${WORLD_NOW_SQL} as user_now, k.last_used_at, k.expires_at, k.revoked_at,
+      exists (select 1 from worlds w where w.id = k.user_id and w.expires_at <= sandbank_wall_now()) as world_expired
     from api_keys k join users u on u.id = k.user_id where k.key_hash = ?`,
 };
 

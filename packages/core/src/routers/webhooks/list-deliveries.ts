@@ -13,7 +13,7 @@ export const listDeliveriesProcedure = protectedProcedure
       tags: ['webhooks'],
       summary: "List a webhook's deliveries",
       description:
-        'Deliveries newest first, each with every attempt: when it started, the status code, the duration, the error and the next scheduled try.',
+        'Deliveries newest first, each with every attempt: when it started, the status code, the duration, the error, the next scheduled try, the request as sent (headers with signatures, body) and what the receiver answered (status, content-type and content-length, the first 2 KB of the body).',
     },
     errorCodes: ['NOT_FOUND'],
   })
