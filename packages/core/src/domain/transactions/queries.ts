@@ -121,18 +121,21 @@ with txn as (
 )
 insert into events (id, type, user_id, payload, created_at) values (?, ?, ?, ?::jsonb, ?::timestamptz)`;
 
-export interface TransitionWrite {
+/** The event a write records: its id, its user, its payload (JSON) and the world's instant. */
+interface EventWrite {
+  eventId: string;
+  userId: string;
+  payload: string;
+  at: Date;
+}
+
+export interface TransitionWrite extends EventWrite {
   /** The transaction's new state. */
   next: TransactionRow;
   /** `next.posted_at` as an ISO string, or null. */
   postedAt: string | null;
   delta: { balance: number; held: number; count: number };
-  eventId: string;
   eventType: EventType;
-  userId: string;
-  /** The event's payload (JSON). */
-  payload: string;
-  at: Date;
 }
 
 /** The transaction's new state, the account's deltas and the event, as one statement. */
@@ -174,18 +177,13 @@ with original as (
 )
 insert into events (id, type, user_id, payload, created_at) values (?, 'transaction.created', ?, ?::jsonb, ?::timestamptz)`;
 
-export interface ReversalWrite {
+export interface ReversalWrite extends EventWrite {
   /** How much of the original this reversal gives back (positive). */
   magnitude: number;
   original: TransactionRow;
   reversal: Transaction;
-  userId: string;
   /** The reversal's signed amount. */
   amount: number;
-  eventId: string;
-  /** The event's payload (JSON). */
-  payload: string;
-  at: Date;
 }
 
 /** The original's reversed amount, the reversal's row, the account's balance and the event, as one statement. */

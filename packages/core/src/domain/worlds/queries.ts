@@ -178,6 +178,25 @@ export interface ForkedApiKeyRow {
   key: string;
 }
 
+/** The i-th webhook's new secret, sealed. */
+interface SealedSecret {
+  i: number;
+  ciphertext: string;
+  key_id: string;
+}
+
+/** The i-th API key's new key, as stored: its visible prefix and its hash. */
+interface FreshKey {
+  i: number;
+  prefix: string;
+  hash: string;
+}
+
+/** A forked webhook as written: its sealed secret, not the secret. */
+type WrittenWebhookRow = Omit<ForkedWebhookRow, 'secret'> & { secret_ciphertext: string };
+/** A forked API key as written: its hash, not the key. */
+type WrittenApiKeyRow = Omit<ForkedApiKeyRow, 'key'> & { key_hash: string };
+
 /** The i-th kept row (1-based, in `ord` order) meets the i-th fresh secret. */
 const numbered = (table: string) =>
   `(select s.*, row_number() over (order by s.ord) as i from ${table} s where s.snapshot_id = (select snapshot_id from k)) s`;
@@ -186,9 +205,9 @@ const numbered = (table: string) =>
 export async function insertForkedWebhooks(
   tx: EntityManager,
   target: CopyTarget,
-  sealed: readonly { i: number; ciphertext: string; key_id: string }[],
-): Promise<(Omit<ForkedWebhookRow, 'secret'> & { secret_ciphertext: string })[]> {
-  return tx.execute<(Omit<ForkedWebhookRow, 'secret'> & { secret_ciphertext: string })[]>(
+  sealed: readonly SealedSecret[],
+): Promise<WrittenWebhookRow[]> {
+  return tx.execute<WrittenWebhookRow[]>(
     `${COPY_KEYS}
        insert into webhooks (id, user_id, client_id, url, events, secret_ciphertext, secret_key_id, status, disabled_reason,
                              faults, created_at, updated_at)
@@ -205,9 +224,9 @@ export async function insertForkedWebhooks(
 export async function insertForkedApiKeys(
   tx: EntityManager,
   target: CopyTarget,
-  fresh: readonly { i: number; prefix: string; hash: string }[],
-): Promise<(Omit<ForkedApiKeyRow, 'key'> & { key_hash: string })[]> {
-  return tx.execute<(Omit<ForkedApiKeyRow, 'key'> & { key_hash: string })[]>(
+  fresh: readonly FreshKey[],
+): Promise<WrittenApiKeyRow[]> {
+  return tx.execute<WrittenApiKeyRow[]>(
     `${COPY_KEYS}
        insert into api_keys (id, user_id, name, prefix, key_hash, created_at, expires_at)
        select ${idOf('s.ord')}, k.user_id, s.name, f.prefix, f.hash, s.created_at + k.shift, s.expires_at + k.shift
@@ -311,11 +330,15 @@ export async function keepAccounts(
   );
 }
 
+/** Which world's rows a snapshot keeps, and how many of its rows are numbered before them. */
+interface KeptRows {
+  snapshotId: string;
+  userId: string;
+  after: number;
+}
+
 /** The world's schedules into the snapshot, numbered after `after` rows, in id order. */
-export async function keepSchedules(
-  tx: EntityManager,
-  { snapshotId, userId, after }: { snapshotId: string; userId: string; after: number },
-): Promise<void> {
+export async function keepSchedules(tx: EntityManager, { snapshotId, userId, after }: KeptRows): Promise<void> {
   await tx.execute(
     `insert into world_snapshot_schedules (snapshot_id, ord, id, account_ord, account_id, amount, description, merchant,
                                            category, rrule, timezone, start_at, status, settle_after, state, next_run_at,
@@ -331,10 +354,7 @@ export async function keepSchedules(
 }
 
 /** The world's transactions into the snapshot, numbered after `after` rows, with their account, schedule and reversal ords. */
-export async function keepTransactions(
-  tx: EntityManager,
-  { snapshotId, userId, after }: { snapshotId: string; userId: string; after: number },
-): Promise<void> {
+export async function keepTransactions(tx: EntityManager, { snapshotId, userId, after }: KeptRows): Promise<void> {
   await tx.execute(
     `with t as (select t.*, ?::int + row_number() over (order by t.id) as ord from transactions t where t.user_id = ?)
      insert into world_snapshot_transactions (snapshot_id, ord, id, account_ord, account_id, external_txn_id, schedule_ord,
@@ -370,10 +390,7 @@ export async function keepScheduleRuns(tx: EntityManager, snapshotId: string): P
 }
 
 /** The world's kept webhooks (subscriptions only) into the snapshot, numbered after `after` rows. */
-export async function keepWebhooks(
-  tx: EntityManager,
-  { snapshotId, userId, after }: { snapshotId: string; userId: string; after: number },
-): Promise<void> {
+export async function keepWebhooks(tx: EntityManager, { snapshotId, userId, after }: KeptRows): Promise<void> {
   await tx.execute(
     `insert into world_snapshot_webhooks (snapshot_id, ord, id, client_id, url, events, status, disabled_reason, faults,
                                             created_at)
@@ -386,10 +403,7 @@ export async function keepWebhooks(
 }
 
 /** The world's kept API keys (names and dates only) into the snapshot, numbered after `after` rows. */
-export async function keepApiKeys(
-  tx: EntityManager,
-  { snapshotId, userId, after }: { snapshotId: string; userId: string; after: number },
-): Promise<void> {
+export async function keepApiKeys(tx: EntityManager, { snapshotId, userId, after }: KeptRows): Promise<void> {
   await tx.execute(
     `insert into world_snapshot_api_keys (snapshot_id, ord, id, name, created_at, expires_at)
        select ?, ?::int + row_number() over (order by k.id), k.id, k.name, k.created_at, k.expires_at
