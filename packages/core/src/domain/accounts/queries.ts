@@ -56,14 +56,6 @@ const POINTS_SQL = `
   where a.id = ?
   order by days.day`;
 
-interface BoundsRow {
-  id: string;
-  currency: string;
-  today: string | Date;
-  to_day: string | Date;
-  from_day: string | Date;
-}
-
 export interface BalanceHistoryBounds {
   id: string;
   currency: string;
