@@ -1,6 +1,6 @@
 /**
  * Every page of the console, each in its own address, at a desk (1280 × 900) and on a phone
- * (390 × 844, light and dark): no wider than the screen, the world clock shown, axe-core finding
+ * (390 × 844), each in light and dark: no wider than the screen, the world clock shown, axe-core finding
  * no serious or critical violation, the CSP refusing nothing and nothing leaving the origin.
  * Each is photographed at both sizes (light) into `pages/` of the screenshot folder:
  * `pnpm --filter @sandbank/console screenshots` refreshes docs/console/pages.
@@ -77,7 +77,7 @@ const PAGES: ConsolePage[] = [
 ];
 
 const SIZES = [
-  { label: 'desk', viewport: { width: 1280, height: 900 }, schemes: ['light'] as const, prefix: '' },
+  { label: 'desk', viewport: { width: 1280, height: 900 }, schemes: ['light', 'dark'] as const, prefix: '' },
   { label: 'phone', viewport: { width: 390, height: 844 }, schemes: ['light', 'dark'] as const, prefix: 'phone-' },
 ];
 
