@@ -178,7 +178,7 @@ describe('the console in a browser', () => {
     const again = await stack.receiver.waitFor(2);
     expect(JSON.parse(again[1]?.rawBody ?? '{}').id).toBe(event.id);
     await expect
-      .poll(() => deliveries.getByRole('group').first().locator('summary').textContent(), { timeout: 15_000 })
+      .poll(() => deliveries.getByRole('group').first().locator(':scope > summary').textContent(), { timeout: 15_000 })
       .toBe('2');
 
     // The event log: every change so far, newest first; it grows by itself when another client acts.
