@@ -14,6 +14,7 @@
 import type { Orm } from '@sandbank/db';
 import { nativePool } from '@sandbank/db';
 import { isDatabaseUnavailable } from '../errors.ts';
+import { type Pool, reserveGuess, selectGuessBucket, settleGuess, sweepGuesses } from './queries.ts';
 
 export interface GuessBucket {
   inFlight: number;
@@ -80,31 +81,6 @@ export class MemoryGuessBuckets implements GuessBuckets {
   }
 }
 
-const GUESS_TABLE = 'password_guesses';
-
-const RESERVE_SQL = `
-  insert into ${GUESS_TABLE} as g (key, in_flight, failed, blocked_until, expire)
-  values ($1, 1, 0, null, $2::bigint + $3::bigint)
-  on conflict (key) do update set
-    in_flight = case when g.expire <= $2 then 1 else g.in_flight + 1 end,
-    failed = case when g.expire <= $2 then 0 else g.failed end,
-    blocked_until = case when g.expire <= $2 then null else g.blocked_until end,
-    expire = case when g.expire <= $2 then excluded.expire else g.expire end
-  where g.expire <= $2 or (coalesce(g.blocked_until, 0) <= $2 and g.in_flight + g.failed < $4)
-  returning in_flight`;
-
-// SET reads the row's old values: `failed + 1` is the count with this failure in it.
-const SETTLE_SQL = `
-  update ${GUESS_TABLE} set
-    in_flight = greatest(in_flight - 1, 0),
-    failed = case $2::text
-      when 'success' then 0
-      when 'fail' then case when $4::bigint is not null and failed + 1 >= $3 then 0 else failed + 1 end
-      else failed end,
-    blocked_until = case when $2::text = 'fail' and $4::bigint is not null and failed + 1 >= $3
-      then $5::bigint + $4::bigint else blocked_until end
-  where key = $1 and expire > $5`;
-
 /**
  * The shared store. While PostgreSQL does not answer, an in-memory store takes over (as the
  * rate limiters' insurance limiter does), so an outage never turns a login into a 500. Only an
@@ -124,7 +100,7 @@ export class PostgresGuessBuckets implements GuessBuckets {
   async reserve(key: string, max: number, now: number, ttlMs: number): Promise<boolean> {
     this.#sweep(now);
     return this.#orInsurance(
-      async (pool) => (await pool.query(RESERVE_SQL, [key, now, ttlMs, max])).rowCount === 1,
+      (pool) => reserveGuess(pool, { key, max, now, ttlMs }),
       (memory) => memory.reserve(key, max, now, ttlMs),
     );
   }
@@ -132,10 +108,7 @@ export class PostgresGuessBuckets implements GuessBuckets {
   async peek(key: string): Promise<GuessBucket | undefined> {
     return this.#orInsurance(
       async (pool) => {
-        const { rows } = await pool.query(`select in_flight, failed, blocked_until, expire from ${GUESS_TABLE} where key = $1`, [
-          key,
-        ]);
-        const row = rows[0];
+        const row = await selectGuessBucket(pool, key);
         if (!row) return undefined;
         const blockedUntil = row.blocked_until === null ? null : Number(row.blocked_until);
         return { inFlight: row.in_flight, failed: row.failed, blockedUntil, expire: Number(row.expire) };
@@ -149,16 +122,13 @@ export class PostgresGuessBuckets implements GuessBuckets {
     const blockMs = outcome.kind === 'fail' ? (outcome.blockMs ?? null) : null;
     await this.#orInsurance(
       async (pool) => {
-        await pool.query(SETTLE_SQL, [key, outcome.kind, max, blockMs, now]);
+        await settleGuess(pool, { key, kind: outcome.kind, max, blockMs, now });
       },
       (memory) => memory.settle(key, outcome, now),
     );
   }
 
-  async #orInsurance<T>(
-    shared: (pool: Awaited<ReturnType<typeof nativePool>>) => Promise<T>,
-    local: (memory: MemoryGuessBuckets) => Promise<T>,
-  ): Promise<T> {
+  async #orInsurance<T>(shared: (pool: Pool) => Promise<T>, local: (memory: MemoryGuessBuckets) => Promise<T>): Promise<T> {
     try {
       return await shared(await nativePool(this.#orm));
     } catch (error) {
@@ -170,9 +140,8 @@ export class PostgresGuessBuckets implements GuessBuckets {
   #sweep(now: number): void {
     if (now - this.#lastSweep < SWEEP_EVERY_MS) return;
     this.#lastSweep = now;
-    const sql = `delete from ${GUESS_TABLE} where expire <= $1 and coalesce(blocked_until, 0) <= $1`;
     void nativePool(this.#orm)
-      .then((pool) => pool.query(sql, [now]))
+      .then((pool) => sweepGuesses(pool, now))
       .catch(() => undefined);
   }
 }

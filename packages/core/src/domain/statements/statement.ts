@@ -13,12 +13,17 @@
 import { type EntityManager, openSnapshot, type Snapshot } from '@sandbank/db';
 import { AppError, notFound } from '../../errors.ts';
 import { ibanOf, SANDBANK_BIC } from '../accounts/iban.ts';
-import { WORLD_NOW_SQL } from '../clock/clock.ts';
 import { type PendingEntry, toPendingEntry } from './pending-entries.ts';
-import { PENDING_SQL, type PendingRow } from './queries.ts';
+import {
+  type EntryRow,
+  fetchEntries,
+  type HeadRow,
+  openEntriesCursor,
+  selectPendingOnSnapshot,
+  selectStatementHead,
+} from './queries.ts';
 import { checkPeriod, daysBetween, MAX_STATEMENT_DAYS, periodTooLong } from './statement-period.ts';
 
-const STATEMENT_TIME_ZONE = 'Europe/Warsaw';
 /** Entries fetched from the cursor at a time. */
 const STATEMENT_PAGE_SIZE = 500;
 
@@ -89,73 +94,6 @@ export interface ReadStatementParams {
   withPending?: boolean;
 }
 
-interface HeadRow {
-  account_id: string;
-  name: string;
-  currency: string;
-  email: string;
-  now: Date | string;
-  from_day: string;
-  to_day: string;
-  is_today: boolean;
-  held: string;
-  opening: string;
-  credit_count: string;
-  credit_sum: string;
-  debit_count: string;
-  debit_sum: string;
-}
-
-interface EntryRow {
-  id: string;
-  external_txn_id: string;
-  amount: string;
-  booking_date: string;
-  value_date: string;
-  posted_at: Date | string;
-  description: string;
-  merchant: string | null;
-  category: string | null;
-  reversal_of: string | null;
-}
-
-const local = (column: string) => `to_char(${column} at time zone '${STATEMENT_TIME_ZONE}', 'YYYY-MM-DD')`;
-const startOf = (day: string) => `(${day})::timestamp at time zone '${STATEMENT_TIME_ZONE}'`;
-const inPeriod = (start: string, end: string) =>
-  `t.status = 'posted' and t.posted_at >= ${startOf(start)} and t.posted_at < ${startOf(end)}`;
-
-/** The account (owned by the user), its period resolved against the world's today, the opening balance and the period's totals. */
-const HEAD_SQL = `with account as (
-      select a.id, a.name, a.currency, a.held_amount, u.email, ${WORLD_NOW_SQL} as now
-      from accounts a join users u on u.id = a.user_id where a.id = ? and a.user_id = ?
-    ), today as (
-      select account.*, (now at time zone '${STATEMENT_TIME_ZONE}')::date as today from account
-    ), period as (
-      select today.*, least(coalesce(?::date, today), today) as to_day from today
-    ), bounds as (
-      select period.*, coalesce(?::date, date_trunc('month', to_day)::date) as from_day from period
-    )
-    select b.id as account_id, b.name, b.currency, b.email, b.now, b.from_day::text, b.to_day::text,
-      b.to_day = b.today as is_today, b.held_amount as held,
-      (select coalesce(sum(t.amount), 0)::bigint from transactions t
-        where t.account_id = b.id and t.status = 'posted' and t.posted_at < ${startOf('b.from_day')}) as opening,
-      p.credit_count, p.credit_sum, p.debit_count, p.debit_sum
-    from bounds b cross join lateral (
-      select count(*) filter (where t.amount >= 0) as credit_count,
-        coalesce(sum(t.amount) filter (where t.amount >= 0), 0)::bigint as credit_sum,
-        count(*) filter (where t.amount < 0) as debit_count,
-        coalesce(-sum(t.amount) filter (where t.amount < 0), 0)::bigint as debit_sum
-      from transactions t where t.account_id = b.id and ${inPeriod('b.from_day', 'b.to_day + 1')}
-    ) p`;
-
-/** The period's entries, oldest posting first, as a cursor of the snapshot. */
-const ENTRIES_CURSOR_SQL = `declare statement_entries no scroll cursor for
-    select t.id, t.external_txn_id, t.amount, ${local('t.posted_at')} as booking_date, ${local('t.date')} as value_date,
-      t.posted_at, t.description, t.merchant, t.category, t.reversal_of
-    from transactions t
-    where t.account_id = ? and ${inPeriod('?::date', '?::date + 1')}
-    order by t.posted_at, t.id`;
-
 /**
  * Opens a statement: checks the period, reads the head (404 for an account the user does not
  * own). The caller must drain `pages()` or call `close()`.
@@ -165,7 +103,7 @@ export async function openStatement(em: EntityManager, params: ReadStatementPara
   checkPeriod(from, to);
   const snapshot = await openSnapshot(em);
   try {
-    const [row] = await snapshot.query<HeadRow>(HEAD_SQL, [accountId, userId, to ?? null, from ?? null]);
+    const row = await selectStatementHead(snapshot, { accountId, userId, from, to });
     if (!row) throw notFound('Account');
     if (row.from_day > row.to_day) {
       throw new AppError('VALIDATION_ERROR', '`from` is after today in this world', {
@@ -175,7 +113,7 @@ export async function openStatement(em: EntityManager, params: ReadStatementPara
     if (daysBetween(row.from_day, row.to_day) > MAX_STATEMENT_DAYS) throw periodTooLong();
     const head = toHead(row);
     const pending = params.withPending
-      ? (await snapshot.query<PendingRow>(PENDING_SQL.sql, [accountId, head.period.from, head.period.to])).map(toPendingEntry)
+      ? (await selectPendingOnSnapshot(snapshot, { accountId, from: head.period.from, to: head.period.to })).map(toPendingEntry)
       : [];
     return { head, pending, pages: () => pagesOf(snapshot, head), close: () => snapshot.close() };
   } catch (error) {
@@ -194,11 +132,11 @@ export async function readStatement(em: EntityManager, params: ReadStatementPara
 
 async function* pagesOf(snapshot: Snapshot, head: StatementHead): AsyncGenerator<StatementEntry[]> {
   try {
-    await snapshot.query(ENTRIES_CURSOR_SQL, [head.account.id, head.period.from, head.period.to]);
+    await openEntriesCursor(snapshot, { accountId: head.account.id, from: head.period.from, to: head.period.to });
     let balance = head.opening;
     let count = 0;
     for (;;) {
-      const rows = await snapshot.query<EntryRow>(`fetch ${STATEMENT_PAGE_SIZE} from statement_entries`);
+      const rows = await fetchEntries(snapshot, STATEMENT_PAGE_SIZE);
       if (rows.length === 0) break;
       count += rows.length;
       yield rows.map((row) => {
