@@ -19,7 +19,7 @@ export interface PendingRow {
   category: string | null;
 }
 
-export const PENDING_SQL = {
+const PENDING_SQL = {
   name: 'statement_pending',
   sql: `select t.id, t.external_txn_id, t.amount, to_char(t.date at time zone 'Europe/Warsaw', 'YYYY-MM-DD') as value_date,
       t.description, t.merchant, t.category
