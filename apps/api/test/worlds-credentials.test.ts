@@ -180,3 +180,53 @@ describe('include', () => {
     expect(await count()).toEqual(before);
   });
 });
+
+describe('kept API keys and LIMIT_API_KEYS', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await startTestApp({ LIMIT_API_KEYS: '3' });
+  });
+  afterAll(() => limited.close());
+
+  it('the kept keys that are active and the world’s own must fit; past the limit the fork is refused and leaves nothing', async () => {
+    const user = await limited.createUser();
+    const token = user.accessToken;
+    const now = Date.parse((await limited.call('GET', '/v1/clock', { token })).body.data.now);
+    const newKey = async (name: string, expiresInMs?: number) => {
+      const body = { name, ...(expiresInMs ? { expiresAt: new Date(now + expiresInMs).toISOString() } : {}) };
+      const res = await limited.call('POST', '/v1/api-keys', { token, body });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    };
+    const snapshotOf = async (name: string) => {
+      const res = await limited.call('POST', '/v1/sandbox/snapshots', { token, body: { name, include: ['apiKeys'] } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data.id as string;
+    };
+    const forkOf = (snapshotId: string) => limited.call('POST', '/v1/worlds', { token, body: { snapshotId } });
+    const rows = async () =>
+      (await limited.db.query('select (select count(*) from users)::int as users, (select count(*) from api_keys)::int as keys'))
+        .rows[0];
+
+    // Two active keys kept, and the world's own: exactly the limit.
+    await newKey('CI');
+    await newKey('short', DAY);
+    const two = await forkOf(await snapshotOf('two keys'));
+    expect(two.status, JSON.stringify(two.body)).toBe(201);
+    expect(two.body.data.apiKeys).toHaveLength(2);
+    const inChild = await limited.call('POST', '/v1/api-keys', { token: two.body.data.accessToken, body: { name: 'more' } });
+    expectRefusal(inChild, [422, 'LIMIT_EXCEEDED', 'apiKeys']);
+
+    // The parent at its limit, every key kept: with the world's own key one over, so refused, and nothing written.
+    await newKey('third');
+    const full = await snapshotOf('three keys');
+    const before = await rows();
+    expectRefusal(await forkOf(full), [422, 'LIMIT_EXCEEDED', 'apiKeys']);
+    expect(await rows()).toEqual(before);
+
+    // A kept key that had expired stays expired in the child and does not count.
+    expect((await limited.call('POST', '/v1/clock/advance', { token, body: { by: 'P2D' } })).status).toBe(200);
+    const withExpired = await forkOf(await snapshotOf('one expired'));
+    expect(withExpired.status, JSON.stringify(withExpired.body)).toBe(201);
+    expect(withExpired.body.data.apiKeys).toHaveLength(3);
+  });
+});
