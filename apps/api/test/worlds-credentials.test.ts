@@ -63,7 +63,7 @@ const fork = async (snapshotId: string) => {
 describe('include', () => {
   it('without it, a snapshot keeps no webhook and no key, and a fork gets none (only its own World key)', async () => {
     const snapshot = await takeSnapshot({ name: 'plain' });
-    expect(snapshot).toMatchObject({ accounts: 1, transactions: 1, webhooks: 0, apiKeys: 0 });
+    expect(snapshot).toMatchObject({ accounts: 1, transactions: 1, webhooks: 0, apiKeys: 0, include: [] });
     const child = await fork(snapshot.id);
     expect(child.webhooks).toEqual([]);
     expect(child.apiKeys).toEqual([]);
@@ -135,7 +135,12 @@ describe('include', () => {
 
   it('keeps only what it names', async () => {
     const snapshot = await takeSnapshot({ name: 'webhooks only', include: ['webhooks'] });
-    expect(snapshot).toMatchObject({ webhooks: 1, apiKeys: 0 });
+    expect(snapshot).toMatchObject({ webhooks: 1, apiKeys: 0, include: ['webhooks'] });
+    // What it was asked to keep, in one order, whatever the request's; read back alike.
+    const both = await takeSnapshot({ name: 'both', include: ['apiKeys', 'webhooks'] });
+    expect(both.include).toEqual(['webhooks', 'apiKeys']);
+    const read = await app.call('GET', `/v1/sandbox/snapshots/${both.id}`, { token: parent.accessToken });
+    expect(read.body.data.include).toEqual(['webhooks', 'apiKeys']);
     const child = await fork(snapshot.id);
     expect([child.webhooks.length, child.apiKeys.length]).toEqual([1, 0]);
   });

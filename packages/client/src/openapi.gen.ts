@@ -1991,6 +1991,13 @@ export interface components {
              * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
              */
             id: string;
+            /**
+             * @description What it was asked to keep besides money and clock, in this order: `webhooks`, then `apiKeys` ([] for neither); a kind asked for is here even when the world had none of it
+             * @example [
+             *       "webhooks"
+             *     ]
+             */
+            include: components["schemas"]["SnapshotInclude"][];
             name: string;
             /** Format: int64 */
             schedules: number;
@@ -7829,7 +7836,10 @@ export interface operations {
                      *           "transactions": 1,
                      *           "schedules": 1,
                      *           "webhooks": 1,
-                     *           "apiKeys": 1
+                     *           "apiKeys": 1,
+                     *           "include": [
+                     *             "webhooks"
+                     *           ]
                      *         },
                      *         "removed": {
                      *           "accounts": 1,
@@ -8060,7 +8070,10 @@ export interface operations {
                      *           "transactions": 1,
                      *           "schedules": 1,
                      *           "webhooks": 1,
-                     *           "apiKeys": 1
+                     *           "apiKeys": 1,
+                     *           "include": [
+                     *             "webhooks"
+                     *           ]
                      *         }
                      *       ],
                      *       "meta": {
@@ -8297,7 +8310,10 @@ export interface operations {
                      *         "transactions": 1,
                      *         "schedules": 1,
                      *         "webhooks": 1,
-                     *         "apiKeys": 1
+                     *         "apiKeys": 1,
+                     *         "include": [
+                     *           "webhooks"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -8522,7 +8538,10 @@ export interface operations {
                      *         "transactions": 1,
                      *         "schedules": 1,
                      *         "webhooks": 1,
-                     *         "apiKeys": 1
+                     *         "apiKeys": 1,
+                     *         "include": [
+                     *           "webhooks"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -8687,7 +8706,10 @@ export interface operations {
                      *         "transactions": 1,
                      *         "schedules": 1,
                      *         "webhooks": 1,
-                     *         "apiKeys": 1
+                     *         "apiKeys": 1,
+                     *         "include": [
+                     *           "webhooks"
+                     *         ]
                      *       }
                      *     }
                      */
