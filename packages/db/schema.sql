@@ -163,6 +163,7 @@ create table refresh_tokens (
   used_at timestamp(3) with time zone,
   revoked_at timestamp(3) with time zone,
   created_at timestamp(3) with time zone not null default now(),
+  world boolean not null default false,
   constraint refresh_tokens_pkey PRIMARY KEY (id),
   constraint refresh_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 );
