@@ -1099,7 +1099,7 @@ export interface paths {
         put?: never;
         /**
          * Create a disposable child world
-         * @description A new user without a password, owned by you, filled from one of your snapshots (new ids, same shape, same relative dates, the snapshot’s clock offset; fast: its rows are copied inside the database) or from a scenario (as POST /v1/scenarios/apply). The answer carries its access token, refresh token and an API key, shown once; a snapshot that kept webhooks or API keys (`include`) gives the world fresh ones of each — same URLs, events, names, new secrets and keys (never the parent’s), shown once in `webhooks` and `apiKeys`. After `ttl` (default PT1H, PT1S–P7D, wall time) the worker removes it and all its data; DELETE /v1/worlds/{id} removes it at once. Your own calls never read its data: use its credentials. A child world cannot create worlds (403 FORBIDDEN). LIMIT_WORLDS live worlds per user (422 LIMIT_EXCEEDED). Access token or API key. Bodies up to 16 MiB (a scenario).
+         * @description A new user without a password, owned by you, filled from one of your snapshots (new ids, same shape, same relative dates, the snapshot’s clock offset; fast: its rows are copied inside the database) or from a scenario (as POST /v1/scenarios/apply). The answer carries its access token, refresh token and an API key, shown once; a snapshot that kept webhooks or API keys (`include`) gives the world fresh ones of each — same URLs, events, names, new secrets and keys (never the parent’s), shown once in `webhooks` and `apiKeys`. After `ttl` (default PT1H, PT1S–P7D, wall time) the worker removes it and all its data; DELETE /v1/worlds/{id} removes it at once. Your own calls never read its data: use its credentials. A child world cannot create worlds (403 FORBIDDEN). LIMIT_WORLDS live worlds per user (422 LIMIT_EXCEEDED); the kept API keys still active and the world’s own must fit LIMIT_API_KEYS (422 LIMIT_EXCEEDED, path apiKeys). Access token or API key. Bodies up to 16 MiB (a scenario).
          */
         post: operations["worlds.createWorld"];
         delete?: never;
@@ -2051,6 +2051,13 @@ export interface components {
              * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
              */
             id: string;
+            /**
+             * @description What it was asked to keep besides money and clock, in this order: `webhooks`, then `apiKeys` ([] for neither); a kind asked for is here even when the world had none of it
+             * @example [
+             *       "webhooks"
+             *     ]
+             */
+            include: components["schemas"]["SnapshotInclude"][];
             name: string;
             /** Format: int64 */
             schedules: number;
@@ -8540,7 +8547,10 @@ export interface operations {
                      *           "transactions": 1,
                      *           "schedules": 1,
                      *           "webhooks": 1,
-                     *           "apiKeys": 1
+                     *           "apiKeys": 1,
+                     *           "include": [
+                     *             "webhooks"
+                     *           ]
                      *         },
                      *         "removed": {
                      *           "accounts": 1,
@@ -8771,7 +8781,10 @@ export interface operations {
                      *           "transactions": 1,
                      *           "schedules": 1,
                      *           "webhooks": 1,
-                     *           "apiKeys": 1
+                     *           "apiKeys": 1,
+                     *           "include": [
+                     *             "webhooks"
+                     *           ]
                      *         }
                      *       ],
                      *       "meta": {
@@ -9008,7 +9021,10 @@ export interface operations {
                      *         "transactions": 1,
                      *         "schedules": 1,
                      *         "webhooks": 1,
-                     *         "apiKeys": 1
+                     *         "apiKeys": 1,
+                     *         "include": [
+                     *           "webhooks"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -9233,7 +9249,10 @@ export interface operations {
                      *         "transactions": 1,
                      *         "schedules": 1,
                      *         "webhooks": 1,
-                     *         "apiKeys": 1
+                     *         "apiKeys": 1,
+                     *         "include": [
+                     *           "webhooks"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -9398,7 +9417,10 @@ export interface operations {
                      *         "transactions": 1,
                      *         "schedules": 1,
                      *         "webhooks": 1,
-                     *         "apiKeys": 1
+                     *         "apiKeys": 1,
+                     *         "include": [
+                     *           "webhooks"
+                     *         ]
                      *       }
                      *     }
                      */
