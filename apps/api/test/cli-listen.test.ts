@@ -3,7 +3,9 @@
  * forwards to a local receiver that verifies every delivery with the `standardwebhooks` library,
  * while simulations, a pending post, a scenario and a clock advance happen (some through the CLI's
  * own commands). The listener is killed (SIGKILL) mid-way and started again with the same resume
- * point: every event of the log arrives, verified, byte for byte; nothing is missed.
+ * point: every event of the log arrives, verified, byte for byte; nothing is missed. Across access
+ * tokens that expire every two seconds (the API ends the stream at each expiry), the listener
+ * reconnects at once with a fresh token and forwards every event exactly once.
  * Also: login keeps the session with mode 600, exit codes, --json, --help.
  */
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -13,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { waitUntil } from '@sandbank/testing';
+import { insertAccount, insertTransactionEvent } from '@sandbank/testing/fixtures';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, sandbank, startSandbank } from './cli-process.ts';
@@ -208,6 +211,53 @@ describe('sandbank', () => {
       .map((line) => JSON.parse(line));
     expect(lines.every((line) => line.ok === true && line.status === 200)).toBe(true);
     await rm(listenerDir, { recursive: true, force: true });
+  });
+
+  it('listen goes on across access-token expiries with a fresh token each time, missing nothing', {
+    timeout: 60_000,
+  }, async () => {
+    const short = await startTestApp({ ACCESS_TOKEN_TTL_SECONDS: '2' });
+    const listenerDir = await mkdtemp(path.join(os.tmpdir(), 'sandbank-expiry-'));
+    try {
+      const user = await short.createUser();
+      const env = cliEnv(listenerDir);
+      const login = await sandbank(
+        ['login', '--api-url', short.url, '--email', user.email, '--password-stdin'],
+        env,
+        user.password,
+      );
+      expect(login.code, login.stderr).toBe(0);
+      let secret = '';
+      const receiver = await startReceiver(
+        () => secret,
+        () => 200,
+      );
+      const listener = startSandbank(['listen', '--forward-to', receiver.url, '--from-start', '--json'], env);
+      await listener.waitFor('Ready!');
+      secret = /(whsec_[A-Za-z0-9+/=]+)/.exec(listener.stderr())?.[1] ?? '';
+      // Events written straight into the log (no token needed) over three tokens' lifetimes.
+      const accountId = await insertAccount(short.db, user.id);
+      for (let i = 0; i < 24; i++) {
+        await insertTransactionEvent(short.db, { accountId, amount: 100 + i });
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      const { rows } = await short.db.query<{ id: string }>('select id from events where user_id = $1', [user.id]);
+      const ids = rows.map((row) => row.id).sort();
+      await waitUntil(() => receiver.deliveries.length >= ids.length, { timeoutMs: 30_000, what: 'every event forwarded' });
+      listener.child.kill('SIGTERM');
+      await new Promise((resolve) => listener.child.once('exit', resolve));
+      await receiver.close();
+      expect(receiver.deliveries.every((d) => d.verified)).toBe(true);
+      expect(receiver.deliveries.map((d) => d.id).sort()).toEqual(ids); // each once: no gap, no repeat
+      const stderr = listener.stderr();
+      expect(stderr.match(/The access token has expired; reconnecting with a fresh token/g)?.length ?? 0).toBeGreaterThanOrEqual(
+        2,
+      );
+      expect(stderr).not.toContain('stream interrupted');
+    } finally {
+      await short.close();
+      await rm(listenerDir, { recursive: true, force: true });
+    }
   });
 
   it('statement writes the file; the API refusing is exit 1 with its code', async () => {

@@ -4,17 +4,21 @@
  * across a burst of transactions that commit out of order, a client that disconnects and resumes
  * with `Last-Event-ID` sees every committed event exactly once. Also: heartbeats, the per-user
  * bound, the cursor's interchangeability with GET /v1/events, and shutdown ending every stream.
+ * A stream ends with its credential: at the access token's expiry, and within the re-check interval
+ * of its child world's removal or TTL, each time with a last `event: error` message; a healthy
+ * stream is never ended by the re-check.
  */
 import type { AddressInfo } from 'node:net';
+import { signAccessToken, verifyAccessToken } from '@sandbank/core';
 import { waitUntil } from '@sandbank/testing';
 import { insertAccount, insertTransactionEvent, openAccount, simulate } from '@sandbank/testing/fixtures';
 import { EventSource } from 'eventsource';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventStreamHandler, eventStreams } from '../src/http/event-stream.ts';
+import { eventStreamHandler, eventStreams, type StreamOptions } from '../src/http/event-stream.ts';
 import { inFlightRequests } from '../src/http/in-flight.ts';
 import { startApiProcess } from './api-process.ts';
-import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { startTestApp, type TestApp, type TestUser, visibleEvents } from './helpers.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -236,5 +240,192 @@ describe('the API process', () => {
     expect(code).toBe(0);
     expect(Date.now() - started).toBeLessThan(5_000);
     for (const reader of readers) await reader.cancel().catch(() => {});
+  });
+});
+
+interface SseMessage {
+  event?: string;
+  id?: string;
+  data: string;
+}
+
+interface SseReader {
+  messages: SseMessage[];
+  /** The events' bodies' ids (messages with an `id`). */
+  eventIds: () => string[];
+  /** Resolves when the server ends the response. */
+  ended: Promise<void>;
+  done: () => boolean;
+  cancel: () => Promise<void>;
+}
+
+/** Reads an SSE response as it comes, message by message (comments skipped). */
+function readSse(res: Response): SseReader {
+  const messages: SseMessage[] = [];
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let finished = false;
+  const ended = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const message: SseMessage = { data: '' };
+        let hasData = false;
+        for (const line of block.split('\n')) {
+          const colon = line.indexOf(': ');
+          if (line.startsWith(':') || colon < 0) continue;
+          const [field, value] = [line.slice(0, colon), line.slice(colon + 2)];
+          if (field === 'event') message.event = value;
+          else if (field === 'id') message.id = value;
+          else if (field === 'data') {
+            message.data = value;
+            hasData = true;
+          }
+        }
+        if (hasData) messages.push(message);
+      }
+    }
+    finished = true;
+  })();
+  return {
+    messages,
+    eventIds: () => messages.filter((m) => m.id !== undefined).map((m) => (JSON.parse(m.data) as { id: string }).id),
+    ended,
+    done: () => finished,
+    cancel: () => reader.cancel().catch(() => {}),
+  };
+}
+
+async function openStream(baseUrl: string, token: string, lastEventId?: string): Promise<SseReader> {
+  const res = await fetch(`${baseUrl}/v1/events/stream`, {
+    headers: { authorization: `Bearer ${token}`, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+  });
+  expect(res.status, await (res.ok ? '' : res.clone().text())).toBe(200);
+  return readSse(res);
+}
+
+/** The stream handler alone on its own server (the app's deps and database), with fast timings. */
+async function streamServer(options: StreamOptions) {
+  const streams = eventStreams();
+  const inFlight = inFlightRequests();
+  const server = express()
+    .get('/v1/events/stream', eventStreamHandler(app.deps, inFlight, streams, options))
+    .listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    streams,
+    async close() {
+      streams.close();
+      await new Promise((resolve) => server.close(resolve));
+      await inFlight.settled();
+    },
+  };
+}
+
+/** The last message: the API's 401 body as an `error` event, with no `id` (the resume point stays). */
+function expectRefusalMessage(stream: SseReader, message: string): { code: string; message: string; traceId?: string } {
+  const last = stream.messages.at(-1);
+  expect(last?.event).toBe('error');
+  expect(last?.id).toBeUndefined();
+  const body = JSON.parse(last?.data ?? '{}') as { code: string; message: string; traceId?: string };
+  expect(body).toMatchObject({ code: 'UNAUTHENTICATED', message });
+  return body;
+}
+
+/** A child world of a new parent, from a snapshot of one account. */
+async function forkWorld(ttl: string): Promise<{ id: string; accessToken: string; parentToken: string }> {
+  const parent = await app.createUser();
+  await openAccount(app, parent);
+  const snap = await app.call('POST', '/v1/sandbox/snapshots', { token: parent.accessToken, body: { name: 'base' } });
+  expect(snap.status, JSON.stringify(snap.body)).toBe(201);
+  const world = await app.call('POST', '/v1/worlds', { token: parent.accessToken, body: { snapshotId: snap.body.data.id, ttl } });
+  expect(world.status, JSON.stringify(world.body)).toBe(201);
+  const { id } = world.body.data.world as { id: string };
+  return { id, accessToken: world.body.data.accessToken, parentToken: parent.accessToken };
+}
+
+describe('the end of the credential', () => {
+  it('ends at the access token’s expiry with a last error message; a fresh token resumes with no gap', async () => {
+    const owner = await app.createUser();
+    const accountId = await openAccount(app, owner);
+    // A two-second token of the same session, signed as the API signs its own.
+    const { sessionId } = await verifyAccessToken(app.deps, owner.accessToken);
+    const short = { ...app.deps, config: { ...app.deps.config, auth: { ...app.deps.config.auth, accessTokenTtlSeconds: 2 } } };
+    const token = await signAccessToken(short, owner.id, sessionId);
+    const { expiresAtMs } = await verifyAccessToken(app.deps, token);
+    await simulate(app, owner, { accountId, amount: 100 });
+    const first = await openStream(app.url, token); // the real app: its default re-check interval is longer than the token
+    await waitUntil(() => first.eventIds().length >= 1, { what: 'the first event' });
+    await first.ended;
+    const endedAt = Date.now();
+    expect(endedAt).toBeGreaterThanOrEqual(expiresAtMs);
+    expect(endedAt).toBeLessThan(expiresAtMs + 1_000);
+    // The app's error body, trace id included (the bare servers below have no request ids).
+    expect(expectRefusalMessage(first, 'The access token has expired').traceId).toMatch(/\S/);
+    const expired = await fetch(`${app.url}/v1/events/stream`, { headers: { authorization: `Bearer ${token}` } });
+    expect(expired.status).toBe(401);
+
+    await simulate(app, owner, { accountId, amount: 200 });
+    const resumeAt = first.messages.filter((m) => m.id !== undefined).at(-1)?.id;
+    const second = await openStream(app.url, owner.accessToken, resumeAt);
+    const all = await visibleEvents(app, owner, 2);
+    await waitUntil(() => first.eventIds().length + second.eventIds().length >= all.length, { what: 'every event' });
+    await sleep(300); // nothing more may come
+    await second.cancel();
+    expect([...first.eventIds(), ...second.eventIds()]).toEqual(all.map((event) => event.id));
+  });
+
+  it('ends within the re-check interval once its child world is removed, or its TTL passes', async () => {
+    const server = await streamServer({ recheckMs: 100, pollMs: 20 });
+    try {
+      const removed = await forkWorld('PT1H');
+      const expiring = await forkWorld('PT2S');
+      const gone = await openStream(server.url, removed.accessToken);
+      const ttl = await openStream(server.url, expiring.accessToken);
+      await sleep(300); // re-checked a few times while the worlds live
+      expect([gone.done(), ttl.done()]).toEqual([false, false]);
+
+      const res = await app.call('DELETE', `/v1/worlds/${removed.id}`, { token: removed.parentToken });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const removedAt = Date.now();
+      await gone.ended;
+      expect(Date.now() - removedAt).toBeLessThan(1_000);
+      expectRefusalMessage(gone, 'The world of this access token has been removed or has expired');
+
+      await ttl.ended; // its token lives 15 minutes more; the world's TTL (wall time) ends it
+      expectRefusalMessage(ttl, 'The world of this access token has been removed or has expired');
+      await waitUntil(() => server.streams.size === 0, { what: 'both streams closed' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps a healthy stream open across many re-checks, a user’s and a live world’s', async () => {
+    const server = await streamServer({ recheckMs: 25, pollMs: 20, heartbeatMs: 100 });
+    try {
+      const owner = await app.createUser();
+      const accountId = await openAccount(app, owner);
+      const world = await forkWorld('PT1H');
+      const worldAccount = (await app.call('GET', '/v1/accounts', { token: world.accessToken })).body.data[0].id as string;
+      const streams = [await openStream(server.url, owner.accessToken), await openStream(server.url, world.accessToken)];
+      await sleep(1_000); // some 40 re-checks each
+      await simulate(app, owner, { accountId, amount: 100 });
+      await simulate(app, { accessToken: world.accessToken }, { accountId: worldAccount, amount: 100 });
+      await waitUntil(() => streams.every((stream) => stream.eventIds().length >= 1), { what: 'an event on each stream' });
+      for (const stream of streams) {
+        expect(stream.done()).toBe(false);
+        expect(stream.messages.filter((m) => m.event === 'error')).toEqual([]);
+      }
+      expect(server.streams.size).toBe(2);
+      for (const stream of streams) await stream.cancel();
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -8,7 +8,10 @@
  * The resume point is the stream's event id (a log cursor), saved after every delivery, so a
  * listener killed and started again with the same resume file goes on where it stopped: nothing is
  * missed; the event in flight when it died may come twice, with the same `webhook-id`. A dropped
- * stream reconnects with `Last-Event-ID`.
+ * stream reconnects with `Last-Event-ID`. The API ends a stream when its access token expires (or
+ * is refused: a removed world), with a last `event: error` message: the listener then reconnects at
+ * once with a fresh token (the session refreshes it), from the same point, and stops only when the
+ * session itself is refused (run `sandbank login`).
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -76,6 +79,11 @@ export async function listen(options: ListenOptions): Promise<void> {
       }
     } catch (error) {
       if (signal.aborted) break;
+      // The token's end, not a failure: a fresh one (refreshed by `api.raw`) goes on from the same point.
+      if (error instanceof CredentialEnded) {
+        out.info(c.dim(`${error.message}; reconnecting with a fresh token`));
+        continue;
+      }
       // Refusals other than a dropped connection end the command (a bad token, the stream bound).
       if (error instanceof CliError && error.exitCode !== EXIT.unreachable) throw error;
       failures++;
@@ -101,6 +109,9 @@ async function endOfLog(api: Api, events: string[] | undefined): Promise<string 
   }
 }
 
+/** The stream ended because the API refused its access token from then on (its last message, `event: error`). */
+class CredentialEnded extends Error {}
+
 /** The stream's events after `cursor`, until it ends or fails. */
 async function* stream(
   api: Api,
@@ -125,8 +136,13 @@ async function* stream(
       throw error;
     }
     const queue: StreamEvent[] = [];
+    let refused: { code?: string; message?: string } | undefined;
     const parser = createParser({
       onEvent(message: EventSourceMessage) {
+        if (message.event === 'error') {
+          refused = parseRefusal(message.data);
+          return;
+        }
         if (!message.id) return;
         const { id, type } = JSON.parse(message.data) as { id: string; type: string };
         queue.push({ cursor: message.id, body: message.data, id, type });
@@ -143,7 +159,11 @@ async function* stream(
         if (signal.aborted) return;
         throw new CliError(`the stream broke: ${error instanceof Error ? error.message : error}`, EXIT.unreachable);
       }
-      if (chunk.done) throw new CliError('the stream ended', EXIT.unreachable);
+      if (chunk.done) {
+        if (refused?.code === 'UNAUTHENTICATED')
+          throw new CredentialEnded(`the stream ended: ${refused.message ?? refused.code}`);
+        throw new CliError('the stream ended', EXIT.unreachable);
+      }
       parser.feed(decoder.decode(chunk.value, { stream: true }));
       while (queue.length > 0) {
         yield queue.shift() as StreamEvent;
@@ -153,6 +173,19 @@ async function* stream(
   } finally {
     signal.removeEventListener('abort', stop);
     controller.abort();
+  }
+}
+
+/** The API's error body of the stream's last message, or nothing readable. */
+function parseRefusal(data: string): { code?: string; message?: string } {
+  try {
+    const body = JSON.parse(data) as { code?: unknown; message?: unknown };
+    return {
+      ...(typeof body.code === 'string' ? { code: body.code } : {}),
+      ...(typeof body.message === 'string' ? { message: body.message } : {}),
+    };
+  } catch {
+    return {};
   }
 }
 

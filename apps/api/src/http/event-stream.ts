@@ -14,6 +14,13 @@
  * proxies from closing an idle stream. A user has at most `LIMIT_EVENT_STREAMS` open streams
  * (422 LIMIT_EXCEEDED beyond). Every stream ends when the client goes, and all of them end at once
  * on `EventStreams.close()` (the process's shutdown), so closing the server never waits on them.
+ *
+ * A stream lives no longer than its credential: the access token is asked again, with the API's own
+ * `authenticateAccessToken`, when its `exp` passes and every `recheckMs` in between (no query for a
+ * user's token, whose verification is cached; one primary-key lookup for a child world's, which
+ * refuses once the world is removed or past its TTL). Once refused, the stream sends one last
+ * message, `event: error` with the API's error body (no `id`, so `Last-Event-ID` stays the last
+ * event's cursor), and ends; the client reconnects with a fresh token and resumes with no gap.
  */
 
 import { setTimeout as delay } from 'node:timers/promises';
@@ -53,6 +60,8 @@ export interface StreamOptions {
   heartbeatMs?: number;
   /** Events read per query. */
   batch?: number;
+  /** How often an open stream asks again whether its access token is still good (its expiry ends it on time anyway). */
+  recheckMs?: number;
 }
 
 interface Registry extends EventStreams {
@@ -96,7 +105,7 @@ export function eventStreamHandler(
   deps: Deps,
   inFlight: InFlight,
   streams: EventStreams,
-  { pollMs = 200, heartbeatMs = 15_000, batch = 200 }: StreamOptions = {},
+  { pollMs = 200, heartbeatMs = 15_000, batch = 200, recheckMs = 5_000 }: StreamOptions = {},
 ): RequestHandler {
   const registry = streams as Registry;
   return (req, res) => {
@@ -125,6 +134,19 @@ export function eventStreamHandler(
     const { signal } = controller;
     const onClose = () => controller.abort();
     res.on('close', onClose);
+    // The credential's end stops the loop below; a failure to ask (the database) ends the stream as a failed read would.
+    let refusal: AppError | undefined;
+    let failure: unknown;
+    const watching = watchCredential(deps, token, user.expiresAtMs, recheckMs, signal).then(
+      (refused) => {
+        refusal = refused;
+        controller.abort();
+      },
+      (error: unknown) => {
+        failure = error;
+        controller.abort();
+      },
+    );
     try {
       res.writeHead(200, {
         'Content-Type': 'text/event-stream; charset=utf-8',
@@ -159,14 +181,46 @@ export function eventStreamHandler(
         }
         await pause(pollMs, signal);
       }
+      await watching;
+      if (refusal && !res.destroyed) res.write(`event: error\ndata: ${JSON.stringify(toErrorBody(refusal, req.id))}\n\n`);
     } finally {
+      controller.abort(); // stops the watch when the loop failed
+      await watching;
       res.off('close', onClose);
       registry.done(user.id, controller);
       res.end();
       // At shutdown the connection goes too: left idle and kept alive, it would hold the server's close.
       if (registry.closed) req.socket.end();
     }
+    if (failure) throw failure;
   }
+}
+
+/**
+ * Asks the API's own question of the access token at its expiry and every `recheckMs` until then:
+ * resolves with the refusal (401 UNAUTHENTICATED) once there is one, or undefined when `signal`
+ * aborts first. Any other failure (the database) rejects.
+ */
+async function watchCredential(
+  deps: Deps,
+  token: string,
+  expiresAtMs: number,
+  recheckMs: number,
+  signal: AbortSignal,
+): Promise<AppError | undefined> {
+  const em = deps.orm.em.fork();
+  while (!signal.aborted) {
+    // At least 1 ms: a timer that fires early asks again at once, never in a busy loop.
+    await pause(Math.max(1, Math.min(recheckMs, expiresAtMs - Date.now() + 1)), signal);
+    if (signal.aborted) return undefined;
+    try {
+      await authenticateAccessToken(em, deps, token);
+    } catch (error) {
+      if (error instanceof AppError && error.appCode === 'UNAUTHENTICATED') return error;
+      throw error;
+    }
+  }
+  return undefined;
 }
 
 /** `types=a,b` and the resume point: `Last-Event-ID` first (EventSource's reconnection), else `?after=`. */

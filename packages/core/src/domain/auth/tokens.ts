@@ -20,6 +20,8 @@ export interface AuthUser {
   sessionId: string;
   /** A child world's token (claim `wld`): valid only while the world lives. */
   world: boolean;
+  /** When the token expires (its `exp`, in epoch milliseconds): an open event stream ends then. */
+  expiresAtMs: number;
 }
 
 const ALGORITHM = 'HS256';
@@ -62,7 +64,7 @@ export async function signAccessToken(
  * (so a tampered one never matches), per secret, bounded (oldest entries evicted first).
  */
 const VERIFIED_CACHE_SIZE = 10_000;
-const verifiedTokens = new WeakMap<Uint8Array, Map<string, AuthUser & { expiresAtMs: number }>>();
+const verifiedTokens = new WeakMap<Uint8Array, Map<string, AuthUser>>();
 
 export async function verifyAccessToken(deps: Pick<Deps, 'config' | 'secrets'>, token: string): Promise<AuthUser> {
   let cache = verifiedTokens.get(deps.secrets.jwtSecret);
@@ -71,7 +73,7 @@ export async function verifyAccessToken(deps: Pick<Deps, 'config' | 'secrets'>, 
     verifiedTokens.set(deps.secrets.jwtSecret, cache);
   }
   const hit = cache.get(token);
-  if (hit && hit.expiresAtMs > Date.now()) return { id: hit.id, sessionId: hit.sessionId, world: hit.world };
+  if (hit && hit.expiresAtMs > Date.now()) return { ...hit };
   cache.delete(token);
 
   const { auth } = deps.config;
@@ -85,10 +87,10 @@ export async function verifyAccessToken(deps: Pick<Deps, 'config' | 'secrets'>, 
     if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') {
       throw new Error('claims missing');
     }
-    const user = { id: payload.sub, sessionId: payload.sid, world: payload.wld === true };
+    const user = { id: payload.sub, sessionId: payload.sid, world: payload.wld === true, expiresAtMs: payload.exp * 1000 };
     if (cache.size >= VERIFIED_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-    cache.set(token, { ...user, expiresAtMs: payload.exp * 1000 });
-    return user;
+    cache.set(token, user);
+    return { ...user };
   } catch (error) {
     const expired = error instanceof errors.JWTExpired;
     throw new AppError('UNAUTHENTICATED', expired ? 'The access token has expired' : 'The access token is not valid');
