@@ -25,7 +25,7 @@ import { Migration20261126031000PlaidSigningKeyRotation } from './20261126031000
 import { Migration20261126041700SnapshotWebhooksAndKeys } from './20261126041700-snapshot-webhooks-and-keys.ts';
 import { Migration20261126044500EventsByTransaction } from './20261126044500-events-by-transaction.ts';
 import { Migration20261126045200WebhookAttemptExchange } from './20261126045200-webhook-attempt-exchange.ts';
-import { Migration20261126065000WebhookAttemptRetention } from './20261126065000-webhook-attempt-retention.ts';
+import { Migration20261126070700WebhookAttemptRetention } from './20261126070700-webhook-attempt-retention.ts';
 
 export const migrations: MigrationObject[] = [
   { name: '20261122000000-initial', class: Migration20261122000000Initial },
@@ -53,5 +53,5 @@ export const migrations: MigrationObject[] = [
   { name: '20261126041700-snapshot-webhooks-and-keys', class: Migration20261126041700SnapshotWebhooksAndKeys },
   { name: '20261126044500-events-by-transaction', class: Migration20261126044500EventsByTransaction },
   { name: '20261126045200-webhook-attempt-exchange', class: Migration20261126045200WebhookAttemptExchange },
-  { name: '20261126065000-webhook-attempt-retention', class: Migration20261126065000WebhookAttemptRetention },
+  { name: '20261126070700-webhook-attempt-retention', class: Migration20261126070700WebhookAttemptRetention },
 ];

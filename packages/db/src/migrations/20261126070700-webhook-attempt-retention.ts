@@ -9,8 +9,8 @@ import { Migration } from '@mikro-orm/migrations';
  * has no `request_url`), so the worker finds the oldest of them without scanning the table, and the
  * index stays about one retention period's size.
  */
-export class Migration20261126065000WebhookAttemptRetention extends Migration {
-  override name = '20261126065000-webhook-attempt-retention';
+export class Migration20261126070700WebhookAttemptRetention extends Migration {
+  override name = '20261126070700-webhook-attempt-retention';
 
   override up(): void {
     this.addSql(`
