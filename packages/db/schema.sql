@@ -163,6 +163,7 @@ create table refresh_tokens (
   used_at timestamp(3) with time zone,
   revoked_at timestamp(3) with time zone,
   created_at timestamp(3) with time zone not null default now(),
+  world boolean not null default false,
   constraint refresh_tokens_pkey PRIMARY KEY (id),
   constraint refresh_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 );
@@ -465,8 +466,10 @@ create table world_snapshots (
   created_at timestamp(3) with time zone not null,
   webhooks integer not null default 0,
   api_keys integer not null default 0,
+  include text[] not null default '{}'::text[],
   constraint world_snapshots_pkey PRIMARY KEY (id),
-  constraint world_snapshots_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+  constraint world_snapshots_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint world_snapshots_include_known CHECK (include = '{}'::text[] OR include = '{webhooks}'::text[] OR include = '{apiKeys}'::text[] OR include = '{webhooks,apiKeys}'::text[])
 );
 
 create table worlds (

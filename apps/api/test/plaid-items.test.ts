@@ -103,6 +103,52 @@ describe('Plaid Items of the world', () => {
     expect(rows[0]?.deleted_at).not.toBeNull();
     expect((await app.call('DELETE', `/v1/plaid/items/${linked.itemId}`, { token: user.accessToken })).status).toBe(404);
   });
+
+  it('requires and repairs an Item’s login from the console, as the SDK then sees it; refuses what cannot change', async () => {
+    const user = await app.createUser();
+    await openAccount(app, user, 'Codzienne');
+    const client = await plaidClientOf(app, user);
+    const linked = await linkItem(client);
+    const post = (who: TestUser, id: string, action: string, body?: Record<string, unknown>) =>
+      app.call('POST', `/v1/plaid/items/${id}/${action}`, { token: who.accessToken, ...(body ? { body } : {}) });
+    const sdkError = (promise: Promise<unknown>) =>
+      promise.then(
+        () => null,
+        (error: AxiosError<{ error_code: string }>) => error.response?.data.error_code,
+      );
+
+    const reset = await post(user, linked.itemId, 'reset-login');
+    expect(reset.status, JSON.stringify(reset.body)).toBe(200);
+    expect(reset.body.data).toMatchObject({ id: linked.itemId, status: 'login_required', error: 'ITEM_LOGIN_REQUIRED' });
+    // Plaid's SDK: the Item carries the error, and its data calls are refused until the repair.
+    const item = (await client.itemGet({ access_token: linked.accessToken })).data.item;
+    expect(item.error?.error_code).toBe('ITEM_LOGIN_REQUIRED');
+    expect(await sdkError(client.transactionsSync({ access_token: linked.accessToken }))).toBe('ITEM_LOGIN_REQUIRED');
+    expect((await post(user, linked.itemId, 'repair')).body.data).toMatchObject({ status: 'good', error: null });
+    expect((await client.itemGet({ access_token: linked.accessToken })).data.item.error).toBeNull();
+    expect((await client.transactionsSync({ access_token: linked.accessToken })).status).toBe(200);
+
+    // Another user's Item is 404 and stays as it was; an Item without a webhook has nothing to fire (409).
+    const stranger = await app.createUser();
+    for (const action of ['reset-login', 'repair']) {
+      const refused = await post(stranger, linked.itemId, action);
+      expect([refused.status, refused.body.code]).toEqual([404, 'NOT_FOUND']);
+    }
+    expect((await post(stranger, linked.itemId, 'fire-webhook', { code: 'DEFAULT_UPDATE' })).status).toBe(404);
+    expect((await client.itemGet({ access_token: linked.accessToken })).data.item.error).toBeNull();
+    const nowhere = await post(user, linked.itemId, 'fire-webhook', { code: 'DEFAULT_UPDATE' });
+    expect([nowhere.status, nowhere.body.code]).toEqual([409, 'CONFLICT']);
+
+    // An Item whose public token was never exchanged has no login yet: 409; a removed one is 404.
+    await client.sandboxPublicTokenCreate({ institution_id: 'ins_sandbank', initial_products: [Products.Transactions] });
+    const waiting = (await listOf(user)).data[0];
+    expect(waiting?.status).toBe('awaiting_exchange');
+    const early = await post(user, String(waiting?.id), 'reset-login');
+    expect([early.status, early.body.code]).toEqual([409, 'CONFLICT']);
+    expect((await app.call('DELETE', `/v1/plaid/items/${linked.itemId}`, { token: user.accessToken })).status).toBe(200);
+    expect((await post(user, linked.itemId, 'reset-login')).status).toBe(404);
+    expect((await listOf(user)).data.map((listed) => listed.status)).toEqual(['awaiting_exchange', 'removed']);
+  });
 });
 
 /** A fresh API key of the user, for a raw call to the face (Sandbank's `/sandbox/item/repair` is not in Plaid's SDK). */

@@ -51,6 +51,57 @@ describe('withWorld', () => {
     expect(names.data.map((snapshot) => snapshot.id)).toEqual([fresh.id]);
   });
 
+  it('ensureSnapshot reuses a snapshot of the name only when it keeps the same include; another is replaced', async () => {
+    const small = { version: 1, seed: 5, accounts: [{ key: 'main', name: 'Konto', openingBalance: 1_000 }] };
+    const hooked = {
+      ...small,
+      webhooks: [
+        {
+          url: 'https://budget.example.com/h',
+          secret: 'whsec-scenario-0123456789',
+          events: ['transaction.created'],
+          clientId: 'app',
+        },
+      ],
+    };
+    const named = async (name: string) =>
+      (
+        await app.call<Output['worlds']['listSnapshots']>('GET', '/v1/sandbox/snapshots', {
+          headers: { authorization: `Bearer ${options.credential}` },
+        })
+      ).body.data.filter((snapshot) => snapshot.name === name);
+
+    // Made without webhooks; the suite then asks for them: a new snapshot that keeps them replaces it.
+    const plain = await ensureSnapshot({ ...options, name: 'hooks-v1', scenario: hooked });
+    expect(plain).toMatchObject({ webhooks: 0, include: [] });
+    const withHooks = await ensureSnapshot({ ...options, name: 'hooks-v1', scenario: hooked, include: ['webhooks'] });
+    expect(withHooks.id).not.toBe(plain.id);
+    expect(withHooks).toMatchObject({ webhooks: 1, include: ['webhooks'] });
+    expect((await named('hooks-v1')).map((snapshot) => snapshot.id)).toEqual([withHooks.id]);
+    const again = await ensureSnapshot({ ...options, name: 'hooks-v1', scenario: hooked, include: ['webhooks'] });
+    expect(again.id).toBe(withHooks.id);
+    // And back: asked for without webhooks, it is not handed the one that keeps them.
+    const without = await ensureSnapshot({ ...options, name: 'hooks-v1', scenario: hooked });
+    expect(without).toMatchObject({ webhooks: 0, include: [] });
+    expect((await named('hooks-v1')).map((snapshot) => snapshot.id)).toEqual([without.id]);
+
+    // What was asked decides, not what there was: webhooks asked of a world without any is still that snapshot.
+    const none = await ensureSnapshot({ ...options, name: 'no-hooks-v1', scenario: small, include: ['webhooks'] });
+    expect(none).toMatchObject({ webhooks: 0, include: ['webhooks'] });
+    expect((await ensureSnapshot({ ...options, name: 'no-hooks-v1', scenario: small, include: ['webhooks'] })).id).toBe(none.id);
+    expect((await ensureSnapshot({ ...options, name: 'no-hooks-v1', scenario: small })).id).not.toBe(none.id);
+
+    // The order of the kinds does not matter.
+    const own = await ensureSnapshot({ ...options, name: 'own-v1', include: ['apiKeys', 'webhooks'] });
+    expect(own).toMatchObject({ apiKeys: 1, include: ['webhooks', 'apiKeys'] });
+    expect((await ensureSnapshot({ ...options, name: 'own-v1', include: ['webhooks', 'apiKeys'] })).id).toBe(own.id);
+    for (const name of ['hooks-v1', 'no-hooks-v1', 'own-v1']) {
+      for (const { id } of await named(name)) {
+        await app.call('DELETE', `/v1/sandbox/snapshots/${id}`, { headers: { authorization: `Bearer ${options.credential}` } });
+      }
+    }
+  });
+
   it('hands a world with typed clients and its own key, and removes it afterwards', async () => {
     const snapshot = await ensureSnapshot({ ...options, name: 'family-v1', scenario });
     let id = '';

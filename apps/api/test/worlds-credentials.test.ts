@@ -63,7 +63,7 @@ const fork = async (snapshotId: string) => {
 describe('include', () => {
   it('without it, a snapshot keeps no webhook and no key, and a fork gets none (only its own World key)', async () => {
     const snapshot = await takeSnapshot({ name: 'plain' });
-    expect(snapshot).toMatchObject({ accounts: 1, transactions: 1, webhooks: 0, apiKeys: 0 });
+    expect(snapshot).toMatchObject({ accounts: 1, transactions: 1, webhooks: 0, apiKeys: 0, include: [] });
     const child = await fork(snapshot.id);
     expect(child.webhooks).toEqual([]);
     expect(child.apiKeys).toEqual([]);
@@ -135,7 +135,12 @@ describe('include', () => {
 
   it('keeps only what it names', async () => {
     const snapshot = await takeSnapshot({ name: 'webhooks only', include: ['webhooks'] });
-    expect(snapshot).toMatchObject({ webhooks: 1, apiKeys: 0 });
+    expect(snapshot).toMatchObject({ webhooks: 1, apiKeys: 0, include: ['webhooks'] });
+    // What it was asked to keep, in one order, whatever the request's; read back alike.
+    const both = await takeSnapshot({ name: 'both', include: ['apiKeys', 'webhooks'] });
+    expect(both.include).toEqual(['webhooks', 'apiKeys']);
+    const read = await app.call('GET', `/v1/sandbox/snapshots/${both.id}`, { token: parent.accessToken });
+    expect(read.body.data.include).toEqual(['webhooks', 'apiKeys']);
     const child = await fork(snapshot.id);
     expect([child.webhooks.length, child.apiKeys.length]).toEqual([1, 0]);
   });
@@ -178,5 +183,55 @@ describe('include', () => {
     const res = await app.call('POST', '/v1/sandbox/restore', { token: parent.accessToken, body: { snapshotId: snapshot.id } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await count()).toEqual(before);
+  });
+});
+
+describe('kept API keys and LIMIT_API_KEYS', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await startTestApp({ LIMIT_API_KEYS: '3' });
+  });
+  afterAll(() => limited.close());
+
+  it('the kept keys that are active and the world’s own must fit; past the limit the fork is refused and leaves nothing', async () => {
+    const user = await limited.createUser();
+    const token = user.accessToken;
+    const now = Date.parse((await limited.call('GET', '/v1/clock', { token })).body.data.now);
+    const newKey = async (name: string, expiresInMs?: number) => {
+      const body = { name, ...(expiresInMs ? { expiresAt: new Date(now + expiresInMs).toISOString() } : {}) };
+      const res = await limited.call('POST', '/v1/api-keys', { token, body });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    };
+    const snapshotOf = async (name: string) => {
+      const res = await limited.call('POST', '/v1/sandbox/snapshots', { token, body: { name, include: ['apiKeys'] } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data.id as string;
+    };
+    const forkOf = (snapshotId: string) => limited.call('POST', '/v1/worlds', { token, body: { snapshotId } });
+    const rows = async () =>
+      (await limited.db.query('select (select count(*) from users)::int as users, (select count(*) from api_keys)::int as keys'))
+        .rows[0];
+
+    // Two active keys kept, and the world's own: exactly the limit.
+    await newKey('CI');
+    await newKey('short', DAY);
+    const two = await forkOf(await snapshotOf('two keys'));
+    expect(two.status, JSON.stringify(two.body)).toBe(201);
+    expect(two.body.data.apiKeys).toHaveLength(2);
+    const inChild = await limited.call('POST', '/v1/api-keys', { token: two.body.data.accessToken, body: { name: 'more' } });
+    expectRefusal(inChild, [422, 'LIMIT_EXCEEDED', 'apiKeys']);
+
+    // The parent at its limit, every key kept: with the world's own key one over, so refused, and nothing written.
+    await newKey('third');
+    const full = await snapshotOf('three keys');
+    const before = await rows();
+    expectRefusal(await forkOf(full), [422, 'LIMIT_EXCEEDED', 'apiKeys']);
+    expect(await rows()).toEqual(before);
+
+    // A kept key that had expired stays expired in the child and does not count.
+    expect((await limited.call('POST', '/v1/clock/advance', { token, body: { by: 'P2D' } })).status).toBe(200);
+    const withExpired = await forkOf(await snapshotOf('one expired'));
+    expect(withExpired.status, JSON.stringify(withExpired.body)).toBe(201);
+    expect(withExpired.body.data.apiKeys).toHaveLength(3);
   });
 });

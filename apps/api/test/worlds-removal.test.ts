@@ -321,3 +321,36 @@ describe('removal is complete', () => {
     expect(await sweepExpiredWorlds(app.orm.em.fork())).toBe(0);
   });
 });
+
+describe('a world gone out of band', () => {
+  /** The claims of an access token (its signature is the server's business). */
+  const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+  const refresh = (refreshToken: string) => app.call('POST', '/v1/auth/refresh', { body: { refreshToken } });
+
+  it('its refresh token never issues a token without `wld`: refused once its world row is gone, whatever removed it', async () => {
+    const owner = await app.createUser();
+    const scenario = { version: 1, seed: 1, accounts: [{ key: 'a', name: 'A', openingBalance: 100 }] };
+    const make = async (): Promise<Child> => {
+      const res = await app.call('POST', '/v1/worlds', { token: owner.accessToken, body: { scenario } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data;
+    };
+    const [first, second] = [await make(), await make()];
+    // Alive, a refresh keeps the claim.
+    const alive = await refresh(first.refreshToken);
+    expect(alive.status, JSON.stringify(alive.body)).toBe(200);
+    expect(claims(alive.body.data.accessToken)).toMatchObject({ sub: first.world.id, wld: true });
+
+    // Its worlds row deleted by hand: the user row and the session stay, but it is no world of anyone's.
+    await app.db.query('delete from worlds where id = $1', [first.world.id]);
+    const orphaned = await refresh(alive.body.data.refreshToken);
+    expectRefusal(orphaned, [401, 'UNAUTHENTICATED', undefined], JSON.stringify(orphaned.body));
+
+    // The parent's user deleted out of band: the worlds row cascades away, the child's user row does not.
+    await app.db.query('delete from users where id = $1', [owner.id]);
+    expect((await app.db.query('select 1 from users where id = $1', [second.world.id])).rowCount).toBe(1);
+    const parentless = await refresh(second.refreshToken);
+    expectRefusal(parentless, [401, 'UNAUTHENTICATED', undefined], JSON.stringify(parentless.body));
+    expect((await app.call('GET', '/v1/accounts', { token: second.accessToken })).status).toBe(401);
+  });
+});

@@ -135,6 +135,71 @@ describe('Plaid webhooks', () => {
     expect(events.body.data.map((event: { type: string }) => event.type)).toEqual(['transaction.created', 'transaction.created']);
   });
 
+  it('sends the same webhooks for the console’s calls (REST), once per change, and only to an Item with a URL', async () => {
+    const user = await stack.createUser();
+    await stack.call('POST', '/v1/accounts', { token: user.token, body: { name: 'Konto' } });
+    const key = (await stack.call('POST', '/v1/api-keys', { token: user.token, body: { name: 'Plaid' } })).body.data.key;
+    const credentials = { 'PLAID-CLIENT-ID': user.id, 'PLAID-SECRET': key };
+    const { public_token } = await plaid('/sandbox/public_token/create', credentials, {
+      institution_id: 'ins_sandbank',
+      initial_products: ['transactions'],
+      options: { webhook: `${stack.receiver.url}/console-hook` },
+    });
+    const { access_token, item_id } = await plaid('/item/public_token/exchange', credentials, { public_token });
+    const post = (path: string, body?: Record<string, unknown>) =>
+      stack.call('POST', `/v1/plaid/items/${item_id}/${path}`, { token: user.token, ...(body ? { body } : {}) });
+
+    // Two resets racing, then a repair twice: one ERROR and one LOGIN_REPAIRED, whatever the order the calls land in.
+    const resets = await Promise.all([post('reset-login'), post('reset-login')]);
+    expect(resets.map((res) => [res.status, res.body.data.status])).toEqual([
+      [200, 'login_required'],
+      [200, 'login_required'],
+    ]);
+    // The face sees it: the Item's calls answer ITEM_LOGIN_REQUIRED.
+    const refused = await fetch(`${stack.url}/plaid/transactions/sync`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...credentials },
+      body: JSON.stringify({ access_token }),
+    });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error_code).toBe('ITEM_LOGIN_REQUIRED');
+    expect((await post('repair')).body.data).toMatchObject({ status: 'good', error: null });
+    expect((await post('repair')).status).toBe(200);
+    const fired = await post('fire-webhook', { code: 'NEW_ACCOUNTS_AVAILABLE' });
+    expect(fired.status, JSON.stringify(fired.body)).toBe(202);
+    expect(fired.body.data).toEqual({ itemId: item_id, webhookType: 'ITEM', webhookCode: 'NEW_ACCOUNTS_AVAILABLE' });
+
+    const mine = () => stack.receiver.received.filter((request) => request.path === '/console-hook');
+    await waitUntil(async () => mine().length >= 3);
+    const bodies = await Promise.all(mine().map((request) => verifyPlaidWebhook(request, credentials)));
+    // Each webhook's deliveries run in parallel, so they may arrive in any order.
+    expect(bodies.map((body) => `${body.webhook_type}: ${body.webhook_code}`).sort()).toEqual([
+      'ITEM: ERROR',
+      'ITEM: LOGIN_REPAIRED',
+      'ITEM: NEW_ACCOUNTS_AVAILABLE',
+    ]);
+    expect(bodies.find((body) => body.webhook_code === 'ERROR')?.error).toMatchObject({
+      error_code: 'ITEM_LOGIN_REQUIRED',
+      error_type: 'ITEM_ERROR',
+    });
+    const { rows } = await stack.db.query(
+      `select count(*)::int as n from events where type = 'plaid.webhook' and payload->>'item_id' = $1`,
+      [item_id],
+    );
+    expect(rows[0].n).toBe(3);
+
+    // Without a webhook URL there is nothing to fire to (409, nothing recorded); an unknown code is refused by the contract.
+    await plaid('/item/webhook/update', credentials, { access_token, webhook: null });
+    const nowhere = await post('fire-webhook', { code: 'DEFAULT_UPDATE' });
+    expect([nowhere.status, nowhere.body.code]).toEqual([409, 'CONFLICT']);
+    expect((await post('fire-webhook', { code: 'USER_PERMISSION_REVOKED' })).status).toBe(400);
+    const after = await stack.db.query(
+      `select count(*)::int as n from events where type = 'plaid.webhook' and payload->>'item_id' = $1`,
+      [item_id],
+    );
+    expect(after.rows[0].n).toBe(3);
+  });
+
   it('rotates the signing key: a new kid signs, the old one verifies what it signed until it expires', async () => {
     const user = await stack.createUser();
     const accountId = (await stack.call('POST', '/v1/accounts', { token: user.token, body: { name: 'Konto' } })).body.data.id;

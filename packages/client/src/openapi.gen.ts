@@ -536,6 +536,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/plaid/items/{id}/fire-webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fire one of the Item’s Plaid webhooks
+         * @description As the face’s `/sandbox/item/fire_webhook`: queues the Plaid webhook `code` (SYNC_UPDATES_AVAILABLE, DEFAULT_UPDATE, NEW_ACCOUNTS_AVAILABLE, ERROR) to the Item’s webhook URL, signed with a Plaid-Verification JWT; it shows in that webhook’s deliveries. An Item without a webhook URL, or whose public token was not exchanged yet, is 409; removed, unknown or another user’s, 404.
+         */
+        post: operations["plaid.fireItemWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/plaid/items/{id}/repair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Repair the Item’s login
+         * @description As the face’s `/sandbox/item/repair` (what Link’s update mode does for a real Item): the Item works again and its webhook (if it has one) gets ITEM: LOGIN_REPAIRED. Not in error: nothing changes and no webhook is sent. Removed, unknown or another user’s: 404; public token not exchanged yet: 409.
+         */
+        post: operations["plaid.repairItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/plaid/items/{id}/reset-login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Require the Item’s login again
+         * @description As the face’s `/sandbox/item/reset_login`: the Item’s calls answer ITEM_LOGIN_REQUIRED until it is repaired, and its webhook (if it has one) gets ITEM: ERROR. Already so: nothing changes and no webhook is sent. Removed, unknown or another user’s: 404; public token not exchanged yet: 409.
+         */
+        post: operations["plaid.resetItemLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sandbox/reset": {
         parameters: {
             query?: never;
@@ -1039,7 +1099,7 @@ export interface paths {
         put?: never;
         /**
          * Create a disposable child world
-         * @description A new user without a password, owned by you, filled from one of your snapshots (new ids, same shape, same relative dates, the snapshot’s clock offset; fast: its rows are copied inside the database) or from a scenario (as POST /v1/scenarios/apply). The answer carries its access token, refresh token and an API key, shown once; a snapshot that kept webhooks or API keys (`include`) gives the world fresh ones of each — same URLs, events, names, new secrets and keys (never the parent’s), shown once in `webhooks` and `apiKeys`. After `ttl` (default PT1H, PT1S–P7D, wall time) the worker removes it and all its data; DELETE /v1/worlds/{id} removes it at once. Your own calls never read its data: use its credentials. A child world cannot create worlds (403 FORBIDDEN). LIMIT_WORLDS live worlds per user (422 LIMIT_EXCEEDED). Access token or API key. Bodies up to 16 MiB (a scenario).
+         * @description A new user without a password, owned by you, filled from one of your snapshots (new ids, same shape, same relative dates, the snapshot’s clock offset; fast: its rows are copied inside the database) or from a scenario (as POST /v1/scenarios/apply). The answer carries its access token, refresh token and an API key, shown once; a snapshot that kept webhooks or API keys (`include`) gives the world fresh ones of each — same URLs, events, names, new secrets and keys (never the parent’s), shown once in `webhooks` and `apiKeys`. After `ttl` (default PT1H, PT1S–P7D, wall time) the worker removes it and all its data; DELETE /v1/worlds/{id} removes it at once. Your own calls never read its data: use its credentials. A child world cannot create worlds (403 FORBIDDEN). LIMIT_WORLDS live worlds per user (422 LIMIT_EXCEEDED); the kept API keys still active and the world’s own must fit LIMIT_API_KEYS (422 LIMIT_EXCEEDED, path apiKeys). Access token or API key. Bodies up to 16 MiB (a scenario).
          */
         post: operations["worlds.createWorld"];
         delete?: never;
@@ -1993,6 +2053,13 @@ export interface components {
              * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
              */
             id: string;
+            /**
+             * @description What it was asked to keep besides money and clock, in this order: `webhooks`, then `apiKeys` ([] for neither); a kind asked for is here even when the world had none of it
+             * @example [
+             *       "webhooks"
+             *     ]
+             */
+            include: components["schemas"]["SnapshotInclude"][];
             name: string;
             /** Format: int64 */
             schedules: number;
@@ -7592,6 +7659,657 @@ export interface operations {
             };
         };
     };
+    "plaid.fireItemWebhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID v7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "SYNC_UPDATES_AVAILABLE"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The `webhook_code` to fire; its `webhook_type` follows from it
+                     * @enum {string}
+                     */
+                    code: "SYNC_UPDATES_AVAILABLE" | "DEFAULT_UPDATE" | "NEW_ACCOUNTS_AVAILABLE" | "ERROR";
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook, queued */
+            202: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "itemId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "webhookType": "TRANSACTIONS",
+                     *         "webhookCode": "SYNC_UPDATES_AVAILABLE"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description UUID v7
+                             * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                             */
+                            itemId: string;
+                            /** @enum {string} */
+                            webhookCode: "SYNC_UPDATES_AVAILABLE" | "DEFAULT_UPDATE" | "NEW_ACCOUNTS_AVAILABLE" | "ERROR";
+                            /** @example TRANSACTIONS */
+                            webhookType: string;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "CONFLICT",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "plaid.repairItem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID v7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "institutionId": "ins_sandbank",
+                     *         "status": "awaiting_exchange",
+                     *         "error": "ITEM_LOGIN_REQUIRED",
+                     *         "accounts": [
+                     *           {
+                     *             "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "name": "xxxxxx"
+                     *           }
+                     *         ],
+                     *         "webhookUrl": "xxxxxx",
+                     *         "webhookId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "consentedProducts": [
+                     *           "transactions"
+                     *         ],
+                     *         "createdAt": "2026-11-21T10:15:30.123Z",
+                     *         "removedAt": "2026-11-21T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["PlaidItemSummary"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "CONFLICT",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "plaid.resetItemLogin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID v7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "institutionId": "ins_sandbank",
+                     *         "status": "awaiting_exchange",
+                     *         "error": "ITEM_LOGIN_REQUIRED",
+                     *         "accounts": [
+                     *           {
+                     *             "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "name": "xxxxxx"
+                     *           }
+                     *         ],
+                     *         "webhookUrl": "xxxxxx",
+                     *         "webhookId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "consentedProducts": [
+                     *           "transactions"
+                     *         ],
+                     *         "createdAt": "2026-11-21T10:15:30.123Z",
+                     *         "removedAt": "2026-11-21T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["PlaidItemSummary"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "CONFLICT",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "sandbox.resetSandbox": {
         parameters: {
             query?: never;
@@ -7831,7 +8549,10 @@ export interface operations {
                      *           "transactions": 1,
                      *           "schedules": 1,
                      *           "webhooks": 1,
-                     *           "apiKeys": 1
+                     *           "apiKeys": 1,
+                     *           "include": [
+                     *             "webhooks"
+                     *           ]
                      *         },
                      *         "removed": {
                      *           "accounts": 1,
@@ -8062,7 +8783,10 @@ export interface operations {
                      *           "transactions": 1,
                      *           "schedules": 1,
                      *           "webhooks": 1,
-                     *           "apiKeys": 1
+                     *           "apiKeys": 1,
+                     *           "include": [
+                     *             "webhooks"
+                     *           ]
                      *         }
                      *       ],
                      *       "meta": {
@@ -8299,7 +9023,10 @@ export interface operations {
                      *         "transactions": 1,
                      *         "schedules": 1,
                      *         "webhooks": 1,
-                     *         "apiKeys": 1
+                     *         "apiKeys": 1,
+                     *         "include": [
+                     *           "webhooks"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -8524,7 +9251,10 @@ export interface operations {
                      *         "transactions": 1,
                      *         "schedules": 1,
                      *         "webhooks": 1,
-                     *         "apiKeys": 1
+                     *         "apiKeys": 1,
+                     *         "include": [
+                     *           "webhooks"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -8689,7 +9419,10 @@ export interface operations {
                      *         "transactions": 1,
                      *         "schedules": 1,
                      *         "webhooks": 1,
-                     *         "apiKeys": 1
+                     *         "apiKeys": 1,
+                     *         "include": [
+                     *           "webhooks"
+                     *         ]
                      *       }
                      *     }
                      */

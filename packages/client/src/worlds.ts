@@ -5,7 +5,7 @@
  * over with its own session, typed REST client and API key, and removes it when the callback settles
  * (passed or failed). It is plain async code: it works the same under vitest, jest, node:test or
  * mocha. `ensureSnapshot` is for a suite's global setup: it makes the snapshot once (or finds the one
- * of the same name) so every test forks it in milliseconds.
+ * of the same name that keeps the same `include`) so every test forks it in milliseconds.
  *
  * The parent is whoever `credential` names: an API key (`sbk_…`) or an access token of your Sandbank
  * user. Defaults come from the environment: `SANDBANK_URL` and `SANDBANK_API_KEY`.
@@ -206,7 +206,7 @@ export async function withWorld<T>(
 }
 
 export interface EnsureSnapshotOptions extends Omit<WorldOptions, 'ttl' | 'keep'> {
-  /** The snapshot's name: an existing snapshot of this name is reused (unless `fresh`). */
+  /** The snapshot's name: an existing snapshot of this name and the same `include` is reused (unless `fresh`). */
   name: string;
   /** The scenario it keeps (a scenario document). Without one, your own world as it is now is kept. */
   scenario?: unknown;
@@ -215,25 +215,33 @@ export interface EnsureSnapshotOptions extends Omit<WorldOptions, 'ttl' | 'keep'
   /**
    * Also keep your webhooks and/or API keys (never their secrets): every world forked from it gets
    * fresh ones of each, in `world.webhooks` / `world.apiKeys`. With a scenario, only `'webhooks'`.
-   * A snapshot found by name is reused as it is: change the name when this changes.
+   * Part of what is reused: a snapshot of this name that keeps something else is replaced (see `ensureSnapshot`).
    */
   include?: ('webhooks' | 'apiKeys')[];
 }
 
 /**
- * A suite's global setup: the snapshot named `name`, made once. An existing snapshot of that name is
- * reused, so a suite that runs again (or in parallel CI jobs) does not build it again; change the name
- * when the scenario changes (e.g. put a version or a hash of the scenario in it), or pass `fresh`.
+ * A suite's global setup: the snapshot named `name`, made once. An existing snapshot of that name
+ * that keeps the same `include` (in any order; none = `[]`) is reused, so a suite that runs again (or
+ * in parallel CI jobs) does not build it again.
+ *
+ * One of that name that keeps something else (the suite now asks for webhooks, say) is replaced, as
+ * with `fresh`: a new snapshot is made, then the old ones of that name are deleted — a suite never
+ * gets a snapshot without what it asked for. So two suites that ask for different `include` need
+ * different names, or each replaces the other's. The scenario is not compared: change the name when
+ * it changes (e.g. put a version or a hash of the scenario in it), or pass `fresh`.
  */
 export async function ensureSnapshot(options: EnsureSnapshotOptions): Promise<Snapshot> {
   const parent = settings(options);
+  const wanted = includeKey(options.include ?? []);
   const existing: Snapshot[] = [];
   for (let page = 1; page <= 50; page++) {
     const list = await listPage(parent, page);
     existing.push(...list.data.filter((snapshot) => snapshot.name === options.name));
     if (!list.meta.hasMore) break;
   }
-  if (!options.fresh && existing[0]) return existing[0];
+  const reusable = existing.find((snapshot) => includeKey(keptKinds(snapshot)) === wanted);
+  if (!options.fresh && reusable) return reusable;
   const snapshot = await call<Snapshot>(parent, 'POST', '/v1/sandbox/snapshots', {
     name: options.name,
     ...(options.scenario === undefined ? {} : { scenario: options.scenario }),
@@ -241,6 +249,16 @@ export async function ensureSnapshot(options: EnsureSnapshotOptions): Promise<Sn
   });
   for (const old of existing) await call(parent, 'DELETE', `/v1/sandbox/snapshots/${old.id}`);
   return snapshot;
+}
+
+/** The kinds, deduplicated, in one order: `['apiKeys', 'webhooks']` and `['webhooks', 'apiKeys']` are one. */
+const includeKey = (kinds: readonly string[]): string => [...new Set(kinds)].sort().join(',');
+
+/** What the snapshot keeps; a server older than `Snapshot.include` tells it only by what it kept rows of. */
+function keptKinds(snapshot: Snapshot): readonly string[] {
+  const { include } = snapshot as Partial<Pick<Snapshot, 'include'>>;
+  if (include) return include;
+  return [...(snapshot.webhooks > 0 ? ['webhooks'] : []), ...(snapshot.apiKeys > 0 ? ['apiKeys'] : [])];
 }
 
 async function listPage(parent: ReturnType<typeof settings>, page: number) {

@@ -44,6 +44,13 @@ export { resolveOwner } from './domain/integrations/resolve-owner.ts';
 export { countDeliveriesByStatus, countJobsByState } from './domain/metrics/queries.ts';
 export { authenticatePlaid, type PlaidCredential } from './domain/plaid/credentials.ts';
 export { PLAID_CONSENTED_PRODUCTS, PLAID_INSTITUTION_ID, type PlaidItem } from './domain/plaid/item.ts';
+export {
+  changeItemLogin,
+  FIREABLE_WEBHOOK_CODES,
+  fireableWebhookType,
+  fireItemWebhook,
+  ITEM_LOGIN_REQUIRED,
+} from './domain/plaid/item-login.ts';
 export { listItemTransactions, syncItem } from './domain/plaid/item-transactions.ts';
 export {
   createItem,
@@ -52,13 +59,11 @@ export {
   type ItemAccount,
   readItemAccounts,
   removeItem,
-  setItemState,
   setItemWebhook,
 } from './domain/plaid/items.ts';
 export {
   ensureSigningKey,
   findVerificationKey,
-  recordPlaidWebhook,
   rotatePlaidSigningKey,
 } from './domain/plaid/notifications.ts';
 export { createSchedule } from './domain/schedules/schedules.ts';

@@ -298,6 +298,9 @@ export const ScheduleRunSchema = z
 export type ScheduleRun = z.infer<typeof ScheduleRunSchema>;
 
 /** A kept copy of a world: what it holds, and the world's now when it was taken. */
+/** What a snapshot keeps beyond the world's money and clock, when asked (`include`). */
+export const SnapshotIncludeSchema = z.enum(['webhooks', 'apiKeys']).meta({ id: 'SnapshotInclude' });
+
 export const SnapshotSchema = z
   .object({
     id: IdSchema,
@@ -313,6 +316,11 @@ export const SnapshotSchema = z
     }),
     apiKeys: z.int().meta({
       description: 'API keys kept (`include: ["apiKeys"]`; 0 otherwise): a fork makes a fresh key of each (same name and expiry)',
+    }),
+    include: z.array(SnapshotIncludeSchema).meta({
+      description:
+        'What it was asked to keep besides money and clock, in this order: `webhooks`, then `apiKeys` ([] for neither); a kind asked for is here even when the world had none of it',
+      example: ['webhooks'],
     }),
   })
   .meta({ id: 'Snapshot' });

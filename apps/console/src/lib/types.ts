@@ -17,3 +17,5 @@ export type WebhookFaults = NonNullable<Webhook['faults']>;
 export type WebhookFaultsInput = NonNullable<Inputs['webhooks']['patchWebhook']['faults']>;
 export type Delivery = Outputs['webhooks']['listDeliveries']['data'][number];
 export type DeliveryAttempt = Delivery['attempts'][number];
+export type PlaidItemSummary = Outputs['plaid']['listItems']['data'][number];
+export type FireableWebhookCode = Inputs['plaid']['fireItemWebhook']['code'];

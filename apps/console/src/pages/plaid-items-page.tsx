@@ -1,6 +1,7 @@
 /**
  * The world's Plaid Items (docs/faces/plaid.md): what apps linked through the Plaid face, newest first,
- * with their accounts, status and webhook (linked to its deliveries); remove one as `/item/remove` does.
+ * with their accounts, status and webhook (linked to its deliveries); require a login again or repair it, fire
+ * one of its webhooks, or remove it, as the face's sandbox calls and `/item/remove` do.
  */
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
@@ -8,6 +9,7 @@ import { ConfirmButton } from '../components/confirm-button.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { TableHead } from '../components/list-section.tsx';
+import { FireWebhookForm, ItemLoginButton } from '../components/plaid-item-actions.tsx';
 import { Loading, PageHeader, Pager, StatusBadge } from '../components/ui.tsx';
 import { formatDateTime } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
@@ -70,6 +72,7 @@ export function PlaidItemsPage() {
                         </div>
                       )}
                       {item.removedAt && <div className="muted">since {formatDateTime(item.removedAt)}</div>}
+                      <ItemLoginButton item={item} />
                     </td>
                     <td>
                       {item.accounts.length === 0 ? (
@@ -91,6 +94,7 @@ export function PlaidItemsPage() {
                           <Link href={`/webhooks/${item.webhookId}`}>Deliveries</Link>
                         </div>
                       )}
+                      <FireWebhookForm item={item} />
                     </td>
                     <td>{formatDateTime(item.createdAt)}</td>
                     <td className="actions">

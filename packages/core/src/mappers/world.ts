@@ -14,6 +14,7 @@ export const toSnapshot = (row: SnapshotRow): Snapshot => ({
   schedules: Number(row.schedules),
   webhooks: Number(row.webhooks),
   apiKeys: Number(row.api_keys),
+  include: row.include,
 });
 
 export const toWorld = (row: WorldRow): World => ({

@@ -30,6 +30,8 @@ const RefreshTokenDefinition = defineEntity({
     expiresAt: p.datetime(3),
     usedAt: p.datetime(3).nullable(),
     revokedAt: p.datetime(3).nullable(),
+    /** A child world's session: every refresh issues a token with `wld`, and only while the world lives. */
+    world: p.boolean().default(false),
     createdAt: p.datetime(3).onCreate(() => new Date()),
   },
 });

@@ -25,6 +25,8 @@ import { Migration20261126031000PlaidSigningKeyRotation } from './20261126031000
 import { Migration20261126041700SnapshotWebhooksAndKeys } from './20261126041700-snapshot-webhooks-and-keys.ts';
 import { Migration20261126044500EventsByTransaction } from './20261126044500-events-by-transaction.ts';
 import { Migration20261126045200WebhookAttemptExchange } from './20261126045200-webhook-attempt-exchange.ts';
+import { Migration20261126065000SnapshotInclude } from './20261126065000-snapshot-include.ts';
+import { Migration20261126065100WorldRefreshTokens } from './20261126065100-world-refresh-tokens.ts';
 import { Migration20261126070700WebhookAttemptRetention } from './20261126070700-webhook-attempt-retention.ts';
 
 export const migrations: MigrationObject[] = [
@@ -53,5 +55,7 @@ export const migrations: MigrationObject[] = [
   { name: '20261126041700-snapshot-webhooks-and-keys', class: Migration20261126041700SnapshotWebhooksAndKeys },
   { name: '20261126044500-events-by-transaction', class: Migration20261126044500EventsByTransaction },
   { name: '20261126045200-webhook-attempt-exchange', class: Migration20261126045200WebhookAttemptExchange },
+  { name: '20261126065000-snapshot-include', class: Migration20261126065000SnapshotInclude },
+  { name: '20261126065100-world-refresh-tokens', class: Migration20261126065100WorldRefreshTokens },
   { name: '20261126070700-webhook-attempt-retention', class: Migration20261126070700WebhookAttemptRetention },
 ];

@@ -5,7 +5,7 @@
  * Request-shape errors follow Plaid's own: MISSING_FIELDS, UNKNOWN_FIELDS, INVALID_FIELD, INVALID_BODY.
  * Nothing a client sent that could be a secret is echoed back.
  */
-import { AppError } from '@sandbank/core';
+import { AppError, ITEM_LOGIN_REQUIRED } from '@sandbank/core';
 import type { Response } from 'express';
 import type { z } from 'zod';
 
@@ -63,10 +63,10 @@ export const plaidErrors = {
   itemLoginRequired: () =>
     new PlaidError(
       400,
-      'ITEM_ERROR',
-      'ITEM_LOGIN_REQUIRED',
-      "the login details of this item have changed (credentials, MFA, or required user action) and a user login is required to update this information. use Link's update mode to restore the item to a good state",
-      'the login details of this item have changed, please log in again',
+      ITEM_LOGIN_REQUIRED.error_type,
+      ITEM_LOGIN_REQUIRED.error_code,
+      ITEM_LOGIN_REQUIRED.error_message,
+      ITEM_LOGIN_REQUIRED.display_message,
     ),
   rateLimited: (retryAfter: string | undefined) =>
     new PlaidError(

@@ -5,11 +5,20 @@
  * so this sandbox call stands for it; ITEM: LOGIN_REPAIRED), `/sandbox/item/fire_webhook` and
  * `/webhook_verification_key/get`. The worker delivers the webhooks (domain/plaid/notifications.ts).
  */
-import { type Deps, findVerificationKey, type PlaidItem, recordPlaidWebhook, setItemState, setItemWebhook } from '@sandbank/core';
+import {
+  changeItemLogin,
+  type Deps,
+  FIREABLE_WEBHOOK_CODES,
+  findVerificationKey,
+  fireableWebhookType,
+  fireItemWebhook,
+  type PlaidItem,
+  setItemWebhook,
+} from '@sandbank/core';
 import type { EntityManager } from '@sandbank/db';
 import { checkWebhookUrl } from '@sandbank/webhooks';
 import { type Endpoint, endpoint, plaidItem } from './endpoint.ts';
-import { loginRequiredBody, PlaidError, plaidErrors } from './errors.ts';
+import { PlaidError, plaidErrors } from './errors.ts';
 import {
   AccessTokenSchema,
   ItemWebhookUpdateSchema,
@@ -24,32 +33,9 @@ export async function checkedWebhookUrl(deps: Deps, raw: string, field: string):
   return check.url.toString();
 }
 
-/** What `/sandbox/item/fire_webhook` can fire: Plaid's body for each code (item_id and environment are added on delivery). */
-const FIREABLE: Record<string, () => { webhook_type: string; webhook_code: string } & Record<string, unknown>> = {
-  SYNC_UPDATES_AVAILABLE: () => ({
-    webhook_type: 'TRANSACTIONS',
-    webhook_code: 'SYNC_UPDATES_AVAILABLE',
-    initial_update_complete: true,
-    historical_update_complete: true,
-  }),
-  DEFAULT_UPDATE: () => ({ webhook_type: 'TRANSACTIONS', webhook_code: 'DEFAULT_UPDATE', new_transactions: 0, error: null }),
-  NEW_ACCOUNTS_AVAILABLE: () => ({ webhook_type: 'ITEM', webhook_code: 'NEW_ACCOUNTS_AVAILABLE', error: null }),
-  ERROR: () => ({ webhook_type: 'ITEM', webhook_code: 'ERROR', error: loginRequiredBody() }),
-};
-
-/** Moves the Item to `state` and records the ITEM webhook that says so, in one transaction. */
-async function changeState(em: EntityManager, item: PlaidItem, state: PlaidItem['state'], code: 'ERROR' | 'LOGIN_REPAIRED') {
-  return em.transactional(async (tx) => {
-    const updated = await setItemState(tx, item, state);
-    if (!updated) throw plaidErrors.itemNotFound();
-    if (item.state !== state) {
-      await recordPlaidWebhook(tx, item, {
-        webhook_type: 'ITEM',
-        webhook_code: code,
-        ...(code === 'ERROR' ? { error: loginRequiredBody() } : {}),
-      });
-    }
-  });
+/** The Item's login changed to `state` (the domain records the ITEM webhook that says so), or ITEM_NOT_FOUND. */
+async function changeLogin(em: EntityManager, item: PlaidItem, state: PlaidItem['state']): Promise<void> {
+  if ((await changeItemLogin(em, item, state)) === 'removed') throw plaidErrors.itemNotFound();
 }
 
 export const webhookEndpoints: Record<string, Endpoint> = {
@@ -64,24 +50,25 @@ export const webhookEndpoints: Record<string, Endpoint> = {
   '/transactions/refresh': endpoint(AccessTokenSchema, 'usable', async () => ({})),
 
   '/sandbox/item/reset_login': endpoint(AccessTokenSchema, 'any', async ({ em, item }) => {
-    await changeState(em, item, 'login_required', 'ERROR');
+    await changeLogin(em, item, 'login_required');
     return { reset_login: true };
   }),
 
   '/sandbox/item/repair': endpoint(AccessTokenSchema, 'any', async ({ em, item }) => {
-    await changeState(em, item, 'good', 'LOGIN_REPAIRED');
+    await changeLogin(em, item, 'good');
     return { repaired: true };
   }),
 
   '/sandbox/item/fire_webhook': endpoint(SandboxFireWebhookSchema, 'any', async ({ em, item, body }) => {
-    const make = FIREABLE[body.webhook_code];
-    if (!make) throw plaidErrors.invalidField(`webhook_code must be one of ${Object.keys(FIREABLE).join(', ')}`);
-    const notification = make();
-    if (body.webhook_type !== undefined && body.webhook_type !== notification.webhook_type) {
-      throw plaidErrors.invalidField(`webhook_type must be ${notification.webhook_type} for ${body.webhook_code}`);
+    const type = fireableWebhookType(body.webhook_code);
+    if (type === null) throw plaidErrors.invalidField(`webhook_code must be one of ${FIREABLE_WEBHOOK_CODES.join(', ')}`);
+    if (body.webhook_type !== undefined && body.webhook_type !== type) {
+      throw plaidErrors.invalidField(`webhook_type must be ${type} for ${body.webhook_code}`);
     }
-    if (!item.webhookUrl) throw plaidErrors.invalidField('the Item has no webhook: set one with /item/webhook/update');
-    await recordPlaidWebhook(em, item, notification);
+    const code = body.webhook_code as (typeof FIREABLE_WEBHOOK_CODES)[number];
+    if (!(await fireItemWebhook(em, item, code))) {
+      throw plaidErrors.invalidField('the Item has no webhook: set one with /item/webhook/update');
+    }
     return { webhook_fired: true };
   }),
 

@@ -29,8 +29,10 @@ export async function revokeRefreshTokenFamilyOf(em: EntityManager, tokenHash: s
 
 /**
  * Marks a live refresh token used (one conditional UPDATE: of two racing refreshes exactly one
- * wins); its user, its family and whether the user is a child world, or undefined when it is unknown, used, revoked or
- * expired, or its user is a child world past its TTL (not yet swept).
+ * wins); its user, its family and whether its session is a child world's (as the token was issued,
+ * never read from the world's row), or undefined when it is unknown, used, revoked or expired, or a
+ * world's whose world is no longer live (past its TTL, or its `worlds` row gone: removed, or its
+ * parent's user deleted out of band while the child's user row stayed).
  */
 export async function claimRefreshToken(
   tx: EntityManager,
@@ -39,8 +41,9 @@ export async function claimRefreshToken(
   const [claimed] = await tx.execute<{ user_id: string; family_id: string; world: boolean }[]>(
     `update refresh_tokens set used_at = now()
         where token_hash = ? and used_at is null and revoked_at is null and expires_at > now()
-          and not exists (select 1 from worlds w where w.id = refresh_tokens.user_id and w.expires_at <= sandbank_wall_now())
-        returning user_id, family_id, exists (select 1 from worlds w where w.id = refresh_tokens.user_id) as world`,
+          and (not world
+               or exists (select 1 from worlds w where w.id = refresh_tokens.user_id and w.expires_at > sandbank_wall_now()))
+        returning user_id, family_id, world`,
     [tokenHash],
   );
   return claimed;

@@ -33,6 +33,7 @@ export async function issueSession(
     familyId,
     user: em.getReference(UserEntity, userId),
     tokenHash: sha256(refreshToken),
+    world,
     expiresAt: new Date(Date.now() + deps.config.auth.refreshTokenTtlSeconds * 1000),
   });
   await em.flush();
@@ -55,7 +56,8 @@ export async function refreshSession(
   const tokenHash = sha256(refreshToken);
   const outcome = await em.transactional(async (tx): Promise<RotateOutcome> => {
     // Marking the token used and checking it is one statement, so two racing refreshes
-    // cannot both succeed.
+    // cannot both succeed. A child world's session stays one (the token says so, not the world's
+    // row) and refreshes only while its world lives.
     const claimed = await claimRefreshToken(tx, tokenHash);
     // The successor is written in the same transaction: a racing reuse that revokes the family
     // after this commit sees (and revokes) the new token too.

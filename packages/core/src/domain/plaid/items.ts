@@ -12,7 +12,7 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { lockUser } from '../auth/queries.ts';
 import { generateOpaqueToken, sha256 } from '../auth/tokens.ts';
 import { userNow } from '../clock/clock.ts';
-import type { ItemState, PlaidItem } from './item.ts';
+import type { PlaidItem } from './item.ts';
 import { syncItemWebhook } from './notifications.ts';
 import {
   countItems,
@@ -118,8 +118,6 @@ export const setItemWebhook = (em: EntityManager, secrets: Secrets, item: PlaidI
     if (updated) await syncItemWebhook(tx, secrets, updated, webhookUrl);
     return updated;
   });
-
-export const setItemState = (em: EntityManager, item: PlaidItem, state: ItemState) => updateItem(em, item.id, 'state', state);
 
 export interface ItemAccount {
   id: string;

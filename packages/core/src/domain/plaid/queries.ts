@@ -188,7 +188,7 @@ export async function selectItemByAccessToken(
 export async function updateLiveItem(
   em: EntityManager,
   itemId: string,
-  column: 'removed_at' | 'webhook_url' | 'state',
+  column: 'removed_at' | 'webhook_url',
   value: unknown,
 ): Promise<ItemRow | undefined> {
   const [row] = await em.execute<ItemRow[]>(
@@ -196,6 +196,28 @@ export async function updateLiveItem(
     [value, itemId],
   );
   return row;
+}
+
+/**
+ * Moves a live Item to `state` if it is not there already: of two racing changes to the same state the
+ * second waits on the first's row lock, sees the new state and changes nothing (so one webhook says so).
+ */
+export async function updateItemStateIfChanged(
+  em: EntityManager,
+  itemId: string,
+  state: ItemState,
+): Promise<ItemRow | undefined> {
+  const [row] = await em.execute<ItemRow[]>(
+    `update plaid_items set state = ? where id = ? and removed_at is null and state <> ? returning ${ITEM_COLUMNS}`,
+    [state, itemId, state],
+  );
+  return row;
+}
+
+/** Whether the Item exists and is not removed. */
+export async function isLiveItem(em: EntityManager, itemId: string): Promise<boolean> {
+  const rows = await em.execute<unknown[]>('select 1 from plaid_items where id = ? and removed_at is null', [itemId]);
+  return rows.length > 0;
 }
 
 export interface ItemAccountRow {

@@ -11,12 +11,21 @@
  *   (`sbk_…`, stored as a SHA-256 hash), never used.
  *
  * The secrets exist in plain text only in the fork's answer, as a new webhook's and key's do.
+ *
+ * The child's keys stay under LIMIT_API_KEYS like any user's: the kept keys that are active in the
+ * child (an expired one moves with the shift and stays expired) plus the world's own key must fit, or
+ * the fork is refused (422 LIMIT_EXCEEDED) before the snapshot's rows are copied, and its transaction
+ * leaves nothing behind. A parent at its limit that keeps all its keys is one over: the check counts the
+ * rows just written with the query every key creation counts with. Nothing races it: no one else can
+ * add a key to the child before the fork commits.
  */
 import type { EntityManager } from '@sandbank/db';
 import { sealSecret } from '@sandbank/webhooks';
 import type { Deps } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
 import { generateOpaqueToken, sha256 } from '../auth/tokens.ts';
 import { API_KEY_PREFIX, VISIBLE_PREFIX_LENGTH } from '../integrations/api-keys.ts';
+import { countLimited } from '../limits/queries.ts';
 import type { CopyTarget } from './copy-world.ts';
 import { type ForkedApiKeyRow, type ForkedWebhookRow, insertForkedApiKeys, insertForkedWebhooks } from './queries.ts';
 
@@ -28,10 +37,13 @@ export interface ForkedCredentials {
   apiKeys: ForkedApiKeyRow[];
 }
 
-/** Makes the snapshot's kept webhooks and API keys anew in the target world (inside the fork's transaction). */
+/**
+ * Makes the snapshot's kept webhooks and API keys anew in the target world (inside the fork's
+ * transaction, before the copy); LIMIT_EXCEEDED when the kept keys and the world's own one exceed LIMIT_API_KEYS.
+ */
 export async function forkCredentials(
   tx: EntityManager,
-  deps: Pick<Deps, 'secrets'>,
+  deps: Pick<Deps, 'secrets' | 'config'>,
   target: CopyTarget,
   counts: { webhooks: number; apiKeys: number },
 ): Promise<ForkedCredentials> {
@@ -61,6 +73,23 @@ export async function forkCredentials(
     result.apiKeys = rows
       .map(({ key_hash, ...row }) => ({ ...row, key: plain.get(key_hash) ?? '' }))
       .sort((a, b) => a.id.localeCompare(b.id));
+    await checkKeysFit(tx, target.userId, deps.config.limits.apiKeys);
   }
   return result;
+}
+
+/** The child's active keys, and the world's own key it gets next (worlds.ts), within LIMIT_API_KEYS. */
+async function checkKeysFit(tx: EntityManager, userId: string, limit: number): Promise<void> {
+  const kept = await countLimited(tx, userId, 'apiKeys');
+  if (kept + 1 > limit) {
+    throw new AppError(
+      'LIMIT_EXCEEDED',
+      `The snapshot keeps ${kept} active API keys; with the world's own key that is ${kept + 1}, and the limit is ${limit}`,
+      {
+        details: [
+          { path: 'apiKeys', message: `At most ${limit} active API keys per user (LIMIT_API_KEYS), the world's own included` },
+        ],
+      },
+    );
+  }
 }

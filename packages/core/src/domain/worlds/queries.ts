@@ -15,9 +15,14 @@ export interface SnapshotRow {
   schedules: number;
   webhooks: number;
   api_keys: number;
+  /** What it was asked to keep, in one order (`webhooks`, `apiKeys`): kept even when there were none. */
+  include: SnapshotInclude[];
 }
 
-const SNAPSHOT_COLUMNS = 'id, name, taken_at, clock_offset_ms, accounts, transactions, schedules, webhooks, api_keys';
+/** What a snapshot keeps beyond the world's money and clock, when asked. */
+export type SnapshotInclude = 'webhooks' | 'apiKeys';
+
+const SNAPSHOT_COLUMNS = 'id, name, taken_at, clock_offset_ms, accounts, transactions, schedules, webhooks, api_keys, include';
 
 /** The SQL interval, in milliseconds, between the world's now (users row aliased `u`) and the snapshot's `taken_at` (aliased `s`). */
 const SHIFT_MS_SQL = `(extract(epoch from (date_trunc('milliseconds', sandbank_wall_now() + u.clock_offset_ms * interval '1 millisecond') - s.taken_at)) * 1000)::bigint`;
@@ -291,13 +296,14 @@ export interface NewSnapshot {
   schedules: number;
   webhooks: number;
   apiKeys: number;
+  include: readonly SnapshotInclude[];
 }
 
 export async function insertSnapshot(tx: EntityManager, s: NewSnapshot): Promise<SnapshotRow | undefined> {
   const [row] = await tx.execute<SnapshotRow[]>(
     `insert into world_snapshots (id, user_id, name, taken_at, clock_offset_ms, accounts, transactions, schedules, webhooks,
-                                  api_keys, created_at)
-     values (?, ?, ?, ?::timestamptz, ?, ?, ?, ?, ?, ?, now()) returning ${SNAPSHOT_COLUMNS}`,
+                                  api_keys, include, created_at)
+     values (?, ?, ?, ?::timestamptz, ?, ?, ?, ?, ?, ?, ?::text[], now()) returning ${SNAPSHOT_COLUMNS}`,
     [
       s.id,
       s.ownerId,
@@ -309,6 +315,7 @@ export async function insertSnapshot(tx: EntityManager, s: NewSnapshot): Promise
       s.schedules,
       s.webhooks,
       s.apiKeys,
+      `{${s.include.join(',')}}`,
     ],
   );
   return row;

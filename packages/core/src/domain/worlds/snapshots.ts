@@ -25,6 +25,7 @@ import {
   keepSchedules,
   keepTransactions,
   keepWebhooks,
+  type SnapshotInclude,
   type SnapshotRow,
   selectSnapshot,
   selectSnapshots,
@@ -34,10 +35,8 @@ import {
 
 export type { SnapshotRow };
 
-/** What a snapshot keeps beyond the world's money and clock, when asked. */
-type SnapshotInclude = 'webhooks' | 'apiKeys';
-
 const LOCK_WAIT_MS = 30_000;
+const KINDS: readonly SnapshotInclude[] = ['webhooks', 'apiKeys'];
 
 export interface TakeSnapshotParams {
   /** The world kept. */
@@ -99,6 +98,8 @@ async function copyWorld(
     schedules,
     webhooks,
     apiKeys,
+    // In one order, so two snapshots asked for the same kinds say so alike (the client compares them).
+    include: KINDS.filter((kind) => include.includes(kind)),
   });
   // One numbering across the snapshot's tables (accounts, then transactions, then schedules), in id order.
   await keepAccounts(tx, { snapshotId: id, userId });

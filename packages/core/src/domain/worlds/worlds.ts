@@ -96,11 +96,12 @@ export async function createWorld(
       });
       if (!forked) throw notFound('Snapshot');
       const target = { snapshotId, userId: id, prefix, shiftMs: Number(forked.shift_ms) };
-      await copySnapshotInto(tx, target, skipChecks);
+      // The credentials first: a fork whose kept keys break LIMIT_API_KEYS is refused before the copy.
       const credentials = await forkCredentials(tx, deps, target, {
         webhooks: Number(forked.webhooks),
         apiKeys: Number(forked.api_keys),
       });
+      await copySnapshotInto(tx, target, skipChecks);
       const world = await finishWorld(tx, deps, { id, parentId: params.parentId, snapshotId, ttlMs: params.ttlMs });
       return { ...world, credentials };
     });

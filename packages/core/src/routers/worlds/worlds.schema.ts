@@ -4,6 +4,7 @@ import {
   IdSchema,
   listOf,
   PageQuerySchema,
+  SnapshotIncludeSchema,
   SnapshotSchema,
   WebhookStatusSchema,
   WorldSchema,
@@ -12,8 +13,6 @@ import { z } from 'zod';
 import { ScenarioSchema } from '../../domain/scenarios/scenario-document.ts';
 import { TtlSchema } from '../../domain/worlds/ttl.ts';
 import { ResetSandboxOutputSchema } from '../sandbox/sandbox.schema.ts';
-
-const SnapshotIncludeSchema = z.enum(['webhooks', 'apiKeys']).meta({ id: 'SnapshotInclude' });
 
 export const TakeSnapshotInputSchema = z
   .strictObject({
