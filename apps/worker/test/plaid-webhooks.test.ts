@@ -162,7 +162,7 @@ describe('Plaid webhooks', () => {
       body: JSON.stringify({ access_token }),
     });
     expect(refused.status).toBe(400);
-    expect((await refused.json()).error_code).toBe('ITEM_LOGIN_REQUIRED');
+    expect(((await refused.json()) as { error_code: string }).error_code).toBe('ITEM_LOGIN_REQUIRED');
     expect((await post('repair')).body.data).toMatchObject({ status: 'good', error: null });
     expect((await post('repair')).status).toBe(200);
     const fired = await post('fire-webhook', { code: 'NEW_ACCOUNTS_AVAILABLE' });
