@@ -309,6 +309,7 @@ create table webhook_delivery_attempts (
   response_headers jsonb,
   response_body text,
   response_body_truncated boolean not null default false,
+  exchange_removed_at timestamp(3) with time zone,
   constraint webhook_delivery_attempts_pkey PRIMARY KEY (id),
   constraint webhook_delivery_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES webhook_deliveries(id) ON DELETE CASCADE
 );
@@ -520,6 +521,7 @@ CREATE INDEX webhook_deliveries_event_idx ON webhook_deliveries USING btree (eve
 CREATE INDEX webhook_deliveries_history_idx ON webhook_deliveries USING btree (webhook_id, created_at DESC, id DESC);
 CREATE UNIQUE INDEX webhook_deliveries_webhook_event_key ON webhook_deliveries USING btree (webhook_id, event_id);
 CREATE INDEX webhook_delivery_attempts_delivery_idx ON webhook_delivery_attempts USING btree (delivery_id, attempt);
+CREATE INDEX webhook_delivery_attempts_exchange_kept_idx ON webhook_delivery_attempts USING btree (started_at) WHERE (request_url IS NOT NULL);
 CREATE INDEX webhooks_active_user_idx ON webhooks USING btree (user_id) WHERE ((status = 'active'::text) AND (deleted_at IS NULL));
 CREATE UNIQUE INDEX webhooks_plaid_item_key ON webhooks USING btree (plaid_item_id) WHERE (plaid_item_id IS NOT NULL);
 CREATE INDEX webhooks_user_client_idx ON webhooks USING btree (user_id, client_id) WHERE (deleted_at IS NULL);

@@ -203,6 +203,7 @@ describe('GET /v1/webhooks/:id/deliveries', () => {
             faults: [],
             request: null,
             response: null,
+            exchangeRemovedAt: null,
           },
         ],
       },
@@ -237,8 +238,36 @@ describe('GET /v1/webhooks/:id/deliveries', () => {
       faults: [{ kind: 'failure', status: 503 }],
       request: { method: 'POST', url: 'http://127.0.0.1:9/hooks', httpHeaders: headers, body },
       response: { statusCode: 200, httpHeaders: { 'content-type': 'text/plain' }, body: 'ok, zażółć', bodyTruncated: true },
+      exchangeRemovedAt: null,
     });
-    expect(timedOut).toMatchObject({ attempt: 3, statusCode: null, request: { body }, response: null });
+    expect(timedOut).toMatchObject({ attempt: 3, statusCode: null, request: { body }, response: null, exchangeRemovedAt: null });
+  });
+
+  it('says when retention removed an attempt’s request and response, and keeps the attempt', async () => {
+    const user = await app.createUser();
+    const webhook = await createWebhook(user);
+    const { deliveryId } = await insertDelivery(user, webhook.id);
+    // What the worker's retention leaves (apps/worker/src/retention/queries.ts): the exchange columns cleared, the time stamped.
+    await app.db.query(
+      `insert into webhook_delivery_attempts (id, delivery_id, attempt, started_at, duration_ms, status_code, error, faults,
+                                              exchange_removed_at)
+       values ($1, $2, 2, '2026-11-01T10:00:00Z', 40, 200, null, '[{"kind":"latency","ms":30}]', '2026-11-08T10:05:00.123Z')`,
+      [uuidv7(), deliveryId],
+    );
+    const res = await app.call('GET', `/v1/webhooks/${webhook.id}/deliveries`, { token: user.accessToken });
+    expect(res.status).toBe(200);
+    expect(res.body.data[0].attempts[1]).toEqual({
+      attempt: 2,
+      at: '2026-11-01T10:00:00.000Z',
+      statusCode: 200,
+      durationMs: 40,
+      error: null,
+      nextAttemptAt: null,
+      faults: [{ kind: 'latency', ms: 30 }],
+      request: null,
+      response: null,
+      exchangeRemovedAt: '2026-11-08T10:05:00.123Z',
+    });
   });
 
   it('is 404 for an unknown webhook', async () => {

@@ -16,6 +16,7 @@ import { type DueItemsLoop, startDueItemsLoop } from './due-items.ts';
 import { type Heartbeat, startHeartbeat } from './heartbeat.ts';
 import { graphileLogger } from './logging.ts';
 import { startRelay } from './relay.ts';
+import { type AttemptRetentionLoop, startAttemptRetentionLoop } from './retention/attempt-retention.ts';
 import { type DeliverWebhookDeps, deliverWebhookTask } from './tasks/deliver-webhook.ts';
 import { startWorldSweepLoop, type WorldSweepLoop } from './world-sweep.ts';
 
@@ -35,6 +36,8 @@ export interface Worker {
   dueItems: DueItemsLoop;
   /** Removes child worlds whose TTL has passed. */
   worldSweep: WorldSweepLoop;
+  /** Clears attempts' recorded request and response once WEBHOOK_ATTEMPT_RETENTION_HOURS have passed. */
+  attemptRetention: AttemptRetentionLoop;
   /** Stops relaying, lets running deliveries finish (or releases them), then closes connections. */
   stop(): Promise<void>;
 }
@@ -94,6 +97,12 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const orm = await createOrm({ url: deps.databaseUrl, poolSize: 2 });
   const dueItems = startDueItemsLoop({ orm, pollMs: config.worker.duePollMs, logger });
   const worldSweep = startWorldSweepLoop({ orm, pollMs: config.worker.worldSweepMs, logger });
+  const attemptRetention = startAttemptRetentionLoop({
+    pool,
+    retentionHours: config.webhooks.attemptRetentionHours,
+    pollMs: config.worker.attemptRetentionMs,
+    logger,
+  });
 
   let stopped: Promise<void> | undefined;
   return {
@@ -102,11 +111,13 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     heartbeat,
     dueItems,
     worldSweep,
+    attemptRetention,
     stop() {
       stopped ??= (async () => {
         await relay.stop();
         await dueItems.stop();
         await worldSweep.stop();
+        await attemptRetention.stop();
         await orm.close();
         await runner.stop();
         await heartbeat.stop();

@@ -1576,13 +1576,15 @@ export interface components {
             durationMs: number;
             /** @description Why the attempt failed (timeout, network error, status), or null */
             error: string | null;
+            /** @description When the recorded request and response were removed, WEBHOOK_ATTEMPT_RETENTION_HOURS (7 days by default) of real time after the attempt; null while they are kept. The attempt itself stays. */
+            exchangeRemovedAt: string | null;
             /** @description The webhook's faults this attempt carried (empty: none) */
             faults: components["schemas"]["AttemptFault"][];
             /** @description When the next try was scheduled after this one, if any */
             nextAttemptAt: string | null;
-            /** @description The request as sent; null for attempts recorded before requests were kept */
+            /** @description The request as sent; null once retention removed it (exchangeRemovedAt) or for attempts recorded before requests were kept */
             request: components["schemas"]["DeliveryAttemptRequest"] | null;
-            /** @description What the receiver answered; null when no answer came (timeout, network error) or for older attempts */
+            /** @description What the receiver answered; null when no answer came (timeout, network error), once retention removed it (exchangeRemovedAt), or for older attempts */
             response: components["schemas"]["DeliveryAttemptResponse"] | null;
             /** @description The HTTP status of the answer; null when none came */
             statusCode: number | null;
@@ -13705,7 +13707,8 @@ export interface operations {
                      *                 "httpHeaders": {},
                      *                 "body": "xxxxxx",
                      *                 "bodyTruncated": true
-                     *               }
+                     *               },
+                     *               "exchangeRemovedAt": "2026-11-21T10:15:30.123Z"
                      *             }
                      *           ]
                      *         }
@@ -13899,7 +13902,8 @@ export interface operations {
                      *               "httpHeaders": {},
                      *               "body": "xxxxxx",
                      *               "bodyTruncated": true
-                     *             }
+                     *             },
+                     *             "exchangeRemovedAt": "2026-11-21T10:15:30.123Z"
                      *           }
                      *         ]
                      *       }

@@ -59,6 +59,8 @@ const EnvSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE_SECONDS: seconds.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
   WEBHOOK_TIMEOUT_MS: int(10_000, 1),
   WEBHOOK_SECRET_OVERLAP_HOURS: int(24, 0, 24 * 30),
+  // How long each attempt's recorded request and response are kept (real time): 1 hour to 1 year, 7 days by default.
+  WEBHOOK_ATTEMPT_RETENTION_HOURS: int(7 * 24, 1, 365 * 24),
   LIMIT_WEBHOOKS: int(20, 1, 10_000),
   LIMIT_EVENT_STREAMS: int(10, 1, 1000),
   LIMIT_API_KEYS: int(50, 1, 10_000),
@@ -79,6 +81,8 @@ const EnvSchema = z.object({
   WORKER_DUE_POLL_MS: int(5_000, 10),
   // How often the worker removes child worlds whose TTL has passed.
   WORKER_WORLD_SWEEP_MS: int(10_000, 10),
+  // How often the worker clears attempt exchanges older than WEBHOOK_ATTEMPT_RETENTION_HOURS.
+  WORKER_ATTEMPT_RETENTION_MS: int(300_000, 10),
 
   // A partner key reads every owner: refuse short, guessable ones (the message never echoes a key).
   PARTNER_API_KEYS: list.refine((keys) => keys.every((key) => key.length >= 32), 'each key needs at least 32 characters'),
@@ -154,6 +158,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryScheduleSeconds: e.WEBHOOK_RETRY_SCHEDULE_SECONDS,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       secretOverlapSeconds: e.WEBHOOK_SECRET_OVERLAP_HOURS * 3600,
+      attemptRetentionHours: e.WEBHOOK_ATTEMPT_RETENTION_HOURS,
     },
     limits: {
       webhooks: e.LIMIT_WEBHOOKS,
@@ -174,6 +179,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       staleAfterSeconds: e.WORKER_STALE_AFTER_SECONDS,
       duePollMs: e.WORKER_DUE_POLL_MS,
       worldSweepMs: e.WORKER_WORLD_SWEEP_MS,
+      attemptRetentionMs: e.WORKER_ATTEMPT_RETENTION_MS,
     },
     integrations: { partnerApiKeys: e.PARTNER_API_KEYS },
     rateLimits: {

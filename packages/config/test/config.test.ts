@@ -43,6 +43,16 @@ describe('loadConfig', () => {
     expect(config.webhooks.retryScheduleSeconds).toEqual([1, 2]);
   });
 
+  it('keeps attempt exchanges 7 days by default, from 1 hour to 1 year', () => {
+    expect(loadConfig({}).webhooks.attemptRetentionHours).toBe(168);
+    expect(loadConfig({}).worker.attemptRetentionMs).toBe(300_000);
+    expect(loadConfig({ WEBHOOK_ATTEMPT_RETENTION_HOURS: '1' }).webhooks.attemptRetentionHours).toBe(1);
+    expect(loadConfig({ WEBHOOK_ATTEMPT_RETENTION_HOURS: '8760' }).webhooks.attemptRetentionHours).toBe(8760);
+    for (const bad of ['0', '8761', '1.5', 'week', '-1']) {
+      expect(() => loadConfig({ WEBHOOK_ATTEMPT_RETENTION_HOURS: bad })).toThrow(/WEBHOOK_ATTEMPT_RETENTION_HOURS/);
+    }
+  });
+
   it('parses rate limits as points per window, with defaults', () => {
     expect(loadConfig({}).rateLimits).toMatchObject({ store: 'memory', ip: { points: 600, duration: 60 } });
     const config = loadConfig({ RATE_LIMIT_AUTH: '3/10', RATE_LIMIT_STORE: 'postgres' });

@@ -212,10 +212,16 @@ export const DeliveryAttemptSchema = z
     nextAttemptAt: TimestampSchema.nullable().meta({ description: 'When the next try was scheduled after this one, if any' }),
     faults: z.array(AttemptFaultSchema).meta({ description: "The webhook's faults this attempt carried (empty: none)" }),
     request: DeliveryAttemptRequestSchema.nullable().meta({
-      description: 'The request as sent; null for attempts recorded before requests were kept',
+      description:
+        'The request as sent; null once retention removed it (exchangeRemovedAt) or for attempts recorded before requests were kept',
     }),
     response: DeliveryAttemptResponseSchema.nullable().meta({
-      description: 'What the receiver answered; null when no answer came (timeout, network error) or for older attempts',
+      description:
+        'What the receiver answered; null when no answer came (timeout, network error), once retention removed it (exchangeRemovedAt), or for older attempts',
+    }),
+    exchangeRemovedAt: TimestampSchema.nullable().meta({
+      description:
+        'When the recorded request and response were removed, WEBHOOK_ATTEMPT_RETENTION_HOURS (7 days by default) of real time after the attempt; null while they are kept. The attempt itself stays.',
     }),
   })
   .meta({ id: 'DeliveryAttempt' });

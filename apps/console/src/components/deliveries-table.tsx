@@ -2,6 +2,8 @@
  * A webhook's deliveries with every attempt: what was sent (the request as Sandbank records it:
  * URL, headers with the signatures, body) and what came back (status, content-type and
  * content-length, the first 2 KB of the body), each attempt's exchange behind its own <details>.
+ * Past the server's retention (WEBHOOK_ATTEMPT_RETENTION_HOURS) the exchange is gone and the
+ * attempt says so; its status, duration and error stay.
  * A delivery that failed, or whose last attempt failed and waits for a retry, says so in words
  * and in the danger colour.
  */
@@ -116,8 +118,19 @@ function Attempt({ attempt, delivery, url }: { attempt: DeliveryAttempt; deliver
         </dd>
       </dl>
       <details className="attempt-exchange">
-        <summary>Request and response of attempt {attempt.attempt}</summary>
-        <AttemptExchange attempt={attempt} />
+        <summary>
+          Request and response of attempt {attempt.attempt}
+          {attempt.exchangeRemovedAt && <span className="muted"> (no longer kept)</span>}
+        </summary>
+        {attempt.exchangeRemovedAt ? (
+          <p className="note" data-testid="exchange-removed">
+            No longer kept: the request and response of an attempt are kept for a limited time (7 days unless the server sets{' '}
+            <code>WEBHOOK_ATTEMPT_RETENTION_HOURS</code>); this attempt's were removed {formatDateTime(attempt.exchangeRemovedAt)}{' '}
+            (real time). Its status, duration and error above stay.
+          </p>
+        ) : (
+          <AttemptExchange attempt={attempt} />
+        )}
       </details>
     </li>
   );

@@ -39,6 +39,7 @@ const toDeliveryAttempt = (attempt: DeliveryAttemptEntity): DeliveryAttempt => (
           bodyTruncated: attempt.responseBodyTruncated,
         }
       : null,
+  exchangeRemovedAt: attempt.exchangeRemovedAt?.toISOString() ?? null,
 });
 
 /** `delivery.event` must be loaded (its type is part of the shape). */

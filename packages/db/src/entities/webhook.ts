@@ -83,6 +83,8 @@ const DeliveryAttemptDefinition = defineEntity({
     /** The first 2 KB of the answer's body, decoded as UTF-8 (invalid bytes replaced). */
     responseBody: p.text().nullable(),
     responseBodyTruncated: p.boolean().default(false),
+    /** When the worker's retention cleared the request and response columns above (WEBHOOK_ATTEMPT_RETENTION_HOURS). */
+    exchangeRemovedAt: p.datetime(3).nullable(),
   },
 });
 export class DeliveryAttemptEntity extends DeliveryAttemptDefinition.class {}
