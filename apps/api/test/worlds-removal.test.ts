@@ -353,4 +353,21 @@ describe('a world gone out of band', () => {
     expectRefusal(parentless, [401, 'UNAUTHENTICATED', undefined], JSON.stringify(parentless.body));
     expect((await app.call('GET', '/v1/accounts', { token: second.accessToken })).status).toBe(401);
   });
+
+  it('a world session whose token is not marked (older code issued it) still gets `wld`, and is refused past the TTL', async () => {
+    const owner = await app.createUser();
+    const scenario = { version: 1, seed: 1, accounts: [{ key: 'a', name: 'A', openingBalance: 100 }] };
+    const res = await app.call('POST', '/v1/worlds', { token: owner.accessToken, body: { scenario } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const child: Child = res.body.data;
+    await app.db.query('update refresh_tokens set world = false where user_id = $1', [child.world.id]);
+    const alive = await refresh(child.refreshToken);
+    expect(alive.status, JSON.stringify(alive.body)).toBe(200);
+    expect(claims(alive.body.data.accessToken)).toMatchObject({ sub: child.world.id, wld: true });
+
+    await app.db.query('update refresh_tokens set world = false where user_id = $1', [child.world.id]);
+    await app.db.query("update worlds set expires_at = now() - interval '1 second' where id = $1", [child.world.id]);
+    const expired = await refresh(alive.body.data.refreshToken);
+    expectRefusal(expired, [401, 'UNAUTHENTICATED', undefined], JSON.stringify(expired.body));
+  });
 });

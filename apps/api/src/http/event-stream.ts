@@ -188,7 +188,10 @@ export function eventStreamHandler(
       await watching;
       res.off('close', onClose);
       registry.done(user.id, controller);
-      res.end();
+      // A client that stopped reading would keep the socket (and what is buffered for it) after its
+      // slot is given back: drop it instead of waiting for a flush that never comes.
+      if (res.writableNeedDrain) res.destroy();
+      else res.end();
       // At shutdown the connection goes too: left idle and kept alive, it would hold the server's close.
       if (registry.closed) req.socket.end();
     }

@@ -32,7 +32,9 @@ export async function revokeRefreshTokenFamilyOf(em: EntityManager, tokenHash: s
  * wins); its user, its family and whether its session is a child world's (as the token was issued,
  * never read from the world's row), or undefined when it is unknown, used, revoked or expired, or a
  * world's whose world is no longer live (past its TTL, or its `worlds` row gone: removed, or its
- * parent's user deleted out of band while the child's user row stayed).
+ * parent's user deleted out of band while the child's user row stayed). A token not marked as a
+ * world's (issued by code older than the mark) is still refused past its world's TTL and still
+ * issues `wld` while the world lives: the `worlds` row is asked too.
  */
 export async function claimRefreshToken(
   tx: EntityManager,
@@ -43,7 +45,8 @@ export async function claimRefreshToken(
         where token_hash = ? and used_at is null and revoked_at is null and expires_at > now()
           and (not world
                or exists (select 1 from worlds w where w.id = refresh_tokens.user_id and w.expires_at > sandbank_wall_now()))
-        returning user_id, family_id, world`,
+          and not exists (select 1 from worlds w where w.id = refresh_tokens.user_id and w.expires_at <= sandbank_wall_now())
+        returning user_id, family_id, world or exists (select 1 from worlds w where w.id = refresh_tokens.user_id) as world`,
     [tokenHash],
   );
   return claimed;
