@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { callApi, registerUser } from './api.ts';
 import { expectAccessible, expectClean, money, openPage, textOf } from './browser.ts';
-import { submitSignIn } from './pages.ts';
+import { confirm, submitSignIn } from './pages.ts';
 import { setUpConsoleStack } from './stack.ts';
 
 const stack = setUpConsoleStack({ worker: false });
@@ -74,12 +74,10 @@ describe('a URL for every view', () => {
     await expect.poll(() => textOf(page, 'panel-amount')).toBe(money(-4_200));
     expect(await textOf(page, 'panel-version')).toBe('version 1');
     const voided = page.waitForResponse((r) => new URL(r.url()).pathname === '/trpc/transactions.voidTransaction');
-    await page.getByRole('button', { name: 'Void' }).click();
-    const confirm = page.getByRole('dialog');
-    if (await confirm.isVisible().catch(() => false)) await confirm.getByRole('button', { name: 'Void' }).click();
+    const panel = page.getByRole('region', { name: 'Transaction', exact: true });
+    await confirm(page, panel, 'Void'); // it asks first (findings.test.ts)
     expect((await voided).status()).toBe(200);
     await expect.poll(() => textOf(page, 'panel-version')).toBe('version 2');
-    const panel = page.getByRole('region', { name: 'Transaction', exact: true });
     expect(await panel.locator('.badge', { hasText: 'voided' }).count()).toBe(1);
     expect(await panel.getByRole('button', { name: /^(Void|Post…|Edit…)$/ }).count()).toBe(0);
     await expect.poll(() => page.getByRole('button', { name: 'Card hold' }).count()).toBe(0);
