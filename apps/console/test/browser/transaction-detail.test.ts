@@ -108,22 +108,12 @@ describe('transaction detail and balance chart', () => {
     await expect.poll(() => textOf(page, 'balance')).toBe(money(116_500));
     await page.getByText('Every day as a table').click();
     const rows = page.getByTestId('balance-chart').locator('tbody tr');
-    expect(await rows.count()).toBe(90);
-    expect(await rows.last().locator('td').last().textContent()).toBe(money(116_500));
-    expect(
-      await rows
-        .nth(89 - 10)
-        .locator('td')
-        .last()
-        .textContent(),
-    ).toBe(money(150_000));
-    expect(
-      await rows
-        .nth(89 - 11)
-        .locator('td')
-        .last()
-        .textContent(),
-    ).toBe(money(0));
+    /** The table's balances, oldest day first. */
+    const balances = () => rows.locator('td:last-child').allTextContents();
+    const daily = await balances();
+    expect(daily).toHaveLength(90);
+    // Today, 10 days ago (the salary) and the day before it.
+    expect([daily.at(-1), daily.at(-11), daily.at(-12)]).toEqual([money(116_500), money(150_000), money(0)]);
     // The y axis speaks złoty (compact), the x axis Polish dates.
     const ticks = await chart.locator('.recharts-cartesian-axis-tick-value').allTextContents();
     expect(ticks.filter((tick) => /^\d+(,\d)?\s(tys\.\s)?zł$/.test(tick)).length, ticks.join(' | ')).toBeGreaterThan(1);
@@ -135,7 +125,7 @@ describe('transaction detail and balance chart', () => {
     await expect.poll(() => new URL(page.url()).searchParams.get('range')).toBe('30');
     expect(txOf(page)).toBe(seeded.refundId);
     await expect.poll(() => rows.count()).toBe(30);
-    expect(await rows.last().locator('td').last().textContent()).toBe(money(116_500));
+    expect((await balances()).at(-1)).toBe(money(116_500));
     await checkPage(watched, 'transaction-detail');
   });
 
