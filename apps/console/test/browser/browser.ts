@@ -8,6 +8,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { signIn } from './pages.ts';
+import type { AppStack } from './stack.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -116,6 +118,40 @@ export async function checkPage(watched: WatchedPage, name: string): Promise<voi
   await expectAccessible(watched.page, name);
   await expectClean(watched);
   await screenshot(watched.page, name);
+}
+
+/** How wide the document is: no wider than the viewport means nothing scrolls sideways. */
+export const documentWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+
+export interface PhonePage {
+  /** The path under /console. */
+  path: string;
+  /** The photograph's name (light scheme): `phone-<name>`. */
+  name: string;
+  /** What shows once the page has its data (and anything to do on it before it is checked). */
+  ready: (page: Page, colorScheme: 'light' | 'dark') => Promise<unknown>;
+}
+
+/**
+ * Signed in as this user on a phone (390 × 844), light and dark: each page quiet, no wider than the
+ * screen, accessible and within its CSP, and photographed in the light scheme.
+ */
+export async function checkOnPhone(stack: AppStack, email: string, pages: PhonePage[]): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const watched = await openPage(stack.browser, stack.url, { viewport: { width: 390, height: 844 }, colorScheme });
+    const { page } = watched;
+    await signIn(page, stack.url, email);
+    for (const { path, name, ready } of pages) {
+      await page.goto(`${stack.url}/console${path}`);
+      await ready(page, colorScheme);
+      await page.waitForLoadState('networkidle');
+      expect({ path, width: await documentWidth(page) }).toEqual({ path, width: 390 });
+      await expectAccessible(page, `${path} at 390 px, ${colorScheme}`);
+      if (colorScheme === 'light') await screenshot(page, `phone-${name}`);
+    }
+    await expectClean(watched);
+    await page.context().close();
+  }
 }
 
 const pln = new Intl.NumberFormat('pl-PL', { style: 'currency', currency: 'PLN' });

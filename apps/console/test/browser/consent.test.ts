@@ -5,31 +5,16 @@
  * (SA) and approves (LN, redirected with `ref`), then refuses another at the first step (RJ,
  * redirected too); the console's list of requisitions shows both.
  */
-import { launchBrowser } from '@sandbank/testing/browser';
 import { openAccount } from '@sandbank/testing/fixtures';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { callGoCardless } from './api.ts';
 import { checkPage, openPage, textOf } from './browser.ts';
-import { type ConsoleStack, startConsoleStack } from './stack.ts';
+import { submitSignIn } from './pages.ts';
+import { setUpConsoleStack } from './stack.ts';
 
-let stack: ConsoleStack;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startConsoleStack(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const stack = setUpConsoleStack();
 
-async function face<T>(path: string, body?: unknown, access?: string): Promise<T> {
-  const res = await fetch(`${stack.url}/gocardless/api/v2${path}`, {
-    method: body ? 'POST' : 'GET',
-    headers: { 'content-type': 'application/json', ...(access ? { authorization: `Bearer ${access}` } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return (await res.json()) as T;
-}
+const face = <T>(path: string, body?: unknown, access?: string) => callGoCardless<T>(stack.url, path, body, access);
 
 it('approves with the accounts picked and refuses, redirecting to the app with ref', async () => {
   const user = await stack.app.createUser();
@@ -46,13 +31,11 @@ it('approves with the accounts picked and refuses, redirecting to the app with r
   const first = await ask('approve-me');
   expect(first.status).toBe('CR');
 
-  const watched = await openPage(browser, stack.url);
+  const watched = await openPage(stack.browser, stack.url);
   const { page } = watched;
   // The app sends the owner to the link; signing in returns there.
   await page.goto(stack.url + new URL(first.link).pathname);
-  await page.getByLabel('E-mail').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(page, user.email, user.password);
   await page.getByRole('heading', { name: 'Connect your accounts' }).waitFor();
   expect(await textOf(page, 'consent-request')).toContain('SANDBANK_DATY_SNDBPLP1');
   expect(await textOf(page, 'consent-request')).toContain('90 days back');

@@ -5,39 +5,20 @@
  * The broken answer is the one fault injected at the network (Playwright's `route`); everything
  * else is the real API.
  */
-import { launchBrowser } from '@sandbank/testing/browser';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { registerUser } from './api.ts';
 import { expectAccessible, openPage } from './browser.ts';
-import { type ConsoleStack, startConsoleStack } from './stack.ts';
+import { signIn } from './pages.ts';
+import { setUpConsoleStack } from './stack.ts';
 
-let stack: ConsoleStack;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startConsoleStack(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
-
-const PASSWORD = 'correct-horse-battery';
+const stack = setUpConsoleStack({ worker: false });
 
 describe('error boundaries', () => {
   it('keeps the frame when a page fails to render, and recovers by navigation or Try again', async () => {
     const email = `boundary-${Date.now()}@example.com`;
-    const registered = await fetch(`${stack.url}/v1/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: PASSWORD }),
-    });
-    expect(registered.status).toBe(201);
-    const { page, problems } = await openPage(browser, stack.url, { viewport: { width: 1280, height: 900 } });
-    await page.goto(`${stack.url}/console/login`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Accounts', exact: true }).waitFor();
+    await registerUser(stack.url, email);
+    const { page, problems } = await openPage(stack.browser, stack.url, { viewport: { width: 1280, height: 900 } });
+    await signIn(page, stack.url, email);
 
     // The account list now answers with an entry the page cannot render (null where an account belongs).
     await page.route('**/trpc/accounts.listAccounts**', (route) =>

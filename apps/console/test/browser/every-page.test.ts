@@ -6,26 +6,18 @@
  * `pnpm --filter @sandbank/console screenshots` refreshes docs/console/pages.
  */
 import path from 'node:path';
-import { launchBrowser } from '@sandbank/testing/browser';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn } from './api.ts';
-import { expectAccessible, openPage, screenshot } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { documentWidth, expectAccessible, openPage, screenshot } from './browser.ts';
+import { signIn } from './pages.ts';
 import { type SeededWorld, seedWideWorld } from './seed.ts';
-import { type ConsoleStack, startConsoleStack } from './stack.ts';
+import { setUpConsoleStack } from './stack.ts';
 
-let stack: ConsoleStack;
-let browser: Browser;
-let email: string;
+const stack = setUpConsoleStack();
+const email = `every-page-${Date.now()}@example.com`;
 let world: SeededWorld;
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startConsoleStack(), launchBrowser()]);
-  email = `every-page-${Date.now()}@example.com`;
   world = await seedWideWorld(stack, email);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
 });
 
 interface ConsolePage {
@@ -85,7 +77,7 @@ describe('every page', () => {
   for (const size of SIZES) {
     for (const colorScheme of size.schemes) {
       it(`fits ${size.viewport.width} px (${colorScheme}), shows the world clock and is accessible`, async () => {
-        const watched = await openPage(browser, stack.url, { viewport: size.viewport, colorScheme });
+        const watched = await openPage(stack.browser, stack.url, { viewport: size.viewport, colorScheme });
         const { page } = watched;
         let signedIn = false;
         for (const consolePage of PAGES) {
@@ -98,7 +90,7 @@ describe('every page', () => {
           await consolePage.ready(page);
           if (consolePage.name !== 'events') await page.waitForLoadState('networkidle');
           const label = `${where} at ${size.viewport.width} px, ${colorScheme}`;
-          expect({ label, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({
+          expect({ label, width: await documentWidth(page) }).toEqual({
             label,
             width: size.viewport.width,
           });

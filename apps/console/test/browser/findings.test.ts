@@ -9,36 +9,25 @@
  * - a world-clock badge on every page, and timestamps labelled world or real time.
  * axe reports no serious or critical violation on each page.
  */
-import { launchBrowser } from '@sandbank/testing/browser';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn as signInAt } from './api.ts';
-import { expectAccessible, money, openPage, textOf } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { documentWidth, expectAccessible, money, openPage, textOf } from './browser.ts';
+import { confirm, signIn as signInAt } from './pages.ts';
 import { SEEDED_BALANCE, seedWideWorld } from './seed.ts';
-import { type ConsoleStack, startConsoleStack } from './stack.ts';
+import { setUpConsoleStack } from './stack.ts';
 
-let stack: ConsoleStack;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startConsoleStack(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const stack = setUpConsoleStack();
 
 const seed = (email: string) => seedWideWorld(stack, email);
 
 const signIn = (page: Page, email: string) => signInAt(page, stack.url, email);
-
-const documentWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
 describe('the findings, fixed at their cause', () => {
   it('opens a transaction as a bottom sheet on a phone (every page at 390 px: every-page.test.ts)', async () => {
     const email = `phone-${Date.now()}@example.com`;
     const { accountId } = await seed(email);
     for (const colorScheme of ['light', 'dark'] as const) {
-      const { page } = await openPage(browser, stack.url, { viewport: { width: 390, height: 844 }, colorScheme });
+      const { page } = await openPage(stack.browser, stack.url, { viewport: { width: 390, height: 844 }, colorScheme });
       await signIn(page, email);
       // The selected transaction is a bottom sheet: in view, at the bottom of the screen.
       await page.goto(`${stack.url}/console/accounts/${accountId}`);
@@ -59,7 +48,7 @@ describe('the findings, fixed at their cause', () => {
   it('asks before Void, Revoke and Delete; Cancel changes nothing', async () => {
     const email = `confirm-${Date.now()}@example.com`;
     const { accountId, holdId, hookId } = await seed(email);
-    const { page } = await openPage(browser, stack.url);
+    const { page } = await openPage(stack.browser, stack.url);
     await signIn(page, email);
     const voids: string[] = [];
     page.on('request', (request) => {
@@ -76,8 +65,7 @@ describe('the findings, fixed at their cause', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(voids).toEqual([]);
-    await panel.getByRole('button', { name: 'Void' }).click();
-    await dialog.getByRole('button', { name: 'Void' }).click();
+    await confirm(page, panel, 'Void');
     await expect.poll(() => textOf(page, 'panel-version')).toBe('version 2');
     expect(voids).toHaveLength(1);
 
@@ -85,8 +73,7 @@ describe('the findings, fixed at their cause', () => {
     await page.getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     expect(voids).toHaveLength(1);
-    await page.getByRole('button', { name: 'Revoke' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await confirm(page, page, 'Revoke');
     await expect.poll(() => voids.length).toBe(2);
 
     await page.goto(`${stack.url}/console/webhooks`);
@@ -102,7 +89,7 @@ describe('the findings, fixed at their cause', () => {
   it('offline: NETWORK with Retry and a banner, and a booking tried offline is never sent later', async () => {
     const email = `offline-${Date.now()}@example.com`;
     const { accountId } = await seed(email);
-    const { page } = await openPage(browser, stack.url);
+    const { page } = await openPage(stack.browser, stack.url);
     await signIn(page, email);
     await page.goto(`${stack.url}/console/accounts/${accountId}`);
     await expect.poll(() => textOf(page, 'balance')).toBe(money(SEEDED_BALANCE));
@@ -141,7 +128,7 @@ describe('the findings, fixed at their cause', () => {
   it('shows money and dates in pl-PL whatever the browser speaks, and the world clock with labels', async () => {
     const email = `locale-${Date.now()}@example.com`;
     const { accountId } = await seed(email);
-    const { page } = await openPage(browser, stack.url, { locale: 'en-US', timezoneId: 'Europe/Warsaw' });
+    const { page } = await openPage(stack.browser, stack.url, { locale: 'en-US', timezoneId: 'Europe/Warsaw' });
     await signIn(page, email);
     await page.goto(`${stack.url}/console/accounts/${accountId}`);
     await expect.poll(() => textOf(page, 'balance')).toBe(money(SEEDED_BALANCE));
@@ -149,8 +136,9 @@ describe('the findings, fixed at their cause', () => {
     const polishDate = /^\d{1,2} (sty|lut|mar|kwi|maj|cze|lip|sie|wrz|paź|lis|gru) \d{4}, \d{2}:\d{2}$/;
     // The world clock loads on its own; until then it shows "…".
     await expect.poll(() => textOf(page, 'world-time')).toMatch(polishDate);
-    const firstDate = await page.getByRole('row').nth(1).getByRole('cell').first().textContent();
-    expect(firstDate).toMatch(polishDate);
+    // The transactions are a query of their own, apart from the account's figures.
+    const firstDate = page.getByRole('table', { name: 'Transactions' }).getByRole('row').nth(1).getByRole('cell').first();
+    await expect.poll(() => firstDate.textContent()).toMatch(polishDate);
     expect(await page.getByRole('columnheader', { name: 'Date (world time)' }).count()).toBe(1);
     expect(await page.getByTestId('world-clock').textContent()).toMatch(/World time.*real time/);
     await page.context().close();

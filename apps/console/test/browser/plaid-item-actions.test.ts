@@ -5,43 +5,25 @@
  * picked. The receiver is the app's webhook URL. Fits 390 px (light and dark) and is axe-clean with
  * the actions shown.
  */
-import { launchBrowser } from '@sandbank/testing/browser';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { callApi, PASSWORD, signIn } from './api.ts';
-import { checkPage, expectAccessible, openPage } from './browser.ts';
-import { type ConsoleStack, startConsoleStack } from './stack.ts';
+import { expect, it } from 'vitest';
+import { callApi, callPlaid, registerUser } from './api.ts';
+import { checkOnPhone, checkPage, openPage } from './browser.ts';
+import { signIn } from './pages.ts';
+import { setUpConsoleStack } from './stack.ts';
 
-let stack: ConsoleStack;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startConsoleStack(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const stack = setUpConsoleStack();
 
 it('requires and repairs the login of an Item, and fires the webhook picked, as the app sees them', async () => {
   const email = `plaid-actions-${Date.now()}@example.com`;
   const origin = stack.url;
-  const { accessToken: token, user } = await callApi<{ accessToken: string; user: { id: string } }>(
-    origin,
-    'POST',
-    '/v1/auth/register',
-    undefined,
-    { email, password: PASSWORD },
-  );
+  const { accessToken: token, user } = await registerUser(origin, email);
   await callApi(origin, 'POST', '/v1/accounts', token, { name: 'Konto osobiste' });
   const { key } = await callApi<{ key: string }>(origin, 'POST', '/v1/api-keys', token, { name: 'Plaid app' });
-  const plaid = async (path: string, body: Record<string, unknown>) => {
-    const response = await fetch(`${origin}/plaid${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: user.id, secret: key, ...body }),
-    });
-    return (await response.json()) as Record<string, unknown> & { error_code?: string; item?: { error: unknown } };
-  };
+  const plaid = async (path: string, body: Record<string, unknown>) =>
+    (await callPlaid(origin, path, { client_id: user.id, secret: key }, body)).body as Record<string, unknown> & {
+      error_code?: string;
+      item?: { error: unknown };
+    };
   const created = await plaid('/sandbox/public_token/create', {
     institution_id: 'ins_sandbank',
     initial_products: ['transactions'],
@@ -59,7 +41,7 @@ it('requires and repairs the login of an Item, and fires the webhook picked, as 
       })
       .sort();
 
-  const watched = await openPage(browser, origin, { viewport: { width: 1280, height: 900 } });
+  const watched = await openPage(stack.browser, origin, { viewport: { width: 1280, height: 900 } });
   const { page } = watched;
   await signIn(page, origin, email);
   await page.goto(`${origin}/console/plaid/items`);
@@ -84,14 +66,11 @@ it('requires and repairs the login of an Item, and fires the webhook picked, as 
     .toEqual(['ITEM: ERROR', 'ITEM: LOGIN_REPAIRED', 'ITEM: NEW_ACCOUNTS_AVAILABLE']);
   await page.context().close();
 
-  for (const colorScheme of ['light', 'dark'] as const) {
-    const phone = await openPage(browser, origin, { viewport: { width: 390, height: 844 }, colorScheme });
-    await signIn(phone.page, origin, email);
-    await phone.page.goto(`${origin}/console/plaid/items`);
-    await phone.page.getByRole('button', { name: 'Require login' }).waitFor();
-    await phone.page.waitForLoadState('networkidle');
-    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
-    await expectAccessible(phone.page, `plaid item actions at 390 px, ${colorScheme}`);
-    await phone.page.context().close();
-  }
+  await checkOnPhone(stack, email, [
+    {
+      path: '/plaid/items',
+      name: 'plaid-item-actions',
+      ready: (phone) => phone.getByRole('button', { name: 'Require login' }).waitFor(),
+    },
+  ]);
 });

@@ -5,66 +5,28 @@
  * with their accounts and status, and links the webhook to its deliveries; Remove (asked first) removes the Item, and its access token then
  * answers ITEM_NOT_FOUND on the face. Fits 390 px (light and dark), accessible, photographed.
  */
-import { launchBrowser } from '@sandbank/testing/browser';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { checkPage, expectAccessible, openPage, screenshot, textOf } from './browser.ts';
-import { type ConsoleStack, startConsoleStack } from './stack.ts';
+import { expect, it } from 'vitest';
+import { callApi, callPlaid, registerUser } from './api.ts';
+import { checkOnPhone, checkPage, openPage, textOf } from './browser.ts';
+import { confirm, signIn } from './pages.ts';
+import { setUpConsoleStack } from './stack.ts';
 
-let stack: ConsoleStack;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startConsoleStack(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const stack = setUpConsoleStack();
 
-const PASSWORD = 'correct-horse-battery';
-
-async function api<T>(path: string, token?: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${stack.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { data: T }).data;
-}
-
-/** A Plaid endpoint of the face with the app's credentials in the body (client_id = user id, secret = an API key). */
-async function plaid(path: string, credentials: { client_id: string; secret: string }, body: Record<string, unknown>) {
-  const response = await fetch(`${stack.url}/plaid${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...credentials, ...body }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto(`${stack.url}/console/login`);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Accounts', exact: true }).waitFor();
-}
+const plaid = (path: string, credentials: { client_id: string; secret: string }, body: Record<string, unknown>) =>
+  callPlaid(stack.url, path, credentials, body);
 
 it('explains how an Item is made, lists the Items an app linked, and removes one', async () => {
   const email = `plaid-${Date.now()}@example.com`;
-  const { accessToken: token, user } = await api<{ accessToken: string; user: { id: string } }>('/v1/auth/register', undefined, {
-    email,
-    password: PASSWORD,
-  });
-  await api('/v1/accounts', token, { name: 'Konto osobiste' });
-  await api('/v1/accounts', token, { name: 'Oszczędności' });
-  const key = await api<{ key: string }>('/v1/api-keys', token, { name: 'Plaid app' });
+  const { accessToken: token, user } = await registerUser(stack.url, email);
+  await callApi(stack.url, 'POST', '/v1/accounts', token, { name: 'Konto osobiste' });
+  await callApi(stack.url, 'POST', '/v1/accounts', token, { name: 'Oszczędności' });
+  const key = await callApi<{ key: string }>(stack.url, 'POST', '/v1/api-keys', token, { name: 'Plaid app' });
   const credentials = { client_id: user.id, secret: key.key };
 
-  const watched = await openPage(browser, stack.url, { viewport: { width: 1280, height: 900 } });
+  const watched = await openPage(stack.browser, stack.url, { viewport: { width: 1280, height: 900 } });
   const { page } = watched;
-  await signIn(page, email);
+  await signIn(page, stack.url, email);
   await page.getByRole('link', { name: 'Plaid items' }).click();
   await page.getByRole('heading', { name: 'Plaid items', level: 1 }).waitFor();
   expect(new URL(page.url()).pathname).toBe('/console/plaid/items');
@@ -113,7 +75,9 @@ it('explains how an Item is made, lists the Items an app linked, and removes one
     .toBe(1);
   await page.goBack();
   await table.waitFor();
-  await phoneChecks(email);
+  await checkOnPhone(stack, email, [
+    { path: '/plaid/items', name: 'plaid-items', ready: (phone) => phone.getByRole('table', { name: 'Plaid items' }).waitFor() },
+  ]);
 
   // Remove, asked first: Cancel changes nothing; confirmed, the Item is removed on the face too.
   await linked.getByRole('button', { name: 'Remove' }).click();
@@ -123,23 +87,8 @@ it('explains how an Item is made, lists the Items an app linked, and removes one
     200,
     { item_id: itemId, error: { error_code: 'ITEM_LOGIN_REQUIRED' } },
   ]);
-  await linked.getByRole('button', { name: 'Remove' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+  await confirm(page, linked, 'Remove');
   await expect.poll(async () => (await cells())[1]).toMatch(/^removed its token no longer works\s*since /);
   expect(await linked.getByRole('button', { name: 'Remove' }).count()).toBe(0);
   expect((await plaid('/item/get', credentials, { access_token: accessToken })).body.error_code).toBe('ITEM_NOT_FOUND');
 });
-
-async function phoneChecks(email: string) {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    const { page } = await openPage(browser, stack.url, { viewport: { width: 390, height: 844 }, colorScheme });
-    await signIn(page, email);
-    await page.goto(`${stack.url}/console/plaid/items`);
-    await page.getByRole('table', { name: 'Plaid items' }).waitFor();
-    await page.waitForLoadState('networkidle');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
-    await expectAccessible(page, `/plaid/items at 390 px, ${colorScheme}`);
-    if (colorScheme === 'light') await screenshot(page, 'phone-plaid-items');
-    await page.context().close();
-  }
-}

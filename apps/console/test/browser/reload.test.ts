@@ -5,41 +5,19 @@
  * the cookie, and a reload then shows sign-in. The cookie route refuses calls without the CSRF
  * header or from another origin.
  */
-import { startTestApp, type TestApp } from '@sandbank/api/test-helpers';
-import { launchBrowser } from '@sandbank/testing/browser';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAccessible, expectClean, openPage } from './browser.ts';
+import { openAccountPage, register, submitSignIn } from './pages.ts';
+import { setUpConsoleStack } from './stack.ts';
 
-let app: TestApp;
-let browser: Browser;
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp({ LOG_LEVEL: 'silent' }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
-
-const PASSWORD = 'correct-horse-battery';
-
-async function register(page: Page, email: string): Promise<void> {
-  await page.goto(`${app.url}/console/register`);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Register' }).click();
-  await page.getByRole('heading', { name: 'Accounts', exact: true }).waitFor();
-}
+const stack = setUpConsoleStack({ worker: false });
 
 describe('the console session across reloads', () => {
   it('keeps the session and the page over a reload; the cookie is HttpOnly, Strict and scoped; sign-out ends it', async () => {
-    const watched = await openPage(browser, app.url);
+    const watched = await openPage(stack.browser, stack.url);
     const { page } = watched;
-    await register(page, `reload-${Date.now()}@example.com`);
-    await page.getByLabel('Name').fill('Kept over reloads');
-    await page.getByRole('button', { name: 'Open account' }).click();
-    await page.getByRole('link', { name: 'Kept over reloads' }).click();
-    await page.getByRole('heading', { name: 'Kept over reloads' }).waitFor();
+    await register(page, stack.url, `reload-${Date.now()}@example.com`);
+    await openAccountPage(page, 'Kept over reloads');
     const accountPath = new URL(page.url()).pathname;
     expect(accountPath).toMatch(/^\/console\/accounts\/[0-9a-f-]{36}$/);
 
@@ -66,30 +44,28 @@ describe('the console session across reloads', () => {
   });
 
   it('returns to the page (and its query) asked for before signing in', async () => {
-    const { page } = await openPage(browser, app.url);
+    const { page } = await openPage(stack.browser, stack.url);
     const email = `next-${Date.now()}@example.com`;
-    await register(page, email);
+    await register(page, stack.url, email);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
 
-    await page.goto(`${app.url}/console/webhooks?from=link`);
+    await page.goto(`${stack.url}/console/webhooks?from=link`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(new URL(page.url()).searchParams.get('next')).toBe('/webhooks?from=link');
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await submitSignIn(page, email);
     await page.getByRole('heading', { name: 'Webhooks', exact: true }).waitFor();
     expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe('/console/webhooks?from=link');
     await page.context().close();
   });
 
   it('refuses the cookie routes without the CSRF header or from another origin', async () => {
-    const { page } = await openPage(browser, app.url);
-    await register(page, `csrf-${Date.now()}@example.com`);
+    const { page } = await openPage(stack.browser, stack.url);
+    await register(page, stack.url, `csrf-${Date.now()}@example.com`);
     const [cookie] = await page.context().cookies();
     const jar = `sandbank_console_refresh=${cookie?.value}`;
     const refresh = (headers: Record<string, string>) =>
-      fetch(`${app.url}/console/session/refresh`, { method: 'POST', headers: { cookie: jar, ...headers } });
+      fetch(`${stack.url}/console/session/refresh`, { method: 'POST', headers: { cookie: jar, ...headers } });
 
     const bare = await refresh({});
     expect(bare.status).toBe(403);

@@ -4,7 +4,7 @@
  * partial reversal, a pending hold, a webhook with a delivery, an API key and a revoked one, a
  * GoCardless requisition, a Plaid Item, a snapshot and a child world forked from it.
  */
-import { callApi, PASSWORD } from './api.ts';
+import { callApi, callGoCardless, callPlaid, registerUser } from './api.ts';
 import type { ConsoleStack } from './stack.ts';
 
 /** The account's balance after the seed: the salary, less its partial reversal, and the ping (the hold is pending). */
@@ -19,15 +19,10 @@ export interface SeededWorld {
   snapshotId: string;
 }
 
-export async function seedWideWorld(stack: ConsoleStack, email: string): Promise<SeededWorld> {
+export async function seedWideWorld(stack: Pick<ConsoleStack, 'url' | 'receiver'>, email: string): Promise<SeededWorld> {
   const call = <T>(method: string, path: string, token: string | undefined, body?: unknown) =>
     callApi<T>(stack.url, method, path, token, body);
-  const { accessToken: token, user } = await call<{ accessToken: string; user: { id: string } }>(
-    'POST',
-    '/v1/auth/register',
-    undefined,
-    { email, password: PASSWORD },
-  );
+  const { accessToken: token, user } = await registerUser(stack.url, email);
   const account = await call<{ id: string }>('POST', '/v1/accounts', token, { name: 'Wspólne konto oszczędnościowe na wakacje' });
   const { transaction: salary } = await call<{ transaction: { id: string } }>('POST', '/v1/simulations/transaction', token, {
     accountId: account.id,
@@ -62,33 +57,24 @@ export async function seedWideWorld(stack: ConsoleStack, email: string): Promise
   await call('DELETE', `/v1/api-keys/${revoked.id}`, token);
 
   // GoCardless: the app asks for a requisition with the key's pair.
-  const face = async <T>(path: string, body: unknown, access?: string): Promise<T> => {
-    const response = await fetch(`${stack.url}/gocardless/api/v2${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(access ? { authorization: `Bearer ${access}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-    return (await response.json()) as T;
-  };
-  const { access } = await face<{ access: string }>('/token/new/', { secret_id: key.id, secret_key: key.key });
-  const requisition = await face<{ id: string }>(
+  const { access } = await callGoCardless<{ access: string }>(stack.url, '/token/new/', {
+    secret_id: key.id,
+    secret_key: key.key,
+  });
+  const requisition = await callGoCardless<{ id: string }>(
+    stack.url,
     '/requisitions/',
     { redirect: `${stack.url}/healthz`, institution_id: 'SANDBANK_DATY_SNDBPLP1', reference: 'budget-app-1' },
     access,
   );
 
   // Plaid: the app links an Item (client_id = user id, secret = an API key).
-  const plaid = async <T>(path: string, body: Record<string, unknown>): Promise<T> => {
-    const response = await fetch(`${stack.url}/plaid${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: user.id, secret: key.key, ...body }),
-    });
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-    return (await response.json()) as T;
+  const plaid = async (path: string, body: Record<string, unknown>) => {
+    const answer = await callPlaid(stack.url, path, { client_id: user.id, secret: key.key }, body);
+    if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
   };
-  const created = await plaid<{ public_token: string }>('/sandbox/public_token/create', {
+  const created = await plaid('/sandbox/public_token/create', {
     institution_id: 'ins_sandbank',
     initial_products: ['transactions'],
   });

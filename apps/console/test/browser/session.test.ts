@@ -5,27 +5,16 @@
  * the token's own `exp` claim and waited for exactly, never guessed. Refreshes go through the
  * console's cookie route (/console/session/refresh).
  */
-import { startTestApp, type TestApp } from '@sandbank/api/test-helpers';
-import { launchBrowser } from '@sandbank/testing/browser';
-import type { Browser, Page, Response } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page, Response } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { PASSWORD } from './api.ts';
 import { openPage } from './browser.ts';
+import { setUpConsoleStack } from './stack.ts';
 
 /** Short, so the test outlives tokens; long enough that one page's calls fit in one token's life on a loaded machine. */
 const TTL_SECONDS = 3;
 
-let app: TestApp;
-let browser: Browser;
-beforeAll(async () => {
-  [app, browser] = await Promise.all([
-    startTestApp({ LOG_LEVEL: 'silent', ACCESS_TOKEN_TTL_SECONDS: String(TTL_SECONDS) }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const stack = setUpConsoleStack({ worker: false, env: { ACCESS_TOKEN_TTL_SECONDS: String(TTL_SECONDS) } });
 
 const expiryOf = (accessToken: string): number =>
   JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString()).exp * 1000;
@@ -41,7 +30,7 @@ const sessionAnswer = (page: Page, path: RegExp) =>
 
 describe('the console session', () => {
   it('refreshes a lapsed access token once and carries on; a refused refresh returns to sign-in', async () => {
-    const { page } = await openPage(browser, app.url);
+    const { page } = await openPage(stack.browser, stack.url);
     const refreshes: number[] = [];
     // The newest access token the console was given by a refresh (what the next lapse is measured from).
     let latest: Promise<{ data: { accessToken: string } }> | undefined;
@@ -51,9 +40,9 @@ describe('the console session', () => {
       if (response.ok()) latest = response.json();
     });
     const email = `session-${Date.now()}@example.com`;
-    await page.goto(`${app.url}/console/register`);
+    await page.goto(`${stack.url}/console/register`);
     await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill('correct-horse-battery');
+    await page.getByLabel('Password').fill(PASSWORD);
     // The access token in memory is the one the cookie route answered when it adopted the session.
     const adopted = sessionAnswer(page, /^\/console\/session$/);
     await page.getByRole('button', { name: 'Register' }).click();
@@ -79,7 +68,7 @@ describe('the console session', () => {
     expect(await page.getByRole('alert').count()).toBe(0);
 
     // The session is revoked elsewhere: the next refresh is refused and sign-in comes back.
-    const { rowCount } = await app.db.query(
+    const { rowCount } = await stack.app.db.query(
       'update refresh_tokens set revoked_at = now() where user_id = (select id from users where email = $1)',
       [email],
     );

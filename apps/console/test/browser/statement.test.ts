@@ -6,29 +6,13 @@
  */
 
 import { readFile } from 'node:fs/promises';
-import { launchBrowser } from '@sandbank/testing/browser';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { checkPage, money, openPage, textOf } from './browser.ts';
-import { type ConsoleStack, startConsoleStack } from './stack.ts';
+import { openAccountPage, register, simulate } from './pages.ts';
+import { setUpConsoleStack } from './stack.ts';
 
-let stack: ConsoleStack;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startConsoleStack(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
-
-async function simulate(page: Page, direction: 'in' | 'out', amount: string, description: string) {
-  await page.getByLabel(direction === 'in' ? 'Money in (credit)' : 'Money out (debit)').check();
-  await page.getByLabel('Posted now').check();
-  await page.getByLabel('Amount (zł)').fill(amount);
-  await page.getByLabel('Description').fill(description);
-  await page.getByRole('button', { name: 'Simulate' }).click();
-}
+const stack = setUpConsoleStack({ worker: false });
 
 /** Clicks "Download statement" and returns the saved file's name and bytes. */
 async function download(page: Page): Promise<{ name: string; bytes: Buffer }> {
@@ -41,17 +25,10 @@ async function download(page: Page): Promise<{ name: string; bytes: Buffer }> {
 }
 
 it('downloads the account’s statement in the format and period asked for', async () => {
-  const watched = await openPage(browser, stack.url);
+  const watched = await openPage(stack.browser, stack.url);
   const { page } = watched;
-  await page.goto(`${stack.url}/console/register`);
-  await page.getByLabel('E-mail').fill(`statement-${Date.now()}@example.com`);
-  await page.getByLabel('Password').fill('correct-horse-battery');
-  await page.getByRole('button', { name: 'Register' }).click();
-  await page.getByRole('heading', { name: 'Accounts', exact: true }).waitFor();
-  await page.getByLabel('Name').fill('Codzienne');
-  await page.getByRole('button', { name: 'Open account' }).click();
-  await page.getByRole('link', { name: 'Codzienne' }).click();
-  await page.getByRole('heading', { name: 'Codzienne' }).waitFor();
+  await register(page, stack.url, `statement-${Date.now()}@example.com`);
+  await openAccountPage(page, 'Codzienne');
   await simulate(page, 'in', '1000', 'Wynagrodzenie & <premia>');
   await expect.poll(() => textOf(page, 'balance')).toBe(money(100_000));
   await simulate(page, 'out', '12,50', 'Kawa "Żabka"');

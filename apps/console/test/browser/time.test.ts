@@ -5,34 +5,18 @@
  * photographed, like the rest of the console.
  */
 
-import { launchBrowser } from '@sandbank/testing/browser';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { checkPage, money, openPage, textOf } from './browser.ts';
-import { type ConsoleStack, startConsoleStack } from './stack.ts';
+import { openAccountPage, register } from './pages.ts';
+import { setUpConsoleStack } from './stack.ts';
 
-let stack: ConsoleStack;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startConsoleStack(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const stack = setUpConsoleStack();
 
 it('schedules a salary, advances a month, applies a scenario, exports and resets the world', async () => {
-  const watched = await openPage(browser, stack.url);
+  const watched = await openPage(stack.browser, stack.url);
   const { page } = watched;
-  await page.goto(`${stack.url}/console/register`);
-  await page.getByLabel('E-mail').fill(`time-${Date.now()}@example.com`);
-  await page.getByLabel('Password').fill('correct-horse-battery');
-  await page.getByRole('button', { name: 'Register' }).click();
-  await page.getByRole('heading', { name: 'Accounts', exact: true }).waitFor();
-  await page.getByLabel('Name').fill('Main');
-  await page.getByRole('button', { name: 'Open account' }).click();
-  await page.getByRole('link', { name: 'Main' }).click();
-  await page.getByRole('heading', { name: 'Main' }).waitFor();
+  await register(page, stack.url, `time-${Date.now()}@example.com`);
+  await openAccountPage(page, 'Main');
 
   // A salary on the 10th of every month, from tomorrow.
   const schedules = page.getByRole('form', { name: 'New schedule' });
@@ -89,13 +73,9 @@ it('schedules a salary, advances a month, applies a scenario, exports and resets
 });
 
 it('creates a SimpleFIN setup token that a budgeting app claims once, showing up as a "SimpleFIN" key', async () => {
-  const watched = await openPage(browser, stack.url);
+  const watched = await openPage(stack.browser, stack.url);
   const { page } = watched;
-  await page.goto(`${stack.url}/console/register`);
-  await page.getByLabel('E-mail').fill(`simplefin-${Date.now()}@example.com`);
-  await page.getByLabel('Password').fill('correct-horse-battery');
-  await page.getByRole('button', { name: 'Register' }).click();
-  await page.getByRole('heading', { name: 'Accounts', exact: true }).waitFor();
+  await register(page, stack.url, `simplefin-${Date.now()}@example.com`);
   await page.getByRole('link', { name: 'API keys' }).click();
   await page.getByRole('button', { name: 'Create a setup token' }).click();
   const token = (await page.getByTestId('setup-token').textContent())?.trim() ?? '';

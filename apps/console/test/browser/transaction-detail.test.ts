@@ -5,37 +5,18 @@
  * drawn, and told in words and a table. Accessible and without sideways scrolling at 390×844 in
  * light and dark, and at 1280×900.
  */
-import { startTestApp, type TestApp } from '@sandbank/api/test-helpers';
-import { launchBrowser } from '@sandbank/testing/browser';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPage, expectAccessible, expectClean, money, openPage, screenshot, textOf } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { callApi, registerUser } from './api.ts';
+import { checkPage, documentWidth, expectAccessible, expectClean, money, openPage, screenshot, textOf } from './browser.ts';
+import { submitSignIn } from './pages.ts';
+import { setUpConsoleStack } from './stack.ts';
 
-let app: TestApp;
-let browser: Browser;
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp({ LOG_LEVEL: 'silent' }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const stack = setUpConsoleStack({ worker: false });
 
-const PASSWORD = 'correct-horse-battery';
 const DAY_MS = 86_400_000;
 
-async function api<T>(method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
-  const response = await fetch(`${app.url}${path}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { data: T }).data;
-}
+const api = <T>(method: string, path: string, token: string, body?: unknown) => callApi<T>(stack.url, method, path, token, body);
 
 interface Tx {
   id: string;
@@ -46,10 +27,7 @@ interface Tx {
  * patched, posted) and groceries 2 days ago, refunded in part today: 1500 − 200 − 45 − 120 + 30 = 1165 zł.
  */
 async function seed(email: string) {
-  const { accessToken: token } = await api<{ accessToken: string }>('POST', '/v1/auth/register', undefined, {
-    email,
-    password: PASSWORD,
-  });
+  const { accessToken: token } = await registerUser(stack.url, email);
   const account = await api<{ id: string }>('POST', '/v1/accounts', token, { name: 'Wykres' });
   const { now } = await api<{ now: string }>('GET', '/v1/clock', token);
   const ago = (days: number) => new Date(Date.parse(now) - days * DAY_MS).toISOString();
@@ -67,13 +45,6 @@ async function seed(email: string) {
   return { token, accountId: account.id, cardId: card.id, groceriesId: groceries.id, refundId: refund.id };
 }
 
-async function signIn(page: Page, email: string) {
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
 const txOf = (page: Page) => new URL(page.url()).searchParams.get('tx');
 const CHART_NAME = 'Balance at the end of each day';
 
@@ -81,10 +52,10 @@ describe('transaction detail and balance chart', () => {
   it('shows the JSON, the timeline in order, links reversal ↔ original through ?tx=, and the chart (1280×900)', async () => {
     const email = `detail-${Date.now()}@example.com`;
     const seeded = await seed(email);
-    const watched = await openPage(browser, app.url, { viewport: { width: 1280, height: 900 } });
+    const watched = await openPage(stack.browser, stack.url, { viewport: { width: 1280, height: 900 } });
     const { page } = watched;
-    await page.goto(`${app.url}/console/accounts/${seeded.accountId}?status=all&tx=${seeded.cardId}`);
-    await signIn(page, email);
+    await page.goto(`${stack.url}/console/accounts/${seeded.accountId}?status=all&tx=${seeded.cardId}`);
+    await submitSignIn(page, email);
     await page.getByRole('heading', { name: 'Wykres' }).waitFor();
 
     // The JSON is the API's answer for this transaction, as it is now (version 3: created, patched, posted).
@@ -107,7 +78,7 @@ describe('transaction detail and balance chart', () => {
     expect(await page.getByRole('button', { name: 'Copy event id' }).count()).toBe(3);
 
     // The original names its refund; the link selects it (filters kept), and the refund links back.
-    await page.goto(`${app.url}/console/accounts/${seeded.accountId}?status=all&tx=${seeded.groceriesId}`);
+    await page.goto(`${stack.url}/console/accounts/${seeded.accountId}?status=all&tx=${seeded.groceriesId}`);
     await expect.poll(() => textOf(page, 'panel-amount')).toBe(money(-12_000));
     await expect.poll(() => timeline.locator('strong').allTextContents()).toEqual(['Created (posted)', 'Reversed']);
     await page.getByTestId('reversal-link').click();
@@ -133,25 +104,16 @@ describe('transaction detail and balance chart', () => {
     expect(summary).toContain(`lowest ${money(0)}`);
     expect(summary).toContain(`highest ${money(150_000)}`);
     expect(summary).toContain(`now ${money(116_500)}`);
-    expect(await textOf(page, 'balance')).toBe(money(116_500));
+    // The figures are the account's own query, apart from the chart's.
+    await expect.poll(() => textOf(page, 'balance')).toBe(money(116_500));
     await page.getByText('Every day as a table').click();
     const rows = page.getByTestId('balance-chart').locator('tbody tr');
-    expect(await rows.count()).toBe(90);
-    expect(await rows.last().locator('td').last().textContent()).toBe(money(116_500));
-    expect(
-      await rows
-        .nth(89 - 10)
-        .locator('td')
-        .last()
-        .textContent(),
-    ).toBe(money(150_000));
-    expect(
-      await rows
-        .nth(89 - 11)
-        .locator('td')
-        .last()
-        .textContent(),
-    ).toBe(money(0));
+    /** The table's balances, oldest day first. */
+    const balances = () => rows.locator('td:last-child').allTextContents();
+    const daily = await balances();
+    expect(daily).toHaveLength(90);
+    // Today, 10 days ago (the salary) and the day before it.
+    expect([daily.at(-1), daily.at(-11), daily.at(-12)]).toEqual([money(116_500), money(150_000), money(0)]);
     // The y axis speaks złoty (compact), the x axis Polish dates.
     const ticks = await chart.locator('.recharts-cartesian-axis-tick-value').allTextContents();
     expect(ticks.filter((tick) => /^\d+(,\d)?\s(tys\.\s)?zł$/.test(tick)).length, ticks.join(' | ')).toBeGreaterThan(1);
@@ -163,23 +125,23 @@ describe('transaction detail and balance chart', () => {
     await expect.poll(() => new URL(page.url()).searchParams.get('range')).toBe('30');
     expect(txOf(page)).toBe(seeded.refundId);
     await expect.poll(() => rows.count()).toBe(30);
-    expect(await rows.last().locator('td').last().textContent()).toBe(money(116_500));
+    expect((await balances()).at(-1)).toBe(money(116_500));
     await checkPage(watched, 'transaction-detail');
   });
 
   it('keeps the page when the chart’s chunk does not arrive, and draws it on Retry', async () => {
     const email = `detail-chunk-${Date.now()}@example.com`;
     const seeded = await seed(email);
-    const watched = await openPage(browser, app.url, { viewport: { width: 1280, height: 900 } });
+    const watched = await openPage(stack.browser, stack.url, { viewport: { width: 1280, height: 900 } });
     const { page } = watched;
     const refused = (route: { abort(): Promise<void> }) => route.abort();
     await page.route('**/assets/balance-plot-*.js', refused);
-    await page.goto(`${app.url}/console/accounts/${seeded.accountId}`);
-    await signIn(page, email);
+    await page.goto(`${stack.url}/console/accounts/${seeded.accountId}`);
+    await submitSignIn(page, email);
     const chart = page.getByTestId('balance-chart');
     await chart.getByText('The chart could not be loaded (NETWORK)').waitFor();
-    // The rest of the page works: the figures, the summary and the table are there.
-    expect(await textOf(page, 'balance')).toBe(money(116_500));
+    // The rest of the page works: the figures (their own query), the summary and the table are there.
+    await expect.poll(() => textOf(page, 'balance')).toBe(money(116_500));
     expect(await textOf(page, 'balance-chart-summary')).toContain(`now ${money(116_500)}`);
     await page.getByLabel('Money in (credit)').waitFor();
     await page.unroute('**/assets/balance-plot-*.js', refused);
@@ -193,16 +155,16 @@ describe('transaction detail and balance chart', () => {
     it(`fits 390×844 without sideways scrolling and is axe-clean (${colorScheme})`, async () => {
       const email = `detail-phone-${colorScheme}-${Date.now()}@example.com`;
       const seeded = await seed(email);
-      const watched = await openPage(browser, app.url, { viewport: { width: 390, height: 844 }, colorScheme });
+      const watched = await openPage(stack.browser, stack.url, { viewport: { width: 390, height: 844 }, colorScheme });
       const { page } = watched;
-      await page.goto(`${app.url}/console/accounts/${seeded.accountId}?tx=${seeded.groceriesId}`);
-      await signIn(page, email);
+      await page.goto(`${stack.url}/console/accounts/${seeded.accountId}?tx=${seeded.groceriesId}`);
+      await submitSignIn(page, email);
       await page.getByRole('application', { name: CHART_NAME }).waitFor();
       await expect.poll(() => page.getByTestId('timeline-event').count()).toBe(2);
       await page.getByText('JSON, as the API returns it').click();
       await page.getByText('Every day as a table').click();
       await page.waitForLoadState('networkidle');
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+      expect(await documentWidth(page)).toBe(390);
       await expectAccessible(page, `transaction detail at 390 px (${colorScheme})`);
       await expectClean(watched);
       await screenshot(page, colorScheme === 'light' ? 'phone-transaction-detail' : 'phone-transaction-detail-dark');

@@ -5,42 +5,25 @@
  * after Void it shows the voided transaction at its new version (it left the default list), so
  * nothing stale is left to act on.
  */
-import { startTestApp, type TestApp } from '@sandbank/api/test-helpers';
-import { launchBrowser } from '@sandbank/testing/browser';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { callApi, registerUser } from './api.ts';
 import { expectAccessible, expectClean, money, openPage, textOf } from './browser.ts';
+import { confirm, submitSignIn } from './pages.ts';
+import { setUpConsoleStack } from './stack.ts';
 
-let app: TestApp;
-let browser: Browser;
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp({ LOG_LEVEL: 'silent' }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const stack = setUpConsoleStack({ worker: false });
 
-const PASSWORD = 'correct-horse-battery';
-
-async function api<T>(path: string, token: string | undefined, body: unknown): Promise<T> {
-  const response = await fetch(`${app.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { data: T }).data;
-}
+const post = <T>(path: string, token: string, body: unknown) => callApi<T>(stack.url, 'POST', path, token, body);
 
 /** A user with one account holding 25 posted credits (Pay 1 … Pay 25, oldest first) and one pending card debit. */
 async function seed(email: string) {
-  const { accessToken } = await api<{ accessToken: string }>('/v1/auth/register', undefined, { email, password: PASSWORD });
-  const account = await api<{ id: string }>('/v1/accounts', accessToken, { name: 'Deep links' });
+  const { accessToken } = await registerUser(stack.url, email);
+  const account = await post<{ id: string }>('/v1/accounts', accessToken, { name: 'Deep links' });
   for (let n = 1; n <= 25; n++) {
-    await api('/v1/simulations/transaction', accessToken, { accountId: account.id, amount: n * 100, description: `Pay ${n}` });
+    await post('/v1/simulations/transaction', accessToken, { accountId: account.id, amount: n * 100, description: `Pay ${n}` });
   }
-  const { transaction: hold } = await api<{ transaction: { id: string } }>('/v1/simulations/transaction', accessToken, {
+  const { transaction: hold } = await post<{ transaction: { id: string } }>('/v1/simulations/transaction', accessToken, {
     accountId: account.id,
     amount: -4_200,
     description: 'Card hold',
@@ -49,25 +32,18 @@ async function seed(email: string) {
   return { accountId: account.id, holdId: hold.id };
 }
 
-async function signIn(page: Page, email: string) {
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
 const search = (page: Page) => new URL(page.url()).searchParams;
 
 describe('a URL for every view', () => {
   it('keeps filters, page and the selected transaction in the address, over a reload and through sign-in', async () => {
     const email = `views-${Date.now()}@example.com`;
     const { accountId, holdId } = await seed(email);
-    const watched = await openPage(browser, app.url);
+    const watched = await openPage(stack.browser, stack.url);
     const { page } = watched;
 
     // A pasted link to page 2 of everything: sign-in first, then that very view.
-    await page.goto(`${app.url}/console/accounts/${accountId}?status=all&page=2`);
-    await signIn(page, email);
+    await page.goto(`${stack.url}/console/accounts/${accountId}?status=all&page=2`);
+    await submitSignIn(page, email);
     await page.getByRole('heading', { name: 'Deep links' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/console/accounts/${accountId}`);
     expect(Object.fromEntries(search(page))).toEqual({ status: 'all', page: '2' });
@@ -94,16 +70,14 @@ describe('a URL for every view', () => {
 
     // The default view, the pending hold opened and voided: the panel shows it voided, at its new
     // version, with nothing left to do — though it left the default list.
-    await page.goto(`${app.url}/console/accounts/${accountId}?tx=${holdId}`);
+    await page.goto(`${stack.url}/console/accounts/${accountId}?tx=${holdId}`);
     await expect.poll(() => textOf(page, 'panel-amount')).toBe(money(-4_200));
     expect(await textOf(page, 'panel-version')).toBe('version 1');
     const voided = page.waitForResponse((r) => new URL(r.url()).pathname === '/trpc/transactions.voidTransaction');
-    await page.getByRole('button', { name: 'Void' }).click();
-    const confirm = page.getByRole('dialog');
-    if (await confirm.isVisible().catch(() => false)) await confirm.getByRole('button', { name: 'Void' }).click();
+    const panel = page.getByRole('region', { name: 'Transaction', exact: true });
+    await confirm(page, panel, 'Void'); // it asks first (findings.test.ts)
     expect((await voided).status()).toBe(200);
     await expect.poll(() => textOf(page, 'panel-version')).toBe('version 2');
-    const panel = page.getByRole('region', { name: 'Transaction', exact: true });
     expect(await panel.locator('.badge', { hasText: 'voided' }).count()).toBe(1);
     expect(await panel.getByRole('button', { name: /^(Void|Post…|Edit…)$/ }).count()).toBe(0);
     await expect.poll(() => page.getByRole('button', { name: 'Card hold' }).count()).toBe(0);
@@ -131,7 +105,7 @@ describe('a URL for every view', () => {
     await page.getByText('21–25 of 25').waitFor();
 
     // Ids can be copied: the transaction's lands on the clipboard.
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
     await page.getByRole('button', { name: 'Pay 1', exact: true }).click();
     const txId = await page.waitForURL(/tx=/).then(() => search(page).get('tx'));
     await page.getByRole('button', { name: 'Copy transaction id' }).click();

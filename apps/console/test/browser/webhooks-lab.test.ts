@@ -9,42 +9,30 @@
  * finds no serious or critical violation and nothing scrolls sideways; each page is photographed.
  */
 
-import { launchBrowser } from '@sandbank/testing/browser';
 import { verifySignature } from '@sandbank/webhooks';
 import type { Received } from '@sandbank/worker/test-receiver';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, PASSWORD, signIn as signInAt } from './api.ts';
-import { checkPage, expectAccessible, expectClean, openPage, screenshot, type WatchedPage } from './browser.ts';
-import { type ConsoleStack, startConsoleStack } from './stack.ts';
+import { callApi, registerUser } from './api.ts';
+import { checkOnPhone, checkPage, expectAccessible, expectClean, openPage, type WatchedPage } from './browser.ts';
+import { confirm, signIn } from './pages.ts';
+import { setUpConsoleStack } from './stack.ts';
 
-let stack: ConsoleStack;
-let browser: Browser;
 /** What the lab's receiver answers, which the console shows under the attempt's response. */
 const LAB_ANSWER = '{"received":true,"by":"the lab receiver"}';
 /** A failing endpoint's answer, longer than the 2 KB an attempt keeps. */
 const LONG_ERROR = `upstream exploded: ${'E'.repeat(3000)}`;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startConsoleStack(), launchBrowser()]);
+const stack = setUpConsoleStack({
   // The receiver answers by path: a failing endpoint, one that is gone, and healthy ones.
-  stack.receiver.respond = (request) => {
+  respond: (request) => {
     if (request.path.startsWith('/failing')) return { status: 500, body: LONG_ERROR };
     if (request.path.startsWith('/gone')) return 410;
     if (request.path === '/lab') return { status: 200, body: LAB_ANSWER, headers: { 'content-type': 'application/json' } };
     return 204;
-  };
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
+  },
 });
 
 const call = <T>(method: string, path: string, token: string, body?: unknown) => callApi<T>(stack.url, method, path, token, body);
-const signIn = (page: Page, email: string) => signInAt(page, stack.url, email);
-
-async function register(email: string): Promise<string> {
-  return (await call<{ accessToken: string }>('POST', '/v1/auth/register', '', { email, password: PASSWORD })).accessToken;
-}
 
 /** A webhook to this path of the receiver, made through the API. */
 const createHook = (token: string, path: string) =>
@@ -89,8 +77,6 @@ async function openExchange(attempt: Locator) {
 const formatWarsaw = (iso: string) =>
   new Intl.DateTimeFormat('pl-PL', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Warsaw' }).format(new Date(iso));
 
-const documentWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
-
 describe('the webhook lab in the console', () => {
   let email: string;
   let token: string;
@@ -100,10 +86,10 @@ describe('the webhook lab in the console', () => {
 
   beforeAll(async () => {
     email = `lab-${Date.now()}@example.com`;
-    token = await register(email);
-    watched = await openPage(browser, stack.url, { viewport: { width: 1280, height: 900 } });
+    token = (await registerUser(stack.url, email)).accessToken;
+    watched = await openPage(stack.browser, stack.url, { viewport: { width: 1280, height: 900 } });
     await watched.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
-    await signIn(watched.page, email);
+    await signIn(watched.page, stack.url, email);
   });
   afterAll(async () => {
     await watched?.page.context().close();
@@ -184,8 +170,7 @@ describe('the webhook lab in the console', () => {
     expect(await dialog.textContent()).toContain('The old one keeps signing too');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await page.getByTestId('new-secret').count()).toBe(0);
-    await page.getByRole('button', { name: 'Rotate secret' }).click();
-    await dialog.getByRole('button', { name: 'Rotate secret' }).click();
+    await confirm(page, page, 'Rotate secret');
     const shown = page.getByTestId('new-secret');
     await shown.waitFor();
     const newSecret = (await shown.textContent())?.trim() ?? '';
@@ -327,8 +312,7 @@ describe('the webhook lab in the console', () => {
     await page.getByRole('link', { name: 'API keys' }).click();
     const keys = page.getByRole('table', { name: 'API keys' });
     const old = keys.getByRole('row', { name: /Old app/ });
-    await old.getByRole('button', { name: 'Revoke' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await confirm(page, old, 'Revoke');
     await expect.poll(() => old.getAttribute('data-status')).toBe('revoked');
     expect(await old.locator('.badge').textContent()).toBe('revoked');
     expect(await old.locator('.badge').getAttribute('class')).toContain('danger');
@@ -341,38 +325,35 @@ describe('the webhook lab in the console', () => {
   });
 
   it('fits 390 × 844 without sideways scrolling, light and dark, axe clean', async () => {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      const phone = await openPage(browser, stack.url, { viewport: { width: 390, height: 844 }, colorScheme });
-      const { page } = phone;
-      await signIn(page, email);
-      const pages: [string, string, string][] = [
-        ['/webhooks', 'Webhooks', 'webhooks-secret'],
-        [`/webhooks/${hookId}`, 'Deliveries', 'webhook-lab'],
-        ['/api-keys', 'API keys', 'api-keys-revoked'],
-      ];
-      for (const [path, heading, name] of pages) {
-        await page.goto(`${stack.url}/console${path}`);
-        await page.getByRole('heading', { name: heading, exact: true }).first().waitFor();
-        if (path === '/webhooks') {
-          // The one-time secret on screen, as right after a registration.
+    await checkOnPhone(stack, email, [
+      {
+        path: '/webhooks',
+        name: 'webhooks-secret',
+        // The one-time secret on screen, as right after a registration.
+        ready: async (page, colorScheme) => {
+          await page.getByRole('heading', { name: 'Webhooks', exact: true }).first().waitFor();
           await page.getByLabel('URL').fill(`${stack.receiver.url}/phone-${colorScheme}`);
           await page.getByRole('button', { name: 'Register webhook' }).click();
           await page.getByTestId('new-secret').waitFor();
-        }
-        if (path.startsWith('/webhooks/')) {
+        },
+      },
+      {
+        path: `/webhooks/${hookId}`,
+        name: 'webhook-lab',
+        // An attempt's exchange opened, and the faults form showing its fields.
+        ready: async (page) => {
+          await page.getByRole('heading', { name: 'Deliveries', exact: true }).first().waitFor();
           await page.getByRole('table', { name: 'Deliveries' }).waitFor();
           const exchange = await openExchange((await openNewestAttempts(page)).first());
           await exchange.getByTestId('request-body').waitFor();
-          const failures = page.getByRole('group', { name: 'Failures' });
-          await failures.getByRole('checkbox').check();
-        }
-        await page.waitForLoadState('networkidle');
-        expect({ path, width: await documentWidth(page) }).toEqual({ path, width: 390 });
-        await expectAccessible(page, `${path} at 390 px, ${colorScheme}`);
-        if (colorScheme === 'light') await screenshot(page, `phone-${name}`);
-      }
-      await expectClean(phone);
-      await page.context().close();
-    }
+          await page.getByRole('group', { name: 'Failures' }).getByRole('checkbox').check();
+        },
+      },
+      {
+        path: '/api-keys',
+        name: 'api-keys-revoked',
+        ready: (page) => page.getByRole('heading', { name: 'API keys', exact: true }).first().waitFor(),
+      },
+    ]);
   });
 });

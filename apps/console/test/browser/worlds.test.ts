@@ -6,69 +6,34 @@
  * LIMIT_EXCEEDED shows in the error note. Each page fits 390 px (light and dark), is accessible and
  * photographed at 1280 and 390 px.
  */
-import { launchBrowser } from '@sandbank/testing/browser';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { checkPage, expectAccessible, openPage, screenshot, textOf } from './browser.ts';
-import { type ConsoleStack, startConsoleStack } from './stack.ts';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { callApi, registerUser } from './api.ts';
+import { checkOnPhone, checkPage, openPage, textOf } from './browser.ts';
+import { confirm, signIn } from './pages.ts';
+import { setUpConsoleStack } from './stack.ts';
 
-let stack: ConsoleStack;
-let browser: Browser;
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startConsoleStack({ LIMIT_SNAPSHOTS: '2' }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const stack = setUpConsoleStack({ env: { LIMIT_SNAPSHOTS: '2' } });
 
-const PASSWORD = 'correct-horse-battery';
-
-async function call<T>(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; data: T }> {
-  const response = await fetch(`${stack.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, data: ((await response.json()) as { data: T }).data };
-}
+const call = <T>(method: string, path: string, token: string, body?: unknown) => callApi<T>(stack.url, method, path, token, body);
 
 /** A registered user with one account and two transactions. */
 async function seed(email: string) {
-  const registered = await fetch(`${stack.url}/v1/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  const { accessToken: token } = ((await registered.json()) as { data: { accessToken: string } }).data;
-  const account = (await call<{ id: string }>('POST', '/v1/accounts', token, { name: 'Konto główne' })).data;
+  const { accessToken: token } = await registerUser(stack.url, email);
+  const account = await call<{ id: string }>('POST', '/v1/accounts', token, { name: 'Konto główne' });
   for (const amount of [500_00, -120_00]) {
     await call('POST', '/v1/simulations/transaction', token, { accountId: account.id, amount, description: 'Seed' });
   }
   return { token, accountId: account.id };
 }
 
-async function signIn(page: Page, email: string) {
-  await page.goto(`${stack.url}/console/login`);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Accounts', exact: true }).waitFor();
-}
-
-/** Clicks the row's (or page's) button and confirms in the dialog it opens. */
-async function confirm(page: Page, scope: ReturnType<Page['getByRole']>, label: string) {
-  await scope.getByRole('button', { name: label, exact: true }).click();
-  await page.getByRole('dialog').getByRole('button', { name: label, exact: true }).click();
-}
-
 it('takes, restores, forks from and deletes snapshots; creates and removes child worlds', async () => {
   const email = `worlds-${Date.now()}@example.com`;
   const { token, accountId } = await seed(email);
-  const watched = await openPage(browser, stack.url, { viewport: { width: 1280, height: 900 } });
+  const watched = await openPage(stack.browser, stack.url, { viewport: { width: 1280, height: 900 } });
   const { page } = watched;
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
-  await signIn(page, email);
+  await signIn(page, stack.url, email);
   await page.getByRole('link', { name: 'Worlds', exact: true }).click();
   await page.getByRole('heading', { name: 'Snapshots and worlds' }).waitFor();
   expect(new URL(page.url()).pathname).toBe('/console/worlds');
@@ -87,7 +52,7 @@ it('takes, restores, forks from and deletes snapshots; creates and removes child
   await call('POST', '/v1/simulations/transaction', token, { accountId, amount: -80_00, description: 'After' });
   await row.getByRole('button', { name: 'Restore', exact: true }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
-  const accounts = async () => (await call<{ name: string; balance: number }[]>('GET', '/v1/accounts', token)).data;
+  const accounts = () => call<{ name: string; balance: number }[]>('GET', '/v1/accounts', token);
   expect((await accounts()).map((account) => account.balance)).toEqual([300_00]);
   await confirm(page, row, 'Restore');
   await expect.poll(() => textOf(page, 'restore-result')).toContain('Removed what it held: 1 accounts, 3 transactions');
@@ -106,10 +71,10 @@ it('takes, restores, forks from and deletes snapshots; creates and removes child
   await page.getByRole('button', { name: 'Copy API key' }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(worldKey);
   const forked = await call<{ name: string; balance: number }[]>('GET', '/v1/accounts', worldAccess);
-  expect(forked.data.map((account) => [account.name, account.balance])).toEqual([['Konto główne', 380_00]]);
+  expect(forked.map((account) => [account.name, account.balance])).toEqual([['Konto główne', 380_00]]);
   const worldId = (await textOf(page, 'new-world-id'))?.trim() ?? '';
   const pull = () => call<unknown[]>('GET', `/api/owner/${worldId}/transactions`, worldKey);
-  expect((await pull()).data).toHaveLength(2);
+  expect(await pull()).toHaveLength(2);
   const worlds = page.getByRole('table', { name: 'Child worlds' });
   await expect.poll(() => worlds.locator('tbody tr').count()).toBe(1);
   expect(await worlds.locator('tbody tr').first().textContent()).toMatch(/Two payments.*\(in 1[45] min\)/);
@@ -136,8 +101,8 @@ it('takes, restores, forks from and deletes snapshots; creates and removes child
   const snapshotWorld = worlds.getByRole('row', { name: /Two payments/ });
   await confirm(page, snapshotWorld, 'Remove');
   await expect.poll(() => worlds.locator('tbody tr').count()).toBe(1);
-  expect((await pull()).status).toBe(401);
-  expect((await call('POST', '/v1/accounts', worldAccess, { name: 'Po usunięciu' })).status).toBe(401);
+  await expect(pull()).rejects.toThrow(/: 401 /);
+  await expect(call('POST', '/v1/accounts', worldAccess, { name: 'Po usunięciu' })).rejects.toThrow(/: 401 /);
 
   // The snapshot's own page (its address is its id), at 390 px too; deleting it returns to the list.
   await row.getByRole('link', { name: 'Two payments' }).click();
@@ -146,33 +111,20 @@ it('takes, restores, forks from and deletes snapshots; creates and removes child
   expect(snapshotPath).toMatch(/^\/console\/worlds\/snapshots\/[0-9a-f-]{36}$/);
   expect(await textOf(page, 'snapshot-facts')).toContain('Transactions2');
   await checkPage(watched, 'worlds-snapshot');
-  await phoneChecks(email, ['/worlds', snapshotPath.replace('/console', '')]);
+  // Each page at 390 × 844 once the fork form (the last part to load) is there.
+  const ready = (phone: Page) => phone.getByRole('heading', { name: 'Fork a child world', exact: false }).waitFor();
+  await checkOnPhone(stack, email, [
+    { path: '/worlds', name: 'worlds', ready },
+    { path: snapshotPath.replace('/console', ''), name: 'worlds-snapshot', ready },
+  ]);
   await confirm(page, page.getByRole('region', { name: 'What it keeps' }), 'Delete');
   await page.waitForURL(/\/console\/worlds$/);
   await expect.poll(() => snapshots.locator('tbody tr').count()).toBe(1);
   expect(await snapshots.textContent()).not.toContain('Two payments');
   const left = await call<{ name: string }[]>('GET', '/v1/sandbox/snapshots', token);
-  expect(left.data.map((snapshot) => snapshot.name)).toEqual(['Second']);
+  expect(left.map((snapshot) => snapshot.name)).toEqual(['Second']);
   // The deleted snapshot's address now says so, in the error note.
   await page.goto(`${stack.url}${snapshotPath}`);
   await page.getByRole('alert').waitFor();
   expect(await page.getByRole('alert').textContent()).toContain('NOT_FOUND');
 });
-
-/** Each page at 390 × 844, light and dark: no wider than the screen, accessible, photographed (light). */
-async function phoneChecks(email: string, paths: string[]) {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    const { page } = await openPage(browser, stack.url, { viewport: { width: 390, height: 844 }, colorScheme });
-    await signIn(page, email);
-    for (const path of paths) {
-      await page.goto(`${stack.url}/console${path}`);
-      await page.getByRole('heading', { level: 1 }).waitFor();
-      await page.getByRole('heading', { name: 'Fork a child world', exact: false }).waitFor();
-      await page.waitForLoadState('networkidle');
-      expect({ path, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ path, width: 390 });
-      await expectAccessible(page, `${path} at 390 px, ${colorScheme}`);
-      if (colorScheme === 'light') await screenshot(page, path === '/worlds' ? 'phone-worlds' : 'phone-worlds-snapshot');
-    }
-    await page.context().close();
-  }
-}
