@@ -7,6 +7,14 @@
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatDay, formatDayShort, formatMoney, formatMoneyCompact } from '../lib/format.ts';
 
+/** Ticks are whole złoty at least: a flat or nearly flat balance gets a 100 zł span around it, not five "0 zł". */
+const MIN_SPAN = 100_00;
+export const yDomain = ([low, high]: readonly [number, number]): [number, number] => {
+  if (high - low >= MIN_SPAN) return [low, high];
+  const start = Math.floor(low / MIN_SPAN) * MIN_SPAN;
+  return [start, Math.max(start + MIN_SPAN, Math.ceil(high / MIN_SPAN) * MIN_SPAN)];
+};
+
 export default function BalancePlot({
   points,
   title,
@@ -29,6 +37,7 @@ export default function BalancePlot({
       <XAxis dataKey="date" tickFormatter={formatDayShort} minTickGap={24} tick={{ className: 'chart-tick' }} />
       <YAxis
         width={72}
+        domain={yDomain}
         tickFormatter={(value: number) => formatMoneyCompact(value)}
         tick={{ className: 'chart-tick' }}
         allowDecimals={false}

@@ -81,7 +81,7 @@ export function PlaidItemsPage() {
                         <ul className="plaid-accounts">
                           {item.accounts.map((account) => (
                             <li key={account.id}>
-                              {account.name} <CopyButton text={account.id} label={`Copy id of ${account.name}`} />
+                              {account.name} <CopyButton text={account.id} label="Copy id" name={`Copy id of ${account.name}`} />
                             </li>
                           ))}
                         </ul>
