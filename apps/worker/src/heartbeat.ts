@@ -11,6 +11,7 @@
 import type { WorkerUtils } from 'graphile-worker';
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import { deleteHeartbeat, deleteStaleHeartbeats, releaseOrphanedJobs, selectLapsedWorkers, upsertHeartbeat } from './queries.ts';
 
 export interface HeartbeatOptions {
   pool: pg.Pool;
@@ -35,37 +36,17 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
   let running: Promise<unknown> = Promise.resolve();
 
   async function beat(): Promise<string[]> {
-    await pool.query(
-      `insert into worker_heartbeats (worker_id, last_seen_at) values ($1, now())
-       on conflict (worker_id) do update set last_seen_at = now()`,
-      [workerId],
-    );
-    const { rows } = await pool.query<{ locked_by: string }>(
-      `select distinct j.locked_by
-         from graphile_worker._private_jobs j
-        where j.locked_by is not null
-          and j.locked_at < now() - make_interval(secs => $1)
-          and not exists (select 1 from worker_heartbeats h
-                           where h.worker_id = j.locked_by and h.last_seen_at >= now() - make_interval(secs => $1))`,
-      [staleAfterSeconds],
-    );
-    const dead = rows.map((row) => row.locked_by);
+    await upsertHeartbeat(pool, workerId);
+    const dead = await selectLapsedWorkers(pool, staleAfterSeconds);
     if (dead.length > 0) {
       await utils.forceUnlockWorkers(dead);
       logger.warn({ workers: dead }, 'released the jobs of workers whose heartbeat lapsed');
     }
-    const { rows: orphans } = await pool.query<{ id: string }>(
-      `update graphile_worker._private_jobs set locked_by = null, locked_at = null
-        where locked_by = $1 and locked_at < now() - make_interval(secs => $2) and id <> all ($3::bigint[])
-        returning id`,
-      [workerId, staleAfterSeconds, [...activeJobIds()]],
-    );
+    const orphans = await releaseOrphanedJobs(pool, { workerId, staleAfterSeconds, activeJobIds: [...activeJobIds()] });
     if (orphans.length > 0) {
-      logger.warn({ jobs: orphans.map((row) => row.id) }, 'released our own jobs whose completion was lost');
+      logger.warn({ jobs: orphans }, 'released our own jobs whose completion was lost');
     }
-    await pool.query(`delete from worker_heartbeats where last_seen_at < now() - make_interval(secs => $1)`, [
-      Math.max(staleAfterSeconds * 10, 3600),
-    ]);
+    await deleteStaleHeartbeats(pool, Math.max(staleAfterSeconds * 10, 3600));
     return dead;
   }
 
@@ -79,7 +60,7 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
     async stop() {
       clearInterval(timer);
       await running;
-      await pool.query('delete from worker_heartbeats where worker_id = $1', [workerId]).catch(() => {});
+      await deleteHeartbeat(pool, workerId).catch(() => {});
     },
   };
 }

@@ -19,10 +19,12 @@
  */
 
 import { setTimeout as delay } from 'node:timers/promises';
-import { deliveryJob, enqueueDeliveryJobsSql } from '@sandbank/webhooks';
+import { deliveryJob } from '@sandbank/webhooks';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
+import { enqueueDeliveryJobs } from './delivery/queries.ts';
+import { claimUnrelayedEvents, insertDeliveriesAndMarkRelayed, type RelayPair } from './queries.ts';
 import { inTransaction } from './transaction.ts';
 
 export const RELAY_BATCH_SIZE = 200;
@@ -34,56 +36,25 @@ export interface RelayResult {
 
 export async function relayBatch(pool: pg.Pool, batchSize = RELAY_BATCH_SIZE): Promise<RelayResult> {
   return inTransaction(pool, async (client) => {
-    const { rows } = await client.query<Pair>(
-      `select e.id as event_id, w.id as webhook_id, e.user_id,
-              (w.plaid_item_id is not null and e.type <> 'plaid.webhook') as sync_update
-         from (select id, type, user_id, payload, created_at from events
-                where relayed_at is null
-                order by created_at, id
-                limit $1
-                for update skip locked) e
-         left join webhooks w
-           on w.user_id = e.user_id and w.status = 'active' and w.deleted_at is null
-          and case when w.plaid_item_id is null then e.type = any (w.events)
-                   else exists (select 1 from plaid_items i
-                                 where i.id = w.plaid_item_id and i.removed_at is null
-                                   and case when e.type = 'plaid.webhook' then e.payload->>'item_id' = i.id::text
-                                            else e.type = any (w.events)
-                                                 and (e.payload->'transaction'->>'accountId')::uuid = any (i.account_ids) end)
-              end
-        order by e.created_at, e.id`,
-      [batchSize],
-    );
+    const rows = await claimUnrelayedEvents(client, batchSize);
     const eventIds = [...new Set(rows.map((row) => row.event_id))];
     if (eventIds.length === 0) return { events: 0, deliveries: 0 };
-    const pairs = coalesceSyncUpdates(rows.filter((row): row is Pair & { webhook_id: string } => row.webhook_id !== null));
+    const pairs = coalesceSyncUpdates(rows.filter((row): row is RelayPair & { webhook_id: string } => row.webhook_id !== null));
     const owners = new Map(pairs.map((row) => [row.webhook_id, row.user_id]));
-    const { rows: created } = await client.query<{ id: string; webhook_id: string }>(
-      `with marked as (update events set relayed_at = now() where id = any ($4::uuid[]))
-       insert into webhook_deliveries (id, webhook_id, event_id, next_attempt_at)
-       select id, webhook_id, event_id, now() from unnest($1::uuid[], $2::uuid[], $3::uuid[]) as t (id, webhook_id, event_id)
-       on conflict (webhook_id, event_id) do nothing
-       returning id, webhook_id`,
-      [pairs.map(() => uuidv7()), pairs.map((row) => row.webhook_id), pairs.map((row) => row.event_id), eventIds],
-    );
+    const created = await insertDeliveriesAndMarkRelayed(client, {
+      deliveries: pairs.map((row) => ({ id: uuidv7(), webhook_id: row.webhook_id, event_id: row.event_id })),
+      eventIds,
+    });
     if (created.length > 0) {
       const jobs = created.map((row) => deliveryJob({ deliveryId: row.id, userId: owners.get(row.webhook_id) ?? '' }));
-      await client.query(enqueueDeliveryJobsSql('$1'), [JSON.stringify(jobs)]);
+      await enqueueDeliveryJobs(client, jobs);
     }
     return { events: eventIds.length, deliveries: created.length };
   });
 }
 
-interface Pair {
-  event_id: string;
-  webhook_id: string | null;
-  user_id: string;
-  /** A transaction event for a Plaid Item's webhook: a SYNC_UPDATES_AVAILABLE. */
-  sync_update: boolean;
-}
-
 /** One SYNC_UPDATES_AVAILABLE per Plaid webhook in the batch (on its last event); every other pair as it is. */
-function coalesceSyncUpdates<T extends Pair & { webhook_id: string }>(pairs: T[]): T[] {
+function coalesceSyncUpdates<T extends RelayPair & { webhook_id: string }>(pairs: T[]): T[] {
   const lastSync = new Map<string, T>();
   for (const pair of pairs) if (pair.sync_update) lastSync.set(pair.webhook_id, pair);
   return pairs.filter((pair) => !pair.sync_update || lastSync.get(pair.webhook_id) === pair);

@@ -8,7 +8,7 @@
 import type { Secrets } from '@sandbank/config';
 import { openSecret, PLAID_VERIFICATION_HEADER, signPlaidWebhook } from '@sandbank/webhooks';
 import type pg from 'pg';
-import type { DeliveryTarget } from './store.ts';
+import { type DeliveryTarget, selectCurrentPlaidSigningKey } from './queries.ts';
 
 export function plaidBody(target: DeliveryTarget & { plaidItemId: string }): string {
   const common = { environment: 'sandbox', item_id: target.plaidItemId };
@@ -27,10 +27,7 @@ export function plaidBody(target: DeliveryTarget & { plaidItemId: string }): str
 
 /** The `Plaid-Verification` header for `body`, signed now (wall time) with the current key. */
 export async function plaidHeaders(pool: pg.Pool, secrets: Secrets, body: string): Promise<Record<string, string>> {
-  const { rows } = await pool.query<{ kid: string; private_key_ciphertext: string; private_key_key_id: string }>(
-    'select kid, private_key_ciphertext, private_key_key_id from plaid_signing_keys where retired_at is null',
-  );
-  const [key] = rows;
+  const key = await selectCurrentPlaidSigningKey(pool);
   // The API makes the key before any Item webhook exists; without one, the job fails and retries.
   if (!key) throw new Error('no current Plaid signing key');
   const privateJwk = JSON.parse(

@@ -24,15 +24,8 @@ import type { Logger } from 'pino';
 import type { Agent } from 'undici';
 import { type AttemptOutcome, type PostResult, postWebhook } from '../delivery/http-client.ts';
 import { plaidBody, plaidHeaders } from '../delivery/plaid.ts';
-import {
-  type AttemptRecord,
-  abandonDelivery,
-  type DeliveryTarget,
-  holdDeliveryJob,
-  loadDeliveryTarget,
-  putBackDeliveryJob,
-  recordAttempt,
-} from '../delivery/store.ts';
+import { abandonDelivery, type DeliveryTarget, loadDeliveryTarget } from '../delivery/queries.ts';
+import { type AttemptRecord, holdDeliveryJob, putBackDeliveryJob, recordAttempt } from '../delivery/store.ts';
 import type { UserSlots } from '../delivery/user-slots.ts';
 
 const USER_AGENT = 'Sandbank-Webhooks/1.0 (+https://github.com/sandbank)';
