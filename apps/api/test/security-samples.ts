@@ -14,4 +14,5 @@ export const authSampleInputs: Record<string, unknown> = {
   'worlds.takeSnapshot': { name: 'security' },
   'worlds.restoreSnapshot': { snapshotId: '0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d' },
   'worlds.createWorld': { snapshotId: '0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d' },
+  'plaid.fireItemWebhook': { code: 'DEFAULT_UPDATE' },
 };
