@@ -71,11 +71,7 @@ for (const name of suites) {
   const { folder, args } = SUITES[name];
   const cwd = path.join(root, folder);
   const installing = performance.now();
-  execFileSync(
-    'npm',
-    ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball],
-    { cwd, stdio: 'inherit' },
-  );
+  npmInstall(cwd, tarball);
   const running = performance.now();
   const run = spawnSync(process.execPath, args, {
     cwd,
@@ -90,6 +86,21 @@ for (const name of suites) {
   );
 }
 process.exit(failed ? 1 : 0);
+
+/** The suite's packages and the packed client; three tries, 10 s apart (a registry can fail for a moment). */
+function npmInstall(cwd: string, client: string): void {
+  const args = ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      execFileSync('npm', [...args, client], { cwd, stdio: 'inherit' });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      console.log(`npm install failed (try ${attempt} of 3); trying again in 10 s`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10_000);
+    }
+  }
+}
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;

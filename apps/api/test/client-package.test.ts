@@ -1,6 +1,7 @@
 /**
  * `@sandbank/client` as an app outside this repository gets it: packed by pnpm (its `prepack`
- * builds dist/), installed by npm into an empty folder, then used from plain JavaScript against a
+ * builds dist/), installed by npm into an empty folder (offline: its registry dependency is packed
+ * from this repository's install, so the registry's mood cannot fail the test), then used from plain JavaScript against a
  * running Sandbank and type-checked by tsc with strict settings and no `skipLibCheck`.
  */
 import { execFile, execFileSync } from 'node:child_process';
@@ -12,15 +13,17 @@ import { promisify } from 'node:util';
 import { signatureHeaders } from '@sandbank/webhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers.ts';
-import { packWorkspacePackage } from './pack.ts';
+import { packDependencies, packWorkspacePackage } from './pack.ts';
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbank-client-'));
 let app: TestApp;
 let tarball: string;
+let dependencies: string[];
 
 beforeAll(async () => {
   app = await startTestApp();
   tarball = packWorkspacePackage('client', folder);
+  dependencies = packDependencies('client', path.join(folder, 'dependencies'));
 }, 120_000);
 afterAll(async () => {
   await app?.close();
@@ -32,7 +35,8 @@ it('installs from its tarball into an empty folder and works there, from JavaScr
   const project = path.join(folder, 'app');
   fs.mkdirSync(project);
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'an-app', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], {
+  // Offline: its dependency (openapi-fetch, and its own) comes packed from this repository's install.
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', '--loglevel=error', tarball, ...dependencies], {
     cwd: project,
     encoding: 'utf8',
   });

@@ -124,9 +124,12 @@ function Attempt({ attempt, delivery, url }: { attempt: DeliveryAttempt; deliver
         </summary>
         {attempt.exchangeRemovedAt ? (
           <p className="note" data-testid="exchange-removed">
-            No longer kept: the request and response of an attempt are kept for a limited time (7 days unless the server sets{' '}
-            <code>WEBHOOK_ATTEMPT_RETENTION_HOURS</code>); this attempt's were removed {formatDateTime(attempt.exchangeRemovedAt)}{' '}
-            (real time). Its status, duration and error above stay.
+            {/* One span: a note lays its children out as a column, and this is one sentence. */}
+            <span>
+              No longer kept: the request and response of an attempt are kept for a limited time (7 days unless the server sets{' '}
+              <code>WEBHOOK_ATTEMPT_RETENTION_HOURS</code>); this attempt's were removed{' '}
+              {formatDateTime(attempt.exchangeRemovedAt)} (real time). Its status, duration and error above stay.
+            </span>
           </p>
         ) : (
           <AttemptExchange attempt={attempt} />
