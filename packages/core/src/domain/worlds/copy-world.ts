@@ -23,9 +23,9 @@ import {
   selectIsSuperuser,
   selectMaySetReplicationRole,
   setReplicationRole,
-} from './queries.ts';
+} from './queries/forks.ts';
 
-export type { CopyTarget } from './queries.ts';
+export type { CopyTarget } from './queries/forks.ts';
 
 /**
  * Copies the snapshot's rows into the target world, inside the caller's transaction.

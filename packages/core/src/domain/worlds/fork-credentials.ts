@@ -27,7 +27,7 @@ import { generateOpaqueToken, sha256 } from '../auth/tokens.ts';
 import { API_KEY_PREFIX, VISIBLE_PREFIX_LENGTH } from '../integrations/api-keys.ts';
 import { countLimited } from '../limits/queries.ts';
 import type { CopyTarget } from './copy-world.ts';
-import { type ForkedApiKeyRow, type ForkedWebhookRow, insertForkedApiKeys, insertForkedWebhooks } from './queries.ts';
+import { type ForkedApiKeyRow, type ForkedWebhookRow, insertForkedApiKeys, insertForkedWebhooks } from './queries/forks.ts';
 
 /** A child's webhook secret: printable ASCII, as a registered one must be (webhook-fields.ts). */
 const WEBHOOK_SECRET_PREFIX = 'whsec_';

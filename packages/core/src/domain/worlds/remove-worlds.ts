@@ -5,7 +5,7 @@
  * snapshots included. Kept apart from worlds.ts so the worker loads only this.
  */
 import type { EntityManager } from '@sandbank/db';
-import { deleteApiKeyRateLimits, deleteUsers, lockExpiredWorlds } from './queries.ts';
+import { deleteApiKeyRateLimits, deleteUsers, lockExpiredWorlds } from './queries/removal.ts';
 
 /**
  * Removes worlds and everything in them: their user rows, from which every table cascades, and the

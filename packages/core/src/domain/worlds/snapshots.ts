@@ -31,7 +31,7 @@ import {
   selectSnapshots,
   selectWorldToKeep,
   setRepeatableRead,
-} from './queries.ts';
+} from './queries/snapshots.ts';
 
 export type { SnapshotRow };
 

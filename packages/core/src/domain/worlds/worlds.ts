@@ -44,7 +44,7 @@ import {
   setSynchronousCommitOff,
   type WorldApiKeyRow,
   type WorldRow,
-} from './queries.ts';
+} from './queries/worlds.ts';
 import { removeWorlds } from './remove-worlds.ts';
 
 /** What a child world's `password_hash` holds: not an argon2 hash, so no password verifies against it. */
