@@ -7,10 +7,10 @@
 import type { EntityManager } from '@sandbank/db';
 import type { Transaction } from '@sandbank/schemas';
 import { rowToTransaction } from '../../mappers/transaction.ts';
-import { type ListTransactionsParams, selectTransactionPage } from './queries.ts';
+import { type ListTransactionsParams, selectTransactionPage } from './queries/history.ts';
 
-export type { ListTransactionsParams } from './queries.ts';
-export { STATUS_FILTERS } from './queries.ts';
+export type { ListTransactionsParams } from './queries/history.ts';
+export { STATUS_FILTERS } from './queries/history.ts';
 
 export interface TransactionPage {
   items: Transaction[];

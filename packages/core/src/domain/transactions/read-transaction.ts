@@ -3,7 +3,7 @@ import type { EntityManager } from '@sandbank/db';
 import type { Transaction } from '@sandbank/schemas';
 import { notFound } from '../../errors.ts';
 import { rowToTransaction } from '../../mappers/transaction.ts';
-import { selectTransaction } from './queries.ts';
+import { selectTransaction } from './queries/lifecycle.ts';
 
 export async function readTransaction(em: EntityManager, userId: string, transactionId: string): Promise<Transaction> {
   const row = await selectTransaction(em, userId, transactionId);

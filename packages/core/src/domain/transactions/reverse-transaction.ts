@@ -23,7 +23,7 @@ import { retriedTransaction } from '../../lib/retried-transaction.ts';
 import { rowToTransaction, type TransactionRow } from '../../mappers/transaction.ts';
 import { accountClosed } from '../accounts/accounts.ts';
 import { userNow } from '../clock/clock.ts';
-import { insertReversal, selectByExternalTxnId } from './queries.ts';
+import { insertReversal, selectByExternalTxnId } from './queries/lifecycle.ts';
 import { balancesAfter, checkVersion, invalidTransition, lockTransaction, type TransitionResult } from './transaction-lock.ts';
 import { checkBalances, type TransitionParams } from './transitions.ts';
 

@@ -43,7 +43,7 @@ import {
   selectSyncSnapshotRows,
   selectSyncUser,
   selectTransactionsByIds,
-} from './queries.ts';
+} from './queries/sync.ts';
 
 /** A row's date as the cursor carries it; a forged one outside the holdable years is a malformed cursor. */
 const CursorDateSchema = z.iso.datetime({ precision: 3 }).refine((value) => isHoldable(Date.parse(value)));

@@ -28,7 +28,7 @@ import type { EntityManager } from '@sandbank/db';
 import { type ListMeta, listMeta, type Transaction } from '@sandbank/schemas';
 import { LRUCache } from 'lru-cache';
 import { readTransactionPage, type TransactionPage } from './list-transactions.ts';
-import { type ListTransactionsParams, selectPageStamps } from './queries.ts';
+import { type ListTransactionsParams, selectPageStamps } from './queries/history.ts';
 
 export interface TransactionList {
   data: Transaction[];

@@ -15,7 +15,13 @@ import type { Balances, EventType, Transaction } from '@sandbank/schemas';
 import { AppError, notFound } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { rowToTransaction, type TransactionRow } from '../../mappers/transaction.ts';
-import { lockTransactionRow, type RecordedChange, selectChangeToVersion, selectPostOf, updateTransition } from './queries.ts';
+import {
+  lockTransactionRow,
+  type RecordedChange,
+  selectChangeToVersion,
+  selectPostOf,
+  updateTransition,
+} from './queries/lifecycle.ts';
 
 export type { RecordedChange };
 
