@@ -1,0 +1,35 @@
+/** `sandbank clock show` and `sandbank clock advance`: the world's clock. */
+import type { Command } from 'commander';
+import { CliError, EXIT } from '../output.ts';
+import type { CommandContext } from './context.ts';
+
+export function registerClockCommands(program: Command, { output, api }: CommandContext): void {
+  const clock = program.command('clock').description("your world's clock");
+  clock
+    .command('show')
+    .description("the world's now")
+    .action(async () => {
+      const out = output();
+      const { data } = await (await api()).call<{ data: { now: string } }>('GET', '/v1/clock');
+      out.result(data, `Now: ${data.now}`);
+    });
+  clock
+    .command('advance')
+    .description('move the clock forward by an ISO 8601 duration (P1M, PT36H): schedules fire, holds settle or expire')
+    .argument('<duration>', 'e.g. P1M, P7D, PT36H')
+    .action(async (duration: string) => {
+      const out = output();
+      if (!/^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$/.test(duration)) {
+        throw new CliError(`not an ISO 8601 duration: ${duration} (e.g. P1M, PT36H)`, EXIT.usage, 'USAGE');
+      }
+      const client = await api();
+      const { data } = await out.progress(`advancing the clock by ${duration}…`, () =>
+        client.call<{ data: { from: string; now: string; fired: Record<string, number>; events: number } }>(
+          'POST',
+          '/v1/clock/advance',
+          { by: duration },
+        ),
+      );
+      out.result(data, `Clock moved from ${data.from} to ${data.now}; ${data.events} events (${JSON.stringify(data.fired)})`);
+    });
+}
