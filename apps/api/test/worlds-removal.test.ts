@@ -371,3 +371,38 @@ describe('a world gone out of band', () => {
     expectRefusal(expired, [401, 'UNAUTHENTICATED', undefined], JSON.stringify(expired.body));
   });
 });
+
+describe('a refresh racing its world’s removal', () => {
+  it('waits for the removal and is refused: the two lock the user row in the same order, so they never deadlock', async () => {
+    const owner = await app.createUser();
+    const scenario = { version: 1, seed: 1, accounts: [{ key: 'a', name: 'A', openingBalance: 100 }] };
+    const made = await app.call('POST', '/v1/worlds', { token: owner.accessToken, body: { scenario } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const child: Child = made.body.data;
+    // Requests of this database waiting on a lock.
+    const waiting = async () =>
+      (
+        await app.db.query<{ n: number }>(
+          "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+        )
+      ).rows[0]?.n;
+    // Holds the child's user row, so the removal (which deletes it) waits first, and the refresh after it.
+    const blocker = await app.db.connect();
+    try {
+      await blocker.query('begin');
+      await blocker.query('select 1 from users where id = $1 for update', [child.world.id]);
+      const removal = app.call('DELETE', `/v1/worlds/${child.world.id}`, { token: owner.accessToken });
+      await expect.poll(waiting).toBe(1);
+      const refreshed = app.call('POST', '/v1/auth/refresh', { body: { refreshToken: child.refreshToken } });
+      await expect.poll(waiting).toBe(2);
+      await blocker.query('commit');
+      // Had the refresh claimed its token before waiting on the user row (the order before), the removal's
+      // cascade would wait on that token while the refresh waits on the user: PostgreSQL aborts one (a 500).
+      const [removed, refused] = await Promise.all([removal, refreshed]);
+      expect([removed.status, removed.body.data?.id]).toEqual([200, child.world.id]);
+      expectRefusal(refused, [401, 'UNAUTHENTICATED', undefined], JSON.stringify(refused.body));
+    } finally {
+      blocker.release();
+    }
+  });
+});

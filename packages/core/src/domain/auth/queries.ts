@@ -28,6 +28,18 @@ export async function revokeRefreshTokenFamilyOf(em: EntityManager, tokenHash: s
 }
 
 /**
+ * Locks (FOR KEY SHARE) the user a refresh token belongs to, before the token itself: the refresh then
+ * takes its locks in the order a user's removal takes them (the user row, then its tokens by cascade),
+ * so the two wait on each other instead of deadlocking. A removal that got there first has deleted the
+ * user by the time this returns, and the claim that follows finds no token.
+ */
+export async function lockRefreshTokenUser(tx: EntityManager, tokenHash: string): Promise<void> {
+  await tx.execute('select 1 from users where id = (select user_id from refresh_tokens where token_hash = ?) for key share', [
+    tokenHash,
+  ]);
+}
+
+/**
  * Marks a live refresh token used (one conditional UPDATE: of two racing refreshes exactly one
  * wins); its user, its family and whether its session is a child world's (as the token was issued,
  * never read from the world's row), or undefined when it is unknown, used, revoked or expired, or a

@@ -7,7 +7,13 @@ import { type EntityManager, RefreshTokenEntity, UserEntity } from '@sandbank/db
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { claimRefreshToken, revokeRefreshTokenFamily, revokeRefreshTokenFamilyOf, selectRefreshToken } from './queries.ts';
+import {
+  claimRefreshToken,
+  lockRefreshTokenUser,
+  revokeRefreshTokenFamily,
+  revokeRefreshTokenFamilyOf,
+  selectRefreshToken,
+} from './queries.ts';
 import { generateOpaqueToken, sha256, signAccessToken } from './tokens.ts';
 
 export interface Session {
@@ -58,6 +64,8 @@ export async function refreshSession(
     // Marking the token used and checking it is one statement, so two racing refreshes
     // cannot both succeed. A child world's session stays one (the token says so, not the world's
     // row) and refreshes only while its world lives.
+    // The user's row first, as a removal locks it: see lockRefreshTokenUser.
+    await lockRefreshTokenUser(tx, tokenHash);
     const claimed = await claimRefreshToken(tx, tokenHash);
     // The successor is written in the same transaction: a racing reuse that revokes the family
     // after this commit sees (and revokes) the new token too.
