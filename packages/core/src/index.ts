@@ -50,6 +50,7 @@ export {
   fireableWebhookType,
   fireItemWebhook,
   ITEM_LOGIN_REQUIRED,
+  isFireable,
 } from './domain/plaid/item-login.ts';
 export { listItemTransactions, syncItem } from './domain/plaid/item-transactions.ts';
 export {

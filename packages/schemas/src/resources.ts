@@ -297,10 +297,10 @@ export const ScheduleRunSchema = z
   .meta({ id: 'ScheduleRun' });
 export type ScheduleRun = z.infer<typeof ScheduleRunSchema>;
 
-/** A kept copy of a world: what it holds, and the world's now when it was taken. */
 /** What a snapshot keeps beyond the world's money and clock, when asked (`include`). */
 export const SnapshotIncludeSchema = z.enum(['webhooks', 'apiKeys']).meta({ id: 'SnapshotInclude' });
 
+/** A kept copy of a world: what it holds, and the world's now when it was taken. */
 export const SnapshotSchema = z
   .object({
     id: IdSchema,

@@ -46,7 +46,7 @@ export async function followEvents(options: {
     const parser = createParser({
       onEvent(message) {
         if (message.event === 'error') {
-          credentialEnded = (JSON.parse(message.data) as { code?: string }).code === 'UNAUTHENTICATED';
+          credentialEnded = refusalCode(message.data) === 'UNAUTHENTICATED';
           return;
         }
         if (!message.id) return;
@@ -76,5 +76,14 @@ export async function followEvents(options: {
       options.onState(error);
     }
     await new Promise((resolve) => setTimeout(resolve, options.retryMs));
+  }
+}
+
+/** The error code of the stream's last message (the API's error body); undefined if it is not one. */
+function refusalCode(data: string): string | undefined {
+  try {
+    return (JSON.parse(data) as { code?: string }).code;
+  } catch {
+    return undefined;
   }
 }

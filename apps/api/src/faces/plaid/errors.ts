@@ -124,7 +124,7 @@ function plaidErrorBody(error: PlaidError) {
 }
 
 /** ITEM_LOGIN_REQUIRED's body: an Item's `error` after `/sandbox/item/reset_login`, and its webhook's. */
-export const loginRequiredBody = () => plaidErrorBody(plaidErrors.itemLoginRequired());
+export const loginRequiredBody = () => ({ ...ITEM_LOGIN_REQUIRED });
 
 export function sendPlaidError(res: Response, error: PlaidError, requestId: string, headers: Record<string, string> = {}): void {
   res

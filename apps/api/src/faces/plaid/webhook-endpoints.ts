@@ -12,6 +12,7 @@ import {
   findVerificationKey,
   fireableWebhookType,
   fireItemWebhook,
+  isFireable,
   type PlaidItem,
   setItemWebhook,
 } from '@sandbank/core';
@@ -60,12 +61,12 @@ export const webhookEndpoints: Record<string, Endpoint> = {
   }),
 
   '/sandbox/item/fire_webhook': endpoint(SandboxFireWebhookSchema, 'any', async ({ em, item, body }) => {
-    const type = fireableWebhookType(body.webhook_code);
-    if (type === null) throw plaidErrors.invalidField(`webhook_code must be one of ${FIREABLE_WEBHOOK_CODES.join(', ')}`);
+    const code = body.webhook_code;
+    if (!isFireable(code)) throw plaidErrors.invalidField(`webhook_code must be one of ${FIREABLE_WEBHOOK_CODES.join(', ')}`);
+    const type = fireableWebhookType(code);
     if (body.webhook_type !== undefined && body.webhook_type !== type) {
-      throw plaidErrors.invalidField(`webhook_type must be ${type} for ${body.webhook_code}`);
+      throw plaidErrors.invalidField(`webhook_type must be ${type} for ${code}`);
     }
-    const code = body.webhook_code as (typeof FIREABLE_WEBHOOK_CODES)[number];
     if (!(await fireItemWebhook(em, item, code))) {
       throw plaidErrors.invalidField('the Item has no webhook: set one with /item/webhook/update');
     }

@@ -37,10 +37,11 @@ const FIREABLE = {
 export type FireableWebhookCode = keyof typeof FIREABLE;
 export const FIREABLE_WEBHOOK_CODES = Object.keys(FIREABLE) as [FireableWebhookCode, ...FireableWebhookCode[]];
 
-const isFireable = (code: string): code is FireableWebhookCode => Object.hasOwn(FIREABLE, code);
+/** Whether Sandbank can fire the webhook `code`. */
+export const isFireable = (code: string): code is FireableWebhookCode => Object.hasOwn(FIREABLE, code);
 
-/** The `webhook_type` Plaid files `code` under, or null if it is not a code Sandbank can fire. */
-export const fireableWebhookType = (code: string): string | null => (isFireable(code) ? FIREABLE[code]().webhook_type : null);
+/** The `webhook_type` Plaid files `code` under. */
+export const fireableWebhookType = (code: FireableWebhookCode): string => FIREABLE[code]().webhook_type;
 
 /**
  * Moves the Item's login to `state` and, if that changed it, records the ITEM webhook that says so

@@ -23,5 +23,5 @@ export const fireItemWebhookProcedure = protectedProcedure
     if (!(await fireItemWebhook(ctx.em, item, input.code))) {
       throw new AppError('CONFLICT', 'The Item has no webhook URL: the app sets one with /item/webhook/update');
     }
-    return { data: { itemId: item.id, webhookType: fireableWebhookType(input.code) ?? '', webhookCode: input.code } };
+    return { data: { itemId: item.id, webhookType: fireableWebhookType(input.code), webhookCode: input.code } };
   });
