@@ -65,6 +65,27 @@ const fork = async (ttl = 'PT1H'): Promise<Child> => {
   return res.body.data;
 };
 
+/** A child world of `owner` made from a one-account scenario (no snapshot). */
+const scenarioWorld = async (owner: TestUser): Promise<Child> => {
+  const scenario = { version: 1, seed: 1, accounts: [{ key: 'a', name: 'A', openingBalance: 100 }] };
+  const res = await app.call('POST', '/v1/worlds', { token: owner.accessToken, body: { scenario } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data;
+};
+
+/** The Plaid face's `/sandbox/public_token/create` with the child's own API key. */
+const plaidPublicToken = (child: Child) =>
+  fetch(`${app.url}/plaid/sandbox/public_token/create`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_id: child.world.id,
+      secret: child.apiKey.key,
+      institution_id: 'ins_sandbank',
+      initial_products: ['transactions'],
+    }),
+  });
+
 /** The child used as a budgeting app would: bookings, events, keys, a webhook, a snapshot, SimpleFIN, Plaid, GoCardless. */
 async function useWorld(child: Child): Promise<void> {
   const token = child.accessToken;
@@ -87,16 +108,7 @@ async function useWorld(child: Child): Promise<void> {
   expect((await app.call('POST', '/v1/sandbox/snapshots', { token, body: { name: 'inside' } })).status).toBe(201);
   expect((await app.call('POST', '/v1/simplefin/setup-token', { token, body: {} })).status).toBe(201);
   // The faces' credentials: a Plaid item, a GoCardless token and agreement (rate-limit buckets of the key, too).
-  const plaid = await fetch(`${app.url}/plaid/sandbox/public_token/create`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      client_id: child.world.id,
-      secret: child.apiKey.key,
-      institution_id: 'ins_sandbank',
-      initial_products: ['transactions'],
-    }),
-  });
+  const plaid = await plaidPublicToken(child);
   expect(plaid.status, await plaid.clone().text()).toBe(200);
   const gocardless = await fetch(`${app.url}/gocardless/api/v2/token/new/`, {
     method: 'POST',
@@ -245,18 +257,7 @@ describe('removal is complete', () => {
       pullWithKeptKey: (await app.call('GET', `/api/owner/${child.world.id}/transactions`, { token: child.apiKeys[0]?.key }))
         .status,
       refresh: (await app.call('POST', '/v1/auth/refresh', { body: { refreshToken: child.refreshToken } })).status,
-      plaid: (
-        await fetch(`${app.url}/plaid/sandbox/public_token/create`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            client_id: child.world.id,
-            secret: child.apiKey.key,
-            institution_id: 'ins_sandbank',
-            initial_products: ['transactions'],
-          }),
-        })
-      ).status,
+      plaid: (await plaidPublicToken(child)).status,
       gocardless: (
         await fetch(`${app.url}/gocardless/api/v2/agreements/enduser/`, {
           method: 'POST',
@@ -329,13 +330,7 @@ describe('a world gone out of band', () => {
 
   it('its refresh token never issues a token without `wld`: refused once its world row is gone, whatever removed it', async () => {
     const owner = await app.createUser();
-    const scenario = { version: 1, seed: 1, accounts: [{ key: 'a', name: 'A', openingBalance: 100 }] };
-    const make = async (): Promise<Child> => {
-      const res = await app.call('POST', '/v1/worlds', { token: owner.accessToken, body: { scenario } });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      return res.body.data;
-    };
-    const [first, second] = [await make(), await make()];
+    const [first, second] = [await scenarioWorld(owner), await scenarioWorld(owner)];
     // Alive, a refresh keeps the claim.
     const alive = await refresh(first.refreshToken);
     expect(alive.status, JSON.stringify(alive.body)).toBe(200);
@@ -356,10 +351,7 @@ describe('a world gone out of band', () => {
 
   it('a world session whose token is not marked (older code issued it) still gets `wld`, and is refused past the TTL', async () => {
     const owner = await app.createUser();
-    const scenario = { version: 1, seed: 1, accounts: [{ key: 'a', name: 'A', openingBalance: 100 }] };
-    const res = await app.call('POST', '/v1/worlds', { token: owner.accessToken, body: { scenario } });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const child: Child = res.body.data;
+    const child = await scenarioWorld(owner);
     await app.db.query('update refresh_tokens set world = false where user_id = $1', [child.world.id]);
     const alive = await refresh(child.refreshToken);
     expect(alive.status, JSON.stringify(alive.body)).toBe(200);
@@ -375,10 +367,7 @@ describe('a world gone out of band', () => {
 describe('a refresh racing its world’s removal', () => {
   it('waits for the removal and is refused: the two lock the user row in the same order, so they never deadlock', async () => {
     const owner = await app.createUser();
-    const scenario = { version: 1, seed: 1, accounts: [{ key: 'a', name: 'A', openingBalance: 100 }] };
-    const made = await app.call('POST', '/v1/worlds', { token: owner.accessToken, body: { scenario } });
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
-    const child: Child = made.body.data;
+    const child = await scenarioWorld(owner);
     // Requests of this database waiting on a lock.
     const waiting = async () =>
       (
