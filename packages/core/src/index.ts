@@ -84,6 +84,7 @@ export {
   type StatementSide,
 } from './domain/statements/statement.ts';
 export { StatementDaySchema } from './domain/statements/statement-period.ts';
+export { familyOf } from './domain/tenancy/family.ts';
 export { settleDueTransaction } from './domain/transactions/settle-due.ts';
 export { jsonOf, readTransactionList, TransactionListCache } from './domain/transactions/transaction-list-cache.ts';
 export { sweepExpiredWorlds } from './domain/worlds/remove-worlds.ts';
