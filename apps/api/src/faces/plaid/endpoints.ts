@@ -61,7 +61,12 @@ export const endpoints: Record<string, Endpoint> = {
       throw plaidErrors.invalidProduct(`Sandbank serves transactions and balance only, not: ${unsupported.join(', ')}`);
     }
     const webhook = body.options?.webhook ? await checkedWebhookUrl(deps, body.options.webhook, 'options.webhook') : null;
-    const { publicToken } = await createItem(em, { userId, webhookUrl: webhook, secrets: deps.secrets });
+    const { publicToken } = await createItem(em, {
+      userId,
+      webhookUrl: webhook,
+      secrets: deps.secrets,
+      webhookLimit: deps.config.limits.webhooks,
+    });
     return { public_token: publicToken };
   }),
 
@@ -74,7 +79,7 @@ export const endpoints: Record<string, Endpoint> = {
   '/item/get': endpoint(AccessTokenSchema, 'any', async ({ item }) => ({ item: plaidItem(item) })),
 
   '/item/remove': endpoint(AccessTokenSchema, 'any', async ({ deps, em, item }) => {
-    if (!(await removeItem(em, deps.secrets, item))) throw plaidErrors.itemNotFound();
+    if (!(await removeItem(em, item))) throw plaidErrors.itemNotFound();
     return {};
   }),
 

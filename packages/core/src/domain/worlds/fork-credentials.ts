@@ -39,7 +39,8 @@ export interface ForkedCredentials {
 
 /**
  * Makes the snapshot's kept webhooks and API keys anew in the target world (inside the fork's
- * transaction, before the copy); LIMIT_EXCEEDED when the kept keys and the world's own one exceed LIMIT_API_KEYS.
+ * transaction, before the copy); LIMIT_EXCEEDED when the kept webhooks exceed LIMIT_WEBHOOKS, or the kept keys and
+ * the world's own one exceed LIMIT_API_KEYS.
  */
 export async function forkCredentials(
   tx: EntityManager,
@@ -48,6 +49,13 @@ export async function forkCredentials(
   counts: { webhooks: number; apiKeys: number },
 ): Promise<ForkedCredentials> {
   const result: ForkedCredentials = { webhooks: [], apiKeys: [] };
+  // The child has no webhooks of its own yet: the kept ones alone must fit (the limit may have fallen since the snapshot).
+  const { webhooks: webhookLimit } = deps.config.limits;
+  if (counts.webhooks > webhookLimit) {
+    throw new AppError('LIMIT_EXCEEDED', `The snapshot keeps ${counts.webhooks} webhooks; the limit is ${webhookLimit}`, {
+      details: [{ path: 'webhooks', message: `At most ${webhookLimit} webhooks per user (LIMIT_WEBHOOKS)` }],
+    });
+  }
   if (counts.webhooks > 0) {
     const secrets = new Map<string, string>();
     const sealed = Array.from({ length: counts.webhooks }, (_, index) => {
