@@ -56,7 +56,9 @@ describe('human output', () => {
     const file = path.join(configDir, 'scenario.json');
     await writeFile(file, JSON.stringify(SCENARIO));
     const applied = await human('scenario', 'apply', file, '--reset');
-    expect(applied).toMatch(/^Scenario applied: 1 account, 2 transactions, 1 schedule \(1 past run: 1 booked, 0 failed\), 0 webhooks; event \S+\n {2}main: \S+ Everyday\n$/);
+    expect(applied).toMatch(
+      /^Scenario applied: 1 account, 2 transactions, 1 schedule \(1 past run: 1 booked, 0 failed\), 0 webhooks; event \S+\n {2}main: \S+ Everyday\n$/,
+    );
 
     const advanced = await human('clock', 'advance', 'P3DT12H');
     expect(advanced).toMatch(
@@ -64,7 +66,9 @@ describe('human output', () => {
     );
 
     const snapshot = await human('snapshots', 'create', 'after three days');
-    expect(snapshot).toMatch(/^Snapshot taken: \S+ {2}after three days {2}\(1 account, 6 transactions, 1 schedule; taken at \S+\)\n$/);
+    expect(snapshot).toMatch(
+      /^Snapshot taken: \S+ {2}after three days {2}\(1 account, 6 transactions, 1 schedule; taken at \S+\)\n$/,
+    );
 
     for (const printed of [applied, advanced, snapshot]) expect(printed).not.toMatch(/[{}"]/);
   });
@@ -77,7 +81,12 @@ describe('human output', () => {
     const register = async (pathName: string) => {
       const res = await app.call('POST', '/v1/webhooks', {
         token,
-        body: { url: `http://127.0.0.1:9${pathName}`, secret: 'whsec-cli-human-0123456789', events: ['transaction.created'], clientId: 'cli' },
+        body: {
+          url: `http://127.0.0.1:9${pathName}`,
+          secret: 'whsec-cli-human-0123456789',
+          events: ['transaction.created'],
+          clientId: 'cli',
+        },
       });
       expect(res.status).toBe(201);
       return res.body.data.id as string;

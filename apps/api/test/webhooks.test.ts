@@ -88,7 +88,10 @@ describe('POST /v1/webhooks', () => {
     const { rows } = await app.db.query('select secret_ciphertext, secret_key_id from webhooks where id = $1', [
       created.body.data.id,
     ]);
-    const kept = openSecret({ keyId: rows[0].secret_key_id, ciphertext: rows[0].secret_ciphertext }, app.deps.secrets.encryptionKeys);
+    const kept = openSecret(
+      { keyId: rows[0].secret_key_id, ciphertext: rows[0].secret_ciphertext },
+      app.deps.secrets.encryptionKeys,
+    );
     expect(kept).toBe(SECRET);
   });
 

@@ -57,7 +57,11 @@ export async function trigger(api: Api, kind: string, options: { account?: strin
   }
   if (kind === 'webhook.test') {
     const webhook = options.webhook ?? (await onlyWebhook(api));
-    const { data } = await api.call<{ data: { eventId: string } }>('POST', `/v1/webhooks/${encodeURIComponent(webhook)}/test`, {});
+    const { data } = await api.call<{ data: { eventId: string } }>(
+      'POST',
+      `/v1/webhooks/${encodeURIComponent(webhook)}/test`,
+      {},
+    );
     return { kind, webhookId: webhook, eventId: data.eventId, summary: `event ${data.eventId} sent to webhook ${webhook}` };
   }
   const account = await accountFor(api, options.account);

@@ -27,8 +27,8 @@ export {
 } from './plaid-verification.ts';
 export { openSecret, type SealedSecret, sealSecret } from './secret-box.ts';
 export {
-  SIGNATURE_HEADERS,
   newStandardSecret,
+  SIGNATURE_HEADERS,
   signatureHeaders,
   signPayload,
   standardSecretProblem,

@@ -55,9 +55,7 @@ export function signingKey(secret: string): Buffer {
 }
 
 export function signPayload(secret: string, idempotencyKey: string, timestamp: number, rawBody: string): string {
-  const mac = createHmac('sha256', signingKey(secret))
-    .update(`${idempotencyKey}.${timestamp}.${rawBody}`)
-    .digest('base64');
+  const mac = createHmac('sha256', signingKey(secret)).update(`${idempotencyKey}.${timestamp}.${rawBody}`).digest('base64');
   return `v1,${mac}`;
 }
 

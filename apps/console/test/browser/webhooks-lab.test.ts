@@ -12,8 +12,8 @@
 
 import { verifySignature } from '@sandbank/webhooks';
 import type { Received } from '@sandbank/worker/test-receiver';
-import { Webhook } from 'standardwebhooks';
 import type { Locator, Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, registerUser } from './api.ts';
 import { checkOnPhone, checkPage, expectAccessible, expectClean, openPage, type WatchedPage } from './browser.ts';
@@ -198,7 +198,9 @@ describe('the webhook lab in the console', () => {
     expect(verifySignature(rotated?.headers ?? {}, rotated?.rawBody ?? '', newSecret)).toBe(true);
     expect(verifySignature(rotated?.headers ?? {}, rotated?.rawBody ?? '', oldSecret)).toBe(true);
     for (const either of [newSecret, oldSecret]) {
-      expect(new Webhook(either).verify(rotated?.rawBody ?? '', (rotated?.headers ?? {}) as Record<string, string>)).toMatchObject({
+      expect(
+        new Webhook(either).verify(rotated?.rawBody ?? '', (rotated?.headers ?? {}) as Record<string, string>),
+      ).toMatchObject({
         type: 'webhook.test',
       });
     }

@@ -24,11 +24,7 @@ export function registerClockCommands(program: Command, { output, api }: Command
       }
       const client = await api();
       const { data } = await out.progress(`advancing the clock by ${duration}…`, () =>
-        client.call<{ data: Advanced }>(
-          'POST',
-          '/v1/clock/advance',
-          { by: duration },
-        ),
+        client.call<{ data: Advanced }>('POST', '/v1/clock/advance', { by: duration }),
       );
       out.result(data, `Clock moved from ${data.from} to ${data.now}: ${describeFired(data)}`);
     });
@@ -43,9 +39,10 @@ interface Advanced {
 
 /** What an advance fired, in words: "1 scheduled transaction fired, 2 pending transactions settled, 0 pending transactions expired; 3 events". */
 function describeFired({ fired, events }: Advanced): string {
-  return [
+  const what = [
     `${count(fired.scheduled, 'scheduled transaction')} fired`,
     `${count(fired.settled, 'pending transaction')} settled`,
     `${count(fired.expired, 'pending transaction')} expired`,
-  ].join(', ') + `; ${count(events, 'event')}`;
+  ];
+  return `${what.join(', ')}; ${count(events, 'event')}`;
 }

@@ -43,7 +43,10 @@ interface Applied {
 /** The apply's answer in words, one line per account. */
 function describeApplied(applied: Applied): string {
   const runs = applied.scheduleRuns.booked + applied.scheduleRuns.failed;
-  const backfill = runs === 0 ? '' : ` (${count(runs, 'past run')}: ${applied.scheduleRuns.booked} booked, ${applied.scheduleRuns.failed} failed)`;
+  const backfill =
+    runs === 0
+      ? ''
+      : ` (${count(runs, 'past run')}: ${applied.scheduleRuns.booked} booked, ${applied.scheduleRuns.failed} failed)`;
   return [
     `${count(applied.accounts.length, 'account')}, ${count(applied.transactions, 'transaction')}, ` +
       `${count(applied.schedules, 'schedule')}${backfill}, ${count(applied.webhooks, 'webhook')}; event ${applied.eventId}`,
