@@ -5,7 +5,7 @@
  * material, so a child can never sign or authenticate as its parent:
  *
  * - a webhook keeps its URL, event kinds, client id, status and faults (their seed too: the same
- *   faults on the same events) and gets a new signing secret (`whsec_` + 256 random bits), sealed
+ *   faults on the same events) and gets a new signing secret (`whsec_` + base64 of 256 random bits), sealed
  *   like any other, without a previous one;
  * - an API key keeps its name and age, and its expiry moved by the fork's shift; its key is new
  *   (`sbk_…`, stored as a SHA-256 hash), never used.
@@ -20,7 +20,7 @@
  * add a key to the child before the fork commits.
  */
 import type { EntityManager } from '@sandbank/db';
-import { sealSecret } from '@sandbank/webhooks';
+import { newStandardSecret, sealSecret } from '@sandbank/webhooks';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { generateOpaqueToken, sha256 } from '../auth/tokens.ts';
@@ -28,9 +28,6 @@ import { API_KEY_PREFIX, VISIBLE_PREFIX_LENGTH } from '../integrations/api-keys.
 import { countLimited } from '../limits/queries.ts';
 import type { CopyTarget } from './copy-world.ts';
 import { type ForkedApiKeyRow, type ForkedWebhookRow, insertForkedApiKeys, insertForkedWebhooks } from './queries/forks.ts';
-
-/** A child's webhook secret: printable ASCII, as a registered one must be (webhook-fields.ts). */
-const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
 export interface ForkedCredentials {
   webhooks: ForkedWebhookRow[];
@@ -59,7 +56,7 @@ export async function forkCredentials(
   if (counts.webhooks > 0) {
     const secrets = new Map<string, string>();
     const sealed = Array.from({ length: counts.webhooks }, (_, index) => {
-      const secret = generateOpaqueToken(WEBHOOK_SECRET_PREFIX);
+      const secret = newStandardSecret();
       const { ciphertext, keyId } = sealSecret(secret, deps.secrets.encryptionKeys);
       secrets.set(ciphertext, secret);
       return { i: index + 1, ciphertext, key_id: keyId };
