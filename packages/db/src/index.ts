@@ -8,7 +8,7 @@ export {
   type Readiness,
   resolveDatabase,
 } from './database.ts';
-export { createDatabaseIfMissing, startEmbeddedPostgres } from './embedded.ts';
+export { createDatabaseIfMissing, embeddedServerUrl, startEmbeddedPostgres } from './embedded.ts';
 export * from './entities/index.ts';
 export { executeHot, type HotStatement } from './hot-statement.ts';
 export { createOrm, type EntityManager, MIGRATION_NAMES, nativePool, type Orm } from './orm.ts';
