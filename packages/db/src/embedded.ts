@@ -13,6 +13,8 @@ export interface EmbeddedOptions {
   port: number;
   database: string;
   log?: (message: string) => void;
+  /** Leave a server started here running when this process exits without stop() (see launchPostgres). */
+  outliveParent?: boolean;
 }
 
 export interface EmbeddedHandle {
@@ -40,6 +42,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       user: USER,
       password: PASSWORD,
       log,
+      outliveParent: options.outliveParent,
     });
   }
   await createDatabaseIfMissing(url.replace(/\/[^/]+$/, '/postgres'), options.database);

@@ -18,7 +18,9 @@ export default async function setup(project: TestProject) {
   let serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     const dataDir = path.join(repoRoot, '.data/test');
-    const embedded = await startEmbeddedPostgres({ dataDir, port: await chooseTestServerPort(dataDir), database: 'postgres' });
+    // Other runs may find this server and use it (see the teardown): it must not go down with this process.
+    const port = await chooseTestServerPort(dataDir);
+    const embedded = await startEmbeddedPostgres({ dataDir, port, database: 'postgres', outliveParent: true });
     await markTestServer(embedded.url);
     serverUrl = embedded.url;
     stopServer = embedded.stop;

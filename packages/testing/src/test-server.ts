@@ -56,6 +56,7 @@ export async function chooseTestServerPort(
 /** Marks the server as a Sandbank test server, for the runs of other clones that find it. */
 export async function markTestServer(adminUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
+  client.on('error', () => {}); // a failure reaches the query; the event alone must not crash the run
   await client.connect();
   try {
     await client.query(`create database ${TEST_SERVER_MARKER}`).catch((error: { code?: string }) => {
