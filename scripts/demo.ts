@@ -1,6 +1,6 @@
 /**
  * `pnpm demo`: the newcomer's tour, against a running Sandbank (BASE_URL, default
- * http://localhost:3000). It registers a user, opens two accounts, books a month of realistic
+ * http://127.0.0.1:$PORT, PORT as `pnpm start` reads it, default 3000). It registers a user, opens two accounts, books a month of realistic
  * PLN transactions, drives a card payment through its lifecycle (pending, posted with a tip, a
  * voided hold, a refund), receives signed webhooks on a local receiver, issues an API key and pulls
  * the history like a budgeting app would, links the accounts through the GoCardless face, then applies a year of a family from an example scenario
@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { verifySignature } from '@sandbank/webhooks';
 
-const baseUrl = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/$/, '');
+const baseUrl = (process.env.BASE_URL || `http://127.0.0.1:${process.env.PORT || 3000}`).replace(/\/$/, '');
 const pln = (minor: number) => `${(minor / 100).toFixed(2)} PLN`;
 const step = (message: string) => console.log(`\n▶ ${message}`);
 
@@ -59,7 +59,16 @@ const MONTH: [number, 'main' | 'savings', number, string][] = [
 ];
 
 step(`Sandbank at ${baseUrl}`);
-const health = await call<{ data: { status: string } }>('GET', '/healthz');
+const health = await call<{ data: { status: string } }>('GET', '/healthz').catch((error: unknown) => {
+  // Nothing listening (or not Sandbank): say what to do in one line, not a stack trace.
+  const unreachable = error instanceof TypeError && error.message === 'fetch failed';
+  const notSandbank = error instanceof SyntaxError;
+  if (!unreachable && !notSandbank) throw error;
+  process.stderr.write(
+    `${notSandbank ? `What answers at ${baseUrl} is not Sandbank` : `No Sandbank answers at ${baseUrl}`} — start it with \`npx -y pnpm@10 start\` (or set PORT or BASE_URL)\n`,
+  );
+  process.exit(1);
+});
 console.log(`  healthz: ${health.data.status}`);
 
 const email = `demo.user+${Date.now()}@example.com`;

@@ -5,10 +5,11 @@
 # `aqbanking-tools` package once; elsewhere it says what is missing and fails, so those tests
 # never silently skip.
 set -euo pipefail
+source "$(dirname "$0")/apt-get-waiting.sh"
 command -v aqbanking-cli >/dev/null 2>&1 && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "Installing Debian's aqbanking-tools for the statement tests…"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends aqbanking-tools >/dev/null
+  apt_get update && apt_get install -y --no-install-recommends aqbanking-tools
 else
   echo "The statement tests need aqbanking-cli (Debian: apt-get install aqbanking-tools)." >&2
   exit 1

@@ -5,13 +5,13 @@
 # installs Debian's `libfaketime` package once; elsewhere it says what is missing and fails, so
 # the runs never silently skip.
 set -euo pipefail
+source "$(dirname "$0")/apt-get-waiting.sh"
 find_lib() { ls /usr/lib/*/faketime/libfaketime.so.1 /usr/lib/faketime/libfaketime.so.1 2>/dev/null | head -1; }
 lib=$(find_lib || true)
 if [ -z "$lib" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "Installing Debian's libfaketime for the wall-clock test runs…" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libfaketime >/dev/null 2>&1 ||
-      { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libfaketime >/dev/null; }
+    apt_get install -y libfaketime 2>/dev/null || { apt_get update && apt_get install -y libfaketime; }
     lib=$(find_lib || true)
   fi
 fi

@@ -28,10 +28,7 @@ const database = await resolveDatabase(config, (message) => logger.warn({ messag
     process.exit(1);
   },
 );
-logger.info(
-  { embedded: database.embedded },
-  database.embedded ? `embedded PostgreSQL on port ${config.database.embeddedPort}` : 'using DATABASE_URL',
-);
+logger.info(database.embedded ? `embedded PostgreSQL on port ${config.database.embeddedPort}` : 'using DATABASE_URL');
 const orm = await createOrm({ url: database.url, poolSize: 2 });
 await migrateDatabase(orm, database.url);
 await orm.close();

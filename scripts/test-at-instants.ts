@@ -15,7 +15,7 @@
  *
  * The instants are the NEXT occurrences of each boundary, so they stay ahead of the calendar (dates
  * that tests hard-code in the past stay in the past); each starts 20 s before its boundary so the
- * run crosses it. `pnpm test:instants <ISO instant> …` runs instants of your own, e.g.
+ * run crosses it. `pnpm test:instants <ISO instant> …` runs instants of your own, past ones too, e.g.
  * 2026-11-25T20:30:00Z, the evening issue 35's test failed at before the fix.
  */
 import { execFileSync, spawn } from 'node:child_process';

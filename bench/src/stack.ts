@@ -93,8 +93,8 @@ export function spawnApp(
   env: Record<string, string>,
   nodeFlags: readonly string[] = entry.includes('worker') ? SERVER_NODE_FLAGS.worker : SERVER_NODE_FLAGS.api,
 ): Proc {
-  // The real binary, not node_modules/.bin/node: that is a shell wrapper that does not pass
-  // SIGTERM on, so stop() would orphan the process.
+  // The running binary itself, never through a shell wrapper (one does not pass SIGTERM on, so
+  // stop() would orphan the process).
   const child = spawn(process.execPath, [...nodeFlags, path.resolve(root, entry)], {
     cwd: root,
     env: { ...SERVER_ENV, ...process.env, ...BENCH_ENV, ...env },

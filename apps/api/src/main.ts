@@ -23,8 +23,14 @@ const server = createServer(bootingHandler);
 // Listening fails before anything else runs (a port taken, no permission): one line, exit 1.
 server.once('error', (error) => failStartup('sandbank api', error));
 server.keepAliveTimeout = 65_000;
+/** Where to reach the API from this machine (a wildcard address is reached as localhost). */
+const localUrl = (() => {
+  const { host, port } = config.http;
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+})();
 server.listen(config.http.port, config.http.host, () => {
-  logger.info({ url: `http://${config.http.host}:${config.http.port}` }, 'api listening');
+  logger.info({ url: localUrl }, 'api listening');
   // Loading the app keeps the event loop busy for a few hundred milliseconds; give the request
   // that woke a sleeping instance (usually `/healthz`) a moment to be answered first.
   setTimeout(() => {
@@ -96,5 +102,6 @@ async function main(): Promise<void> {
   server.on('request', app);
   await migrateDatabase(orm, database.url);
   migrated = true;
-  logger.info({ embeddedDatabase: database.embedded }, 'database migrated; ready');
+  // What a person starting it needs next: where the API, the console and the reference are.
+  logger.info({ api: localUrl, console: `${localUrl}/console/`, docs: `${localUrl}/docs` }, 'ready');
 }

@@ -202,8 +202,9 @@ describe('concurrency and due items on wall time', () => {
     const accountId = await openAccount(app, user);
     await simulate(app, user, { accountId, amount: 50_00 });
     const pending = await simulate(app, user, { accountId, amount: -10_00, status: 'pending', settleAfter: 'PT1H' });
-    // Two hours of wall time pass: move the due time back instead of waiting.
-    await app.db.query(`update transactions set settle_at = now() - interval '1 hour' where id = $1`, [
+    // Two hours of wall time pass: move the due time back instead of waiting. Wall time is the
+    // worlds' (sandbank_wall_now()), not the database server's now(), which `pnpm test:instants` does not shift.
+    await app.db.query(`update transactions set settle_at = sandbank_wall_now() - interval '1 hour' where id = $1`, [
       pending.body.data.transaction.id,
     ]);
     const fired = await fireDueItemsEverywhere(app.orm.em.fork(), { worlds: 1000 });

@@ -358,7 +358,10 @@ describe('a world gone out of band', () => {
     expect(claims(alive.body.data.accessToken)).toMatchObject({ sub: child.world.id, wld: true });
 
     await app.db.query('update refresh_tokens set world = false where user_id = $1', [child.world.id]);
-    await app.db.query("update worlds set expires_at = now() - interval '1 second' where id = $1", [child.world.id]);
+    // Past the TTL in the worlds' wall time, which `pnpm test:instants` shifts (the server's now() it does not).
+    await app.db.query("update worlds set expires_at = sandbank_wall_now() - interval '1 second' where id = $1", [
+      child.world.id,
+    ]);
     const expired = await refresh(alive.body.data.refreshToken);
     expectRefusal(expired, [401, 'UNAUTHENTICATED', undefined], JSON.stringify(expired.body));
   });

@@ -15,6 +15,7 @@ export function graphileLogger(logger: Logger): GraphileLogger {
     const routine = level === 'info' && message.startsWith('Completed task');
     const method = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' && !routine ? 'info' : 'debug';
     const jobFields = job ? { jobId: job.id, task: job.task_identifier, jobAttempts: job.attempts } : {};
-    logger[method]({ scope, ...rest, ...jobFields }, message);
+    const scoped = Object.keys(scope).length > 0 ? { scope } : {};
+    logger[method]({ ...scoped, ...rest, ...jobFields }, message);
   });
 }

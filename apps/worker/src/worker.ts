@@ -75,6 +75,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     pgPool: pool,
     concurrency: config.worker.concurrency,
     noHandleSignals: true,
+    // No cron items: without this graphile-worker looks for a `crontab` file in the working
+    // directory and logs "Failed to read crontab file …; cron is disabled" at every start.
+    parsedCronItems: [],
     pollInterval: 1000,
     events,
     forbiddenFlags: () => slots.forbiddenFlags(),

@@ -13,6 +13,8 @@ export interface EmbeddedOptions {
   port: number;
   database: string;
   log?: (message: string) => void;
+  /** Leave a server started here running when this process exits without stop() (see launchPostgres). */
+  outliveParent?: boolean;
 }
 
 export interface EmbeddedHandle {
@@ -24,8 +26,13 @@ export interface EmbeddedHandle {
 const USER = 'postgres';
 const PASSWORD = 'postgres';
 
+/** The address of the embedded server's `database` on `port` (its fixed local credentials). */
+export function embeddedServerUrl(port: number, database: string): string {
+  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedHandle> {
-  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${options.database}`;
+  const url = embeddedServerUrl(options.port, options.database);
   const log = options.log ?? (() => {});
   let server: PostgresProcess | null = null;
   if (!(await isListening(options.port))) {
@@ -35,6 +42,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       user: USER,
       password: PASSWORD,
       log,
+      outliveParent: options.outliveParent,
     });
   }
   await createDatabaseIfMissing(url.replace(/\/[^/]+$/, '/postgres'), options.database);

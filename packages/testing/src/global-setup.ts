@@ -9,6 +9,7 @@ import { loadConfig } from '@sandbank/config';
 import { createOrm, migrateDatabase, startEmbeddedPostgres } from '@sandbank/db';
 import type { TestProject } from 'vitest/node';
 import { withClient, withDatabase } from './index.ts';
+import { chooseTestServerPort, markTestServer } from './test-server.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -16,11 +17,11 @@ export default async function setup(project: TestProject) {
   let stopServer = async () => {};
   let serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const embedded = await startEmbeddedPostgres({
-      dataDir: path.join(repoRoot, '.data/test'),
-      port: Number(process.env.TEST_PG_PORT ?? 54339),
-      database: 'postgres',
-    });
+    const dataDir = path.join(repoRoot, '.data/test');
+    // Other runs may find this server and use it (see the teardown): it must not go down with this process.
+    const port = await chooseTestServerPort(dataDir);
+    const embedded = await startEmbeddedPostgres({ dataDir, port, database: 'postgres', outliveParent: true });
+    await markTestServer(embedded.url);
     serverUrl = embedded.url;
     stopServer = embedded.stop;
   }
