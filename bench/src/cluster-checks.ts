@@ -1,8 +1,9 @@
 /**
  * The cluster drill's verdict after a fault, read from the new primary: acknowledged bookings
- * missing (`lost`), bookings in the ledger more than once (`doubled`), balances that differ from
- * the sum of their entries (`wrongBalances`), and events of drill bookings that had not reached
- * the drill's webhook receiver two minutes after the fault (`undelivered`).
+ * missing and not already counted after an earlier fault (`lost`), bookings in the ledger more
+ * than once (`doubled`), balances that differ from the sum of their entries (`wrongBalances`),
+ * and events of drill bookings that had not reached the drill's webhook receiver two minutes
+ * after the fault (`undelivered`).
  */
 import type pg from 'pg';
 import type { DrillReceiver } from './drill-receiver.ts';
@@ -27,6 +28,8 @@ export async function checkAfterFault(
   receiver: DrillReceiver,
   faultAt: number,
   log: (message: string) => void,
+  /** Bookings an earlier scenario already found lost (added to here): each loss is counted once. */
+  counted: Set<string>,
 ): Promise<LedgerVerdict> {
   // Snapshot what clients were told before reading the ledger: all of it must be there.
   const told = [...acknowledged];
@@ -35,7 +38,8 @@ export async function checkAfterFault(
   );
   const byExternal = new Map<string, string[]>();
   for (const row of transactions) byExternal.set(row.external_txn_id, [...(byExternal.get(row.external_txn_id) ?? []), row.id]);
-  const lost = told.filter(([external, id]) => !byExternal.get(external)?.includes(id)).length;
+  const missing = told.filter(([external, id]) => !byExternal.get(external)?.includes(id)).map(([external]) => external);
+  const lost = missing.filter((external) => !counted.has(external)).length;
   const doubled = [...byExternal.values()].filter((ids) => ids.length > 1).length;
 
   const { rows: wrong } = await db.query<{ count: number }>(
@@ -54,13 +58,15 @@ export async function checkAfterFault(
     await new Promise((resolve) => setTimeout(resolve, 1000));
     undelivered = events.filter((event) => !receiver.received.has(event.id)).length;
   }
-  const missing = events.filter((event) => !receiver.received.has(event.id)).map((event) => event.id);
+  const notReceived = events.filter((event) => !receiver.received.has(event.id)).map((event) => event.id);
   const { rows: undeliveredSample } = await db.query(
     `select e.id, e.created_at, e.relayed_at, d.status, d.attempt_count, d.last_status_code, d.next_attempt_at
        from events e left join webhook_deliveries d on d.event_id = e.id
       where e.id = any ($1::uuid[]) limit 5`,
-    [missing.slice(0, 5)],
+    [notReceived.slice(0, 5)],
   );
+  // Only now, with every read done (an interrupted check runs again from the start).
+  for (const external of missing) counted.add(external);
   return {
     acknowledged: told.length,
     lost,

@@ -364,6 +364,17 @@ ${servers('/replica')}
     return pids.length;
   }
 
+  /**
+   * Cuts (or restores) the node's links to its peers only: a blackhole route to each, so what it
+   * sends them is silently dropped — its WAL stops reaching the replicas — while HAProxy and the
+   * API still reach it.
+   */
+  setPeersReachable(node: ClusterNode, reachable: boolean): void {
+    for (const peer of this.nodes.filter((candidate) => candidate !== node)) {
+      run('ip', ['netns', 'exec', node.namespace, 'ip', 'route', reachable ? 'del' : 'add', 'blackhole', `${peer.ip}/32`]);
+    }
+  }
+
   /** Cuts the node off the network (its interface down) or puts it back. */
   setLink(node: ClusterNode, up: boolean): void {
     run('ip', ['netns', 'exec', node.namespace, 'ip', 'link', 'set', node.device, up ? 'up' : 'down']);
