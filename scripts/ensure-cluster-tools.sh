@@ -45,6 +45,7 @@ if ! have_all; then
       systemctl disable --now "$svc" >/dev/null 2>&1 || true
     elif [ -x "/etc/init.d/$svc" ]; then
       "/etc/init.d/$svc" stop >/dev/null 2>&1 || true
+      update-rc.d "$svc" disable >/dev/null 2>&1 || true
     fi
   done
 fi
