@@ -92,13 +92,15 @@ export function spawnApp(
   entry: string,
   env: Record<string, string>,
   nodeFlags: readonly string[] = entry.includes('worker') ? SERVER_NODE_FLAGS.worker : SERVER_NODE_FLAGS.api,
+  /** Where its stdout and stderr go: this process's (the default) or an open file descriptor. */
+  output: 'inherit' | number = 'inherit',
 ): Proc {
   // The running binary itself, never through a shell wrapper (one does not pass SIGTERM on, so
   // stop() would orphan the process).
   const child = spawn(process.execPath, [...nodeFlags, path.resolve(root, entry)], {
     cwd: root,
     env: { ...SERVER_ENV, ...process.env, ...BENCH_ENV, ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', output, output],
   });
   return {
     child,

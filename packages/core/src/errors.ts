@@ -83,16 +83,23 @@ function zodDetails(error: ZodError): ErrorDetail[] {
   });
 }
 
-/** Connection-level failures: the database is down, restarting or unreachable (not a bad query). */
+/**
+ * Connection-level failures: the database is down, restarting, unreachable, or (25006, a write in
+ * a read-only transaction) a primary demoted during a failover, reached before the proxy moved
+ * on. Not a bad query: the client's retry succeeds once a primary takes writes again.
+ */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
+  'EPIPE',
   'ETIMEDOUT',
   'EHOSTUNREACH',
+  'ENETUNREACH',
   'ENOTFOUND',
   '57P01',
   '57P02',
   '57P03',
+  '25006',
 ]);
 const UNAVAILABLE_MESSAGE =
   /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i;
