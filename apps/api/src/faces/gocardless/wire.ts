@@ -35,12 +35,18 @@ export const AgreementSchema = z.object({
   reconfirmation: z.boolean().optional(),
 });
 
+/** C0 controls and DEL: what a URL parser drops or a header would split on. */
+const isControlCharacter = (char: string) => {
+  const code = char.charCodeAt(0);
+  return code < 0x20 || code === 0x7f;
+};
+
 export const RequisitionSchema = z.object({
   // A URL parser drops tabs and line breaks silently: refused here, and the URL stored as it parses.
   redirect: z
     .string()
     .max(1024)
-    .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'Must not contain control characters')
+    .refine((value) => ![...value].some(isControlCharacter), 'Must not contain control characters')
     .pipe(z.url({ protocol: /^https?$/ }))
     .transform((value) => new URL(value).href),
   institution_id: z.string().min(1).max(100),
