@@ -12,6 +12,7 @@ import {
   buildOpenApiDocument,
   createRateLimits,
   type Deps,
+  familyShares,
   partnerKeys,
   TransactionListCache,
 } from '@sandbank/core';
@@ -43,6 +44,9 @@ import { createContextFactory, logInternal, trpcHandler } from './http/trpc-hand
 
 export type { Deps } from '@sandbank/core';
 
+/** How long a request waits for its family's share of the process before 429 (protection/family-shares.ts). */
+const FAMILY_WAIT_MS = 10_000;
+
 export interface BuildOptions {
   /** Where the handlers count the requests still running, for the process's shutdown (default: a counter of its own). */
   inFlight?: InFlight;
@@ -60,7 +64,12 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   const inFlight = options.inFlight ?? inFlightRequests();
   const { config } = baseDeps;
   const rateLimits = config.rateLimits.enabled ? (baseDeps.rateLimits ?? createRateLimits(config, baseDeps.orm)) : undefined;
-  const deps: Deps = { ...baseDeps, rateLimits, transactionLists: baseDeps.transactionLists ?? new TransactionListCache() };
+  const deps: Deps = {
+    ...baseDeps,
+    rateLimits,
+    familyShares: baseDeps.familyShares ?? familyShares({ limit: config.limits.familyRequests, waitMs: FAMILY_WAIT_MS }),
+    transactionLists: baseDeps.transactionLists ?? new TransactionListCache(),
+  };
   const routes = restRoutes();
   const metrics = createMetrics(deps, routes);
   partnerKeys(config); // hashes the partner keys once, before the first request

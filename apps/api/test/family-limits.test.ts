@@ -8,7 +8,12 @@ import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
 let app: TestApp;
 
 beforeAll(async () => {
-  app = await startTestApp({ LIMIT_EVENT_STREAMS: '3', LIMIT_FAMILY_EVENT_STREAMS: '5', LIMIT_FAMILY_HEAVY_OPERATIONS: '1' });
+  app = await startTestApp({
+    LIMIT_EVENT_STREAMS: '3',
+    LIMIT_FAMILY_EVENT_STREAMS: '5',
+    LIMIT_FAMILY_HEAVY_OPERATIONS: '1',
+    LIMIT_FAMILY_REQUESTS: '2',
+  });
 });
 afterAll(() => app?.close());
 
@@ -115,4 +120,50 @@ describe('a family’s limits', () => {
     expect(most).toBe(1);
     expect(strangerHeld).toBeLessThanOrEqual(1);
   });
+
+  it('requests: a family is served LIMIT_FAMILY_REQUESTS at a time, the rest wait without a connection; others are not held', async () => {
+    const parent = await app.createUser();
+    const child = await childWorld(parent);
+    const stranger = await app.createUser();
+    // The parent's row, locked from outside: its account openings wait inside PostgreSQL, each on a connection.
+    const blocker = await app.db.connect();
+    try {
+      await blocker.query('begin');
+      await blocker.query('select 1 from users where id = $1 for update', [parent.id]);
+      const openings = [1, 2].map((i) =>
+        app.call('POST', '/v1/accounts', { token: parent.accessToken, body: { name: `Held ${i}` } }),
+      );
+      await expect.poll(() => waitingOnLock()).toBe(2);
+      // The family's two places are taken: its next requests wait (the child's too), holding nothing.
+      let served = 0;
+      const queued = [parent.accessToken, child].map((token) =>
+        app.call('GET', '/v1/accounts', { token }).then((res) => {
+          served++;
+          return res.status;
+        }),
+      );
+      const started = performance.now();
+      const theirs = await app.call('GET', '/v1/accounts', { token: stranger.accessToken });
+      expect(theirs.status).toBe(200);
+      expect(performance.now() - started).toBeLessThan(2_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(served).toBe(0);
+      expect(await waitingOnLock()).toBe(2);
+      await blocker.query('rollback');
+      expect((await Promise.all(openings)).map((res) => res.status)).toEqual([201, 201]);
+      expect(await Promise.all(queued)).toEqual([200, 200]);
+    } finally {
+      await blocker.query('rollback').catch(() => {});
+      blocker.release();
+    }
+  });
 });
+
+/** Backends of this database waiting for a row lock on users (the held parent's). */
+async function waitingOnLock(): Promise<number> {
+  const { rows } = await app.db.query<{ n: number }>(
+    `select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock' and query like '%users%' and pid <> pg_backend_pid()`,
+  );
+  return rows[0]?.n ?? 0;
+}

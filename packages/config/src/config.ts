@@ -66,6 +66,8 @@ const EnvSchema = z.object({
   // A user's family (the user and its child worlds), where per-world limits would multiply.
   LIMIT_FAMILY_EVENT_STREAMS: int(20, 1, 10_000),
   LIMIT_FAMILY_HEAVY_OPERATIONS: int(2, 1, 100),
+  // Requests of one family served at once per API process (default: three quarters of the pool).
+  LIMIT_FAMILY_REQUESTS: int(0, 0, 10_000),
   LIMIT_API_KEYS: int(50, 1, 10_000),
   LIMIT_OPEN_ACCOUNTS: int(100, 1, 100_000),
   LIMIT_SCHEDULES_PER_ACCOUNT: int(20, 1, 10_000),
@@ -173,6 +175,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       webhooks: e.LIMIT_WEBHOOKS,
       eventStreams: e.LIMIT_EVENT_STREAMS,
       familyEventStreams: e.LIMIT_FAMILY_EVENT_STREAMS,
+      familyRequests: e.LIMIT_FAMILY_REQUESTS || Math.max(2, Math.floor((e.DATABASE_POOL_SIZE * 3) / 4)),
       apiKeys: e.LIMIT_API_KEYS,
       openAccounts: e.LIMIT_OPEN_ACCOUNTS,
       schedulesPerAccount: e.LIMIT_SCHEDULES_PER_ACCOUNT,

@@ -3,6 +3,7 @@ import type { Config, Secrets } from '@sandbank/config';
 import type { Orm } from '@sandbank/db';
 import type { Logger } from 'pino';
 import type { TransactionListCache } from './domain/transactions/transaction-list-cache.ts';
+import type { FamilyShares } from './protection/family-shares.ts';
 import type { RateLimits } from './protection/rate-limiters.ts';
 
 export interface Deps {
@@ -12,6 +13,8 @@ export interface Deps {
   logger: Logger;
   /** Set by the HTTP host (`buildApp`); without it (direct calls in tests, scripts) nothing is limited. */
   rateLimits?: RateLimits;
+  /** Set by the HTTP host (`buildApp`); without it a family's requests are not bounded (protection/family-shares.ts). */
+  familyShares?: FamilyShares;
   /** Set by the HTTP host (`buildApp`); without it the history and the pull read every page whole. */
   transactionLists?: TransactionListCache;
 }

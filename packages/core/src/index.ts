@@ -99,6 +99,7 @@ export { isoTimestamp } from './lib/timestamps.ts';
 export { TRANSACTION_COLUMNS } from './mappers/transaction.ts';
 export { buildOpenApiDocument, errorBodyJsonSchema, limitHeader, RESPONSE_HEADERS } from './openapi.ts';
 export { clientKey } from './protection/client-key.ts';
+export { type FamilyShares, familyShares, withFamilyShare } from './protection/family-shares.ts';
 export { byApiKey, byIp, rateLimit } from './protection/rate-limit-middleware.ts';
 export {
   consumePoint,

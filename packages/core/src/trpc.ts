@@ -11,6 +11,7 @@ import { authenticateApiKey } from './domain/integrations/authenticate-api-key.t
 import { AppError, toErrorBody } from './errors.ts';
 import { currentTraceId } from './lib/request-trace.ts';
 import { findUnstorable } from './lib/storable-text.ts';
+import { withFamilyShare } from './protection/family-shares.ts';
 
 export interface Meta extends OpenApiMeta {
   /** HTTP status of a successful REST call (default 200). */
@@ -68,7 +69,7 @@ export const protectedProcedure = t.procedure
     const token = bearerToken(ctx.authorization);
     if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
     const user = await authenticateAccessToken(ctx.em, ctx.deps, token);
-    return next({ ctx: { ...ctx, user } });
+    return withFamilyShare(ctx.deps, ctx.em, user.id, () => next({ ctx: { ...ctx, user } }));
   })
   .use(storableInput);
 
@@ -80,7 +81,9 @@ export const apiKeyProcedure = t.procedure
   .meta({ auth: 'apiKey' })
   .use(async ({ ctx, next }) => {
     const apiKey = await authenticateApiKey(ctx.em, ctx.deps.config, bearerToken(ctx.authorization));
-    return next({ ctx: { ...ctx, apiKey } });
+    // A partner key reads every owner and belongs to no family: its own rate limit bounds it.
+    if (apiKey.kind !== 'user') return next({ ctx: { ...ctx, apiKey } });
+    return withFamilyShare(ctx.deps, ctx.em, apiKey.userId, () => next({ ctx: { ...ctx, apiKey } }));
   })
   .use(storableInput);
 
@@ -96,11 +99,11 @@ export const worldOwnerProcedure = t.procedure
     if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token or API key is required');
     if (JWT_SHAPE.test(token)) {
       const user = await authenticateAccessToken(ctx.em, ctx.deps, token);
-      return next({ ctx: { ...ctx, user: { id: user.id } } });
+      return withFamilyShare(ctx.deps, ctx.em, user.id, () => next({ ctx: { ...ctx, user: { id: user.id } } }));
     }
     const apiKey = await authenticateApiKey(ctx.em, ctx.deps.config, token);
     if (apiKey.kind !== 'user') throw new AppError('FORBIDDEN', 'A partner key owns no world; use a user’s token or API key');
-    return next({ ctx: { ...ctx, user: { id: apiKey.userId } } });
+    return withFamilyShare(ctx.deps, ctx.em, apiKey.userId, () => next({ ctx: { ...ctx, user: { id: apiKey.userId } } }));
   })
   .use(storableInput);
 

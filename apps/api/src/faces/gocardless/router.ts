@@ -4,7 +4,14 @@
  * error shape and its rate-limit headers. The steps: the body parses (400), the access token is a
  * live one of its world (401), the credential's rate limit (429), then the endpoint (endpoints.ts).
  */
-import { bearerToken, consumePoint, type Deps, type GocardlessCaller, verifyGocardlessToken } from '@sandbank/core';
+import {
+  bearerToken,
+  consumePoint,
+  type Deps,
+  type GocardlessCaller,
+  verifyGocardlessToken,
+  withFamilyShare,
+} from '@sandbank/core';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { InFlight } from '../../http/in-flight.ts';
 import { BODY_ERROR_TYPES, jsonBody } from '../../http/json-body.ts';
@@ -58,7 +65,10 @@ export function gocardlessRouter(deps: Deps, inFlight: InFlight): Router {
   for (const [path, run] of Object.entries(publicEndpoints)) router.post(path, answer(run, 200));
   for (const [key, run] of Object.entries({ ...userEndpoints, ...accountEndpoints })) {
     const [method, path] = key.split(' ') as ['get' | 'post', string];
-    add(method, path, async (call) => run({ ...call, caller: await authenticate(call) }));
+    add(method, path, async (call) => {
+      const caller = await authenticate(call);
+      return withFamilyShare(call.deps, call.em, caller.userId, () => run({ ...call, caller }));
+    });
   }
   router.use((_req, res) => sendGocardlessError(res, gcErrors.notFound()));
   router.use((error: { type?: string }, req: Request, res: Response, _next: NextFunction) => {

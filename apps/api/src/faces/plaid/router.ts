@@ -6,7 +6,8 @@
  * (UNKNOWN_FIELDS, INVALID_FIELD), the Item of the access token (INVALID_ACCESS_TOKEN,
  * ITEM_NOT_FOUND, ITEM_LOGIN_REQUIRED). The work is the domain's; the endpoints are in endpoints.ts.
  */
-import { authenticatePlaid, consumePoint, type Deps, findItem, type PlaidItem } from '@sandbank/core';
+import { authenticatePlaid, consumePoint, type Deps, findItem, type PlaidItem, withFamilyShare } from '@sandbank/core';
+import type { EntityManager } from '@sandbank/db';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { InFlight } from '../../http/in-flight.ts';
 import { BODY_ERROR_TYPES, jsonBody } from '../../http/json-body.ts';
@@ -40,15 +41,20 @@ async function answer(deps: Deps, endpoint: Endpoint, req: Request, res: Respons
   const parsed = endpoint.schema.safeParse(body);
   if (!parsed.success) throw requestError(parsed.error);
   const input = parsed.data as Record<string, unknown>;
+  const result = await withFamilyShare(deps, em, credential.userId, () => run(deps, em, endpoint, credential.userId, input));
+  res.status(200).json({ ...result, request_id: req.id });
+}
+
+/** The endpoint's work for the caller, past authentication, the rate limit and the body's shape. */
+async function run(deps: Deps, em: EntityManager, endpoint: Endpoint, userId: string, input: Record<string, unknown>) {
   let item: PlaidItem | null = null;
   if (endpoint.item) {
-    item = await findItem(em, { userId: credential.userId, accessToken: String(input.access_token) });
+    item = await findItem(em, { userId, accessToken: String(input.access_token) });
     if (!item) throw plaidErrors.invalidAccessToken();
     if (item.removed) throw plaidErrors.itemNotFound();
     if (endpoint.item === 'usable' && item.state === 'login_required') throw plaidErrors.itemLoginRequired();
   }
-  const result = await endpoint.run({ deps, em, userId: credential.userId, body: input, item: item as PlaidItem });
-  res.status(200).json({ ...result, request_id: req.id });
+  return endpoint.run({ deps, em, userId, body: input, item: item as PlaidItem });
 }
 
 export function plaidRouter(deps: Deps, inFlight: InFlight): Router {

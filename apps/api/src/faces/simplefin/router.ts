@@ -6,7 +6,15 @@
  * authenticateSimplefin, readAccountSet); this file only speaks HTTP. Rate limited per credential
  * with the API-key bucket. Described by /faces/simplefin/openapi.json (openapi.ts).
  */
-import { AppError, authenticateSimplefin, claimSetupToken, consumePoint, type Deps, readAccountSet } from '@sandbank/core';
+import {
+  AppError,
+  authenticateSimplefin,
+  claimSetupToken,
+  consumePoint,
+  type Deps,
+  readAccountSet,
+  withFamilyShare,
+} from '@sandbank/core';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { InFlight } from '../../http/in-flight.ts';
 import { badRequest, forbidden, tooManyRequests } from './errors.ts';
@@ -64,7 +72,9 @@ export function simplefinRouter(deps: Deps, inFlight: InFlight): Router {
       const parsed = parseAccountsQuery(req.query);
       if ('error' in parsed) return badRequest(res, parsed.error);
       const { version, ...query } = parsed.query;
-      const set = await readAccountSet(em, { userId: credential.userId, ...query });
+      const set = await withFamilyShare(deps, em, credential.userId, () =>
+        readAccountSet(em, { userId: credential.userId, ...query }),
+      );
       res.json(toAccountSet(set, { userId: credential.userId, version, publicUrl: config.http.publicUrl }));
     }),
   );

@@ -21,6 +21,7 @@ import {
   resolveOwner,
   statusOf,
   toErrorBody,
+  withFamilyShare,
 } from '@sandbank/core';
 import type { EntityManager } from '@sandbank/db';
 import { TRPCError } from '@trpc/server';
@@ -73,7 +74,7 @@ export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
       if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
       const em = deps.orm.em.fork();
       const user = await authenticateAccessToken(em, deps, token);
-      await sendStatement(req, res, em, user.id, streams);
+      await withFamilyShare(deps, em, user.id, () => sendStatement(req, res, em, user.id, streams));
     }),
   );
 
@@ -90,7 +91,7 @@ export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
           throw new AppError('RATE_LIMITED', `Too many requests; retry after ${outcome.headers['Retry-After']} s`);
       }
       const owner = await resolveOwner(em, apiKey, String(req.params.owner));
-      await sendStatement(req, res, em, owner.id, streams);
+      await withFamilyShare(deps, em, owner.id, () => sendStatement(req, res, em, owner.id, streams));
     }),
   );
   return router;
