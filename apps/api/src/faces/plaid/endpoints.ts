@@ -10,22 +10,13 @@ import {
   readClock,
   readItemAccounts,
   removeItem,
-  syncItem,
   uuidv7,
 } from '@sandbank/core';
 import type { EntityManager } from '@sandbank/db';
 import { DateTime } from 'luxon';
 import { type Endpoint, endpoint, plaidItem } from './endpoint.ts';
 import { plaidErrors } from './errors.ts';
-import {
-  INSTITUTION,
-  INSTITUTION_ID,
-  startOfLocalDate,
-  toPlaidAccount,
-  toPlaidSyncChanges,
-  toPlaidTransaction,
-  ZONE,
-} from './mapping.ts';
+import { INSTITUTION, INSTITUTION_ID, startOfLocalDate, toPlaidAccount, toPlaidTransaction, ZONE } from './mapping.ts';
 import {
   AccessTokenSchema,
   AccountsGetSchema,
@@ -36,6 +27,7 @@ import {
   TransactionsGetSchema,
   TransactionsSyncSchema,
 } from './schemas.ts';
+import { readPlaidSyncPage } from './sync.ts';
 import { checkedWebhookUrl, webhookEndpoints } from './webhook-endpoints.ts';
 
 const SUPPORTED_PRODUCTS = new Set(['transactions', 'balance']);
@@ -93,16 +85,17 @@ export const endpoints: Record<string, Endpoint> = {
   }),
 
   '/transactions/sync': endpoint(TransactionsSyncSchema, 'usable', async ({ em, item, body }) => {
-    const synced = await syncItem(em, { item, cursor: body.cursor || undefined, limit: body.count ?? 100 });
-    const changes = toPlaidSyncChanges(
-      { ...synced.page, postedInPage: synced.postedInPage, postedFromPending: synced.postedFromPending },
-      body.options?.include_original_description === true,
-    );
+    const page = await readPlaidSyncPage(em, {
+      item,
+      cursor: body.cursor || undefined,
+      count: body.count ?? 100,
+      includeOriginalDescription: body.options?.include_original_description === true,
+    });
     return {
-      ...changes,
+      ...page.changes,
       accounts: (await readItemAccounts(em, item)).map(toPlaidAccount),
-      next_cursor: synced.page.nextCursor,
-      has_more: synced.page.hasMore,
+      next_cursor: page.nextCursor,
+      has_more: page.hasMore,
       transactions_update_status: 'HISTORICAL_UPDATE_COMPLETE',
     };
   }),
