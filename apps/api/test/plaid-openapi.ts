@@ -8,7 +8,6 @@ import { plaidAnswerProblems } from '@sandbank/testing/provider-documents';
 import { expect } from 'vitest';
 import { RESPONSES } from '../src/faces/plaid/responses.ts';
 
-
 /** Fails unless `body` is valid as Plaid's 200 response of `path`. */
 export function expectPlaidResponse(path: string, body: unknown): void {
   expect(plaidAnswerProblems(path, 200, body), path).toEqual([]);

@@ -9,6 +9,7 @@ import {
   type PlaidItem,
   readClock,
   readItemAccounts,
+  readItemOwner,
   removeItem,
   uuidv7,
 } from '@sandbank/core';
@@ -16,9 +17,20 @@ import type { EntityManager } from '@sandbank/db';
 import { DateTime } from 'luxon';
 import { type Endpoint, endpoint, plaidItem } from './endpoint.ts';
 import { plaidErrors } from './errors.ts';
-import { INSTITUTION, INSTITUTION_ID, startOfLocalDate, toPlaidAccount, toPlaidTransaction, ZONE } from './mapping.ts';
+import {
+  INSTITUTION,
+  INSTITUTION_ID,
+  startOfLocalDate,
+  toPlaidAccount,
+  toPlaidNumbers,
+  toPlaidOwner,
+  toPlaidTransaction,
+  ZONE,
+} from './mapping.ts';
+import { checkCountries, checkProducts } from './products.ts';
 import {
   AccessTokenSchema,
+  AccountDataGetSchema,
   AccountsGetSchema,
   InstitutionsGetByIdSchema,
   LinkTokenCreateSchema,
@@ -29,8 +41,6 @@ import {
 } from './schemas.ts';
 import { readPlaidSyncPage } from './sync.ts';
 import { checkedWebhookUrl, webhookEndpoints } from './webhook-endpoints.ts';
-
-const SUPPORTED_PRODUCTS = new Set(['transactions', 'balance']);
 
 /** The Item's accounts, only `wanted` ones when given (an id not in the Item is INVALID_ACCOUNT_ID). */
 async function itemAccounts(em: EntityManager, item: PlaidItem, wanted: readonly string[] | undefined) {
@@ -48,10 +58,7 @@ const accountsGet = endpoint(AccountsGetSchema, 'usable', async ({ em, item, bod
 export const endpoints: Record<string, Endpoint> = {
   '/sandbox/public_token/create': endpoint(SandboxPublicTokenCreateSchema, undefined, async ({ deps, em, userId, body }) => {
     if (body.institution_id !== INSTITUTION_ID) throw plaidErrors.invalidInstitution();
-    const unsupported = body.initial_products.filter((product) => !SUPPORTED_PRODUCTS.has(product));
-    if (unsupported.length > 0) {
-      throw plaidErrors.invalidProduct(`Sandbank serves transactions and balance only, not: ${unsupported.join(', ')}`);
-    }
+    checkProducts(body.initial_products);
     const webhook = body.options?.webhook ? await checkedWebhookUrl(deps, body.options.webhook, 'options.webhook') : null;
     const { publicToken } = await createItem(em, { userId, webhookUrl: webhook, secrets: deps.secrets });
     return { public_token: publicToken };
@@ -79,9 +86,29 @@ export const endpoints: Record<string, Endpoint> = {
   }),
 
   // Link is Plaid's browser UI (out of scope): the token is only handed out, valid 4 hours of the world's clock.
-  '/link/token/create': endpoint(LinkTokenCreateSchema, undefined, async ({ em, userId }) => {
+  '/link/token/create': endpoint(LinkTokenCreateSchema, undefined, async ({ em, userId, body }) => {
+    checkProducts([
+      ...(body.products ?? []),
+      ...(body.required_if_supported_products ?? []),
+      ...(body.optional_products ?? []),
+      ...(body.additional_consented_products ?? []),
+    ]);
+    checkCountries(body.country_codes);
     const { now } = await readClock(em, userId);
     return { link_token: `link-sandbox-${uuidv7()}`, expiration: new Date(now.getTime() + 4 * 3_600_000).toISOString() };
+  }),
+
+  '/auth/get': endpoint(AccountDataGetSchema, 'usable', async ({ em, item, body }) => {
+    const accounts = await itemAccounts(em, item, body.options?.account_ids);
+    return { accounts: accounts.map(toPlaidAccount), numbers: toPlaidNumbers(accounts), item: plaidItem(item) };
+  }),
+
+  '/identity/get': endpoint(AccountDataGetSchema, 'usable', async ({ em, item, body }) => {
+    const accounts = await itemAccounts(em, item, body.options?.account_ids);
+    const owner = await readItemOwner(em, item);
+    if (!owner) throw plaidErrors.itemNotFound();
+    const owners = [toPlaidOwner(owner)];
+    return { accounts: accounts.map((account) => ({ ...toPlaidAccount(account), owners })), item: plaidItem(item) };
   }),
 
   '/transactions/sync': endpoint(TransactionsSyncSchema, 'usable', async ({ em, item, body }) => {
