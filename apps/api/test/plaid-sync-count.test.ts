@@ -79,5 +79,15 @@ describe('Plaid /transactions/sync count', () => {
       expect(removed, `count ${count}`).toEqual(cards.map((card) => `pending-${card.id}`).sort());
       expect(pages.flatMap((page) => page.modified)).toEqual([]);
     }
+
+    // A cursor owing a removal is as opaque as any: altered, it is refused as Plaid refuses a bad cursor.
+    const owing = (await client.transactionsSync({ access_token: accessToken, cursor: before.cursor, count: 1 })).data
+      .next_cursor;
+    expect(owing).toContain('.');
+    const refused = await client.transactionsSync({ access_token: accessToken, cursor: `${owing}x`, count: 1 }).then(
+      () => null,
+      (error: { response?: { status: number; data: { error_code: string } } }) => error.response,
+    );
+    expect([refused?.status, refused?.data.error_code]).toEqual([400, 'INVALID_FIELD']);
   });
 });
