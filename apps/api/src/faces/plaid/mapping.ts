@@ -214,7 +214,7 @@ export function toPlaidNumbers(accounts: readonly ItemAccount[]) {
 }
 
 /** The address `/identity/get` shows: a world's user has none, so every owner lives at Sandbank's fictional one. */
-export const DEFAULT_OWNER_ADDRESS = {
+const DEFAULT_OWNER_ADDRESS = {
   street: 'ul. Piaskowa 1',
   city: 'Warszawa',
   region: null,

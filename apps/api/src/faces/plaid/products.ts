@@ -7,8 +7,8 @@
  */
 import { plaidErrors } from './errors.ts';
 
-export const SUPPORTED_PRODUCTS: ReadonlySet<string> = new Set(['transactions', 'balance', 'auth', 'identity']);
-export const SUPPORTED_COUNTRIES: ReadonlySet<string> = new Set(['PL']);
+const SUPPORTED_PRODUCTS: ReadonlySet<string> = new Set(['transactions', 'balance', 'auth', 'identity']);
+const SUPPORTED_COUNTRIES: ReadonlySet<string> = new Set(['PL']);
 
 /** Refuses any product Sandbank does not serve, naming them all. */
 export function checkProducts(products: readonly string[]): void {
