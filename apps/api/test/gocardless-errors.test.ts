@@ -267,4 +267,20 @@ describe('GoCardless face: rate limits', () => {
     expect(Number(refused.headers.http_x_ratelimit_reset)).toBeGreaterThan(0);
     expect(refused.headers.http_x_ratelimit_remaining).toBe('0');
   });
+
+  it('answers the per-IP limit on its paths in GoCardless’s shape too', async () => {
+    const perIp = await startTestApp({ RATE_LIMIT_IP: '2/60' });
+    try {
+      const send = () => fetch(`${perIp.url}/gocardless/api/v2/institutions/`);
+      expect((await send()).status).toBe(401);
+      expect((await send()).status).toBe(401);
+      const refused = await send();
+      const body = (await refused.json()) as Loose;
+      expect([refused.status, body.summary, body.status_code]).toEqual([429, 'Rate limit exceeded', 429]);
+      expect(body.detail).toContain('2 requests per address');
+      expect(refused.headers.get('http_x_ratelimit_remaining')).toBe('0');
+    } finally {
+      await perIp.close();
+    }
+  });
 });
