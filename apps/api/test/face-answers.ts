@@ -15,7 +15,8 @@ export function watchFaceAnswers(server: Server, problems: string[]): void {
     // Read now: Express strips a router's mount path from req.url while the request is routed.
     const url = req.url ?? '/';
     const method = req.method ?? 'GET';
-    if (!FACE_PATH.test(url)) return;
+    // The faces answer GET and POST; a preflight or HEAD has no body to check.
+    if (!FACE_PATH.test(url) || (method !== 'GET' && method !== 'POST')) return;
     const chunks: Buffer[] = [];
     const keep = (chunk: unknown) => {
       if (typeof chunk === 'string') chunks.push(Buffer.from(chunk));
