@@ -6,6 +6,7 @@
  * the history like a budgeting app would, links the accounts through the GoCardless face, then applies a year of a family from an example scenario
  * and advances the clock a month. Exits non-zero if any step fails (CI runs it).
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -77,7 +78,8 @@ console.log(`  Everyday ${main.id}\n  Savings  ${savings.id}`);
 
 step('Start a webhook receiver and register it');
 const received: { type: string; amount: number; verified: boolean }[] = [];
-const secret = `whsec_demo_${Date.now()}`;
+// A Standard Webhooks secret: whsec_ + base64 of the key (any Standard Webhooks library reads it as is).
+const secret = `whsec_${randomBytes(24).toString('base64')}`;
 const receiver = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -30,6 +30,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FILES: Readonly<Record<string, readonly string[]>> = {
   '@sandbank/api': [
     'test/cli-listen.test.ts', // sandbank listen across a clock advance and a scenario; a statement's default period
+    'test/cli-human-output.test.ts', // a scenario's past run, then a clock advance that fires and settles
     'test/clock.test.ts',
     'test/faces/statements/statement-api.test.ts',
     'test/faces/statements/statement-stream.test.ts',

@@ -76,7 +76,8 @@ async function main(): Promise<void> {
   const { eventStreams } = await import('./http/event-stream.ts');
   const database = await resolveDatabase(config, (message) => logger.warn({ message }, 'embedded postgres'));
   opened.close = database.stop;
-  const orm = await createOrm({ url: database.url, poolSize: config.database.poolSize });
+  const { poolSize, lockSlots } = config.database;
+  const orm = await createOrm({ url: database.url, poolSize, lockSlots });
   opened.close = async () => {
     // A stop that comes while the migrations still run finds one of the pool's connections checked
     // out for them, and closing the pool would wait for it forever: bounded, the database still stops.

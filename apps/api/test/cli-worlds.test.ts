@@ -166,11 +166,11 @@ describe('sandbank worlds and snapshots', () => {
     expect(hook.status).toBe(201);
     const human = await sandbank(['snapshots', 'create', 'with hooks', '--include', 'webhooks,apiKeys'], env);
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stdout).toMatch(/1 webhooks; taken at/);
+    expect(human.stdout).toMatch(/, 1 webhook; taken at/);
     const id = /Snapshot taken: (\S+)/.exec(human.stdout)?.[1] ?? '';
     const fork = await sandbank(['worlds', 'fork', id], env);
     expect(fork.code, fork.stderr).toBe(0);
-    expect(fork.stdout).toMatch(/Webhook \S+ → https:\/\/budget\.example\.com\/hooks, secret: whsec_\S+/);
+    expect(fork.stdout).toMatch(/Webhook \S+ → https:\/\/budget\.example\.com\/hooks, secret: whsec_[A-Za-z0-9+/]{43}=\n/);
     const bad = await sandbank(['snapshots', 'create', 'x', '--include', 'sessions', '--json'], env);
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stdout).error.code).toBe('VALIDATION_ERROR');

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { signatureHeaders } from '@sandbank/webhooks';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers.ts';
 import { packDependencies, packWorkspacePackage } from './pack.ts';
@@ -49,6 +50,14 @@ it('installs from its tarball into an empty folder and works there, from JavaScr
 
   const body = JSON.stringify({ type: 'transaction.created' });
   const headers = signatureHeaders('whsec-packed', 'evt_1', body);
+  // A Standard Webhooks secret, signed by the standardwebhooks package itself: the key is the base64's bytes.
+  const standardSecret = `whsec_${Buffer.from('sixteen-byte-key').toString('base64')}`;
+  const signedAt = new Date();
+  const standardHeaders = {
+    'webhook-id': 'evt_1',
+    'webhook-timestamp': String(Math.floor(signedAt.getTime() / 1000)),
+    'webhook-signature': new Webhook(standardSecret).sign('evt_1', signedAt, body),
+  };
   fs.writeFileSync(
     path.join(project, 'use.mjs'),
     `import { createRestClient, createSession, verifySignature } from '@sandbank/client';
@@ -59,20 +68,32 @@ session.setTokens(registered.data.data);
 const me = await rest.GET('/v1/auth/me');
 const opened = await rest.POST('/v1/accounts', { body: { name: 'Packed' } });
 const headers = JSON.parse(process.argv[3]);
+const standardHeaders = JSON.parse(process.argv[4]);
 console.log(JSON.stringify({
   email: me.data.data.email,
   account: opened.data.data.name,
   verified: verifySignature(headers, ${JSON.stringify(body)}, 'whsec-packed'),
   forged: verifySignature(headers, ${JSON.stringify(body)} + ' ', 'whsec-packed'),
+  standard: verifySignature(standardHeaders, ${JSON.stringify(body)}, ${JSON.stringify(standardSecret)}),
 }));
 `,
   );
   // Not execFileSync: the API answering it runs in this process.
-  const { stdout: out } = await promisify(execFile)(process.execPath, ['use.mjs', app.url, JSON.stringify(headers)], {
-    cwd: project,
-    encoding: 'utf8',
+  const { stdout: out } = await promisify(execFile)(
+    process.execPath,
+    ['use.mjs', app.url, JSON.stringify(headers), JSON.stringify(standardHeaders)],
+    {
+      cwd: project,
+      encoding: 'utf8',
+    },
+  );
+  expect(JSON.parse(out)).toEqual({
+    email: 'packed@example.com',
+    account: 'Packed',
+    verified: true,
+    forged: false,
+    standard: true,
   });
-  expect(JSON.parse(out)).toEqual({ email: 'packed@example.com', account: 'Packed', verified: true, forged: false });
 
   fs.writeFileSync(
     path.join(project, 'typed.ts'),

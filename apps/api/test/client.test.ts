@@ -7,6 +7,7 @@ import { createRestClient, createSession, type Tokens, verifySignature } from '@
 import { createTrpcClient } from '@sandbank/client/trpc';
 import { signatureHeaders } from '@sandbank/webhooks';
 import { TRPCClientError } from '@trpc/client';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers.ts';
 
@@ -112,5 +113,20 @@ describe('@sandbank/client', () => {
     const headers = signatureHeaders('whsec-client-test', 'evt_1', body);
     expect(verifySignature(headers, body, 'whsec-client-test')).toBe(true);
     expect(verifySignature(headers, `${body} `, 'whsec-client-test')).toBe(false);
+  });
+
+  it('reads a whsec_ secret as the standardwebhooks package does: the base64 is the key', () => {
+    const secret = `whsec_${Buffer.from('a key of twenty-four byt').toString('base64')}`;
+    const body = JSON.stringify({ id: 'evt_2', type: 'transaction.created' });
+    const now = new Date();
+    const headers = {
+      'webhook-id': 'evt_2',
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': new Webhook(secret).sign('evt_2', now, body),
+    };
+    expect(verifySignature(headers, body, secret)).toBe(true);
+    // The same string's UTF-8 bytes are another key.
+    const raw = { ...headers, 'webhook-signature': new Webhook(secret, { format: 'raw' }).sign('evt_2', now, body) };
+    expect(verifySignature(raw, body, secret)).toBe(false);
   });
 });

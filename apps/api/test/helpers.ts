@@ -85,7 +85,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
       done();
     },
   });
-  const orm = await createOrm({ url: database.url, poolSize: config.database.poolSize });
+  const { poolSize, lockSlots } = config.database;
+  const orm = await createOrm({ url: database.url, poolSize, lockSlots });
   /** The app's own pg pool, for SQL fixtures and assertions. */
   const db = await nativePool(orm);
   const deps: Deps = { config, secrets: resolveSecrets(config), orm, logger: createLogger(config, 'api', sink) };

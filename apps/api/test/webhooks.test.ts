@@ -73,11 +73,36 @@ describe('POST /v1/webhooks', () => {
     expect(app.logs.join('')).not.toContain(SECRET);
   });
 
+  it('PATCH refuses a whsec_ secret that is not a key and keeps the one the webhook had', async () => {
+    const user = await app.createUser();
+    const created = await app.call('POST', '/v1/webhooks', { token: user.accessToken, body: input() });
+    const refused = await app.call('PATCH', `/v1/webhooks/${created.body.data.id}`, {
+      token: user.accessToken,
+      body: { secret: 'whsec_AAAAAAAAAAAAAAAAAAAA' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ path: 'secret', message: 'A whsec_ secret must encode at least 16 bytes (it encodes 15)' }],
+    });
+    const { rows } = await app.db.query('select secret_ciphertext, secret_key_id from webhooks where id = $1', [
+      created.body.data.id,
+    ]);
+    const kept = openSecret(
+      { keyId: rows[0].secret_key_id, ciphertext: rows[0].secret_ciphertext },
+      app.deps.secrets.encryptionKeys,
+    );
+    expect(kept).toBe(SECRET);
+  });
+
   it.each([
     ['a short secret', { secret: 'short' }, 'secret'],
     ['a secret with spaces', { secret: 'has spaces in it 12345' }, 'secret'],
     ['a non-ASCII secret', { secret: 'zażółć-gęślą-jaźń-123' }, 'secret'],
     ['a secret over 256 characters', { secret: 'x'.repeat(257) }, 'secret'],
+    ['a whsec_ secret that is not base64', { secret: 'whsec_not-base64_0123456789' }, 'secret'],
+    ['a whsec_ secret without its padding', { secret: 'whsec_MfKQ9r8GKYqrTFKsLLBAkyVE0tOAtMH' }, 'secret'],
+    ['a whsec_ secret of 15 bytes', { secret: `whsec_${Buffer.alloc(15, 7).toString('base64')}` }, 'secret'],
     ['no events', { events: [] }, 'events'],
     ['an unknown event kind', { events: ['account.closed'] }, 'events.0'],
     ['duplicate events', { events: ['transaction.created', 'transaction.created'] }, 'events'],

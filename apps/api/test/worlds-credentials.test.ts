@@ -90,7 +90,7 @@ describe('include', () => {
           events: ['transaction.created', 'transaction.updated'],
           clientId: 'budget-app',
           status: 'active',
-          secret: expect.stringMatching(/^whsec_[\w-]{43}$/),
+          secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
         },
       ]);
       expect(child.apiKeys).toEqual([

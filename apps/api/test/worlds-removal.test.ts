@@ -33,7 +33,7 @@ beforeAll(async () => {
     token: parent.accessToken,
     body: {
       url: 'http://127.0.0.1:9/parent',
-      secret: 'whsec_parent_0123456789',
+      secret: 'whsec-parent-0123456789',
       events: ['transaction.created'],
       clientId: 'app',
     },
@@ -99,7 +99,7 @@ async function useWorld(child: Child): Promise<void> {
     token,
     body: {
       url: 'http://127.0.0.1:9/hooks',
-      secret: 'whsec_0123456789abcdef0123',
+      secret: 'whsec-0123456789abcdef0123',
       events: ['transaction.created'],
       clientId: 'app',
     },

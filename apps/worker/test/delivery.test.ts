@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { WebhookEventSchema } from '@sandbank/schemas';
 import { waitUntil } from '@sandbank/testing';
 import { verifySignature } from '@sandbank/webhooks';
@@ -73,6 +74,25 @@ describe('webhook delivery', () => {
     ]);
     const { rows } = await stack.db.query('select relayed_at from events where id = $1', [eventId]);
     expect(rows[0].relayed_at).toBeInstanceOf(Date);
+  });
+
+  it('signs for a Standard Webhooks secret (whsec_ + base64) with its decoded key: new Webhook(secret) verifies as is', async () => {
+    const owner = await stack.createUser();
+    const secret = `whsec_${randomBytes(24).toString('base64')}`;
+    await stack.createWebhook(owner.token, `${stack.receiver.url}/standard-secret`, secret);
+    const { eventId } = await stack.commitEvent(owner.id);
+    const [request] = await waitUntil(async () => {
+      const mine = stack.receiver.received.filter((received) => received.path === '/standard-secret');
+      return mine.length > 0 ? mine : null;
+    });
+    if (!request) throw new Error('no delivery');
+    const headers = request.headers as Record<string, string>;
+    expect(new StandardWebhook(secret).verify(request.rawBody, headers)).toMatchObject({ id: eventId });
+    // Not the UTF-8 bytes of the whole string.
+    expect(() => new StandardWebhook(secret, { format: 'raw' }).verify(request.rawBody, headers)).toThrow(
+      'No matching signature found',
+    );
+    expect(verifySignature(request.headers, request.rawBody, secret)).toBe(true);
   });
 
   it('shows the delivery and its attempt through the API', async () => {

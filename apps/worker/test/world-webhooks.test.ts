@@ -1,11 +1,12 @@
 /**
  * A snapshot that keeps webhooks (`include: ['webhooks']`) gives each forked world its own copy of
  * them, with the real worker delivering: the child's event goes to the child's webhook, signed with
- * the child's NEW secret from the fork's answer — not the parent's — and the parent's webhook never
+ * the child's NEW secret from the fork's answer (a Standard Webhooks `whsec_` one) — not the parent's — and the parent's webhook never
  * sees it; a child forked from a snapshot without the option has no webhook and delivers nothing.
  */
 import { waitUntil } from '@sandbank/testing';
 import { verifySignature } from '@sandbank/webhooks';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type DeliveryStack, startDeliveryStack } from './stack.ts';
 
@@ -42,7 +43,7 @@ it('a forked child delivers its own events to its copy of the webhook, signed wi
   expect(child.webhooks).toHaveLength(1);
   const [hook] = child.webhooks;
   expect(hook).toMatchObject({ url: `${stack.receiver.url}/shop`, events: ['transaction.created'], status: 'active' });
-  expect(hook.secret).toMatch(/^whsec_[\w-]{43}$/);
+  expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
   expect(bare.webhooks).toEqual([]);
   // The child's copy is its own: listed with the child's token, not with the parent's.
   const listed = await stack.call('GET', '/v1/webhooks', { token: child.accessToken });
@@ -68,6 +69,10 @@ it('a forked child delivers its own events to its copy of the webhook, signed wi
   if (!delivered) throw new Error('no delivery');
   expect(JSON.parse(delivered.rawBody).data.transaction.id).toBe(transactionId);
   expect(verifySignature(delivered.headers, delivered.rawBody, hook.secret)).toBe(true);
+  // A Standard Webhooks secret: the standardwebhooks package reads it as it is.
+  expect(new Webhook(hook.secret).verify(delivered.rawBody, delivered.headers as Record<string, string>)).toMatchObject({
+    data: { transaction: { id: transactionId } },
+  });
   expect(verifySignature(delivered.headers, delivered.rawBody, PARENT_SECRET)).toBe(false);
   // The receiver has the request before the worker records the attempt: wait for the record.
   const delivery = await waitUntil(async () => {

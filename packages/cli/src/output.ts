@@ -62,6 +62,11 @@ export function createOutput({ json, color }: { json: boolean; color: boolean })
   };
 }
 
+/** A count with its noun, singular for one: `count(1, 'account')` is "1 account", `count(3, 'entry', 'entries')` "3 entries". */
+export function count(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
 /** Prints the failure (JSON on stdout with --json) and sets the exit code. */
 export function reportFailure(error: unknown, json: boolean): number {
   const failure =

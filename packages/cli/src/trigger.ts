@@ -2,10 +2,10 @@
  * `sandbank trigger <kind>`: the simulation that makes an event of that kind, on the given account
  * or the first open one (opened when there is none): a posted credit (transaction.created), a
  * pending debit then posted (transaction.updated) or voided (transaction.removed), or a webhook's
- * test event (webhook.test).
+ * test event (webhook.test: to the given webhook, or to the only one when the world has exactly one).
  */
 import type { Api } from './api.ts';
-import { CliError, EXIT } from './output.ts';
+import { CliError, count, EXIT } from './output.ts';
 
 export const TRIGGER_KINDS = ['transaction.created', 'transaction.updated', 'transaction.removed', 'webhook.test'] as const;
 
@@ -23,6 +23,30 @@ async function accountFor(api: Api, accountId: string | undefined): Promise<Acco
   return (await api.call<{ data: Account }>('POST', '/v1/accounts', { name: `sandbank CLI ${Date.now()}` })).data;
 }
 
+interface Webhook {
+  id: string;
+  url: string;
+}
+
+/** The only webhook of the world; none or several is a usage error that names them. */
+async function onlyWebhook(api: Api): Promise<string> {
+  const shown = 10;
+  const { data, meta } = await api.call<{ data: Webhook[]; meta: { total: number } }>('GET', `/v1/webhooks?limit=${shown}`);
+  const [only] = data;
+  if (meta.total === 1 && only) return only.id;
+  if (meta.total === 0) {
+    throw new CliError('webhook.test needs a webhook, and you have none: register one (POST /v1/webhooks)', EXIT.usage, 'USAGE');
+  }
+  const more = meta.total > data.length ? `\n  … and ${meta.total - data.length} more (GET /v1/webhooks lists them all)` : '';
+  throw new CliError(
+    `you have ${count(meta.total, 'webhook')}: choose one with --webhook <id>\n` +
+      data.map((webhook) => `  ${webhook.id}  ${webhook.url}`).join('\n') +
+      more,
+    EXIT.usage,
+    'USAGE',
+  );
+}
+
 interface Booked {
   data: { transaction: { id: string } };
 }
@@ -32,13 +56,13 @@ export async function trigger(api: Api, kind: string, options: { account?: strin
     throw new CliError(`unknown kind ${kind}: one of ${TRIGGER_KINDS.join(', ')}`, EXIT.usage, 'USAGE');
   }
   if (kind === 'webhook.test') {
-    if (!options.webhook) throw new CliError('webhook.test needs --webhook <id>', EXIT.usage, 'USAGE');
+    const webhook = options.webhook ?? (await onlyWebhook(api));
     const { data } = await api.call<{ data: { eventId: string } }>(
       'POST',
-      `/v1/webhooks/${encodeURIComponent(options.webhook)}/test`,
+      `/v1/webhooks/${encodeURIComponent(webhook)}/test`,
       {},
     );
-    return { kind, eventId: data.eventId, summary: `event ${data.eventId} sent to webhook ${options.webhook}` };
+    return { kind, webhookId: webhook, eventId: data.eventId, summary: `event ${data.eventId} sent to webhook ${webhook}` };
   }
   const account = await accountFor(api, options.account);
   const simulate = (body: Record<string, unknown>) =>

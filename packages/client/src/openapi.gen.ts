@@ -1915,8 +1915,8 @@ export interface components {
                  */
                 events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
                 /**
-                 * @description 16–256 printable ASCII characters; never returned
-                 * @example whsec-0b5d8f1e2a7c4e9b
+                 * @description 16–256 printable ASCII characters; never returned. `whsec_` + base64 (the Standard Webhooks form) is signed with the decoded key, which must be at least 16 bytes; any other secret with its UTF-8 bytes
+                 * @example whsec_MfKQ9r8GKYqrTFKsLLBAkyVE0tOAtMHs
                  */
                 secret: string;
                 /**
@@ -8971,7 +8971,7 @@ export interface operations {
                  *         "webhooks": [
                  *           {
                  *             "url": "https://budget.example.com/hooks/sandbank",
-                 *             "secret": "whsec-0b5d8f1e2a7c4e9b",
+                 *             "secret": "whsec_MfKQ9r8GKYqrTFKsLLBAkyVE0tOAtMHs",
                  *             "events": [
                  *               "transaction.created"
                  *             ],
@@ -9650,7 +9650,7 @@ export interface operations {
                  *         "webhooks": [
                  *           {
                  *             "url": "https://budget.example.com/hooks/sandbank",
-                 *             "secret": "whsec-0b5d8f1e2a7c4e9b",
+                 *             "secret": "whsec_MfKQ9r8GKYqrTFKsLLBAkyVE0tOAtMHs",
                  *             "events": [
                  *               "transaction.created"
                  *             ],
@@ -12808,7 +12808,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "url": "https://budget.example.com/hooks/sandbank",
-                 *       "secret": "whsec-0b5d8f1e2a7c4e9b",
+                 *       "secret": "whsec_MfKQ9r8GKYqrTFKsLLBAkyVE0tOAtMHs",
                  *       "events": [
                  *         "transaction.created"
                  *       ],
@@ -12829,8 +12829,8 @@ export interface operations {
                      */
                     events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
                     /**
-                     * @description 16–256 printable ASCII characters; never returned
-                     * @example whsec-0b5d8f1e2a7c4e9b
+                     * @description 16–256 printable ASCII characters; never returned. `whsec_` + base64 (the Standard Webhooks form) is signed with the decoded key, which must be at least 16 bytes; any other secret with its UTF-8 bytes
+                     * @example whsec_MfKQ9r8GKYqrTFKsLLBAkyVE0tOAtMHs
                      */
                     secret: string;
                     /**
@@ -13394,7 +13394,7 @@ export interface operations {
                  *         "transaction.created"
                  *       ],
                  *       "status": "active",
-                 *       "secret": "whsec-0b5d8f1e2a7c4e9b",
+                 *       "secret": "whsec_MfKQ9r8GKYqrTFKsLLBAkyVE0tOAtMHs",
                  *       "faults": {
                  *         "seed": "x",
                  *         "failure": {
@@ -13429,8 +13429,8 @@ export interface operations {
                     events?: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
                     faults?: components["schemas"]["WebhookFaults"] | null;
                     /**
-                     * @description 16–256 printable ASCII characters; never returned
-                     * @example whsec-0b5d8f1e2a7c4e9b
+                     * @description 16–256 printable ASCII characters; never returned. `whsec_` + base64 (the Standard Webhooks form) is signed with the decoded key, which must be at least 16 bytes; any other secret with its UTF-8 bytes
+                     * @example whsec_MfKQ9r8GKYqrTFKsLLBAkyVE0tOAtMHs
                      */
                     secret?: string;
                     /** @enum {string} */
@@ -14512,7 +14512,7 @@ export interface operations {
                  *         "webhooks": [
                  *           {
                  *             "url": "https://budget.example.com/hooks/sandbank",
-                 *             "secret": "whsec-0b5d8f1e2a7c4e9b",
+                 *             "secret": "whsec_MfKQ9r8GKYqrTFKsLLBAkyVE0tOAtMHs",
                  *             "events": [
                  *               "transaction.created"
                  *             ],

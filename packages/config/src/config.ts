@@ -63,6 +63,9 @@ const EnvSchema = z.object({
   WEBHOOK_ATTEMPT_RETENTION_HOURS: int(7 * 24, 1, 365 * 24),
   LIMIT_WEBHOOKS: int(20, 1, 10_000),
   LIMIT_EVENT_STREAMS: int(10, 1, 1000),
+  // A user's family (the user and its child worlds), where per-world limits would multiply.
+  LIMIT_FAMILY_EVENT_STREAMS: int(20, 1, 10_000),
+  LIMIT_FAMILY_HEAVY_OPERATIONS: int(2, 1, 100),
   LIMIT_API_KEYS: int(50, 1, 10_000),
   LIMIT_OPEN_ACCOUNTS: int(100, 1, 100_000),
   LIMIT_SCHEDULES_PER_ACCOUNT: int(20, 1, 10_000),
@@ -142,6 +145,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database: {
       url: e.DATABASE_URL,
       poolSize: e.DATABASE_POOL_SIZE,
+      // World locks held at once (packages/db/src/advisory-lock.ts): a quarter of the pool, so that
+      // their holders and the work they do never take more than half of it; a family's share of them.
+      lockSlots: {
+        total: Math.max(1, Math.floor(e.DATABASE_POOL_SIZE / 4)),
+        perShare: e.LIMIT_FAMILY_HEAVY_OPERATIONS,
+      },
       embeddedPort: e.EMBEDDED_PG_PORT,
     },
     dataDir: path.resolve(e.DATA_DIR),
@@ -163,6 +172,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     limits: {
       webhooks: e.LIMIT_WEBHOOKS,
       eventStreams: e.LIMIT_EVENT_STREAMS,
+      familyEventStreams: e.LIMIT_FAMILY_EVENT_STREAMS,
       apiKeys: e.LIMIT_API_KEYS,
       openAccounts: e.LIMIT_OPEN_ACCOUNTS,
       schedulesPerAccount: e.LIMIT_SCHEDULES_PER_ACCOUNT,

@@ -85,6 +85,7 @@ export {
   type StatementSide,
 } from './domain/statements/statement.ts';
 export { StatementDaySchema } from './domain/statements/statement-period.ts';
+export { familyOf } from './domain/tenancy/family.ts';
 export { settleDueTransaction } from './domain/transactions/settle-due.ts';
 export { jsonOf, readTransactionList, TransactionListCache } from './domain/transactions/transaction-list-cache.ts';
 export { sweepExpiredWorlds } from './domain/worlds/remove-worlds.ts';
@@ -92,6 +93,7 @@ export { AppError, isDatabaseUnavailable, retryAfterOf, statusOf, toErrorBody } 
 export { applyFrameworkWorkarounds } from './framework-workarounds.ts';
 export { uuidv7 } from './lib/ids.ts';
 export { JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from './lib/json-depth.ts';
+export { LocalDaySchema } from './lib/date-range.ts';
 export { withTraceId } from './lib/request-trace.ts';
 export { findUnstorable, isStorable } from './lib/storable-text.ts';
 export { isoTimestamp } from './lib/timestamps.ts';

@@ -2,6 +2,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
+import { defaultLockSlots, type LockSlots, setLockSlots } from './advisory-lock.ts';
 import { entities } from './entities/index.ts';
 import { migrations } from './migrations/index.ts';
 
@@ -11,6 +12,8 @@ export type Orm = MikroORM;
 export interface OrmOptions {
   url: string;
   poolSize?: number;
+  /** How many world locks this process holds at once (advisory-lock.ts); default: a quarter of the pool, two per family. */
+  lockSlots?: LockSlots;
 }
 
 /**
@@ -25,8 +28,8 @@ export interface OrmOptions {
  */
 const SESSION_OPTIONS = '-c plan_cache_mode=force_generic_plan -c TimeZone=UTC';
 
-export async function createOrm({ url, poolSize = 10 }: OrmOptions): Promise<MikroORM> {
-  return MikroORM.init({
+export async function createOrm({ url, poolSize = 10, lockSlots }: OrmOptions): Promise<MikroORM> {
+  const orm = await MikroORM.init({
     clientUrl: url,
     entities,
     extensions: [Migrator],
@@ -44,6 +47,8 @@ export async function createOrm({ url, poolSize = 10 }: OrmOptions): Promise<Mik
     forceUtcTimezone: true,
     debug: false,
   });
+  setLockSlots(await nativePool(orm), lockSlots ?? defaultLockSlots(poolSize));
+  return orm;
 }
 
 /** The `pg.Pool` under the ORM: for the few hot-path statements written by hand. */

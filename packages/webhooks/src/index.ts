@@ -26,4 +26,12 @@ export {
   signPlaidWebhook,
 } from './plaid-verification.ts';
 export { openSecret, type SealedSecret, sealSecret } from './secret-box.ts';
-export { SIGNATURE_HEADERS, signatureHeaders, signPayload, verifySignature, type WebhookHeaders } from './signing.ts';
+export {
+  newStandardSecret,
+  SIGNATURE_HEADERS,
+  signatureHeaders,
+  signPayload,
+  standardSecretProblem,
+  verifySignature,
+  type WebhookHeaders,
+} from './signing.ts';

@@ -1,9 +1,12 @@
 /**
  * Webhook signatures in the Standard Webhooks scheme, so receivers can verify with existing
- * libraries: `v1,` + base64(HMAC-SHA256(secret's UTF-8 bytes, `${id}.${timestamp}.${body}`)).
- * The worker signs with this module and receivers (and our tests) verify with it.
+ * libraries: `v1,` + base64(HMAC-SHA256(key, `${id}.${timestamp}.${body}`)). The key of a secret
+ * in the Standard Webhooks form, `whsec_` + base64, is the bytes that base64 encodes (as the
+ * specification says, and as `new Webhook(secret)` reads it); any other secret's key is its UTF-8
+ * bytes (`new Webhook(secret, { format: 'raw' })`). The worker signs with this module and receivers
+ * (and our tests) verify with it.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_HEADERS = {
   timestamp: 'x-sandbank-timestamp',
@@ -14,10 +17,45 @@ export const SIGNATURE_HEADERS = {
   standardSignature: 'webhook-signature',
 } as const;
 
+/** The prefix of a secret in the Standard Webhooks form. */
+export const STANDARD_SECRET_PREFIX = 'whsec_';
+/** The fewest key bytes a `whsec_` secret may encode (128 bits). */
+export const STANDARD_SECRET_MIN_BYTES = 16;
+
+/**
+ * The bytes a `whsec_` secret's base64 encodes, or null when the rest is not canonical base64
+ * (padded, standard alphabet). Registration refuses such a `whsec_` secret; one stored before that
+ * check keeps its UTF-8 meaning (`signingKey`).
+ */
+export function standardSecretKey(secret: string): Buffer | null {
+  if (!secret.startsWith(STANDARD_SECRET_PREFIX)) return null;
+  const encoded = secret.slice(STANDARD_SECRET_PREFIX.length);
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return null;
+  const key = Buffer.from(encoded, 'base64');
+  return key.length > 0 && key.toString('base64') === encoded ? key : null;
+}
+
+/** A new secret in the Standard Webhooks form: `whsec_` + base64 of 32 random bytes (256 bits). */
+export const newStandardSecret = (): string => STANDARD_SECRET_PREFIX + randomBytes(32).toString('base64');
+
+/** Why a secret cannot be registered, or null when it can (the `whsec_` form must hold a real key). */
+export function standardSecretProblem(secret: string): string | null {
+  if (!secret.startsWith(STANDARD_SECRET_PREFIX)) return null;
+  const key = standardSecretKey(secret);
+  if (!key) return 'A whsec_ secret must be whsec_ followed by padded base64 (A–Z, a–z, 0–9, +, /)';
+  if (key.length < STANDARD_SECRET_MIN_BYTES) {
+    return `A whsec_ secret must encode at least ${STANDARD_SECRET_MIN_BYTES} bytes (it encodes ${key.length})`;
+  }
+  return null;
+}
+
+/** The HMAC key of a secret: a `whsec_` secret's decoded base64, otherwise its UTF-8 bytes. */
+export function signingKey(secret: string): Buffer {
+  return standardSecretKey(secret) ?? Buffer.from(secret, 'utf8');
+}
+
 export function signPayload(secret: string, idempotencyKey: string, timestamp: number, rawBody: string): string {
-  const mac = createHmac('sha256', Buffer.from(secret, 'utf8'))
-    .update(`${idempotencyKey}.${timestamp}.${rawBody}`)
-    .digest('base64');
+  const mac = createHmac('sha256', signingKey(secret)).update(`${idempotencyKey}.${timestamp}.${rawBody}`).digest('base64');
   return `v1,${mac}`;
 }
 

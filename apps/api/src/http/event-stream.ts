@@ -11,8 +11,8 @@
  *
  * Written by hand (the wire format is three fields): each batch is one write, and a slow client's
  * buffer is waited on (`drain`) instead of growing. A comment line every `heartbeatMs` keeps
- * proxies from closing an idle stream. A user has at most `LIMIT_EVENT_STREAMS` open streams
- * (422 LIMIT_EXCEEDED beyond). Every stream ends when the client goes, and all of them end at once
+ * proxies from closing an idle stream. A user has at most `LIMIT_EVENT_STREAMS` open streams, and a
+ * user with its child worlds at most `LIMIT_FAMILY_EVENT_STREAMS` together (422 LIMIT_EXCEEDED beyond). Every stream ends when the client goes, and all of them end at once
  * on `EventStreams.close()` (the process's shutdown), so closing the server never waits on them.
  *
  * A stream lives no longer than its credential: the access token is asked again, with the API's own
@@ -30,6 +30,7 @@ import {
   bearerToken,
   cursorOf,
   type Deps,
+  familyOf,
   LOG_START,
   type LogPosition,
   logFilter,
@@ -64,34 +65,48 @@ export interface StreamOptions {
   recheckMs?: number;
 }
 
+/** Who a stream counts against: its world, and the world's family (the user and its child worlds). */
+interface StreamOwner {
+  userId: string;
+  familyId: string;
+}
+
 interface Registry extends EventStreams {
-  open(userId: string, limit: number): AbortController | null;
-  done(userId: string, controller: AbortController): void;
+  /** A new stream's controller; otherwise which limit refused it. */
+  open(owner: StreamOwner, limits: { world: number; family: number }): AbortController | 'world' | 'family';
+  done(owner: StreamOwner, controller: AbortController): void;
   closed: boolean;
 }
 
 export function eventStreams(): Registry {
   const byUser = new Map<string, Set<AbortController>>();
+  const byFamily = new Map<string, number>();
   let size = 0;
   const registry: Registry = {
     closed: false,
     get size() {
       return size;
     },
-    open(userId, limit) {
+    open({ userId, familyId }, limits) {
       const mine = byUser.get(userId) ?? new Set();
-      if (mine.size >= limit) return null;
+      if (mine.size >= limits.world) return 'world';
+      const family = byFamily.get(familyId) ?? 0;
+      if (family >= limits.family) return 'family';
       const controller = new AbortController();
       mine.add(controller);
       byUser.set(userId, mine);
+      byFamily.set(familyId, family + 1);
       size++;
       return controller;
     },
-    done(userId, controller) {
+    done({ userId, familyId }, controller) {
       const mine = byUser.get(userId);
       if (!mine?.delete(controller)) return;
       size--;
       if (mine.size === 0) byUser.delete(userId);
+      const family = (byFamily.get(familyId) ?? 1) - 1;
+      if (family === 0) byFamily.delete(familyId);
+      else byFamily.set(familyId, family);
     },
     close() {
       registry.closed = true;
@@ -122,13 +137,19 @@ export function eventStreamHandler(
     if (registry.closed) throw new AppError('SERVICE_UNAVAILABLE', 'The server is shutting down');
     const token = bearerToken(req.headers.authorization);
     if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
-    const user = await authenticateAccessToken(deps.orm.em.fork(), deps, token);
+    const authEm = deps.orm.em.fork();
+    const user = await authenticateAccessToken(authEm, deps, token);
     const { types, after } = parseQuery(req);
-    const controller = registry.open(user.id, deps.config.limits.eventStreams);
-    if (!controller) {
+    const owner = { userId: user.id, familyId: await familyOf(authEm, user.id) };
+    const { eventStreams: world, familyEventStreams: family } = deps.config.limits;
+    const controller = registry.open(owner, { world, family });
+    if (controller === 'world') {
+      throw new AppError('LIMIT_EXCEEDED', `At most ${world} open event streams per user (LIMIT_EVENT_STREAMS)`);
+    }
+    if (controller === 'family') {
       throw new AppError(
         'LIMIT_EXCEEDED',
-        `At most ${deps.config.limits.eventStreams} open event streams per user (LIMIT_EVENT_STREAMS)`,
+        `At most ${family} open event streams for a user and its child worlds together (LIMIT_FAMILY_EVENT_STREAMS)`,
       );
     }
     const { signal } = controller;
@@ -187,7 +208,7 @@ export function eventStreamHandler(
       controller.abort(); // stops the watch when the loop failed
       await watching;
       res.off('close', onClose);
-      registry.done(user.id, controller);
+      registry.done(owner, controller);
       // A client that stopped reading would keep the socket (and what is buffered for it) after its
       // slot is given back: drop it instead of waiting for a flush that never comes.
       if (res.writableNeedDrain) res.destroy();

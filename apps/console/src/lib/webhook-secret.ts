@@ -1,5 +1,9 @@
-/** A webhook signing secret made in the browser: 24 random bytes as hex, which the receiver pastes into its own config. */
+/**
+ * A webhook signing secret made in the browser, in the Standard Webhooks form: `whsec_` + base64 of
+ * 24 random bytes. A receiver passes it as is to any Standard Webhooks library (`new Webhook(secret)`),
+ * which signs with the decoded bytes, as Sandbank does.
+ */
 export function randomSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
-  return `whsec-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+  return `whsec_${btoa(String.fromCharCode(...bytes))}`;
 }

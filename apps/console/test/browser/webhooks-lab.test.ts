@@ -1,7 +1,8 @@
 /**
  * The webhooks pages as a developer uses them, against the real API, a real worker and a local
- * receiver: the signing secret is shown once and copies; rotating it shows a new one once and
- * later deliveries carry both signatures (checked with the repo's verifier); faults are checked,
+ * receiver: the signing secret (a Standard Webhooks `whsec_` one) is shown once and copies; rotating it shows a new one once and
+ * later deliveries carry both signatures (checked with the repo's verifier and with `new Webhook(secret)`
+ * from the standardwebhooks package); faults are checked,
  * saved and shown; a test event is delivered and its attempt's request and response are on the
  * page — opened, the request's headers and body as the receiver got them and the receiver's own
  * answer; a failing endpoint looks failing and its long answer shows as truncated; a webhook disabled by a 410 says why and re-enables;
@@ -12,6 +13,7 @@
 import { verifySignature } from '@sandbank/webhooks';
 import type { Received } from '@sandbank/worker/test-receiver';
 import type { Locator, Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, registerUser } from './api.ts';
 import { checkOnPhone, checkPage, expectAccessible, expectClean, openPage, type WatchedPage } from './browser.ts';
@@ -104,7 +106,7 @@ describe('the webhook lab in the console', () => {
     const shown = page.getByTestId('new-secret');
     await shown.waitFor();
     const secret = (await shown.textContent())?.trim() ?? '';
-    expect(secret).toMatch(/^whsec-[0-9a-f]{48}$/);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     firstSecret = secret;
     expect(await page.getByRole('status').filter({ has: shown }).textContent()).toContain('shown only once');
     await page.getByRole('button', { name: 'Copy secret' }).click();
@@ -129,6 +131,9 @@ describe('the webhook lab in the console', () => {
     const [delivered] = await waitForRequests('/lab', 1);
     expect(JSON.parse(delivered?.rawBody ?? '{}')).toMatchObject({ type: 'webhook.test', data: {} });
     expect(verifySignature(delivered?.headers ?? {}, delivered?.rawBody ?? '', secret)).toBe(true);
+    // A Standard Webhooks secret: the standardwebhooks package takes it as it is.
+    const standardHeaders = (delivered?.headers ?? {}) as Record<string, string>;
+    expect(new Webhook(secret).verify(delivered?.rawBody ?? '', standardHeaders)).toMatchObject({ type: 'webhook.test' });
     const deliveries = page.getByRole('table', { name: 'Deliveries' });
     await expect.poll(() => deliveries.textContent(), { timeout: 15_000 }).toContain('succeeded');
     const attempts = await openNewestAttempts(page);
@@ -174,7 +179,7 @@ describe('the webhook lab in the console', () => {
     const shown = page.getByTestId('new-secret');
     await shown.waitFor();
     const newSecret = (await shown.textContent())?.trim() ?? '';
-    expect(newSecret).toMatch(/^whsec-[0-9a-f]{48}$/);
+    expect(newSecret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(newSecret).not.toBe(oldSecret);
     expect(await page.getByRole('status').filter({ has: shown }).textContent()).toContain('two signatures');
     // Until when the old secret signs, as the API says (the rotation + WEBHOOK_SECRET_OVERLAP_HOURS, 24 by default).
@@ -192,6 +197,13 @@ describe('the webhook lab in the console', () => {
     expect(signatures.every((signature) => signature.startsWith('v1,'))).toBe(true);
     expect(verifySignature(rotated?.headers ?? {}, rotated?.rawBody ?? '', newSecret)).toBe(true);
     expect(verifySignature(rotated?.headers ?? {}, rotated?.rawBody ?? '', oldSecret)).toBe(true);
+    for (const either of [newSecret, oldSecret]) {
+      expect(
+        new Webhook(either).verify(rotated?.rawBody ?? '', (rotated?.headers ?? {}) as Record<string, string>),
+      ).toMatchObject({
+        type: 'webhook.test',
+      });
+    }
     expect(verifySignature(rotated?.headers ?? {}, rotated?.rawBody ?? '', 'whsec-not-the-secret-at-all')).toBe(false);
     await expect
       .poll(() => page.getByRole('table', { name: 'Deliveries' }).getByRole('row').count(), { timeout: 15_000 })

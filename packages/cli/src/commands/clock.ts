@@ -1,6 +1,6 @@
 /** `sandbank clock show` and `sandbank clock advance`: the world's clock. */
 import type { Command } from 'commander';
-import { CliError, EXIT } from '../output.ts';
+import { CliError, count, EXIT } from '../output.ts';
 import type { CommandContext } from './context.ts';
 
 export function registerClockCommands(program: Command, { output, api }: CommandContext): void {
@@ -24,12 +24,25 @@ export function registerClockCommands(program: Command, { output, api }: Command
       }
       const client = await api();
       const { data } = await out.progress(`advancing the clock by ${duration}…`, () =>
-        client.call<{ data: { from: string; now: string; fired: Record<string, number>; events: number } }>(
-          'POST',
-          '/v1/clock/advance',
-          { by: duration },
-        ),
+        client.call<{ data: Advanced }>('POST', '/v1/clock/advance', { by: duration }),
       );
-      out.result(data, `Clock moved from ${data.from} to ${data.now}; ${data.events} events (${JSON.stringify(data.fired)})`);
+      out.result(data, `Clock moved from ${data.from} to ${data.now}: ${describeFired(data)}`);
     });
+}
+
+interface Advanced {
+  from: string;
+  now: string;
+  fired: { scheduled: number; settled: number; expired: number };
+  events: number;
+}
+
+/** What an advance fired, in words: "1 scheduled transaction fired, 2 pending transactions settled, 0 pending transactions expired; 3 events". */
+function describeFired({ fired, events }: Advanced): string {
+  const what = [
+    `${count(fired.scheduled, 'scheduled transaction')} fired`,
+    `${count(fired.settled, 'pending transaction')} settled`,
+    `${count(fired.expired, 'pending transaction')} expired`,
+  ];
+  return `${what.join(', ')}; ${count(events, 'event')}`;
 }

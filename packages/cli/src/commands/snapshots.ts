@@ -1,7 +1,7 @@
 /** `sandbank snapshots list|create`: snapshots of the world, to fork or restore. */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { CliError, EXIT, type Output } from '../output.ts';
+import { CliError, count, EXIT, type Output } from '../output.ts';
 import { type CommandContext, fromCwd, positiveInt } from './context.ts';
 
 export function registerSnapshotCommands(program: Command, { output, api }: CommandContext): void {
@@ -64,8 +64,14 @@ interface Snapshot {
 
 function describeSnapshot(snapshot: Snapshot, out: Output): string {
   const kept = [
-    ...(snapshot.webhooks > 0 ? [`${snapshot.webhooks} webhooks`] : []),
-    ...(snapshot.apiKeys > 0 ? [`${snapshot.apiKeys} API keys`] : []),
+    ...(snapshot.webhooks > 0 ? [count(snapshot.webhooks, 'webhook')] : []),
+    ...(snapshot.apiKeys > 0 ? [count(snapshot.apiKeys, 'API key')] : []),
   ];
-  return `${out.colors.bold(snapshot.id)}  ${snapshot.name}  (${snapshot.accounts} accounts, ${snapshot.transactions} transactions, ${snapshot.schedules} schedules${kept.map((part) => `, ${part}`).join('')}; taken at ${snapshot.takenAt})`;
+  const held = [
+    count(snapshot.accounts, 'account'),
+    count(snapshot.transactions, 'transaction'),
+    count(snapshot.schedules, 'schedule'),
+    ...kept,
+  ];
+  return `${out.colors.bold(snapshot.id)}  ${snapshot.name}  (${held.join(', ')}; taken at ${snapshot.takenAt})`;
 }

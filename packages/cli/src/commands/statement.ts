@@ -1,6 +1,7 @@
 /** `sandbank statement`: a bank statement file of one account. */
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { count } from '../output.ts';
 import { type CommandContext, fromCwd } from './context.ts';
 
 export function registerStatementCommand(program: Command, { output, api }: CommandContext): void {
@@ -28,7 +29,7 @@ export function registerStatementCommand(program: Command, { output, api }: Comm
         await writeFile(fromCwd(options.output), bytes);
         out.result(
           { file: options.output, bytes: bytes.length, contentType: response.headers.get('content-type') },
-          `Wrote ${bytes.length} bytes to ${options.output}`,
+          `Wrote ${count(bytes.length, 'byte')} to ${options.output}`,
         );
       } else process.stdout.write(bytes);
     });

@@ -21,6 +21,17 @@ export const DaySchema = z
   .refine((value) => DAY.test(value) && parseBound(value) !== null, 'Expected YYYY-MM-DD, years 0001–9999')
   .meta({ description: 'YYYY-MM-DD (a whole UTC day, inclusive)', example: '2026-11-01' });
 
+/**
+ * A local day (YYYY-MM-DD in the zone a face reads it in) whose start and end are holdable in any
+ * zone: 0001-01-02 to 9999-12-30. At the edges a zone's offset moves the day's start out of the
+ * holdable years (0001-01-01 in Warsaw begins at 0000-12-31T22:36Z, its local mean time).
+ */
+export const LocalDaySchema = z
+  .string()
+  .refine((value) => DAY.test(value) && parseBound(value) !== null, 'Expected YYYY-MM-DD, a calendar day')
+  .refine((value) => value >= '0001-01-02' && value <= '9999-12-30', 'Must lie between 0001-01-02 and 9999-12-30')
+  .meta({ description: 'YYYY-MM-DD, a local day (0001-01-02 to 9999-12-30)', example: '2026-11-01' });
+
 interface Bound {
   start: Date;
   /**

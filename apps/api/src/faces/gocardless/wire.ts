@@ -4,7 +4,7 @@
  * Every string has a length bound and every number a range.
  */
 
-import { ACCESS_SCOPES } from '@sandbank/core';
+import { ACCESS_SCOPES, LocalDaySchema } from '@sandbank/core';
 import { z } from 'zod';
 
 /** A whole number, as JSON sends it or as a short decimal string (GoCardless's forms accept both). */
@@ -36,7 +36,13 @@ export const AgreementSchema = z.object({
 });
 
 export const RequisitionSchema = z.object({
-  redirect: z.url({ protocol: /^https?$/ }).max(1024),
+  // A URL parser drops tabs and line breaks silently: refused here, and the URL stored as it parses.
+  redirect: z
+    .string()
+    .max(1024)
+    .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'Must not contain control characters')
+    .pipe(z.url({ protocol: /^https?$/ }))
+    .transform((value) => new URL(value).href),
   institution_id: z.string().min(1).max(100),
   agreement: z.uuid().optional(),
   reference: z.string().min(1).max(256).optional(),
@@ -54,7 +60,7 @@ export const PageQuerySchema = z.object({
   offset: wholeNumber.pipe(z.number().int().min(0).max(1_000_000)).default(0),
 });
 
-const Day = z.iso.date();
+const Day = LocalDaySchema;
 
 export const TransactionsQuerySchema = z.object({
   date_from: Day.optional(),

@@ -60,7 +60,12 @@ export const endpoints: Record<string, Endpoint> = {
     if (body.institution_id !== INSTITUTION_ID) throw plaidErrors.invalidInstitution();
     checkProducts(body.initial_products);
     const webhook = body.options?.webhook ? await checkedWebhookUrl(deps, body.options.webhook, 'options.webhook') : null;
-    const { publicToken } = await createItem(em, { userId, webhookUrl: webhook, secrets: deps.secrets });
+    const { publicToken } = await createItem(em, {
+      userId,
+      webhookUrl: webhook,
+      secrets: deps.secrets,
+      webhookLimit: deps.config.limits.webhooks,
+    });
     return { public_token: publicToken };
   }),
 
@@ -73,7 +78,7 @@ export const endpoints: Record<string, Endpoint> = {
   '/item/get': endpoint(AccessTokenSchema, 'any', async ({ item }) => ({ item: plaidItem(item) })),
 
   '/item/remove': endpoint(AccessTokenSchema, 'any', async ({ deps, em, item }) => {
-    if (!(await removeItem(em, deps.secrets, item))) throw plaidErrors.itemNotFound();
+    if (!(await removeItem(em, item))) throw plaidErrors.itemNotFound();
     return {};
   }),
 

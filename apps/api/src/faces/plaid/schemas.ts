@@ -3,11 +3,12 @@
  * with UNKNOWN_FIELDS). `client_id` and `secret` may come in the body or in the PLAID-CLIENT-ID /
  * PLAID-SECRET headers, as Plaid's SDK sends them. Every string and array is bounded.
  */
+import { LocalDaySchema } from '@sandbank/core';
 import { z } from 'zod';
 
 const text = (max = 256) => z.string().max(max);
 const token = z.string().min(1).max(256);
-const localDate = z.iso.date();
+const localDate = LocalDaySchema;
 
 const credentials = { client_id: text().optional(), secret: text().optional() };
 const withAccessToken = { ...credentials, access_token: token };

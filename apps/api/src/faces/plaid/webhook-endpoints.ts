@@ -42,7 +42,7 @@ async function changeLogin(em: EntityManager, item: PlaidItem, state: PlaidItem[
 export const webhookEndpoints: Record<string, Endpoint> = {
   '/item/webhook/update': endpoint(ItemWebhookUpdateSchema, 'any', async ({ deps, em, item, body }) => {
     const webhook = body.webhook ? await checkedWebhookUrl(deps, body.webhook, 'webhook') : null;
-    const updated = await setItemWebhook(em, deps.secrets, item, webhook);
+    const updated = await setItemWebhook(em, { secrets: deps.secrets, webhookLimit: deps.config.limits.webhooks }, item, webhook);
     if (!updated) throw plaidErrors.itemNotFound();
     return { item: plaidItem(updated) };
   }),

@@ -11,6 +11,7 @@ import { acquireAdvisoryLock, type EntityManager, type HeldLock } from '@sandban
 import { AppError, worldGone } from '../../errors.ts';
 import { MAX_DURATION, subtractIsoDuration } from '../../lib/duration.ts';
 import { LATEST_INSTANT } from '../../lib/timestamps.ts';
+import { familyOf } from '../tenancy/family.ts';
 import { raiseClockTo, selectClock, WORLD_NOW_SQL } from './queries.ts';
 
 export { WORLD_NOW_SQL };
@@ -69,6 +70,8 @@ const CLOCK_LOCK_WAIT_MS = 30_000;
  * Runs `work` while holding the world's clock lock: one advance, reset or due-item pass per world
  * at a time, so items fire in due-time order. A second caller waits up to `waitMs` for the first,
  * then gets 409 CLOCK_ADVANCING. The lock is a session advisory lock: a crashed process frees it.
+ * Waiting holds no database connection, and one family holds a bounded share of the process's locks
+ * (packages/db/src/advisory-lock.ts).
  */
 export async function withClockLock<T>(
   em: EntityManager,
@@ -86,6 +89,6 @@ export async function withClockLock<T>(
 }
 
 /** The clock lock without waiting: null when someone else holds it (the worker skips that world). */
-export function tryClockLock(em: EntityManager, userId: string, waitMs = 0): Promise<HeldLock | null> {
-  return acquireAdvisoryLock(em, `sandbank.clock:${userId}`, waitMs);
+export async function tryClockLock(em: EntityManager, userId: string, waitMs = 0): Promise<HeldLock | null> {
+  return acquireAdvisoryLock(em, `sandbank.clock:${userId}`, waitMs, { share: await familyOf(em, userId) });
 }

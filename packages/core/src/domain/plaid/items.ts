@@ -16,6 +16,8 @@ import type { PlaidItem } from './item.ts';
 import { syncItemWebhook } from './notifications.ts';
 import {
   countItems,
+  countLiveItems,
+  deleteItemWebhook,
   exchangeItemPublicToken,
   type ItemRow,
   insertItem,
@@ -28,7 +30,7 @@ import {
   updateLiveItem,
 } from './queries.ts';
 
-/** Items per user, removed ones included: a bound on a new input path, far above any test's need. */
+/** Items per user that are not removed: a bound on a new input path, far above any test's need. */
 const MAX_ITEMS_PER_USER = 100;
 const PUBLIC_TOKEN_TTL_MS = 30 * 60_000;
 
@@ -45,12 +47,17 @@ const toItem = (row: ItemRow): PlaidItem => ({
 /** A new Item over the user's open accounts and its public token (`/sandbox/public_token/create`). */
 export async function createItem(
   em: EntityManager,
-  { userId, webhookUrl, secrets }: { userId: string; webhookUrl: string | null; secrets: Secrets },
+  {
+    userId,
+    webhookUrl,
+    secrets,
+    webhookLimit,
+  }: { userId: string; webhookUrl: string | null; secrets: Secrets; webhookLimit: number },
 ): Promise<{ item: PlaidItem; publicToken: string }> {
   return em.transactional(async (tx) => {
     // Serialises a user's item creations, so the count below cannot be raced past the bound.
     await lockUser(tx, userId);
-    if ((await countItems(tx, userId)) >= MAX_ITEMS_PER_USER) {
+    if ((await countLiveItems(tx, userId)) >= MAX_ITEMS_PER_USER) {
       throw new AppError('LIMIT_EXCEEDED', `At most ${MAX_ITEMS_PER_USER} Plaid Items per user`);
     }
     const now = await userNow(tx, userId);
@@ -65,7 +72,7 @@ export async function createItem(
     });
     if (!row) throw new Error('the item insert returned no row');
     const item = toItem(row);
-    if (webhookUrl) await syncItemWebhook(tx, secrets, item, webhookUrl);
+    if (webhookUrl) await syncItemWebhook(tx, { secrets, webhookLimit }, item, webhookUrl);
     return { item, publicToken };
   });
 }
@@ -105,18 +112,23 @@ async function updateItem(
 }
 
 /** Removes the Item (its tokens stop working) and retires its webhook; null if it was removed already. */
-export const removeItem = (em: EntityManager, secrets: Secrets, item: PlaidItem) =>
+export const removeItem = (em: EntityManager, item: PlaidItem) =>
   em.transactional(async (tx) => {
     const removed = await updateItem(tx, item.id, 'removed_at', await userNow(tx, item.userId));
-    if (removed) await syncItemWebhook(tx, secrets, removed, null);
+    if (removed) await deleteItemWebhook(tx, removed.id);
     return removed;
   });
 
-/** Sets (or clears, with null) the Item's webhook URL and its delivery row together. */
-export const setItemWebhook = (em: EntityManager, secrets: Secrets, item: PlaidItem, webhookUrl: string | null) =>
+/** Sets (or clears, with null) the Item's webhook URL and its delivery row together (a new one within LIMIT_WEBHOOKS). */
+export const setItemWebhook = (
+  em: EntityManager,
+  deps: { secrets: Secrets; webhookLimit: number },
+  item: PlaidItem,
+  webhookUrl: string | null,
+) =>
   em.transactional(async (tx) => {
     const updated = await updateItem(tx, item.id, 'webhook_url', webhookUrl);
-    if (updated) await syncItemWebhook(tx, secrets, updated, webhookUrl);
+    if (updated) await syncItemWebhook(tx, deps, updated, webhookUrl);
     return updated;
   });
 

@@ -18,9 +18,11 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { generateOpaqueToken } from '../auth/tokens.ts';
 import { userNow } from '../clock/clock.ts';
 import { PLAID_WEBHOOK_EVENT } from '../events/event-log.ts';
+import { checkUserLimit } from '../limits/per-user-limits.ts';
 import type { PlaidItem } from './item.ts';
 import {
   deleteItemWebhook,
+  hasLiveItemWebhook,
   insertEvent,
   insertSigningKey,
   insertSigningKeyIfNone,
@@ -97,10 +99,19 @@ export async function rotatePlaidSigningKey(
  * `url` is null. Its Standard Webhooks secret is never used (Plaid's deliveries carry the JWT) but the
  * table requires one: a random one, sealed.
  */
-export async function syncItemWebhook(em: EntityManager, secrets: Secrets, item: PlaidItem, url: string | null): Promise<void> {
+export async function syncItemWebhook(
+  em: EntityManager,
+  { secrets, webhookLimit }: { secrets: Secrets; webhookLimit: number },
+  item: PlaidItem,
+  url: string | null,
+): Promise<void> {
   if (url === null) {
     await deleteItemWebhook(em, item.id);
     return;
+  }
+  // A new delivery row is one of the user's webhooks: it counts toward LIMIT_WEBHOOKS like any other.
+  if (!(await hasLiveItemWebhook(em, item.id))) {
+    await checkUserLimit(em, { userId: item.userId, resource: 'webhooks', limit: webhookLimit });
   }
   await ensureSigningKey(em, secrets);
   const sealed = sealSecret(generateOpaqueToken(), secrets.encryptionKeys);

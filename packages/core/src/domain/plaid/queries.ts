@@ -83,6 +83,14 @@ export async function deleteItemWebhook(em: EntityManager, itemId: string): Prom
 }
 
 /** Points the Item's delivery row at `url`: a new row, or the old one revived. */
+/** Whether the Item has a delivery row (a webhook) that is not retired. */
+export async function hasLiveItemWebhook(em: EntityManager, itemId: string): Promise<boolean> {
+  const rows = await em.execute<{ id: string }[]>('select id from webhooks where plaid_item_id = ? and deleted_at is null', [
+    itemId,
+  ]);
+  return rows.length > 0;
+}
+
 export async function upsertItemWebhook(
   em: EntityManager,
   row: { id: string; userId: string; url: string; events: string; ciphertext: string; keyId: string; itemId: string },
@@ -122,9 +130,18 @@ export interface ItemRow {
 
 const ITEM_COLUMNS = 'id, user_id, account_ids, webhook_url, state, created_at, removed_at';
 
-/** How many Items the user has, removed ones included. */
+/** How many Items the user has, removed ones included (the console lists them all). */
 export async function countItems(tx: EntityManager, userId: string): Promise<number> {
   const [count] = await tx.execute<{ n: string }[]>('select count(*) as n from plaid_items where user_id = ?', [userId]);
+  return Number(count?.n ?? 0);
+}
+
+/** How many Items the user has that are not removed. */
+export async function countLiveItems(tx: EntityManager, userId: string): Promise<number> {
+  const [count] = await tx.execute<{ n: string }[]>(
+    'select count(*) as n from plaid_items where user_id = ? and removed_at is null',
+    [userId],
+  );
   return Number(count?.n ?? 0);
 }
 

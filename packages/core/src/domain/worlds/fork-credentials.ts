@@ -5,7 +5,7 @@
  * material, so a child can never sign or authenticate as its parent:
  *
  * - a webhook keeps its URL, event kinds, client id, status and faults (their seed too: the same
- *   faults on the same events) and gets a new signing secret (`whsec_` + 256 random bits), sealed
+ *   faults on the same events) and gets a new signing secret (`whsec_` + base64 of 256 random bits), sealed
  *   like any other, without a previous one;
  * - an API key keeps its name and age, and its expiry moved by the fork's shift; its key is new
  *   (`sbk_…`, stored as a SHA-256 hash), never used.
@@ -20,7 +20,7 @@
  * add a key to the child before the fork commits.
  */
 import type { EntityManager } from '@sandbank/db';
-import { sealSecret } from '@sandbank/webhooks';
+import { newStandardSecret, sealSecret } from '@sandbank/webhooks';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { generateOpaqueToken, sha256 } from '../auth/tokens.ts';
@@ -29,9 +29,6 @@ import { countLimited } from '../limits/queries.ts';
 import type { CopyTarget } from './copy-world.ts';
 import { type ForkedApiKeyRow, type ForkedWebhookRow, insertForkedApiKeys, insertForkedWebhooks } from './queries/forks.ts';
 
-/** A child's webhook secret: printable ASCII, as a registered one must be (webhook-fields.ts). */
-const WEBHOOK_SECRET_PREFIX = 'whsec_';
-
 export interface ForkedCredentials {
   webhooks: ForkedWebhookRow[];
   apiKeys: ForkedApiKeyRow[];
@@ -39,7 +36,8 @@ export interface ForkedCredentials {
 
 /**
  * Makes the snapshot's kept webhooks and API keys anew in the target world (inside the fork's
- * transaction, before the copy); LIMIT_EXCEEDED when the kept keys and the world's own one exceed LIMIT_API_KEYS.
+ * transaction, before the copy); LIMIT_EXCEEDED when the kept webhooks exceed LIMIT_WEBHOOKS, or the kept keys and
+ * the world's own one exceed LIMIT_API_KEYS.
  */
 export async function forkCredentials(
   tx: EntityManager,
@@ -48,10 +46,17 @@ export async function forkCredentials(
   counts: { webhooks: number; apiKeys: number },
 ): Promise<ForkedCredentials> {
   const result: ForkedCredentials = { webhooks: [], apiKeys: [] };
+  // The child has no webhooks of its own yet: the kept ones alone must fit (the limit may have fallen since the snapshot).
+  const { webhooks: webhookLimit } = deps.config.limits;
+  if (counts.webhooks > webhookLimit) {
+    throw new AppError('LIMIT_EXCEEDED', `The snapshot keeps ${counts.webhooks} webhooks; the limit is ${webhookLimit}`, {
+      details: [{ path: 'webhooks', message: `At most ${webhookLimit} webhooks per user (LIMIT_WEBHOOKS)` }],
+    });
+  }
   if (counts.webhooks > 0) {
     const secrets = new Map<string, string>();
     const sealed = Array.from({ length: counts.webhooks }, (_, index) => {
-      const secret = generateOpaqueToken(WEBHOOK_SECRET_PREFIX);
+      const secret = newStandardSecret();
       const { ciphertext, keyId } = sealSecret(secret, deps.secrets.encryptionKeys);
       secrets.set(ciphertext, secret);
       return { i: index + 1, ciphertext, key_id: keyId };

@@ -10,11 +10,12 @@
  * consistent view of every table, as of its first statement) with plain reads, no row locks, so
  * bookings, transitions and advances go on meanwhile; the snapshot is the world as of one instant.
  * Snapshots of one user are taken one at a time (an advisory lock) so the per-user limit counts
- * every one of them.
+ * every one of them; the lock is waited for without a database connection (packages/db/src/advisory-lock.ts).
  */
 import { acquireAdvisoryLock, type EntityManager } from '@sandbank/db';
 import { AppError, notFound, worldGone } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
+import { familyOf } from '../tenancy/family.ts';
 import {
   countSnapshots,
   deleteSnapshotRow,
@@ -51,7 +52,9 @@ export interface TakeSnapshotParams {
 
 export async function takeSnapshot(em: EntityManager, params: TakeSnapshotParams): Promise<SnapshotRow> {
   const ownerId = params.ownerId ?? params.userId;
-  const lock = await acquireAdvisoryLock(em, `sandbank.snapshots:${ownerId}`, LOCK_WAIT_MS);
+  const lock = await acquireAdvisoryLock(em, `sandbank.snapshots:${ownerId}`, LOCK_WAIT_MS, {
+    share: await familyOf(em, ownerId),
+  });
   if (!lock) throw new AppError('CONFLICT', 'Another snapshot of this world is being taken; retry when it ends');
   try {
     const existing = await countSnapshots(em, ownerId);
