@@ -91,9 +91,9 @@ export { jsonOf, readTransactionList, TransactionListCache } from './domain/tran
 export { sweepExpiredWorlds } from './domain/worlds/remove-worlds.ts';
 export { AppError, isDatabaseUnavailable, retryAfterOf, statusOf, toErrorBody } from './errors.ts';
 export { applyFrameworkWorkarounds } from './framework-workarounds.ts';
+export { LocalDaySchema } from './lib/date-range.ts';
 export { uuidv7 } from './lib/ids.ts';
 export { JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from './lib/json-depth.ts';
-export { LocalDaySchema } from './lib/date-range.ts';
 export { withTraceId } from './lib/request-trace.ts';
 export { findUnstorable, isStorable } from './lib/storable-text.ts';
 export { isoTimestamp } from './lib/timestamps.ts';

@@ -40,7 +40,7 @@ export const RequisitionSchema = z.object({
   redirect: z
     .string()
     .max(1024)
-    .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'Must not contain control characters')
+    .refine((value) => ![...value].some((char) => char < ' ' || char === '\u007f'), 'Must not contain control characters')
     .pipe(z.url({ protocol: /^https?$/ }))
     .transform((value) => new URL(value).href),
   institution_id: z.string().min(1).max(100),

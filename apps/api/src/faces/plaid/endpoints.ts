@@ -77,7 +77,7 @@ export const endpoints: Record<string, Endpoint> = {
 
   '/item/get': endpoint(AccessTokenSchema, 'any', async ({ item }) => ({ item: plaidItem(item) })),
 
-  '/item/remove': endpoint(AccessTokenSchema, 'any', async ({ deps, em, item }) => {
+  '/item/remove': endpoint(AccessTokenSchema, 'any', async ({ em, item }) => {
     if (!(await removeItem(em, item))) throw plaidErrors.itemNotFound();
     return {};
   }),

@@ -21,8 +21,7 @@ export const removeItemProcedure = protectedProcedure
   .mutation(async ({ ctx, input }) => {
     const params = { userId: ctx.user.id, id: input.id };
     const listed = await readListedItem(ctx.em, params);
-    if (!listed || listed.item.removed || !(await removeItem(ctx.em, listed.item)))
-      throw notFound('Plaid Item');
+    if (!listed || listed.item.removed || !(await removeItem(ctx.em, listed.item))) throw notFound('Plaid Item');
     const removed = await readListedItem(ctx.em, params);
     if (!removed) throw notFound('Plaid Item');
     return { data: toPlaidItemSummary(removed) };
