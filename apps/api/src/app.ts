@@ -19,7 +19,7 @@ import {
 import { checkReadiness } from '@sandbank/db';
 import express, { type Express } from 'express';
 import { buildGocardlessOpenApiDocument } from './faces/gocardless/openapi.ts';
-import { gocardlessRouter } from './faces/gocardless/router.ts';
+import { gocardlessRateLimited, gocardlessRouter } from './faces/gocardless/router.ts';
 import { buildPlaidOpenApiDocument } from './faces/plaid/openapi.ts';
 import { plaidRateLimited, plaidRouter } from './faces/plaid/router.ts';
 import { simplefinRateLimited } from './faces/simplefin/errors.ts';
@@ -87,7 +87,13 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
     res.json({ data: { status: 'ok' } });
   });
   if (rateLimits) {
-    app.use(limitPerIp(rateLimits.ip, { '/plaid/': plaidRateLimited, '/simplefin/': simplefinRateLimited }));
+    app.use(
+      limitPerIp(rateLimits.ip, {
+        '/plaid/': plaidRateLimited,
+        '/simplefin/': simplefinRateLimited,
+        '/gocardless/api/v2/': gocardlessRateLimited,
+      }),
+    );
   }
   app.get('/readyz', async (req, res) => {
     const readiness = options.starting?.()

@@ -1,6 +1,7 @@
 /**
- * The GoCardless face refusing bad input in GoCardless's error shape (`{ summary, detail,
- * status_code }`, plus `type` on account errors), changing nothing: wrong secrets, a revoked key,
+ * The GoCardless face refusing bad input in GoCardless's error shapes (`{ summary, detail,
+ * status_code }`, plus `type` on account errors; a refused body field keyed by its name, as the live
+ * service answers: `{ max_historical_days: [{ summary, detail }], status_code: 400 }`), changing nothing: wrong secrets, a revoked key,
  * expired and refreshed tokens, tokens of the wrong kind, another user's ids, a requisition not yet
  * linked, agreements out of bounds, date ranges outside the agreement, scopes not granted, and the
  * per-credential rate limit with GoCardless's headers.
@@ -63,8 +64,9 @@ describe('GoCardless face: credentials and tokens', () => {
       expect([res.status, res.body.summary, shape(res.body)]).toEqual([401, 'Authentication failed', ERROR_KEYS]);
       expect(JSON.stringify(res.body)).not.toContain(secretKey);
     }
+    // The live service answers a missing field 400, keyed by the field (its document lists no 400 here).
     const missing = await gc('/token/new/', { method: 'POST', body: { secret_id: secretId } });
-    expect([missing.status, missing.body.status_code, shape(missing.body)]).toEqual([400, 400, ERROR_KEYS]);
+    expect([missing.status, missing.body]).toEqual([400, { secret_key: ['This field is required.'], status_code: 400 }]);
     // Refused secrets change nothing: no key is marked used.
     expect(await keyRows()).toEqual(keysBefore);
     const badJson = await fetch(`${baseUrl()}/token/new/`, {
@@ -158,7 +160,11 @@ describe('GoCardless face: ownership, linking, agreements and dates', () => {
     const again = await refusal(
       nordigen.initSession({ redirectUrl: 'https://app.example/cb', institutionId: SANDBOX, referenceId: 'r-1' }),
     );
-    expect([again.status, again.body.summary]).toEqual([400, 'Invalid reference']);
+    expect([again.status, shape(again.body), again.body.reference?.[0]?.detail]).toEqual([
+      400,
+      ['reference', 'status_code'],
+      'Reference r-1 is already used by another requisition',
+    ]);
   });
 
   it('refuses agreements out of bounds and unknown institutions, creating nothing', async () => {
@@ -169,13 +175,24 @@ describe('GoCardless face: ownership, linking, agreements and dates', () => {
       [{ institutionId: SANDBOX, maxHistoricalDays: 366 }, 'max_historical_days'],
       [{ institutionId: SANDBOX, accessValidForDays: 181 }, 'access_valid_for_days'],
       [{ institutionId: SANDBOX, maxHistoricalDays: 0 }, 'max_historical_days'],
-      [{ institutionId: 'NO_SUCH_BANK' }, 'Unknown Institution ID'],
     ] as const) {
+      // Keyed by the field, a list of {summary, detail}, as the live service answers it.
       const refused = await refusal(nordigen.agreement.createAgreement(params as never));
-      expect(refused.status).toBe(400);
-      expect(`${refused.body.summary} ${refused.body.detail}`).toContain(field);
-      expect(shape(refused.body)).toEqual(ERROR_KEYS);
+      expect([refused.status, shape(refused.body), refused.body.status_code]).toEqual([400, [field, 'status_code'], 400]);
+      expect(shape(refused.body[field][0])).toEqual(['detail', 'summary']);
+      expect(refused.body[field][0].detail).toContain(field);
     }
+    const unknown = await refusal(nordigen.agreement.createAgreement({ institutionId: 'NO_SUCH_BANK' }));
+    expect([unknown.status, unknown.body]).toEqual([
+      400,
+      {
+        institution_id: {
+          summary: 'Unknown Institution ID NO_SUCH_BANK',
+          detail: 'Get Institution IDs from /institutions/?country={$COUNTRY_CODE}',
+        },
+        status_code: 400,
+      },
+    ]);
     const bad = await refusal(nordigen.agreement.createAgreement({ institutionId: SANDBOX, accessScope: ['payments'] } as never));
     expect(bad.status).toBe(400);
     expect(await faceRows(user.id)).toEqual(before);
@@ -249,5 +266,21 @@ describe('GoCardless face: rate limits', () => {
     expect([refused.status, refused.body.summary, refused.body.status_code]).toEqual([429, 'Rate limit exceeded', 429]);
     expect(Number(refused.headers.http_x_ratelimit_reset)).toBeGreaterThan(0);
     expect(refused.headers.http_x_ratelimit_remaining).toBe('0');
+  });
+
+  it('answers the per-IP limit on its paths in GoCardless’s shape too', async () => {
+    const perIp = await startTestApp({ RATE_LIMIT_IP: '2/60' });
+    try {
+      const send = () => fetch(`${perIp.url}/gocardless/api/v2/institutions/`);
+      expect((await send()).status).toBe(401);
+      expect((await send()).status).toBe(401);
+      const refused = await send();
+      const body = (await refused.json()) as Loose;
+      expect([refused.status, body.summary, body.status_code]).toEqual([429, 'Rate limit exceeded', 429]);
+      expect(body.detail).toContain('2 requests per address');
+      expect(refused.headers.get('http_x_ratelimit_remaining')).toBe('0');
+    } finally {
+      await perIp.close();
+    }
   });
 });

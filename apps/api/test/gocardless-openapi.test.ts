@@ -22,6 +22,7 @@ const schemaOf = (route: string) => {
   return operation.response;
 };
 
+// Every answer here is also checked against GoCardless's published v2 document (test/face-answers.ts).
 describe('the GoCardless face’s OpenAPI document', () => {
   it('is served, describes every route, and has no Spectral errors', { timeout: 120_000 }, async () => {
     const response = await fetch(`${app.url}/faces/gocardless/openapi.json`);
@@ -65,7 +66,9 @@ describe('the GoCardless face’s OpenAPI document', () => {
     parse('post /token/new/', tokens);
     parse('post /token/refresh/', await nordigen.exchangeToken({ refreshToken: tokens.refresh }));
     parse('get /institutions/', await nordigen.institution.getInstitutions({ country: 'pl' }));
-    parse('get /institutions/:id/', await nordigen.institution.getInstitutionById(SANDBOX));
+    const institution = await nordigen.institution.getInstitutionById(SANDBOX);
+    expect(institution.identification_codes).toEqual([]); // required by GoCardless's document
+    parse('get /institutions/:id/', institution);
     const agreement = await nordigen.agreement.createAgreement({ institutionId: 'SANDBANK_PREFIKS_SNDBPLP2' });
     parse('post /agreements/enduser/', agreement);
     parse('get /agreements/enduser/:id/', await nordigen.agreement.getAgreementById(agreement.id));
@@ -78,10 +81,16 @@ describe('the GoCardless face’s OpenAPI document', () => {
     parse('post /requisitions/', requisition);
     expect((await decide(user, requisition.id, { approve: true })).status).toBe(200);
     const linked = await nordigen.requisition.getRequisitionById(requisition.id);
+    expect(linked).not.toHaveProperty('ssn'); // the live service's null is not the document's string
     parse('get /requisitions/:id/', linked);
     parse('get /requisitions/', await nordigen.requisition.getRequisitions());
     const account = nordigen.account(linked.accounts[0]);
+    // Never read before: no `last_accessed` (the document's type allows no null), then the first read's time.
+    const unread = await account.getMetadata();
+    expect(unread).not.toHaveProperty('last_accessed');
+    parse('get /accounts/:id/', unread);
     parse('get /accounts/:id/', await account.getMetadata());
+    expect(await account.getMetadata()).toHaveProperty('last_accessed');
     parse('get /accounts/:id/details/', await account.getDetails());
     parse('get /accounts/:id/balances/', await account.getBalances());
     const transactions = await account.getTransactions();

@@ -15,6 +15,7 @@ import argon2 from 'argon2';
 import { v7 as uuidv7 } from 'uuid';
 import { expect } from 'vitest';
 import { buildApp } from '../src/app.ts';
+import { watchFaceAnswers } from './face-answers.ts';
 
 export const TEST_PASSWORD = 'correct-horse-battery';
 
@@ -90,6 +91,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
   const db = await nativePool(orm);
   const deps: Deps = { config, secrets: resolveSecrets(config), orm, logger: createLogger(config, 'api', sink) };
   const server = buildApp(deps).listen(0, '127.0.0.1');
+  /** Face answers that do not match their provider's published document (face-answers.ts). */
+  const faceProblems: string[] = [];
+  watchFaceAnswers(server, faceProblems);
   await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -122,12 +126,28 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
     await new Promise((resolve) => server.close(resolve));
     await orm.close();
     await database.drop();
+    if (faceProblems.length > 0) {
+      throw new Error(`${faceProblems.length} face answers do not match their provider's document:\n${faceProblems.join('\n')}`);
+    }
   }
 
   /** Takes the database away under the running app (its connections are killed). */
   const dropDatabase = () => database.drop();
 
-  return { url, deps, orm, db, logs, env: fullEnv, call, createUser, close, dropDatabase, databaseUrl: database.url };
+  return {
+    url,
+    deps,
+    orm,
+    db,
+    logs,
+    env: fullEnv,
+    call,
+    createUser,
+    close,
+    dropDatabase,
+    databaseUrl: database.url,
+    faceProblems,
+  };
 }
 
 /**

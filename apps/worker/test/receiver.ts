@@ -1,6 +1,11 @@
-/** A real webhook receiver on 127.0.0.1:0 that records every request and answers as told. */
+/**
+ * A real webhook receiver on 127.0.0.1:0 that records every request and answers as told. Every Plaid
+ * webhook it gets (one with a `Plaid-Verification` header) is checked against the schema Plaid's
+ * published document gives its type and code; `close()` fails with any that did not match.
+ */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { plaidWebhookProblems } from '@sandbank/testing/provider-documents';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -20,6 +25,8 @@ export type Answer = number | { status: number; body: string | Buffer; headers?:
 export interface Receiver {
   url: string;
   received: Received[];
+  /** Plaid webhooks that do not match Plaid's document. */
+  plaidProblems: string[];
   /** Decides the answer of each request; default 200. */
   respond: (request: Received, index: number) => Answer;
   /** Resolves when at least `count` requests have arrived (or rejects after `timeoutMs`). */
@@ -29,6 +36,7 @@ export interface Receiver {
 
 export async function startReceiver(): Promise<Receiver> {
   const received: Received[] = [];
+  const plaidProblems: string[] = [];
   const waiters: Array<() => void> = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -42,6 +50,16 @@ export async function startReceiver(): Promise<Receiver> {
         receivedAt: Date.now(),
         path: req.url ?? '/',
       };
+      if (req.headers['plaid-verification']) {
+        let body: { webhook_type?: unknown; webhook_code?: unknown } | undefined;
+        try {
+          body = JSON.parse(request.rawBody) as typeof body;
+        } catch {
+          plaidProblems.push(`not JSON: ${request.rawBody.slice(0, 200)}`);
+        }
+        const problems = body ? plaidWebhookProblems(body) : [];
+        if (problems.length > 0) plaidProblems.push(`${problems.join('; ')}\n  body: ${request.rawBody.slice(0, 500)}`);
+      }
       const index = received.push(request) - 1;
       for (const wake of waiters.splice(0)) wake();
       const answer = receiver.respond(request, index);
@@ -60,6 +78,7 @@ export async function startReceiver(): Promise<Receiver> {
   const receiver: Receiver = {
     url: `http://127.0.0.1:${port}`,
     received,
+    plaidProblems,
     respond: () => 200,
     async waitFor(count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
@@ -79,6 +98,9 @@ export async function startReceiver(): Promise<Receiver> {
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      if (plaidProblems.length > 0) {
+        throw new Error(`${plaidProblems.length} Plaid webhooks do not match Plaid's document:\n${plaidProblems.join('\n')}`);
+      }
     },
   };
   return receiver;

@@ -59,6 +59,7 @@ export {
   findItem,
   type ItemAccount,
   readItemAccounts,
+  readItemOwner,
   removeItem,
   setItemWebhook,
 } from './domain/plaid/items.ts';

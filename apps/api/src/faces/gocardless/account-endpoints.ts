@@ -14,7 +14,7 @@ import {
 } from '@sandbank/core';
 import type { UserHandler } from './call.ts';
 import { gcErrors } from './errors.ts';
-import { paramId, parse } from './input.ts';
+import { paramId, parseQuery } from './input.ts';
 import { findInstitution, type Quirks } from './institutions.ts';
 import { addDays, localDate, toAccountWire, toBalancesWire, toDetailsWire, toTransactionsWire } from './mapping.ts';
 import { TransactionsQuerySchema } from './wire.ts';
@@ -72,7 +72,7 @@ export const accountEndpoints: Record<string, UserHandler> = {
     return toBalancesWire(statement);
   },
   'get /accounts/:id/transactions/': async (call) => {
-    const query = parse(TransactionsQuerySchema, call.req.query);
+    const query = parseQuery(TransactionsQuerySchema, call.req.query);
     const { account, quirks } = await readable(call, 'transactions');
     const today = localDate(account.now);
     const earliest = addDays(today, 1 - account.agreement.maxHistoricalDays);

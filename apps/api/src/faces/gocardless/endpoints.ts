@@ -14,7 +14,7 @@ import {
 import { accountEndpoints } from './account-endpoints.ts';
 import type { Call, PublicHandler, UserHandler } from './call.ts';
 import { gcErrors } from './errors.ts';
-import { paramId, parse } from './input.ts';
+import { paramId, parse, parseQuery } from './input.ts';
 import { findInstitution, type Institution, institutionsOf } from './institutions.ts';
 import { toAgreementWire, toInstitutionWire, toRequisitionWire } from './mapping.ts';
 import { AgreementSchema, PageQuerySchema, RequisitionSchema, TokenNewSchema, TokenRefreshSchema } from './wire.ts';
@@ -33,13 +33,13 @@ const linkOf = (call: Call, id: string) => `${call.deps.config.http.publicUrl}/c
 /** Days and scope within what the institution allows (GoCardless refuses more). */
 function checkAgreementBounds(institution: Institution, days: { maxHistoricalDays: number; accessValidForDays: number }) {
   if (days.maxHistoricalDays > institution.transactionTotalDays) {
-    throw gcErrors.invalidField(
+    throw gcErrors.invalidBodyField(
       'max_historical_days',
       `max_historical_days must be > 0 and <= ${institution.transactionTotalDays} for ${institution.id}`,
     );
   }
   if (days.accessValidForDays > institution.maxAccessValidForDays) {
-    throw gcErrors.invalidField(
+    throw gcErrors.invalidBodyField(
       'access_valid_for_days',
       `access_valid_for_days must be > 0 and <= ${institution.maxAccessValidForDays} for ${institution.id}`,
     );
@@ -77,7 +77,12 @@ export const userEndpoints: Record<string, UserHandler> = {
   'get /institutions/:id/': async ({ req }) => {
     const institution = findInstitution(String(req.params.id));
     if (!institution) throw gcErrors.notFound();
-    return { ...toInstitutionWire(institution), supported_payments: {}, supported_features: ['account_selection'] };
+    return {
+      ...toInstitutionWire(institution),
+      supported_payments: {},
+      supported_features: ['account_selection'],
+      identification_codes: [],
+    };
   },
   'post /agreements/enduser/': async ({ em, req, caller }) => {
     const body = parse(AgreementSchema, req.body);
@@ -117,7 +122,7 @@ export const userEndpoints: Record<string, UserHandler> = {
     return toRequisitionWire(requisition, linkOf(call, requisition.id));
   },
   'get /requisitions/': async (call) => {
-    const query = parse(PageQuerySchema, call.req.query);
+    const query = parseQuery(PageQuerySchema, call.req.query);
     const page = await listRequisitions(call.em, { userId: call.caller.userId, ...query });
     return {
       count: page.count,

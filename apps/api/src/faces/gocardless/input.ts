@@ -4,9 +4,17 @@ import type { Call } from './call.ts';
 import { gcErrors, requestError } from './errors.ts';
 import { IdSchema } from './wire.ts';
 
+/** A request body: a refused field is answered keyed by its name, as GoCardless does. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const parsed = schema.safeParse(value ?? {});
-  if (!parsed.success) throw requestError(parsed.error);
+  if (!parsed.success) throw requestError(parsed.error, 'body');
+  return parsed.data;
+}
+
+/** A query string: a refused parameter is one flat error. */
+export function parseQuery<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const parsed = schema.safeParse(value ?? {});
+  if (!parsed.success) throw requestError(parsed.error, 'query');
   return parsed.data;
 }
 

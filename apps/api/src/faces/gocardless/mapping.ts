@@ -55,7 +55,7 @@ export const toRequisitionWire = (requisition: Requisition, link: string) => ({
   accounts: requisition.accounts,
   user_language: requisition.userLanguage.toUpperCase(),
   link,
-  ssn: null,
+  // No `ssn`: the live service sends null, which the document's string type does not allow.
   account_selection: false,
   redirect_immediate: false,
 });
@@ -73,7 +73,8 @@ export const toInstitutionWire = (institution: Institution) => ({
 export const toAccountWire = (account: LinkedAccount) => ({
   id: account.id,
   created: timestamp(account.createdAt),
-  last_accessed: account.lastAccessed && timestamp(account.lastAccessed),
+  // Absent until the account is first read: the document's type allows no null.
+  ...(account.lastAccessed ? { last_accessed: timestamp(account.lastAccessed) } : {}),
   iban: ibanOf(account.accountId),
   bban: nrbOf(ibanOf(account.accountId)),
   institution_id: account.institutionId,

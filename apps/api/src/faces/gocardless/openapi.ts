@@ -13,6 +13,7 @@ import {
   BalancesResponse,
   DetailsResponse,
   GocardlessErrorSchema,
+  GocardlessFieldErrorSchema,
   InstitutionResponse,
   InstitutionsResponse,
   RequisitionResponse,
@@ -113,7 +114,8 @@ export const faceRoutes = (): string[] => [
 ];
 
 const ERRORS: Record<string, string> = {
-  '400': 'Invalid input (`Invalid <field>`), unknown institution, or a date range outside the agreement',
+  '400':
+    'A refused body field, keyed by its name (GocardlessFieldError, as the live service answers: also on POST /token/new/, whose document lists no 400), an invalid query parameter (`Invalid <field>`), or a date range outside the agreement',
   '401': 'Missing, invalid or expired token, wrong secrets, or an expired agreement (AccessExpiredError)',
   '403': 'A scope the agreement does not grant (AccessScopeError)',
   '404': 'Not found, not yours, or an account of a requisition not linked',
@@ -123,7 +125,10 @@ const ERRORS: Record<string, string> = {
 export function buildGocardlessOpenApiDocument(serverUrl: string): Record<string, unknown> {
   const schemas = schemaCollector();
   const json = (schema: z.ZodType, io: 'input' | 'output') => ({ 'application/json': { schema: schemas.json(schema, io) } });
-  const error = (description: string) => ({ description, content: json(GocardlessErrorSchema, 'output') });
+  const error = (description: string, body: boolean) => ({
+    description,
+    content: json(body ? z.union([GocardlessErrorSchema, GocardlessFieldErrorSchema]) : GocardlessErrorSchema, 'output'),
+  });
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of faceRoutes()) {
     const operation = OPERATIONS[route];
@@ -151,7 +156,12 @@ export function buildGocardlessOpenApiDocument(serverUrl: string): Record<string
       ...(operation.body ? { requestBody: { required: true, content: json(operation.body, 'input') } } : {}),
       responses: {
         [operation.status]: { description: 'success', content: json(operation.response, 'output') },
-        ...Object.fromEntries(Object.entries(ERRORS).map(([status, description]) => [status, error(description)])),
+        ...Object.fromEntries(
+          Object.entries(ERRORS).map(([status, description]) => [
+            status,
+            error(description, status === '400' && !!operation.body),
+          ]),
+        ),
       },
     };
   }

@@ -23,6 +23,18 @@ export const GocardlessErrorSchema = z
   })
   .meta({ id: 'GocardlessError' });
 
+const FieldError = z.strictObject({ summary: z.string(), detail: z.string() });
+
+/** A refused field of a request body, keyed by the field's name, as the live service answers it. */
+export const GocardlessFieldErrorSchema = z
+  .object({ status_code: z.literal(400) })
+  .catchall(z.union([z.array(z.union([FieldError, z.string()])).min(1), FieldError]))
+  .meta({
+    id: 'GocardlessFieldError',
+    description:
+      'A refused field of a request body, keyed by its name: `{"max_historical_days": [{"summary", "detail"}], "status_code": 400}`; a missing one `{"<field>": ["This field is required."]}`; an unknown institution `{"institution_id": {"summary", "detail"}}`',
+  });
+
 export const TokenNewResponse = z.strictObject({
   access: z.string(),
   access_expires: z.literal(86_400),
@@ -46,6 +58,7 @@ export const InstitutionsResponse = z.array(InstitutionSchema);
 export const InstitutionResponse = InstitutionSchema.extend({
   supported_payments: z.strictObject({}),
   supported_features: z.array(z.string()),
+  identification_codes: z.array(z.string()),
 });
 
 export const AgreementResponse = z
@@ -76,7 +89,6 @@ export const RequisitionResponse = z
     accounts: z.array(z.uuid()),
     user_language: z.string(),
     link: z.url(),
-    ssn: z.null(),
     account_selection: z.boolean(),
     redirect_immediate: z.boolean(),
   })
@@ -91,7 +103,7 @@ export const RequisitionsResponse = z.strictObject({
 export const AccountResponse = z.strictObject({
   id: z.uuid(),
   created: Timestamp,
-  last_accessed: Timestamp.nullable(),
+  last_accessed: Timestamp.optional().meta({ description: 'Absent until the account is first read' }),
   iban: z.string(),
   bban: z.string(),
   institution_id: z.string(),

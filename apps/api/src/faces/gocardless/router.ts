@@ -80,3 +80,10 @@ export function gocardlessRouter(deps: Deps, inFlight: InFlight): Router {
   });
   return router;
 }
+
+/** The per-IP limit's refusal on the face's paths, in GoCardless's shape and headers. */
+export function gocardlessRateLimited(_req: Request, res: Response, headers: Record<string, string>): void {
+  const wire = wireHeaders(headers);
+  const limit = `${headers['RateLimit-Limit'] ?? '?'} requests per address`;
+  sendGocardlessError(res, gcErrors.rateLimited(limit, headers['Retry-After'] ?? '1', wire));
+}

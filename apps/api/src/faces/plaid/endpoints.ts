@@ -9,8 +9,8 @@ import {
   type PlaidItem,
   readClock,
   readItemAccounts,
+  readItemOwner,
   removeItem,
-  syncItem,
   uuidv7,
 } from '@sandbank/core';
 import type { EntityManager } from '@sandbank/db';
@@ -22,12 +22,15 @@ import {
   INSTITUTION_ID,
   startOfLocalDate,
   toPlaidAccount,
-  toPlaidSyncChanges,
+  toPlaidNumbers,
+  toPlaidOwner,
   toPlaidTransaction,
   ZONE,
 } from './mapping.ts';
+import { checkCountries, checkProducts } from './products.ts';
 import {
   AccessTokenSchema,
+  AccountDataGetSchema,
   AccountsGetSchema,
   InstitutionsGetByIdSchema,
   LinkTokenCreateSchema,
@@ -36,9 +39,8 @@ import {
   TransactionsGetSchema,
   TransactionsSyncSchema,
 } from './schemas.ts';
+import { readPlaidSyncPage } from './sync.ts';
 import { checkedWebhookUrl, webhookEndpoints } from './webhook-endpoints.ts';
-
-const SUPPORTED_PRODUCTS = new Set(['transactions', 'balance']);
 
 /** The Item's accounts, only `wanted` ones when given (an id not in the Item is INVALID_ACCOUNT_ID). */
 async function itemAccounts(em: EntityManager, item: PlaidItem, wanted: readonly string[] | undefined) {
@@ -56,10 +58,7 @@ const accountsGet = endpoint(AccountsGetSchema, 'usable', async ({ em, item, bod
 export const endpoints: Record<string, Endpoint> = {
   '/sandbox/public_token/create': endpoint(SandboxPublicTokenCreateSchema, undefined, async ({ deps, em, userId, body }) => {
     if (body.institution_id !== INSTITUTION_ID) throw plaidErrors.invalidInstitution();
-    const unsupported = body.initial_products.filter((product) => !SUPPORTED_PRODUCTS.has(product));
-    if (unsupported.length > 0) {
-      throw plaidErrors.invalidProduct(`Sandbank serves transactions and balance only, not: ${unsupported.join(', ')}`);
-    }
+    checkProducts(body.initial_products);
     const webhook = body.options?.webhook ? await checkedWebhookUrl(deps, body.options.webhook, 'options.webhook') : null;
     const { publicToken } = await createItem(em, {
       userId,
@@ -92,22 +91,43 @@ export const endpoints: Record<string, Endpoint> = {
   }),
 
   // Link is Plaid's browser UI (out of scope): the token is only handed out, valid 4 hours of the world's clock.
-  '/link/token/create': endpoint(LinkTokenCreateSchema, undefined, async ({ em, userId }) => {
+  '/link/token/create': endpoint(LinkTokenCreateSchema, undefined, async ({ em, userId, body }) => {
+    checkProducts([
+      ...(body.products ?? []),
+      ...(body.required_if_supported_products ?? []),
+      ...(body.optional_products ?? []),
+      ...(body.additional_consented_products ?? []),
+    ]);
+    checkCountries(body.country_codes);
     const { now } = await readClock(em, userId);
     return { link_token: `link-sandbox-${uuidv7()}`, expiration: new Date(now.getTime() + 4 * 3_600_000).toISOString() };
   }),
 
+  '/auth/get': endpoint(AccountDataGetSchema, 'usable', async ({ em, item, body }) => {
+    const accounts = await itemAccounts(em, item, body.options?.account_ids);
+    return { accounts: accounts.map(toPlaidAccount), numbers: toPlaidNumbers(accounts), item: plaidItem(item) };
+  }),
+
+  '/identity/get': endpoint(AccountDataGetSchema, 'usable', async ({ em, item, body }) => {
+    const accounts = await itemAccounts(em, item, body.options?.account_ids);
+    const owner = await readItemOwner(em, item);
+    if (!owner) throw plaidErrors.itemNotFound();
+    const owners = [toPlaidOwner(owner)];
+    return { accounts: accounts.map((account) => ({ ...toPlaidAccount(account), owners })), item: plaidItem(item) };
+  }),
+
   '/transactions/sync': endpoint(TransactionsSyncSchema, 'usable', async ({ em, item, body }) => {
-    const synced = await syncItem(em, { item, cursor: body.cursor || undefined, limit: body.count ?? 100 });
-    const changes = toPlaidSyncChanges(
-      { ...synced.page, postedInPage: synced.postedInPage, postedFromPending: synced.postedFromPending },
-      body.options?.include_original_description === true,
-    );
+    const page = await readPlaidSyncPage(em, {
+      item,
+      cursor: body.cursor || undefined,
+      count: body.count ?? 100,
+      includeOriginalDescription: body.options?.include_original_description === true,
+    });
     return {
-      ...changes,
+      ...page.changes,
       accounts: (await readItemAccounts(em, item)).map(toPlaidAccount),
-      next_cursor: synced.page.nextCursor,
-      has_more: synced.page.hasMore,
+      next_cursor: page.nextCursor,
+      has_more: page.hasMore,
       transactions_update_status: 'HISTORICAL_UPDATE_COMPLETE',
     };
   }),

@@ -51,7 +51,18 @@ export const plaidErrors = {
   invalidPublicToken: () =>
     invalidInput('INVALID_PUBLIC_TOKEN', 'provided public token is unknown, expired or already exchanged'),
   invalidInstitution: () => invalidInput('INVALID_INSTITUTION', 'invalid institution_id provided: Sandbank is ins_sandbank'),
-  invalidProduct: (message: string) => invalidInput('INVALID_PRODUCT', message),
+  invalidProduct: (products: readonly string[]) =>
+    invalidInput(
+      'INVALID_PRODUCT',
+      `client is not authorized to access the following products: ${JSON.stringify(products)}; Sandbank serves transactions, balance, auth and identity`,
+    ),
+  productsNotSupported: (product: string) =>
+    new PlaidError(
+      400,
+      'ITEM_ERROR',
+      'PRODUCTS_NOT_SUPPORTED',
+      `the following products are not supported by this institution: ${product} (Sandbank serves transactions, balance, auth and identity)`,
+    ),
   invalidAccountId: () => invalidInput('INVALID_ACCOUNT_ID', 'one or more of the account IDs is invalid'),
   itemNotFound: () =>
     new PlaidError(

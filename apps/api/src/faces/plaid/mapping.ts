@@ -10,7 +10,14 @@
  * - sync: a page of the domain's sync → Plaid's added/modified/removed, with pending → posted as
  *   a new transaction that names the pending one, whose id is removed.
  */
-import { type ItemAccount, PLAID_CONSENTED_PRODUCTS, PLAID_INSTITUTION_ID, type PlaidItem } from '@sandbank/core';
+import {
+  type ItemAccount,
+  ibanOf,
+  PLAID_CONSENTED_PRODUCTS,
+  PLAID_INSTITUTION_ID,
+  type PlaidItem,
+  SANDBANK_BIC,
+} from '@sandbank/core';
 import type { Category, Transaction } from '@sandbank/schemas';
 import { DateTime } from 'luxon';
 
@@ -156,7 +163,7 @@ export function toPlaidAccount(account: ItemAccount) {
       iso_currency_code: account.currency,
       unofficial_currency_code: null,
     },
-    mask: null,
+    mask: ibanOf(account.id).slice(-4),
     name: account.name,
     official_name: null,
     type: 'depository' as const,
@@ -171,7 +178,7 @@ export function toPlaidItem(item: PlaidItem, loginRequiredError: Record<string, 
     institution_id: INSTITUTION_ID,
     webhook: item.webhookUrl,
     error: item.state === 'login_required' ? loginRequiredError : null,
-    available_products: ['balance'],
+    available_products: ['auth', 'balance', 'identity'],
     billed_products: ['transactions'],
     products: ['transactions'],
     consented_products: [...PLAID_CONSENTED_PRODUCTS],
@@ -183,7 +190,7 @@ export function toPlaidItem(item: PlaidItem, loginRequiredError: Record<string, 
 export const INSTITUTION = {
   institution_id: INSTITUTION_ID,
   name: 'Sandbank',
-  products: ['transactions', 'balance'],
+  products: ['transactions', 'balance', 'auth', 'identity'],
   country_codes: ['PL'],
   url: null,
   primary_color: null,
@@ -192,6 +199,38 @@ export const INSTITUTION = {
   dtc_numbers: [],
   oauth: false,
 };
+
+/**
+ * `/auth/get`'s numbers as Plaid serves European accounts: each account's IBAN and BIC in
+ * `international` (the same IBAN every face shows); no ACH, EFT or BACS numbers.
+ */
+export function toPlaidNumbers(accounts: readonly ItemAccount[]) {
+  return {
+    ach: [],
+    eft: [],
+    international: accounts.map((account) => ({ account_id: account.id, iban: ibanOf(account.id), bic: SANDBANK_BIC })),
+    bacs: [],
+  };
+}
+
+/** The address `/identity/get` shows: a world's user has none, so every owner lives at Sandbank's fictional one. */
+const DEFAULT_OWNER_ADDRESS = {
+  street: 'ul. Piaskowa 1',
+  city: 'Warszawa',
+  region: null,
+  postal_code: '00-001',
+  country: 'PL',
+};
+
+/** `/identity/get`'s owner of every account: the world's user, named by their e-mail (as GoCardless's `ownerName`). */
+export function toPlaidOwner(owner: { email: string }) {
+  return {
+    names: [owner.email],
+    emails: [{ data: owner.email, primary: true, type: 'primary' as const }],
+    phone_numbers: [],
+    addresses: [{ data: DEFAULT_OWNER_ADDRESS, primary: true }],
+  };
+}
 
 export interface DomainSyncPage {
   added: Transaction[];

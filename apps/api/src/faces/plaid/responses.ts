@@ -30,7 +30,7 @@ const AccountSchema = z
   .object({
     account_id: z.uuid(),
     balances: BalancesSchema,
-    mask: z.null(),
+    mask: z.string().length(4).meta({ description: 'The last 4 digits of the account’s IBAN' }),
     name: z.string(),
     official_name: z.null(),
     type: z.literal('depository'),
@@ -97,6 +97,24 @@ const TransactionSchema = z
   })
   .meta({ id: 'Transaction' });
 
+const OwnerSchema = z.object({
+  names: z.array(z.string()).meta({ description: 'The world’s user, by e-mail (a user has no name)' }),
+  emails: z.array(z.object({ data: z.string(), primary: z.boolean(), type: z.literal('primary') })),
+  phone_numbers: z.array(z.never()),
+  addresses: z.array(
+    z.object({
+      data: z.object({
+        street: z.string(),
+        city: z.string(),
+        region: z.null(),
+        postal_code: z.string(),
+        country: z.literal('PL'),
+      }),
+      primary: z.boolean(),
+    }),
+  ),
+});
+
 const withRequestId = <T extends z.ZodRawShape>(shape: T) => z.object({ ...shape, request_id: requestId });
 
 /** Each endpoint's 200 body. */
@@ -125,6 +143,20 @@ export const RESPONSES: Record<string, z.ZodType> = {
     item: ItemSchema,
   }),
   '/transactions/refresh': withRequestId({}),
+  '/auth/get': withRequestId({
+    accounts: z.array(AccountSchema),
+    numbers: z.object({
+      ach: z.array(z.never()),
+      eft: z.array(z.never()),
+      international: z.array(z.object({ account_id: z.uuid(), iban: z.string(), bic: z.string() })),
+      bacs: z.array(z.never()),
+    }),
+    item: ItemSchema,
+  }),
+  '/identity/get': withRequestId({
+    accounts: z.array(AccountSchema.extend({ owners: z.array(OwnerSchema) })),
+    item: ItemSchema,
+  }),
   '/item/webhook/update': withRequestId({ item: ItemSchema }),
   '/sandbox/item/reset_login': withRequestId({ reset_login: z.literal(true) }),
   '/sandbox/item/repair': withRequestId({ repaired: z.literal(true) }),

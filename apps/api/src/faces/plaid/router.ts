@@ -9,11 +9,22 @@
 import { authenticatePlaid, consumePoint, type Deps, findItem, type PlaidItem, withFamilyShare } from '@sandbank/core';
 import type { EntityManager } from '@sandbank/db';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { z } from 'zod';
 import type { InFlight } from '../../http/in-flight.ts';
 import { BODY_ERROR_TYPES, jsonBody } from '../../http/json-body.ts';
-import type { Endpoint } from './endpoint.ts';
+import { type Endpoint, endpoint } from './endpoint.ts';
 import { endpoints } from './endpoints.ts';
 import { fromDomain, type PlaidError, plaidErrors, requestError, sendPlaidError } from './errors.ts';
+import { UNSERVED_PRODUCT_PATHS } from './products.ts';
+
+const unservedProductOf = (path: string): string | undefined =>
+  Object.entries(UNSERVED_PRODUCT_PATHS).find(([prefix]) => path.startsWith(prefix))?.[1];
+
+/** Any body (Plaid's own fields differ per product), refused once the caller is known. */
+const unservedProduct = (product: string): Endpoint =>
+  endpoint(z.looseObject({}), undefined, async () => {
+    throw plaidErrors.productsNotSupported(product);
+  });
 
 const header = (req: Request, name: string) => {
   const value = req.headers[name];
@@ -72,6 +83,12 @@ export function plaidRouter(deps: Deps, inFlight: InFlight): Router {
       inFlight.track(answer(deps, endpoint, req, res)).catch((error: unknown) => fail(req, res, error));
     });
   }
+  // A path of a product Sandbank does not serve: PRODUCTS_NOT_SUPPORTED naming it, after the credentials' checks.
+  router.post(/.*/, (req, res, next) => {
+    const product = unservedProductOf(req.path);
+    if (!product) return next();
+    inFlight.track(answer(deps, unservedProduct(product), req, res)).catch((error: unknown) => fail(req, res, error));
+  });
   router.use((req, res) => sendPlaidError(res, plaidErrors.notFound(), req.id));
   // Body parser failures (bad JSON, too large, too deep, not UTF-8): Plaid's INVALID_BODY.
   router.use((error: { type?: string }, req: Request, res: Response, _next: NextFunction) => {

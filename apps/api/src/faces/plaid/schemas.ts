@@ -47,6 +47,12 @@ export const AccountsGetSchema = z.strictObject({
     .optional(),
 });
 
+/** `/auth/get` and `/identity/get`: the Item's accounts, only `options.account_ids` when given. */
+export const AccountDataGetSchema = z.strictObject({
+  ...withAccessToken,
+  options: z.strictObject({ account_ids: accountIds.optional() }).optional(),
+});
+
 export const TransactionsSyncSchema = z.strictObject({
   ...withAccessToken,
   // Absent, empty or null: from the beginning (Plaid's own quickstart sends null).
@@ -102,6 +108,9 @@ export const LinkTokenCreateSchema = z.looseObject({
   country_codes: z.array(text(2)).min(1).max(30),
   user: z.looseObject({ client_user_id: text() }),
   products: z.array(text(64)).max(20).nullable().optional(),
+  required_if_supported_products: z.array(text(64)).max(20).nullable().optional(),
+  optional_products: z.array(text(64)).max(20).nullable().optional(),
+  additional_consented_products: z.array(text(64)).max(20).nullable().optional(),
   webhook: text(2048).optional(),
   access_token: token.nullable().optional(),
 });

@@ -26,6 +26,7 @@ import {
   selectItemByAccessToken,
   selectListedItem,
   selectListedItems,
+  selectUserEmail,
   updateLiveItem,
 } from './queries.ts';
 
@@ -161,6 +162,12 @@ export async function readItemAccounts(em: EntityManager, item: PlaidItem): Prom
       },
     ];
   });
+}
+
+/** The Item's owner as `/identity/get` shows them: the world's user (a user has an e-mail and no name or address). */
+export async function readItemOwner(em: EntityManager, item: PlaidItem): Promise<{ email: string } | null> {
+  const email = await selectUserEmail(em, item.userId);
+  return email === undefined ? null : { email };
 }
 
 /** An Item as the console lists it: the Item, whether its public token was exchanged, and its accounts' names. */

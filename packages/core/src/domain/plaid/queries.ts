@@ -254,6 +254,12 @@ export function selectItemAccounts(em: EntityManager, userId: string, accountIds
   );
 }
 
+/** The user's e-mail, or undefined when the user is gone. */
+export async function selectUserEmail(em: EntityManager, userId: string): Promise<string | undefined> {
+  const [row] = await em.execute<{ email: string }[]>('select email from users where id = ?', [userId]);
+  return row?.email;
+}
+
 /** Which of these transactions of the user posted after being pending first. */
 export async function selectPostedFromPending(em: EntityManager, userId: string, ids: readonly string[]): Promise<string[]> {
   const rows = await em.execute<{ id: string }[]>(
