@@ -4,11 +4,13 @@
  * tools answers what the REST API answers for the same thing; bad input is a tool error carrying
  * our code and trace id; another user's ids are not found; resources and the prompt read back.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderToolList, withToolList } from '../src/mcp/tool-list.ts';
 import { cliEnv, sandbank } from './cli-process.ts';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
 import { callTool, httpClient, type McpTransportName, stdioClient } from './mcp-clients.ts';
@@ -82,6 +84,25 @@ describe('POST /mcp without credentials', () => {
   });
 });
 
+describe('with an API key', () => {
+  it('reaches what the key reaches on REST, over HTTP and through SANDBANK_API_KEY on stdio', async () => {
+    const key: string = (await rest('POST', '/v1/api-keys', { name: 'mcp-key' })).data.key;
+    const keyDir = await mkdtemp(path.join(os.tmpdir(), 'sandbank-mcp-key-'));
+    const withKey = [
+      await httpClient(app.url, key),
+      await stdioClient(cliEnv(keyDir, { SANDBANK_API_KEY: key }), ['--api-url', app.url]),
+    ];
+    for (const client of withKey) {
+      expect(await ok(client, 'worlds_listSnapshots')).toEqual(await rest('GET', '/v1/sandbox/snapshots'));
+      const refused = await callTool(client, 'accounts_listAccounts');
+      const restRefused = await app.call('GET', '/v1/accounts', { token: key });
+      expect([restRefused.status, refused]).toMatchObject([401, { ok: false, error: { code: 'UNAUTHENTICATED' } }]);
+      await client.close();
+    }
+    await rm(keyDir, { recursive: true, force: true });
+  });
+});
+
 describe.each(['http', 'stdio'] as const)('over %s', (transport) => {
   const client = () => {
     const found = clients.get(transport);
@@ -125,6 +146,12 @@ describe.each(['http', 'stdio'] as const)('over %s', (transport) => {
     expect(byName.get('accounts_createAccount')?.inputSchema).toMatchObject({ required: ['name'] });
   });
 
+  it('is the tool list docs/guides/mcp.md shows (run `pnpm mcp-tools-doc` after changing a procedure)', async () => {
+    const page = readFileSync(new URL('../../../docs/guides/mcp.md', import.meta.url), 'utf8');
+    const { tools } = await client().listTools();
+    expect(page).toBe(withToolList(page, renderToolList(tools)));
+  });
+
   it('accounts, simulate, post/void/reverse: the same as REST', async () => {
     const c = client();
     const account = await ok(c, 'accounts_createAccount', { name: `MCP ${transport}` });
@@ -164,8 +191,17 @@ describe.each(['http', 'stdio'] as const)('over %s', (transport) => {
       await rest('GET', `/v1/sandbox/snapshots/${snapshot.data.id}`),
     );
     const world = await ok(c, 'worlds_createWorld', { snapshotId: snapshot.data.id, ttl: 'PT1H' });
-    expect(await ok(c, 'worlds_getWorld', { id: world.data.id })).toEqual(await rest('GET', `/v1/worlds/${world.data.id}`));
+    const created = world.data as unknown as { world: { id: string }; accessToken: string };
+    expect(await ok(c, 'worlds_getWorld', { id: created.world.id })).toEqual(await rest('GET', `/v1/worlds/${created.world.id}`));
     expect(await ok(c, 'worlds_listWorlds')).toEqual(await rest('GET', '/v1/worlds'));
+    // The child world's own token drives that world alone: its accounts, not the parent's.
+    const child = await httpClient(app.url, created.accessToken);
+    const childAccounts = await ok(child, 'accounts_listAccounts');
+    expect(childAccounts).toEqual((await app.call('GET', '/v1/accounts', { token: created.accessToken })).body);
+    const ids = (accounts: unknown) => (accounts as { id: string }[]).map((account) => account.id);
+    const parentIds = ids((await rest('GET', '/v1/accounts')).data);
+    expect(ids(childAccounts.data).filter((id) => parentIds.includes(id))).toEqual([]);
+    await child.close();
   });
 
   it('events and webhooks (test, deliveries, redeliver, faults): the same as REST', async () => {
