@@ -13,7 +13,9 @@ export type McpTransportName = 'http' | 'stdio';
 export async function httpClient(apiUrl: string, bearer: string): Promise<Client> {
   const client = new Client({ name: 'sandbank-test', version: '1.0.0' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL('/mcp', apiUrl), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }),
+    new StreamableHTTPClientTransport(new URL('/mcp', apiUrl), {
+      requestInit: { headers: { authorization: `Bearer ${bearer}` } },
+    }),
   );
   return client;
 }
@@ -21,7 +23,9 @@ export async function httpClient(apiUrl: string, bearer: string): Promise<Client
 /** `sandbank mcp` with `env` (the CLI's: a config directory with a saved session, or SANDBANK_API_KEY). */
 export async function stdioClient(env: Record<string, string>, args: string[] = []): Promise<Client> {
   const client = new Client({ name: 'sandbank-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: cliCommand.node, args: [cliCommand.main, ...args, 'mcp'], env, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({ command: cliCommand.node, args: [cliCommand.main, ...args, 'mcp'], env, stderr: 'pipe' }),
+  );
   return client;
 }
 
@@ -30,7 +34,9 @@ export async function callTool(
   client: Client,
   name: string,
   args: Record<string, unknown> = {},
-): Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; error: { code: string; message: string; traceId: string } }> {
+): Promise<
+  { ok: true; value: Record<string, unknown> } | { ok: false; error: { code: string; message: string; traceId: string } }
+> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   if (result.isError) {
     const [first] = result.content;

@@ -29,7 +29,11 @@ beforeAll(async () => {
   app = await startTestApp();
   user = await app.createUser();
   configDir = await mkdtemp(path.join(os.tmpdir(), 'sandbank-mcp-inspector-'));
-  const login = await sandbank(['login', '--api-url', app.url, '--email', user.email, '--password-stdin'], cliEnv(configDir), user.password);
+  const login = await sandbank(
+    ['login', '--api-url', app.url, '--email', user.email, '--password-stdin'],
+    cliEnv(configDir),
+    user.password,
+  );
   expect(login.code, login.stderr).toBe(0);
 }, 180_000);
 

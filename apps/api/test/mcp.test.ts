@@ -68,7 +68,8 @@ describe('POST /mcp without credentials', () => {
     });
 
   it('is 401 in our error contract, with no token, a bad token or a revoked API key', async () => {
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: 'Bearer sbk_not_a_key' }]) {
+    const refused: Record<string, string>[] = [{}, { authorization: 'Bearer nope' }, { authorization: 'Bearer sbk_not_a_key' }];
+    for (const headers of refused) {
       const res = await post(headers);
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({ code: 'UNAUTHENTICATED', traceId: expect.any(String) });
@@ -140,7 +141,10 @@ describe.each(['http', 'stdio'] as const)('over %s', (transport) => {
       expect([tool.name, tool.inputSchema.type, tool.outputSchema?.type]).toEqual([tool.name, 'object', 'object']);
     }
     expect(byName.get('accounts_getAccount')?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
-    expect(byName.get('transactions_reverseTransaction')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(byName.get('transactions_reverseTransaction')?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
     expect(byName.get('webhooks_deleteWebhook')?.annotations).toMatchObject({ destructiveHint: true });
     expect(byName.get('accounts_createAccount')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(byName.get('accounts_createAccount')?.inputSchema).toMatchObject({ required: ['name'] });
@@ -160,7 +164,10 @@ describe.each(['http', 'stdio'] as const)('over %s', (transport) => {
     const pending = await ok(c, 'simulations_simulateTransaction', { accountId: id, amount: -12_50, status: 'pending' });
     const pendingId = (pending.data.transaction as { id: string }).id;
     const voided = await ok(c, 'transactions_voidTransaction', { id: pendingId });
-    expect(voided).toEqual({ ...voided, data: expect.objectContaining({ transaction: expect.objectContaining({ status: 'voided' }) }) });
+    expect(voided).toEqual({
+      ...voided,
+      data: expect.objectContaining({ transaction: expect.objectContaining({ status: 'voided' }) }),
+    });
     const held = await ok(c, 'simulations_simulateTransaction', { accountId: id, amount: -20_00, status: 'pending' });
     const heldId = (held.data.transaction as { id: string }).id;
     await ok(c, 'transactions_postTransaction', { id: heldId });
@@ -279,7 +286,10 @@ describe.each(['http', 'stdio'] as const)('over %s', (transport) => {
     expect(doc && 'text' in doc ? doc.text : '').toContain('# ');
     await expect(c.readResource({ uri: 'sandbank://docs/../package.json' })).rejects.toThrow();
     const { resourceTemplates } = await c.listResourceTemplates();
-    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(['sandbank://accounts/{id}', 'sandbank://docs/{page}']);
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+      'sandbank://accounts/{id}',
+      'sandbank://docs/{page}',
+    ]);
     const { prompts } = await c.listPrompts();
     expect(prompts.map((prompt) => prompt.name)).toEqual(['budgeting-app-world']);
     const prompt = await c.getPrompt({ name: 'budgeting-app-world', arguments: { webhookUrl: 'https://example.com/hook' } });

@@ -4,14 +4,7 @@
  * authorisation, rate limits and world isolation apply unchanged. A refusal becomes our error
  * contract (`{ traceId, code, message, details }`).
  */
-import {
-  appRouter,
-  type Deps,
-  createContextInner,
-  isDatabaseUnavailable,
-  toErrorBody,
-  withTraceId,
-} from '@sandbank/core';
+import { appRouter, createContextInner, type Deps, isDatabaseUnavailable, toErrorBody, withTraceId } from '@sandbank/core';
 import type { ErrorBody } from '@sandbank/schemas';
 import { TRPCError } from '@trpc/server';
 import type { Logger } from 'pino';
@@ -53,6 +46,7 @@ export async function callProcedure(caller: McpCaller, path: string, input: unkn
 
 function logFailure(log: Logger, error: unknown, path: string): void {
   const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
-  if (isDatabaseUnavailable(error)) log.warn({ err: { message: String((cause as Error).message) }, path }, 'database unavailable');
+  if (isDatabaseUnavailable(error))
+    log.warn({ err: { message: String((cause as Error).message) }, path }, 'database unavailable');
   else log.error({ err: cause, path }, 'MCP tool failed');
 }

@@ -4,16 +4,16 @@
  * a user's API key; without a valid one the answer is 401 in our error contract before any MCP
  * message is read. GET and DELETE (a server-sent stream, a session's end) are 405: there is no session.
  */
-import { authenticateWorldOwner, bearerToken, type Deps, toErrorBody, withTraceId } from '@sandbank/core';
-import { AppError } from '@sandbank/core';
+
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AppError, authenticateWorldOwner, bearerToken, type Deps, toErrorBody, withTraceId } from '@sandbank/core';
 import { type Request, type Response, Router } from 'express';
 import { sendError } from '../http/errors.ts';
 import type { InFlight } from '../http/in-flight.ts';
 import { createMcpServer } from './server.ts';
 import { listMcpTools } from './tools.ts';
 
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 
 export function mcpRouter(deps: Deps, inFlight: InFlight): Router {
   const tools = listMcpTools();
@@ -47,7 +47,10 @@ export function mcpRouter(deps: Deps, inFlight: InFlight): Router {
   });
 
   router.all(MCP_PATH, (req: Request, res: Response) => {
-    const error = new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${MCP_PATH}; use POST (the server keeps no session)`);
+    const error = new AppError(
+      'METHOD_NOT_ALLOWED',
+      `${req.method} is not allowed on ${MCP_PATH}; use POST (the server keeps no session)`,
+    );
     sendError(res, toErrorBody(error, req.id), { Allow: 'POST' });
   });
   return router;

@@ -11,11 +11,11 @@ import type { Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types
 import { type CallOutcome, callProcedure, type McpCaller } from './caller.ts';
 
 /** The repository's docs folder (the sources ship beside the bundle, scripts/build-server.ts). */
-export const DOCS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../docs');
+const DOCS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../docs');
 
 const ACCOUNT_URI = /^sandbank:\/\/accounts\/([^/]+)$/;
 const DOC_URI = /^sandbank:\/\/docs\/(.+\.md)$/;
-export const RECENT_EVENTS_URI = 'sandbank://events/recent';
+const RECENT_EVENTS_URI = 'sandbank://events/recent';
 
 export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
   {
@@ -35,7 +35,7 @@ export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
 ];
 
 /** Every docs page, by its path under docs/ (e.g. `faces/plaid.md`); none when the docs are not installed. */
-export function docPages(dir = DOCS_DIR): string[] {
+function docPages(dir = DOCS_DIR): string[] {
   const pages: string[] = [];
   const walk = (relative: string) => {
     let names: string[];
@@ -70,7 +70,8 @@ export async function listResources(caller: McpCaller): Promise<Resource[]> {
       uri: RECENT_EVENTS_URI,
       name: 'recent events',
       title: 'Recent events of your world',
-      description: 'The first page of GET /v1/events: the oldest 50 events after the start of the log; page on with the events_listEvents tool.',
+      description:
+        'The first page of GET /v1/events: the oldest 50 events after the start of the log; page on with the events_listEvents tool.',
       mimeType: 'application/json',
     },
     ...docPages().map((page) => ({

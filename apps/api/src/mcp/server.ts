@@ -23,7 +23,7 @@ import { BUDGETING_PROMPT, budgetingPrompt } from './prompts.ts';
 import { listResources, RESOURCE_TEMPLATES, readResource } from './resources.ts';
 import type { McpTool } from './tools.ts';
 
-export const SERVER_INFO = { name: 'sandbank', title: 'Sandbank', version: '0.1.0' };
+const SERVER_INFO = { name: 'sandbank', title: 'Sandbank', version: '0.1.0' };
 
 const INSTRUCTIONS =
   'Sandbank is a sandbox bank: every tool acts on your own world (its accounts, transactions, clock, events and webhooks) and nothing else. ' +
@@ -65,7 +65,8 @@ export function createMcpServer(tools: McpTool[], caller: McpCaller): Server {
 
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [BUDGETING_PROMPT] }));
   server.setRequestHandler(GetPromptRequestSchema, (request) => {
-    if (request.params.name !== BUDGETING_PROMPT.name) throw new McpError(ErrorCode.InvalidParams, `No prompt ${request.params.name}`);
+    if (request.params.name !== BUDGETING_PROMPT.name)
+      throw new McpError(ErrorCode.InvalidParams, `No prompt ${request.params.name}`);
     return budgetingPrompt(request.params.arguments);
   });
   return server;

@@ -8,12 +8,13 @@
  * Left out: `auth` (logging in, sessions) and `integrations` (API keys, the partner pull): an
  * agent works inside a world with credentials it was given, it does not mint or revoke them.
  */
-import { appRouter, type Meta } from '@sandbank/core';
+
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { appRouter, type Meta } from '@sandbank/core';
 import { z } from 'zod';
 
 /** The router areas served as tools, in the order the tool list shows them. */
-export const TOOL_AREAS = [
+const TOOL_AREAS = [
   'accounts',
   'transactions',
   'simulations',
@@ -80,7 +81,8 @@ function jsonSchemaOf(schema: z.ZodType | undefined, io: 'input' | 'output'): Js
     Object.assign(json, { ...rest, ...definitions[ref], definitions });
     delete json.$ref;
   }
-  if (json.type !== 'object') throw new Error(`A tool's ${io} must be an object schema, got ${JSON.stringify(json).slice(0, 200)}`);
+  if (json.type !== 'object')
+    throw new Error(`A tool's ${io} must be an object schema, got ${JSON.stringify(json).slice(0, 200)}`);
   return json as JsonSchemaObject;
 }
 

@@ -6,8 +6,9 @@
  * `SANDBANK_API_KEY` if set, else the session `sandbank login` saved (refreshed before it expires).
  * stdout carries only MCP messages; what goes wrong is told on stderr.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Command } from 'commander';
 import { DEFAULT_API_URL, openApi } from '../api.ts';
