@@ -14,6 +14,7 @@ import { renderToolList, withToolList } from '../src/mcp/tool-list.ts';
 import { cliEnv, sandbank } from './cli-process.ts';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
 import { callTool, httpClient, type McpTransportName, stdioClient } from './mcp-clients.ts';
+import { plaidClientOf } from './plaid-calls.ts';
 
 let app: TestApp;
 let configDir: string;
@@ -130,6 +131,7 @@ describe.each(['http', 'stdio'] as const)('over %s', (transport) => {
       'webhooks_redeliver',
       'webhooks_patchWebhook',
       'plaid_fireItemWebhook',
+      'plaid_createPublicToken',
       'gocardless_decideRequisition',
       'simplefin_createSetupToken',
     ]) {
@@ -240,7 +242,15 @@ describe.each(['http', 'stdio'] as const)('over %s', (transport) => {
 
   it('Plaid items, GoCardless consents and a SimpleFIN setup token: the same as REST', async () => {
     const c = client();
-    expect(await ok(c, 'plaid_listItems')).toEqual(await rest('GET', '/v1/plaid/items'));
+    // A public token from the tool is one the app under test exchanges with Plaid's own client.
+    const created = await ok(c, 'plaid_createPublicToken');
+    const { publicToken, itemId } = created.data as unknown as { publicToken: string; itemId: string };
+    const plaid = await plaidClientOf(app, owner);
+    const exchanged = await plaid.itemPublicTokenExchange({ public_token: publicToken });
+    expect(exchanged.data.item_id).toBe(itemId);
+    const items = await ok(c, 'plaid_listItems');
+    expect(items).toEqual(await rest('GET', '/v1/plaid/items'));
+    expect((items.data as unknown as { id: string }[]).map((item) => item.id)).toContain(itemId);
     expect(await ok(c, 'gocardless_listRequisitions')).toEqual(await rest('GET', '/v1/gocardless/requisitions'));
     const token = await ok(c, 'simplefin_createSetupToken');
     expect(token.data).toMatchObject({ setupToken: expect.any(String) });
