@@ -134,6 +134,7 @@ describe.each(['http', 'stdio'] as const)('over %s', (transport) => {
       'plaid_createPublicToken',
       'gocardless_decideRequisition',
       'simplefin_createSetupToken',
+      'statements_getStatement',
     ]) {
       expect(names).toContain(name);
     }
@@ -254,6 +255,33 @@ describe.each(['http', 'stdio'] as const)('over %s', (transport) => {
     expect(await ok(c, 'gocardless_listRequisitions')).toEqual(await rest('GET', '/v1/gocardless/requisitions'));
     const token = await ok(c, 'simplefin_createSetupToken');
     expect(token.data).toMatchObject({ setupToken: expect.any(String) });
+  });
+
+  it('statements: the same file as REST, in each text format; bad format and another world refused', async () => {
+    const c = client();
+    const account = await ok(c, 'accounts_createAccount', { name: `Statement ${transport}` });
+    const id = account.data.id;
+    await ok(c, 'simulations_simulateTransaction', { accountId: id, amount: 1_234_56, description: 'Salary' });
+    await ok(c, 'simulations_simulateTransaction', { accountId: id, amount: -99_99, description: 'Groceries' });
+    for (const format of ['camt.053', 'mt940', 'ofx', 'csv']) {
+      const file = await ok(c, 'statements_getStatement', { id, format });
+      const res = await fetch(`${app.url}/v1/accounts/${id}/statement?format=${format}`, {
+        headers: { authorization: `Bearer ${owner.accessToken}` },
+      });
+      expect(res.status).toBe(200);
+      const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1];
+      // The moment each file was written is the only thing that differs.
+      const written = (text: unknown) => String(text).replace(/<(CreDtTm|DTSERVER)>[^<\n]*/g, '<$1>…');
+      expect({ ...file.data, text: written(file.data.text) }).toEqual({
+        fileName: name,
+        contentType: res.headers.get('content-type'),
+        text: written(await res.text()),
+      });
+    }
+    const bad = await callTool(c, 'statements_getStatement', { id, format: 'pdf' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: [{ path: 'format' }] } });
+    const foreign = await callTool(c, 'statements_getStatement', { id: strangerAccountId, format: 'csv' });
+    expect(foreign).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
   });
 
   it('answers bad input as a tool error with our code and trace id, and changes nothing', async () => {

@@ -4,6 +4,8 @@
  * authorisation, rate limits and world isolation apply unchanged. A refusal becomes our error
  * contract (`{ traceId, code, message, details }`).
  */
+
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { appRouter, createContextInner, type Deps, isDatabaseUnavailable, toErrorBody, withTraceId } from '@sandbank/core';
 import type { ErrorBody } from '@sandbank/schemas';
 import { TRPCError } from '@trpc/server';
@@ -19,6 +21,13 @@ export interface McpCaller {
 }
 
 export type CallOutcome = { ok: true; value: unknown } | { ok: false; error: ErrorBody };
+
+/** A tool as the server lists and runs it (tools.ts generates them from the router). */
+export interface McpTool {
+  definition: Tool;
+  /** Runs the tool for `caller` with the arguments the agent sent. */
+  call(caller: McpCaller, args: Record<string, unknown> | undefined): Promise<CallOutcome>;
+}
 
 type ProcedureFunction = (input: unknown) => Promise<unknown>;
 

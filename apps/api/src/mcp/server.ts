@@ -18,10 +18,9 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ErrorBody } from '@sandbank/schemas';
-import { callProcedure, type McpCaller } from './caller.ts';
+import type { McpCaller, McpTool } from './caller.ts';
 import { BUDGETING_PROMPT, budgetingPrompt } from './prompts.ts';
 import { listResources, RESOURCE_TEMPLATES, readResource } from './resources.ts';
-import type { McpTool } from './tools.ts';
 
 const SERVER_INFO = { name: 'sandbank', title: 'Sandbank', version: '0.1.0' };
 
@@ -48,8 +47,7 @@ export function createMcpServer(tools: McpTool[], caller: McpCaller): Server {
     if (!tool) {
       return toolError({ traceId: caller.requestId, code: 'NOT_FOUND', message: `No tool ${request.params.name}` });
     }
-    const input = tool.takesNoInput ? undefined : (request.params.arguments ?? {});
-    const outcome = await callProcedure(caller, tool.path, input);
+    const outcome = await tool.call(caller, request.params.arguments);
     if (!outcome.ok) return toolError(outcome.error);
     const structuredContent = outcome.value as Record<string, unknown>;
     return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };

@@ -3,15 +3,18 @@
  * world with becomes a tool named `<area>_<procedure>`, its input schema the procedure's zod input
  * (as JSON Schema), its output schema the procedure's zod output, its title and description the
  * procedure's OpenAPI summary and description. A new procedure in one of these areas is a new
- * tool with nothing to write here.
+ * tool with nothing to write here. One tool is written by hand, statement files
+ * (statement-tool.ts), because they are the statements face's, not a procedure's.
  *
  * Left out: `auth` (logging in, sessions) and `integrations` (API keys, the partner pull): an
  * agent works inside a world with credentials it was given, it does not mint or revoke them.
  */
 
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { appRouter, type Meta } from '@sandbank/core';
 import { z } from 'zod';
+import { callProcedure, type McpTool } from './caller.ts';
+import { jsonSchemaOf } from './json-schema.ts';
+import { statementTool } from './statement-tool.ts';
 
 /** The router areas served as tools, in the order the tool list shows them. */
 const TOOL_AREAS = [
@@ -52,38 +55,10 @@ const DESTRUCTIVE = new Set([
   'schedules.createSchedule',
 ]);
 
-export interface McpTool {
-  /** The router path the tool calls, e.g. `accounts.getAccount`. */
-  path: string;
-  /** True when the procedure takes no input (the tool's arguments are then ignored). */
-  takesNoInput: boolean;
-  definition: Tool;
-}
-
 interface ProcedureDef {
   meta?: Meta;
   inputs: z.ZodType[];
   output?: z.ZodType;
-}
-
-type JsonSchemaObject = Tool['inputSchema'];
-
-// draft-07, which the SDK's own client validates outputs with (Ajv); zod's transforms and
-// coercions are described by their input or output side, whichever the schema is for.
-function jsonSchemaOf(schema: z.ZodType | undefined, io: 'input' | 'output'): JsonSchemaObject {
-  if (!schema) return { type: 'object', properties: {} };
-  const json = z.toJSONSchema(schema, { io, target: 'draft-07', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete json.$schema;
-  // A schema registered under an id (`.meta({ id })`) is a `$ref` at the top; MCP wants the object there.
-  const ref = typeof json.$ref === 'string' ? /^#\/definitions\/(.+)$/.exec(json.$ref)?.[1] : undefined;
-  if (ref !== undefined) {
-    const { $ref: _ref, definitions, ...rest } = json as { $ref: string; definitions: Record<string, Record<string, unknown>> };
-    Object.assign(json, { ...rest, ...definitions[ref], definitions });
-    delete json.$ref;
-  }
-  if (json.type !== 'object')
-    throw new Error(`A tool's ${io} must be an object schema, got ${JSON.stringify(json).slice(0, 200)}`);
-  return json as JsonSchemaObject;
 }
 
 const isEmptyInput = (schema: z.ZodType | undefined) =>
@@ -107,14 +82,14 @@ export function listMcpTools(): McpTool[] {
       const readOnly = openapi?.method === 'GET';
       const destructive = openapi?.method === 'DELETE' || DESTRUCTIVE.has(path);
       const description = [openapi?.summary, openapi?.description].filter(Boolean).join('\n\n');
+      const takesNoInput = isEmptyInput(input);
       tools.push({
-        path,
-        takesNoInput: isEmptyInput(input),
+        call: (caller, args) => callProcedure(caller, path, takesNoInput ? undefined : (args ?? {})),
         definition: {
           name: toolName(path),
           title: openapi?.summary ?? path,
           description: openapi ? `${description}\n\nREST: ${openapi.method} ${openapi.path}` : description,
-          inputSchema: isEmptyInput(input) ? { type: 'object', properties: {} } : jsonSchemaOf(input, 'input'),
+          inputSchema: takesNoInput ? { type: 'object', properties: {} } : jsonSchemaOf(input, 'input'),
           outputSchema: jsonSchemaOf(output, 'output'),
           annotations: {
             title: openapi?.summary ?? path,
@@ -127,5 +102,7 @@ export function listMcpTools(): McpTool[] {
       });
     }
   }
+  // The one tool that is not a procedure: statement files are the statements face's (apps/api).
+  tools.push(statementTool);
   return tools;
 }
