@@ -86,6 +86,33 @@ describe('POST /mcp without credentials', () => {
   });
 });
 
+describe('rate limits', () => {
+  it('counts each MCP request against the per-IP limit, refused in our contract', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_IP: '3/60' });
+    try {
+      const user = await limited.createUser();
+      const statuses: number[] = [];
+      let last: Response | undefined;
+      for (let i = 0; i < 4; i += 1) {
+        last = await fetch(`${limited.url}/mcp`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${user.accessToken}`,
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/list' }),
+        });
+        statuses.push(last.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      expect(await last?.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('with an API key', () => {
   it('reaches what the key reaches on REST, over HTTP and through SANDBANK_API_KEY on stdio', async () => {
     const key: string = (await rest('POST', '/v1/api-keys', { name: 'mcp-key' })).data.key;
