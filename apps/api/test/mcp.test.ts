@@ -238,6 +238,14 @@ describe.each(['http', 'stdio'] as const)('over %s', (transport) => {
     const ids = (accounts: unknown) => (accounts as { id: string }[]).map((account) => account.id);
     const parentIds = ids((await rest('GET', '/v1/accounts')).data);
     expect(ids(childAccounts.data).filter((id) => parentIds.includes(id))).toEqual([]);
+    // A scenario exported from this world, applied to the child by the child's own token.
+    const exported = await ok(c, 'scenarios_exportScenario');
+    const restExport = await rest('GET', '/v1/scenarios/export');
+    // `asOf` is the world's now at each export; the rest is the world, the same both ways.
+    expect({ ...exported.data, asOf: null }).toEqual({ ...restExport.data, asOf: null });
+    const applied = await ok(child, 'scenarios_applyScenario', { scenario: exported.data, reset: true });
+    const names = (accounts: unknown) => (accounts as { name: string }[]).map((account) => account.name).sort();
+    expect(names(applied.data.accounts)).toEqual(names((await rest('GET', '/v1/accounts')).data));
     await child.close();
   });
 
