@@ -41,6 +41,7 @@ import { restRoutes } from './http/rest-routes.ts';
 import { corsPolicy, noStore, securityHeaders, upgradesInsecureRequests } from './http/security.ts';
 
 import { createContextFactory, logInternal, trpcHandler } from './http/trpc-handlers.ts';
+import { mcpRouter } from './mcp/http.ts';
 
 export type { Deps } from '@sandbank/core';
 
@@ -148,6 +149,8 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   // The console's refresh cookie (console-session.ts): an HTTP route because cookies are the browser's transport.
   app.use(CONSOLE_SESSION_PATH, consoleSessionRouter(deps, inFlight));
   app.use('/trpc', trpcHandler(deps, inFlight));
+  // MCP for coding agents (docs/guides/mcp.md): the same procedures as tools, with the same credentials.
+  app.use(mcpRouter(deps, inFlight));
   app.use(restHandler(routes, inFlight, { createContext: createContextFactory(deps), onError: logInternal }));
   app.use(notFoundHandler(routes));
   app.use(errorHandler);

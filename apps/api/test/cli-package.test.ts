@@ -8,6 +8,8 @@ import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers.ts';
 import { packWorkspacePackage } from './pack.ts';
@@ -25,7 +27,7 @@ afterAll(async () => {
   fs.rmSync(folder, { recursive: true, force: true });
 });
 
-it('installs from its tarball with no dependencies and runs: --help, login, clock show, logout', async () => {
+it('installs from its tarball with no dependencies and runs: --help, login, clock show, mcp, logout', async () => {
   expect(fs.existsSync(tarball)).toBe(true);
   const project = path.join(folder, 'app');
   fs.mkdirSync(project);
@@ -61,6 +63,13 @@ it('installs from its tarball with no dependencies and runs: --help, login, cloc
   const clock = await run(['clock', 'show', '--json']);
   expect(clock.code, clock.stderr).toBe(0);
   expect(JSON.parse(clock.stdout)).toMatchObject({ now: expect.any(String) });
+
+  // `sandbank mcp` as an agent's config starts it: the installed bin on stdio, the SDK's client listing its tools.
+  const mcp = new Client({ name: 'cli-package-test', version: '1.0.0' });
+  await mcp.connect(new StdioClientTransport({ command: bin, args: ['mcp'], env, stderr: 'pipe' }));
+  const { tools } = await mcp.listTools();
+  expect(tools.map((tool) => tool.name)).toContain('accounts_createAccount');
+  await mcp.close();
 
   // Exit codes a script can trust: after logout, 3 (not logged in).
   expect((await run(['logout'])).code).toBe(0);

@@ -10,6 +10,9 @@ const node = existsSync(path.join(root, 'node_modules/node/bin/node'))
   ? path.join(root, 'node_modules/node/bin/node')
   : process.execPath;
 
+/** The Node and the entry point the tests run the CLI with, for clients that spawn it themselves (an MCP client). */
+export const cliCommand = { node, main };
+
 export interface Run {
   code: number | null;
   stdout: string;

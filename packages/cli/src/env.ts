@@ -7,4 +7,6 @@ export const cliEnv = {
   email: process.env.SANDBANK_EMAIL,
   password: process.env.SANDBANK_PASSWORD,
   listenSecret: process.env.SANDBANK_LISTEN_SECRET,
+  /** A user's API key for `sandbank mcp`, instead of the saved session. */
+  apiKey: process.env.SANDBANK_API_KEY,
 };

@@ -1,6 +1,6 @@
 /**
  * `sandbank`: the Sandbank command line (docs/guides/webhooks.md). Commands: login, logout, listen, trigger, clock
- * advance, scenario apply, statement, worlds fork/list/remove, snapshots list/create. `--help` on every command; `--json` for scripts; exit codes in
+ * advance, scenario apply, statement, worlds fork/list/remove, snapshots list/create, mcp. `--help` on every command; `--json` for scripts; exit codes in
  * output.ts. Parsed with commander; each group of commands is a module of commands/ that registers them on the program,
  * in the order `--help` lists them.
  */
@@ -9,6 +9,7 @@ import { openApi } from './api.ts';
 import { registerClockCommands } from './commands/clock.ts';
 import type { CommandContext, GlobalOptions } from './commands/context.ts';
 import { registerEventCommands } from './commands/events.ts';
+import { registerMcpCommand } from './commands/mcp.ts';
 import { registerScenarioCommands } from './commands/scenario.ts';
 import { registerSessionCommands } from './commands/session.ts';
 import { registerSnapshotCommands } from './commands/snapshots.ts';
@@ -39,6 +40,7 @@ function buildProgram(): Command {
   registerWorldCommands(program, context);
   registerSnapshotCommands(program, context);
   registerStatementCommand(program, context);
+  registerMcpCommand(program, context);
   return program;
 }
 

@@ -3,6 +3,7 @@ export type { Deps } from './deps.ts';
 export { ibanOf, nrbOf, SANDBANK_BIC, SANDBANK_SORT_CODE } from './domain/accounts/iban.ts';
 export { issueSession, refreshSession, revokeFamilyOfRefreshToken } from './domain/auth/sessions.ts';
 export { authenticateAccessToken, signAccessToken, verifyAccessToken } from './domain/auth/tokens.ts';
+export { authenticateWorldOwner } from './domain/auth/world-owner.ts';
 export { readClock, tryClockLock } from './domain/clock/clock.ts';
 export { fireDueItems, fireDueItemsEverywhere } from './domain/clock/due-items.ts';
 export {

@@ -7,6 +7,7 @@ import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Context } from './context.ts';
 import { authenticateAccessToken } from './domain/auth/tokens.ts';
+import { authenticateWorldOwner } from './domain/auth/world-owner.ts';
 import { authenticateApiKey } from './domain/integrations/authenticate-api-key.ts';
 import { AppError, toErrorBody } from './errors.ts';
 import { currentTraceId } from './lib/request-trace.ts';
@@ -95,19 +96,10 @@ export const apiKeyProcedure = t.procedure
 export const worldOwnerProcedure = t.procedure
   .meta({ auth: 'userOrApiKey' })
   .use(async ({ ctx, next }) => {
-    const token = bearerToken(ctx.authorization);
-    if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token or API key is required');
-    if (JWT_SHAPE.test(token)) {
-      const user = await authenticateAccessToken(ctx.em, ctx.deps, token);
-      return withFamilyShare(ctx.deps, ctx.em, user.id, () => next({ ctx: { ...ctx, user: { id: user.id } } }));
-    }
-    const apiKey = await authenticateApiKey(ctx.em, ctx.deps.config, token);
-    if (apiKey.kind !== 'user') throw new AppError('FORBIDDEN', 'A partner key owns no world; use a user’s token or API key');
-    return withFamilyShare(ctx.deps, ctx.em, apiKey.userId, () => next({ ctx: { ...ctx, user: { id: apiKey.userId } } }));
+    const owner = await authenticateWorldOwner(ctx.em, ctx.deps, bearerToken(ctx.authorization));
+    return withFamilyShare(ctx.deps, ctx.em, owner.userId, () => next({ ctx: { ...ctx, user: { id: owner.userId } } }));
   })
   .use(storableInput);
-
-const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
 export function bearerToken(header: string | undefined): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');

@@ -8,7 +8,7 @@ import { statementRouteLabel } from '../faces/statements/router.ts';
 import { CONSOLE_SESSION_ROUTES } from './console-session.ts';
 import type { RestRoutes } from './rest-routes.ts';
 
-const OPERATIONAL = new Set(['/healthz', '/readyz', '/openapi.json', '/metrics', '/docs', '/v1/events/stream']);
+const OPERATIONAL = new Set(['/healthz', '/readyz', '/openapi.json', '/metrics', '/docs', '/v1/events/stream', '/mcp']);
 const SIMPLEFIN_ROUTES = new Set(['/simplefin/accounts', '/simplefin/info']);
 
 export interface RouteLabeler {

@@ -17,7 +17,6 @@ import {
   bearerToken,
   consumePoint,
   type Deps,
-  openStatement,
   resolveOwner,
   statusOf,
   toErrorBody,
@@ -30,10 +29,9 @@ import iconv from 'iconv-lite';
 import { ZodError } from 'zod';
 import { errorHeaders, sendError } from '../../http/errors.ts';
 import type { InFlight } from '../../http/in-flight.ts';
-import { FORMATS, type FormatName } from './formats.ts';
+import { openStatementFile } from './file.ts';
 import { buildStatementsOpenApi } from './openapi.ts';
 import { AccountIdSchema, StatementQuerySchema } from './query.ts';
-import { fileNamePart } from './wire.ts';
 
 /** The metrics label of a statement route (never a raw path: ids stay out of label values), or undefined. */
 export function statementRouteLabel(path: string): string | undefined {
@@ -106,7 +104,6 @@ async function sendStatement(
 ): Promise<void> {
   const accountId = parse(AccountIdSchema, req.params.id, 'id');
   const query = parse(StatementQuerySchema, req.query, '');
-  const format: StatementFormatOf = FORMATS[query.format];
   if (streams.open >= streams.limit) {
     throw new AppError('RATE_LIMITED', `${streams.limit} statements are being written at once here; retry in a few seconds`, {
       retryAfterSeconds: 2,
@@ -114,7 +111,7 @@ async function sendStatement(
   }
   streams.open += 1;
   try {
-    await streamStatement(req, res, em, { userId, accountId, query, format });
+    await streamStatement(req, res, em, { userId, accountId, query });
   } finally {
     streams.open -= 1;
   }
@@ -124,49 +121,31 @@ async function streamStatement(
   req: Request,
   res: Response,
   em: EntityManager,
-  { userId, accountId, query, format }: { userId: string; accountId: string; query: StatementQuery; format: StatementFormatOf },
+  { userId, accountId, query }: { userId: string; accountId: string; query: StatementQuery },
 ): Promise<void> {
   // Errors up to here (404, 422, 400) are in our JSON contract; from here the file streams.
-  const reader = await openStatement(em, {
-    userId,
-    accountId,
-    from: query.from,
-    to: query.to,
-    withPending: 'withPending' in format,
-  });
+  const file = await openStatementFile(em, { userId, accountId, query });
   let started = false;
   try {
-    const { head } = reader;
-    const pages = reader.pages();
-    const first = await pages.next(); // the cursor's first page: a failure here is still an error in our contract
-    async function* entries() {
-      if (first.done) return;
-      yield first.value;
-      yield* pages;
-    }
-    const { from, to } = head.period;
-    const name = `sandbank-${fileNamePart(head.account.iban)}-${from}-${to}-${fileNamePart(query.format)}.${format.extension}`;
     res.status(200);
     res.set({
-      'Content-Type': format.contentType(query),
-      'Content-Disposition': `attachment; filename="${name}"`,
+      'Content-Type': file.contentType,
+      'Content-Disposition': `attachment; filename="${file.name}"`,
       'Cache-Control': 'no-store',
     });
-    const text = Readable.from(format.write({ head, pages: entries(), pending: reader.pending }, query));
-    const encoding = 'encoding' in format ? format.encoding(query) : 'utf-8';
+    const text = Readable.from(file.text);
     started = true;
-    await (encoding === 'utf-8' ? pipeline(text, res) : pipeline(text, iconv.encodeStream(encoding), res));
+    await (file.encoding === 'utf-8' ? pipeline(text, res) : pipeline(text, iconv.encodeStream(file.encoding), res));
   } catch (error) {
     if (!started) throw error;
     // Once the file has begun, an error can only cut it short; a client that went away is no error.
     if (!res.destroyed) res.destroy(error instanceof Error ? error : undefined);
     if (!isPrematureClose(error)) req.log?.error({ err: error }, 'statement stream failed');
   } finally {
-    await reader.close();
+    await file.close();
   }
 }
 
-type StatementFormatOf = (typeof FORMATS)[FormatName];
 type StatementQuery = ReturnType<typeof StatementQuerySchema.parse>;
 const isPrematureClose = (error: unknown) => (error as { code?: string } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
 

@@ -17,3 +17,13 @@ export const FireItemWebhookOutputSchema = dataOf(
     webhookCode: z.enum(FIREABLE_WEBHOOK_CODES),
   }),
 );
+export const CreatePublicTokenInputSchema = z.strictObject({});
+export const CreatePublicTokenOutputSchema = dataOf(
+  z.object({
+    itemId: IdSchema,
+    publicToken: z.string().meta({
+      description:
+        'A Plaid `public_token` (`public-sandbox-…`): exchange it at the face’s /item/public_token/exchange within 30 minutes',
+    }),
+  }),
+);
