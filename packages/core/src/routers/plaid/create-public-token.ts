@@ -19,6 +19,11 @@ export const createPublicTokenProcedure = protectedProcedure
   .input(CreatePublicTokenInputSchema)
   .output(CreatePublicTokenOutputSchema)
   .mutation(async ({ ctx }) => {
-    const { item, publicToken } = await createItem(ctx.em, { userId: ctx.user.id, webhookUrl: null, secrets: ctx.deps.secrets });
+    const { item, publicToken } = await createItem(ctx.em, {
+      userId: ctx.user.id,
+      webhookUrl: null,
+      secrets: ctx.deps.secrets,
+      webhookLimit: ctx.deps.config.limits.webhooks,
+    });
     return { data: { itemId: item.id, publicToken } };
   });
