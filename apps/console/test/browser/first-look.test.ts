@@ -10,7 +10,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { money, openPage, screenshot, textOf } from './browser.ts';
-import { signIn } from './pages.ts';
+import { signIn as signInAt } from './pages.ts';
 import { SEEDED_BALANCE, type SeededWorld, seedWideWorld } from './seed.ts';
 import { setUpConsoleStack } from './stack.ts';
 
@@ -20,6 +20,14 @@ let world: SeededWorld;
 beforeAll(async () => {
   world = await seedWideWorld(stack, email);
 });
+
+/** Signs in; photographs the page when it does not get there (a slow machine or a real fault). */
+async function signIn(page: Page): Promise<void> {
+  await signInAt(page, stack.url, email).catch(async (error: unknown) => {
+    await screenshot(page, 'first-look/not-signed-in');
+    throw error;
+  });
+}
 
 /** Everything a page logged as an error and every request that failed or was answered 4xx/5xx. */
 function recordFailures(page: Page): { errors: string[]; failed: string[] } {
@@ -90,7 +98,7 @@ describe('one locale', () => {
     const firstDates: string[] = [];
     for (const locale of ['en-US', 'pl-PL']) {
       const { page } = await openPage(stack.browser, stack.url, { locale });
-      await signIn(page, stack.url, email);
+      await signIn(page);
       for (const entry of PAGES) {
         const where = await visit(page, entry);
         const text = (await page.locator('main').textContent()) ?? '';
@@ -165,7 +173,7 @@ describe('tables', () => {
   ]) {
     it(`keep first-column words whole and every row's buttons on screen at ${viewport.width} px`, async () => {
       const { page } = await openPage(stack.browser, stack.url, { viewport });
-      await signIn(page, stack.url, email);
+      await signIn(page);
       let rows = 0;
       for (const entry of PAGES) {
         const where = await visit(page, entry);
