@@ -178,7 +178,6 @@ describe('tables', () => {
       for (const entry of PAGES) {
         const where = await visit(page, entry);
         const found = await inspectTables(page);
-        await screenshot(page, `first-look/${viewport.width}${where.replaceAll('/', '-')}`);
         rows += found.rows;
         expect({ where, broken: found.broken, outside: found.outside }).toEqual({ where, broken: [], outside: [] });
       }
