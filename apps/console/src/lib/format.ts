@@ -8,7 +8,7 @@
  */
 
 /** The console's one locale (docs/reference/console.md, "Money and time"). */
-export const LOCALE = 'en-GB';
+const LOCALE = 'en-GB';
 const pln = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'PLN' });
 const dateTime = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium' });
