@@ -70,6 +70,15 @@ describe('the console session cookie', () => {
     expect(((await after.json()) as { code: string }).code).toBe('UNAUTHENTICATED');
   });
 
+  it('answers a refresh without a cookie as the signed-out state, 200 { data: null }, not an error', async () => {
+    const none = await post(app, '/refresh');
+    expect(none.status).toBe(200);
+    expect(await none.json()).toEqual({ data: null });
+    expect(none.headers.get('set-cookie')).toBeNull();
+    // The CSRF guard still comes first.
+    expect((await post(app, '/refresh', { headers: { 'content-type': 'application/json' } })).status).toBe(403);
+  });
+
   it('refuses calls without the header, from another origin, or with a bad body, spending nothing', async () => {
     const seen = await registered(app);
     const bare = await post(app, '', { headers: { 'content-type': 'application/json' }, body: { refreshToken: seen } });

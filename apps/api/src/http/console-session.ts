@@ -10,7 +10,10 @@
  * - `POST /console/session` `{ refreshToken }`: adopts a session just answered by `auth.login` or
  *   `auth.register`: the token is rotated at once (the one the page saw is spent) and its
  *   successor goes into the cookie. Answers the access token.
- * - `POST /console/session/refresh`: rotates the cookie's token; answers a new access token.
+ * - `POST /console/session/refresh`: rotates the cookie's token; answers a new access token. With
+ *   no cookie at all it answers `200 { data: null }`: "no session" is the page's ordinary signed-out
+ *   state, asked on every load, not an error (a browser logs every 4xx in red). A cookie whose token
+ *   is refused (revoked, reused) is still `401 UNAUTHENTICATED`, and the cookie is cleared.
  * - `POST /console/session/logout`: revokes the cookie's session family and clears the cookie.
  *
  * CSRF: besides `SameSite=Strict`, every call must carry `X-Sandbank-Console: 1` (a custom
@@ -104,7 +107,10 @@ export function consoleSessionRouter(deps: Deps, inFlight: InFlight): Router {
     '/refresh',
     wrap(async (req, res) => {
       const token = cookieOf(req);
-      if (!token) throw new AppError('UNAUTHENTICATED', 'No console session (no refresh cookie)');
+      if (!token) {
+        res.json({ data: null });
+        return;
+      }
       try {
         answer(req, res, await refreshSession(deps.orm.em.fork(), deps, token));
       } catch (error) {

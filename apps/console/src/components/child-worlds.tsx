@@ -7,7 +7,7 @@ import { ConfirmButton } from './confirm-button.tsx';
 import { CopyButton } from './copy-button.tsx';
 import { ErrorNote } from './error-note.tsx';
 import { TableHead } from './list-section.tsx';
-import { Loading, Pager } from './ui.tsx';
+import { BreakableAddress, Loading, Pager } from './ui.tsx';
 
 /** "in 59 min", "in 3 h", "in 2 days": how long a world has left. */
 function remaining(expiresAt: string, now: number): string {
@@ -45,10 +45,13 @@ export function ChildWorlds({ page, onPage, snapshotId, snapshotNames }: Props) 
             <tbody>
               {list.map((world) => (
                 <tr key={world.id}>
-                  <td>
-                    <span className="mono">{world.email}</span> <CopyButton text={world.id} label="Copy world id" />
+                  <td data-label="World">
+                    <span className="mono">
+                      <BreakableAddress text={world.email} />
+                    </span>{' '}
+                    <CopyButton text={world.id} label="Copy world id" />
                   </td>
-                  <td>
+                  <td data-label="From">
                     {world.source === 'scenario' ? (
                       'a scenario'
                     ) : world.snapshotId ? (
@@ -59,8 +62,8 @@ export function ChildWorlds({ page, onPage, snapshotId, snapshotNames }: Props) 
                       'a deleted snapshot'
                     )}
                   </td>
-                  <td>{formatDateTime(world.createdAt)}</td>
-                  <td>
+                  <td data-label="Created (real time)">{formatDateTime(world.createdAt)}</td>
+                  <td data-label="Removed (real time)">
                     {formatDateTime(world.expiresAt)} <span className="muted">({remaining(world.expiresAt, now)})</span>
                   </td>
                   <td className="actions">

@@ -12,7 +12,7 @@ import { formatDateTime } from '../lib/format.ts';
 import type { Delivery, DeliveryAttempt } from '../lib/types.ts';
 import { CopyButton } from './copy-button.tsx';
 import { TableHead } from './list-section.tsx';
-import { StatusBadge } from './ui.tsx';
+import { BreakableAddress, StatusBadge } from './ui.tsx';
 
 const COLUMNS = ['Event', 'Status', { label: 'Response', num: true }, { label: 'Duration', num: true }, 'Attempts'] as const;
 
@@ -40,23 +40,25 @@ export function DeliveriesTable({ deliveries, url, redeliver, busy }: Props) {
           const failing = state === 'failed' || state === 'failing';
           return (
             <tr key={delivery.id} data-state={state} className={failing ? 'failing' : undefined}>
-              <td>
+              <td data-label="Event">
                 <code>{delivery.eventType}</code>
                 <br />
                 <small className="muted">{formatDateTime(delivery.createdAt)} (real time)</small>
               </td>
-              <td>
+              <td data-label="Status">
                 <StatusBadge status={state} />
                 {delivery.nextAttemptAt && (
                   <small className="muted"> next try {formatDateTime(delivery.nextAttemptAt)} (real time)</small>
                 )}
                 {failing && last?.error && <small className="failing-reason"> {last.error}</small>}
               </td>
-              <td className="num" data-testid="status-code">
+              <td data-label="Response" className="num" data-testid="status-code">
                 {delivery.lastStatusCode ?? '—'}
               </td>
-              <td className="num">{last ? `${last.durationMs} ms` : '—'}</td>
-              <td>
+              <td data-label="Duration" className="num">
+                {last ? `${last.durationMs} ms` : '—'}
+              </td>
+              <td data-label="Attempts" className="wide">
                 <details className="attempts-details">
                   <summary>{delivery.attemptCount}</summary>
                   <ol className="attempts" aria-label={`Attempts of ${delivery.eventType}`}>
@@ -90,7 +92,9 @@ function Attempt({ attempt, delivery, url }: { attempt: DeliveryAttempt; deliver
       <dl className="facts">
         <dt>Request</dt>
         <dd>
-          <code>POST {url}</code>
+          <code>
+            POST <BreakableAddress text={url} />
+          </code>
           <br />
           <code>webhook-id: {delivery.eventId}</code> <CopyButton text={delivery.eventId} label="Copy webhook-id" />
           <br />

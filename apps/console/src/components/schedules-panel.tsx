@@ -56,7 +56,7 @@ export function SchedulesPanel({ accountId, open }: { accountId: string; open: b
     event.preventDefault();
     const minor = parseAmount(amountText);
     if (minor === undefined || minor <= 0) {
-      setAmountError('Enter a positive amount in złoty, e.g. 3200 or 12,50');
+      setAmountError('Enter a positive amount in PLN, e.g. 3200 or 12.50');
       return;
     }
     setAmountError(undefined);
@@ -130,7 +130,7 @@ export function SchedulesPanel({ accountId, open }: { accountId: string; open: b
             </label>
           </fieldset>
           <label className="field">
-            <span>Amount each time (zł)</span>
+            <span>Amount each time (PLN)</span>
             <input
               required
               inputMode="decimal"

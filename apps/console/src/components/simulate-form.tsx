@@ -87,17 +87,17 @@ export function SimulateForm({ accountId }: { accountId: string }) {
         </div>
       </fieldset>
       <label className="field">
-        <span>Amount (zł)</span>
+        <span>Amount (PLN)</span>
         <input
           inputMode="decimal"
           required
           value={amountText}
           onChange={(e) => setAmountText(e.target.value)}
-          placeholder="12,50"
+          placeholder="12.50"
           aria-invalid={invalid || undefined}
           aria-describedby={`${id}-amount-help`}
         />
-        <small id={`${id}-amount-help`}>{invalid ? 'Enter a positive amount with at most two decimals.' : 'e.g. 12,50'}</small>
+        <small id={`${id}-amount-help`}>{invalid ? 'Enter a positive amount with at most two decimals.' : 'e.g. 12.50'}</small>
       </label>
       <label className="field">
         <span>Description</span>

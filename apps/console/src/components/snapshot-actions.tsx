@@ -1,5 +1,6 @@
 /** Restore the world to a snapshot or delete the snapshot: both ask first; what a restore removed is said after. */
 import { useMutation } from '@tanstack/react-query';
+import { formatCount } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
 import { ConfirmButton } from './confirm-button.tsx';
 
@@ -43,9 +44,10 @@ export function RestoreResult({ actions }: { actions: Actions }) {
   if (!result) return null;
   return (
     <div className="note success" role="status" data-testid="restore-result">
-      Your world is “{result.snapshot.name}” again: {result.snapshot.accounts} accounts, {result.snapshot.transactions}{' '}
-      transactions and {result.snapshot.schedules} schedules. Removed what it held: {result.removed.accounts} accounts,{' '}
-      {result.removed.transactions} transactions, {result.removed.schedules} schedules, {result.removed.events} events.
+      Your world is “{result.snapshot.name}” again: {formatCount(result.snapshot.accounts)} accounts,{' '}
+      {formatCount(result.snapshot.transactions)} transactions and {result.snapshot.schedules} schedules. Removed what it held:{' '}
+      {result.removed.accounts} accounts, {result.removed.transactions} transactions, {result.removed.schedules} schedules,{' '}
+      {result.removed.events} events.
     </div>
   );
 }

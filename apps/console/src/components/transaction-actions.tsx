@@ -57,7 +57,7 @@ export function TransactionActions({ transaction }: { transaction: Transaction }
   };
 
   const label =
-    mode === 'post' ? 'Final amount in zł (empty: as authorised)' : 'Amount to give back in zł (empty: all that is left)';
+    mode === 'post' ? 'Final amount in PLN (empty: as authorised)' : 'Amount to give back in PLN (empty: all that is left)';
   return (
     <div className="stack">
       <div className="row">

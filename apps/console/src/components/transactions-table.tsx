@@ -117,8 +117,8 @@ export function TransactionsTable({ accountId, selectedId, onSelect }: Props) {
             <tbody>
               {list.map((transaction) => (
                 <tr key={transaction.id} data-selected={transaction.id === selectedId || undefined}>
-                  <td>{formatDateTime(transaction.date)}</td>
-                  <td>
+                  <td data-label="Date (world time)">{formatDateTime(transaction.date)}</td>
+                  <td data-label="Description">
                     <button
                       type="button"
                       className="link"
@@ -134,10 +134,10 @@ export function TransactionsTable({ accountId, selectedId, onSelect }: Props) {
                         .join(' · ')}
                     </small>
                   </td>
-                  <td>
+                  <td data-label="Status">
                     <StatusBadge status={transaction.status} />
                   </td>
-                  <td className="num">
+                  <td data-label="Amount" className="num">
                     <Money amount={transaction.amount} signed />
                   </td>
                 </tr>

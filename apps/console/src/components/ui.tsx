@@ -1,6 +1,6 @@
 /** Small shared pieces: page header, money, badges, pager, empty state. */
-import { type ReactNode, useEffect } from 'react';
-import { formatMoney } from '../lib/format.ts';
+import { Fragment, type ReactNode, useEffect } from 'react';
+import { formatCount, formatMoney } from '../lib/format.ts';
 
 export function PageHeader({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children?: ReactNode }) {
   useEffect(() => {
@@ -60,7 +60,7 @@ export function Pager({ meta, onPage, label }: { meta: PageMeta | undefined; onP
   return (
     <nav className="pager" aria-label={`${label} pages`}>
       <span>
-        {first}–{last} of {meta.total}
+        {formatCount(first)}–{formatCount(last)} of {formatCount(meta.total)}
       </span>
       <span className="row">
         <button type="button" className="secondary small" disabled={meta.page <= 1} onClick={() => onPage(meta.page - 1)}>
@@ -79,5 +79,24 @@ export function Loading({ what }: { what: string }) {
     <p className="muted" aria-live="polite">
       Loading {what}…
     </p>
+  );
+}
+
+/**
+ * A URL or an e-mail address that may wrap after each `/` and before `?`, `&`, `#` and `@` when its
+ * line is too short, so a narrow column breaks it between its parts, never inside one.
+ */
+export function BreakableAddress({ text }: { text: string }) {
+  const parts = text.split(/(?<=\/)(?!\/)|(?=[?&#@])/);
+  return (
+    <>
+      {parts.map((part, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one string, in their order
+        <Fragment key={index}>
+          {index > 0 && <wbr />}
+          {part}
+        </Fragment>
+      ))}
+    </>
   );
 }

@@ -47,7 +47,8 @@ const SESSION_PATH = '/console/session';
 const CSRF_HEADERS = { 'x-sandbank-console': '1', 'content-type': 'application/json' };
 
 interface AccessAnswer {
-  data: { accessToken: string };
+  /** `null`: no session (no refresh cookie). */
+  data: { accessToken: string } | null;
 }
 
 /**
@@ -73,6 +74,8 @@ async function accessTokens(response: Response): Promise<Tokens | undefined> {
   if (response.status === 401 || response.status === 403) return undefined;
   if (!response.ok || !body) throw new Error(`The session refresh answered ${response.status}`);
   const { data } = body;
+  // No refresh cookie: signed out (the route answers that as data, not as a 401).
+  if (data === null) return undefined;
   return { accessToken: data.accessToken, refreshToken: '' };
 }
 

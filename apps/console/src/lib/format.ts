@@ -1,14 +1,19 @@
 /**
- * How the console shows money and time: one locale for both, pl-PL (the sandbox is a Polish bank:
- * złoty, Polish dates), whatever the browser's language; times in the reader's time zone.
+ * How the console shows money, numbers and time: every figure and date on a page goes through this
+ * module, in one locale, en-GB, whatever the browser's language. The console speaks English, so its
+ * dates do too ("29 Nov 2026, 09:15": day before month as in Poland, a 24-hour clock, the month
+ * named, so a date never reads two ways beside a browser's `mm/dd/yyyy` date input); money is the
+ * bank's own currency, złoty, written as English writes it ("PLN 1,234.56"). Times are in the
+ * reader's time zone; world days (`YYYY-MM-DD`) are calendar dates and no zone moves them.
  */
 
-const LOCALE = 'pl-PL';
+/** The console's one locale (docs/reference/console.md, "Money and time"). */
+const LOCALE = 'en-GB';
 const pln = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'PLN' });
 const dateTime = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium' });
 
-/** 12345 → "123,45 zł". Minor units are integers, so dividing by 100 is exact enough to display. */
+/** 12345 → "PLN 123.45". Minor units are integers, so dividing by 100 is exact enough to display. */
 export function formatMoney(minorUnits: number): string {
   return pln.format(minorUnits / 100);
 }
@@ -21,14 +26,26 @@ export function formatDate(iso: string): string {
   return dateOnly.format(new Date(iso));
 }
 
+const count = new Intl.NumberFormat(LOCALE);
+/** A count of things (rows, accounts): 12345 → "12,345". */
+export function formatCount(value: number): string {
+  return count.format(value);
+}
+
 /**
- * What a person types ("12,50", "-1 234.5", "7") → minor units, or undefined when it is not an
- * amount with at most two decimals. Parsed as text, never through floating point.
+ * What a person types ("12.50", "12,50", "-1 234.5", "1,234.50" as the console shows it, "7") →
+ * minor units, or undefined when it is not an amount with at most two decimals. A comma is the
+ * decimal mark unless it groups thousands before a decimal point ("1,234" alone is refused: it
+ * reads two ways). Parsed as text, never through floating point.
  */
 export function parseAmount(text: string): number | undefined {
-  const match = /^([+-]?)(\d{1,13})(?:[.,](\d{1,2}))?$/.exec(text.replace(/[\s\u00a0]/g, ''));
+  const match = /^([+-]?)(?:(\d{1,3}(?:,\d{3}){1,3})\.(\d{1,2})|(\d{1,13})(?:[.,](\d{1,2}))?)$/.exec(
+    text.replace(/[\s\u00a0]/g, ''),
+  );
   if (!match) return undefined;
-  const [, sign, whole = '0', fraction = ''] = match;
+  const [, sign, grouped, groupedFraction, plain, plainFraction] = match;
+  const whole = (grouped ?? plain ?? '0').replaceAll(',', '');
+  const fraction = groupedFraction ?? plainFraction ?? '';
   const minor = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
   return sign === '-' ? -minor : minor;
 }
@@ -46,7 +63,7 @@ const moneyCompact = new Intl.NumberFormat(LOCALE, {
   notation: 'compact',
   maximumFractionDigits: 1,
 });
-/** 1234567 → "12,3 tys. zł": for a chart's axis, where full amounts do not fit. */
+/** 1234567 → "PLN 12.3K": for a chart's axis, where full amounts do not fit. */
 export function formatMoneyCompact(minorUnits: number): string {
   return moneyCompact.format(minorUnits / 100);
 }
@@ -55,12 +72,12 @@ export function formatMoneyCompact(minorUnits: number): string {
 const dayLong = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
 const dayShort = new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'short', timeZone: 'UTC' });
 
-/** "2026-11-26" → "26 lis 2026". */
+/** "2026-11-26" → "26 Nov 2026". */
 export function formatDay(day: string): string {
   return dayLong.format(new Date(`${day}T00:00:00Z`));
 }
 
-/** "2026-11-26" → "26 lis" (a chart's axis). */
+/** "2026-11-26" → "26 Nov" (a chart's axis). */
 export function formatDayShort(day: string): string {
   return dayShort.format(new Date(`${day}T00:00:00Z`));
 }

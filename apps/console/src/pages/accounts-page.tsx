@@ -70,19 +70,19 @@ export function AccountsPage() {
               <tbody>
                 {list.map((account) => (
                   <tr key={account.id}>
-                    <td>
+                    <td data-label="Name">
                       <Link href={`/accounts/${account.id}`}>{account.name}</Link>
                     </td>
-                    <td>
+                    <td data-label="Status">
                       <StatusBadge status={account.status} />
                     </td>
-                    <td className="num" data-testid="account-balance">
+                    <td data-label="Balance" className="num" data-testid="account-balance">
                       <Money amount={account.balance} />
                     </td>
-                    <td className="num" data-testid="account-available">
+                    <td data-label="Available" className="num" data-testid="account-available">
                       <Money amount={account.availableBalance} />
                     </td>
-                    <td>{formatDate(account.createdAt)}</td>
+                    <td data-label="Opened (world time)">{formatDate(account.createdAt)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -121,14 +121,14 @@ export function ApiKeysPage() {
               const status = keyStatus(key, now);
               return (
                 <tr key={key.id} data-status={status}>
-                  <td>{key.name}</td>
-                  <td className="mono">
+                  <td data-label="Name">{key.name}</td>
+                  <td data-label="Prefix" className="mono">
                     {key.prefix}… <CopyButton text={key.id} label="Copy key id" />
                   </td>
-                  <td>{formatDateTime(key.createdAt)}</td>
-                  <td>{formatDateTime(key.lastUsedAt)}</td>
-                  <td>{formatDateTime(key.expiresAt)}</td>
-                  <td>
+                  <td data-label="Created (world time)">{formatDateTime(key.createdAt)}</td>
+                  <td data-label="Last used (world time)">{formatDateTime(key.lastUsedAt)}</td>
+                  <td data-label="Expires (world time)">{formatDateTime(key.expiresAt)}</td>
+                  <td data-label="Status">
                     <StatusBadge status={status} />
                     {key.revokedAt && <small className="muted"> {formatDateTime(key.revokedAt)} (world time)</small>}
                   </td>

@@ -10,7 +10,7 @@ import { CopyButton } from '../components/copy-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { TableHead } from '../components/list-section.tsx';
 import { FireWebhookForm, ItemLoginButton } from '../components/plaid-item-actions.tsx';
-import { Loading, PageHeader, Pager, StatusBadge } from '../components/ui.tsx';
+import { BreakableAddress, Loading, PageHeader, Pager, StatusBadge } from '../components/ui.tsx';
 import { formatDateTime } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
 import { useUrlState } from '../lib/url-state.ts';
@@ -58,13 +58,13 @@ export function PlaidItemsPage() {
               <tbody>
                 {list.map((item) => (
                   <tr key={item.id}>
-                    <td>
+                    <td data-label="Item">
                       <span className="mono">{item.id}</span> <CopyButton text={item.id} label="Copy item id" />
                       <div className="muted">
                         {item.institutionId}; {item.consentedProducts.join(', ')}
                       </div>
                     </td>
-                    <td>
+                    <td data-label="Status">
                       <StatusBadge status={item.status === 'good' ? 'active' : item.status} /> {STATUS_NAMES[item.status]}
                       {item.error && (
                         <div>
@@ -74,7 +74,7 @@ export function PlaidItemsPage() {
                       {item.removedAt && <div className="muted">since {formatDateTime(item.removedAt)}</div>}
                       <ItemLoginButton item={item} />
                     </td>
-                    <td>
+                    <td data-label="Accounts">
                       {item.accounts.length === 0 ? (
                         <span className="muted">none</span>
                       ) : (
@@ -87,8 +87,14 @@ export function PlaidItemsPage() {
                         </ul>
                       )}
                     </td>
-                    <td>
-                      {item.webhookUrl ? <code>{item.webhookUrl}</code> : <span className="muted">none</span>}
+                    <td data-label="Webhook">
+                      {item.webhookUrl ? (
+                        <code>
+                          <BreakableAddress text={item.webhookUrl} />
+                        </code>
+                      ) : (
+                        <span className="muted">none</span>
+                      )}
                       {item.webhookId && (
                         <div>
                           <Link href={`/webhooks/${item.webhookId}`}>Deliveries</Link>
@@ -96,7 +102,7 @@ export function PlaidItemsPage() {
                       )}
                       <FireWebhookForm item={item} />
                     </td>
-                    <td>{formatDateTime(item.createdAt)}</td>
+                    <td data-label="Created (world time)">{formatDateTime(item.createdAt)}</td>
                     <td className="actions">
                       {item.status !== 'removed' && (
                         <ConfirmButton

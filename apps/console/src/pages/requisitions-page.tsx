@@ -55,24 +55,26 @@ export function RequisitionsPage() {
               <tbody>
                 {list.map((requisition) => (
                   <tr key={requisition.id}>
-                    <td className="mono">{requisition.institutionId}</td>
-                    <td>
+                    <td data-label="Bank" className="mono">
+                      {requisition.institutionId}
+                    </td>
+                    <td data-label="Reference">
                       {['CR', 'GC', 'SA'].includes(requisition.status) ? (
                         <Link href={`/gocardless/requisitions/${requisition.id}`}>{requisition.reference}</Link>
                       ) : (
                         requisition.reference
                       )}
                     </td>
-                    <td>
+                    <td data-label="Status">
                       <StatusBadge status={requisition.status} /> {STATUS_NAMES[requisition.status]}
                     </td>
-                    <td>{requisition.accounts}</td>
-                    <td>
+                    <td data-label="Accounts">{requisition.accounts}</td>
+                    <td data-label="Access">
                       {requisition.accessScope.join(', ')}; {requisition.maxHistoricalDays} days back, for{' '}
                       {requisition.accessValidForDays} days
                     </td>
-                    <td>{formatDateTime(requisition.createdAt)}</td>
-                    <td>{formatDateTime(requisition.stepAt)}</td>
+                    <td data-label="Created">{formatDateTime(requisition.createdAt)}</td>
+                    <td data-label="Since">{formatDateTime(requisition.stepAt)}</td>
                   </tr>
                 ))}
               </tbody>

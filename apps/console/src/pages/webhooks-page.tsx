@@ -7,7 +7,7 @@ import { ConfirmButton } from '../components/confirm-button.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { ListSection, TableHead } from '../components/list-section.tsx';
 import { ShownOnce } from '../components/shown-once.tsx';
-import { PageHeader, StatusBadge } from '../components/ui.tsx';
+import { BreakableAddress, PageHeader, StatusBadge } from '../components/ui.tsx';
 import { formatDateTime } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
 import { usePageParam } from '../lib/url-state.ts';
@@ -132,11 +132,13 @@ export function WebhooksPage() {
           <tbody>
             {list.map((hook) => (
               <tr key={hook.id}>
-                <td className="mono">
-                  <Link href={`/webhooks/${hook.id}`}>{hook.url}</Link>
+                <td data-label="URL" className="mono">
+                  <Link href={`/webhooks/${hook.id}`}>
+                    <BreakableAddress text={hook.url} />
+                  </Link>
                 </td>
-                <td>{hook.clientId}</td>
-                <td>
+                <td data-label="Client">{hook.clientId}</td>
+                <td data-label="Status">
                   <StatusBadge status={hook.status} />
                   {hook.faults && (
                     <>
@@ -146,7 +148,7 @@ export function WebhooksPage() {
                   )}
                   {hook.disabledReason && <small className="muted"> {hook.disabledReason}</small>}
                 </td>
-                <td>{formatDateTime(hook.createdAt)}</td>
+                <td data-label="Created (world time)">{formatDateTime(hook.createdAt)}</td>
                 <td className="actions">
                   <Link href={`/webhooks/${hook.id}`}>Deliveries</Link>
                   <ConfirmButton

@@ -12,7 +12,7 @@ import { ForkWorldForm } from '../components/fork-world-form.tsx';
 import { TableHead } from '../components/list-section.tsx';
 import { RestoreResult, SnapshotButtons, useSnapshotActions } from '../components/snapshot-actions.tsx';
 import { Loading, PageHeader, Pager } from '../components/ui.tsx';
-import { formatDateTime } from '../lib/format.ts';
+import { formatCount, formatDateTime } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
 import { useUrlState } from '../lib/url-state.ts';
 
@@ -83,12 +83,16 @@ export function WorldsPage() {
               <tbody>
                 {list.map((snapshot) => (
                   <tr key={snapshot.id}>
-                    <td>
+                    <td data-label="Name">
                       <Link href={`/worlds/snapshots/${snapshot.id}`}>{snapshot.name}</Link>
                     </td>
-                    <td className="num">{snapshot.accounts}</td>
-                    <td className="num">{snapshot.transactions}</td>
-                    <td>{formatDateTime(snapshot.takenAt)}</td>
+                    <td data-label="Accounts" className="num">
+                      {formatCount(snapshot.accounts)}
+                    </td>
+                    <td data-label="Transactions" className="num">
+                      {formatCount(snapshot.transactions)}
+                    </td>
+                    <td data-label="Taken (world time)">{formatDateTime(snapshot.takenAt)}</td>
                     <td className="actions">
                       <SnapshotButtons snapshot={snapshot} actions={actions} />
                     </td>

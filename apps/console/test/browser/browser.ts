@@ -27,7 +27,7 @@ export interface WatchedPage {
 export interface PageOptions {
   viewport?: { width: number; height: number };
   colorScheme?: 'light' | 'dark';
-  /** The browser's language (default pl-PL); the console shows pl-PL whatever it is. */
+  /** The browser's language (default en-GB, the console's own); the console shows en-GB whatever it is. */
   locale?: string;
   timezoneId?: string;
 }
@@ -36,7 +36,7 @@ export async function openPage(browser: Browser, origin: string, options: PageOp
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1280, height: 860 },
     colorScheme: options.colorScheme ?? 'light',
-    locale: options.locale ?? 'pl-PL',
+    locale: options.locale ?? 'en-GB',
     timezoneId: options.timezoneId ?? 'Europe/Warsaw',
   });
   const page = await context.newPage();
@@ -154,8 +154,8 @@ export async function checkOnPhone(stack: AppStack, email: string, pages: PhoneP
   }
 }
 
-const pln = new Intl.NumberFormat('pl-PL', { style: 'currency', currency: 'PLN' });
-/** Minor units as the console shows them. */
+const pln = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'PLN' });
+/** Minor units as the console shows them (en-GB: "PLN 1,234.56"). */
 export const money = (minor: number) => pln.format(minor / 100);
 
 /** The text of the first element with this test id. */

@@ -89,7 +89,7 @@ describe('the console in a browser', () => {
     // Posting it for 55 zł (a tip): the hold goes, the balance moves by the final amount.
     await cardRow.getByRole('button', { name: 'Card payment' }).click();
     await details.getByRole('button', { name: 'Post…' }).click();
-    await details.getByLabel('Final amount in zł').fill('55');
+    await details.getByLabel('Final amount in PLN').fill('55');
     await checkPage(watched, 'account-post');
     await details.getByRole('button', { name: 'Post it' }).click();
     await expectFigures(page, 143_250, 0, 143_250);
@@ -112,7 +112,7 @@ describe('the console in a browser', () => {
     // A partial refund of the coffee: a new credit that points at it.
     await history.getByRole('button', { name: 'Coffee' }).click();
     await details.getByRole('button', { name: 'Reverse…' }).click();
-    await details.getByLabel('Amount to give back in zł').fill('2,50');
+    await details.getByLabel('Amount to give back in PLN').fill('2,50');
     await details.getByRole('button', { name: 'Reverse it' }).click();
     await expectFigures(page, 143_500, 0, 143_500);
     await expect.poll(() => history.getByRole('row', { name: /Reversal/ }).textContent()).toContain(`+${money(250)}`);

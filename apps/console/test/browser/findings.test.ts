@@ -5,7 +5,7 @@
  * - Void, Revoke and Delete ask first (a modal dialog; Cancel changes nothing);
  * - offline, a call fails as NETWORK (never INTERNAL) with Retry, an offline banner shows, and a
  *   booking tried offline is not sent when the network returns;
- * - money and dates in one locale (pl-PL) whatever the browser's language;
+ * - money and dates in one locale (en-GB) whatever the browser's language;
  * - a world-clock badge on every page, and timestamps labelled world or real time.
  * axe reports no serious or critical violation on each page.
  */
@@ -101,7 +101,7 @@ describe('the findings, fixed at their cause', () => {
     await page.context().setOffline(true);
     await page.getByTestId('offline-banner').waitFor();
     await page.getByLabel('Money in (credit)').check();
-    await page.getByLabel('Amount (zł)').fill('50');
+    await page.getByLabel('Amount (PLN)').fill('50');
     await page.getByLabel('Description').fill('Offline try');
     await page.getByRole('button', { name: 'Simulate' }).click();
     const alert = page.getByRole('alert');
@@ -125,20 +125,20 @@ describe('the findings, fixed at their cause', () => {
     await page.context().close();
   });
 
-  it('shows money and dates in pl-PL whatever the browser speaks, and the world clock with labels', async () => {
+  it('shows money and dates in en-GB whatever the browser speaks, and the world clock with labels', async () => {
     const email = `locale-${Date.now()}@example.com`;
     const { accountId } = await seed(email);
     const { page } = await openPage(stack.browser, stack.url, { locale: 'en-US', timezoneId: 'Europe/Warsaw' });
     await signIn(page, email);
     await page.goto(`${stack.url}/console/accounts/${accountId}`);
     await expect.poll(() => textOf(page, 'balance')).toBe(money(SEEDED_BALANCE));
-    // pl-PL medium dates: "26 lis 2026, 01:23" — day, Polish month, year, 24-hour time.
-    const polishDate = /^\d{1,2} (sty|lut|mar|kwi|maj|cze|lip|sie|wrz|paź|lis|gru) \d{4}, \d{2}:\d{2}$/;
+    // en-GB medium dates: "26 Nov 2026, 01:23" — day, English month, year, 24-hour time.
+    const englishDate = /^\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sept?|Oct|Nov|Dec) \d{4}, \d{2}:\d{2}$/;
     // The world clock loads on its own; until then it shows "…".
-    await expect.poll(() => textOf(page, 'world-time')).toMatch(polishDate);
+    await expect.poll(() => textOf(page, 'world-time')).toMatch(englishDate);
     // The transactions are a query of their own, apart from the account's figures.
     const firstDate = page.getByRole('table', { name: 'Transactions' }).getByRole('row').nth(1).getByRole('cell').first();
-    await expect.poll(() => firstDate.textContent()).toMatch(polishDate);
+    await expect.poll(() => firstDate.textContent()).toMatch(englishDate);
     expect(await page.getByRole('columnheader', { name: 'Date (world time)' }).count()).toBe(1);
     expect(await page.getByTestId('world-clock').textContent()).toMatch(/World time.*real time/);
     await page.context().close();

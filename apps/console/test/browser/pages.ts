@@ -49,7 +49,7 @@ export async function simulate(
 ): Promise<void> {
   await page.getByLabel(direction === 'in' ? 'Money in (credit)' : 'Money out (debit)').check();
   await page.getByLabel(options.pending ? 'Pending (card authorisation)' : 'Posted now').check();
-  await page.getByLabel('Amount (zł)').fill(amount);
+  await page.getByLabel('Amount (PLN)').fill(amount);
   await page.getByLabel('Description').fill(description);
   await page.getByLabel('Merchant').fill(options.merchant ?? '');
   await page.getByRole('button', { name: 'Simulate' }).click();

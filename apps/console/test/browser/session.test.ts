@@ -48,7 +48,7 @@ describe('the console session', () => {
     await page.getByRole('button', { name: 'Register' }).click();
     const adoptedBody = await (await adopted).json();
     await page.getByRole('heading', { name: 'Accounts', exact: true }).waitFor();
-    refreshes.length = 0; // the start-up's look for a cookie session (none: 401) is not this test's
+    refreshes.length = 0; // the start-up's look for a cookie session (none: 200, no data) is not this test's
 
     // The token lapses; opening an account still works, through one refresh.
     await outlive(adoptedBody);

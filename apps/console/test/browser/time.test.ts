@@ -20,7 +20,7 @@ it('schedules a salary, advances a month, applies a scenario, exports and resets
 
   // A salary on the 10th of every month, from tomorrow.
   const schedules = page.getByRole('form', { name: 'New schedule' });
-  await schedules.getByLabel('Amount each time (zł)').fill('8000');
+  await schedules.getByLabel('Amount each time (PLN)').fill('8000');
   await schedules.getByLabel('What it is').fill('Salary');
   await schedules.getByLabel('Rhythm').selectOption('FREQ=MONTHLY;BYMONTHDAY=10');
   await schedules.getByRole('button', { name: 'Add schedule' }).click();

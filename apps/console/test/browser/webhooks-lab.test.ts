@@ -75,9 +75,9 @@ async function openExchange(attempt: Locator) {
   return details;
 }
 
-/** A timestamp as the console shows it to a reader in Warsaw (pl-PL). */
+/** A timestamp as the console shows it to a reader in Warsaw (en-GB). */
 const formatWarsaw = (iso: string) =>
-  new Intl.DateTimeFormat('pl-PL', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Warsaw' }).format(new Date(iso));
+  new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Warsaw' }).format(new Date(iso));
 
 describe('the webhook lab in the console', () => {
   let email: string;
