@@ -4,15 +4,18 @@
  * `ruleset` is a ruleset's YAML; by default the API's own (.spectral.yaml: spectral:oas + OWASP).
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
 export const API_DIR = path.resolve(import.meta.dirname, '..');
 
 export async function spectralErrors(document: unknown, ruleset?: string): Promise<string[]> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'sandbank-spectral-'));
+  // Under the package, not the system's temp folder: Spectral resolves the packages a ruleset extends
+  // (`@stoplight/spectral-owasp-ruleset`) from the ruleset's own folder.
+  const cache = path.join(API_DIR, 'node_modules/.cache');
+  await mkdir(cache, { recursive: true });
+  const dir = await mkdtemp(path.join(cache, 'spectral-'));
   try {
     const file = path.join(dir, 'openapi.json');
     await writeFile(file, JSON.stringify(document, null, 2));
