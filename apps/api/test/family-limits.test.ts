@@ -159,6 +159,76 @@ describe('a family’s limits', () => {
   });
 });
 
+describe('a family past its share’s wait', () => {
+  it('is refused 429 with Retry-After in each contract: REST, Plaid, GoCardless, SimpleFIN', { timeout: 60_000 }, async () => {
+    // One place per family: the parent's account opening, held on its row lock, takes it.
+    const tight = await startTestApp({ LIMIT_FAMILY_REQUESTS: '1' }, { databaseUrl: app.databaseUrl });
+    const blocker = await tight.db.connect();
+    try {
+      const parent = await tight.createUser();
+      await tight.call('POST', '/v1/accounts', { token: parent.accessToken, body: { name: 'Main' } });
+      const key = await tight.call<{ data: { id: string; key: string } }>('POST', '/v1/api-keys', {
+        token: parent.accessToken,
+        body: { name: 'faces' },
+      });
+      const { id: keyId, key: secret } = key.body.data;
+      const setup = await tight.call<{ data: { setupToken: string } }>('POST', '/v1/simplefin/setup-token', {
+        token: parent.accessToken,
+        body: {},
+      });
+      const claimUrl = new URL(Buffer.from(setup.body.data.setupToken, 'base64').toString());
+      const accessUrl = new URL(await (await fetch(tight.url + claimUrl.pathname, { method: 'POST' })).text());
+      const gcToken = await fetch(`${tight.url}/gocardless/api/v2/token/new/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ secret_id: keyId, secret_key: secret }),
+      }).then(async (res) => ((await res.json()) as { access: string }).access);
+
+      await blocker.query('begin');
+      await blocker.query('select 1 from users where id = $1 for update', [parent.id]);
+      const held = tight.call('POST', '/v1/accounts', { token: parent.accessToken, body: { name: 'Held' } });
+      await expect.poll(() => waitingOnLock()).toBe(1);
+
+      const [rest, plaid, gocardless, simplefin] = await Promise.all([
+        fetch(`${tight.url}/v1/accounts`, { headers: { authorization: `Bearer ${parent.accessToken}` } }),
+        fetch(`${tight.url}/plaid/accounts/get`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'plaid-client-id': parent.id, 'plaid-secret': secret },
+          body: JSON.stringify({ access_token: 'access-sandbox-none' }),
+        }),
+        fetch(`${tight.url}/gocardless/api/v2/requisitions/`, { headers: { authorization: `Bearer ${gcToken}` } }),
+        fetch(`${tight.url}${accessUrl.pathname}/accounts`, {
+          headers: {
+            authorization: `Basic ${Buffer.from(`${decodeURIComponent(accessUrl.username)}:${decodeURIComponent(accessUrl.password)}`).toString('base64')}`,
+          },
+        }),
+      ]);
+      const answers = {
+        rest: [rest.status, rest.headers.get('retry-after'), ((await rest.json()) as { code: string }).code],
+        plaid: [plaid.status, plaid.headers.get('retry-after'), ((await plaid.json()) as { error_type: string }).error_type],
+        gocardless: [
+          gocardless.status,
+          gocardless.headers.get('retry-after'),
+          ((await gocardless.json()) as { status_code: number }).status_code,
+        ],
+        simplefin: [simplefin.status, simplefin.headers.get('retry-after'), await simplefin.text()],
+      };
+      expect(answers).toEqual({
+        rest: [429, '1', 'RATE_LIMITED'],
+        plaid: [429, '1', 'RATE_LIMIT_EXCEEDED'],
+        gocardless: [429, '1', 429],
+        simplefin: [429, '1', 'Too many requests'],
+      });
+      await blocker.query('rollback');
+      expect((await held).status).toBe(201);
+    } finally {
+      await blocker.query('rollback').catch(() => {});
+      blocker.release();
+      await tight.close();
+    }
+  });
+});
+
 /** Backends of this database waiting for a row lock on users (the held parent's). */
 async function waitingOnLock(): Promise<number> {
   const { rows } = await app.db.query<{ n: number }>(

@@ -155,6 +155,8 @@ export function eventStreamHandler(
     const { signal } = controller;
     const onClose = () => controller.abort();
     res.on('close', onClose);
+    // A client that left while it was being authenticated closed before the listener: its place is freed now.
+    if (res.closed || req.socket.destroyed) controller.abort();
     // The credential's end stops the loop below; a failure to ask (the database) ends the stream as a failed read would.
     let refusal: AppError | undefined;
     let failure: unknown;

@@ -5,9 +5,9 @@
  * token, the same query schema and the same writer (faces/statements/file.ts). The file comes back
  * whole as text (UTF-8; MT940's other encodings are the REST route's), up to 1 MiB.
  */
-import { AppError, authenticateAccessToken, bearerToken, toErrorBody } from '@sandbank/core';
+import { AppError, authenticateAccessToken, bearerToken, toErrorBody, withFamilyShare } from '@sandbank/core';
 import { z } from 'zod';
-import { openStatementFile } from '../faces/statements/file.ts';
+import { openStatementFile, withStatementSlot } from '../faces/statements/file.ts';
 import { AccountIdSchema, StatementQuerySchema } from '../faces/statements/query.ts';
 import type { CallOutcome, McpCaller, McpTool } from './caller.ts';
 import { jsonSchemaOf } from './json-schema.ts';
@@ -39,19 +39,25 @@ async function getStatement(caller: McpCaller, args: Record<string, unknown> | u
       throw new AppError('VALIDATION_ERROR', 'The request is not valid', { details });
     }
     const { id, ...query } = parsed.data;
-    const file = await openStatementFile(em, { userId: user.id, accountId: id, query: { ...query, encoding: 'utf-8' } });
-    let text = '';
-    try {
-      for await (const chunk of file.text) {
-        text += chunk;
-        if (text.length > MAX_TEXT_CHARS) {
-          throw new AppError('LIMIT_EXCEEDED', 'The statement is over 1 MiB: ask for a shorter period (from, to)');
+    // As the REST route: within the family's share and the process's statement slots.
+    const value = await withFamilyShare(caller.deps, em, user.id, () =>
+      withStatementSlot(caller.deps, async () => {
+        const file = await openStatementFile(em, { userId: user.id, accountId: id, query: { ...query, encoding: 'utf-8' } });
+        let text = '';
+        try {
+          for await (const chunk of file.text) {
+            text += chunk;
+            if (text.length > MAX_TEXT_CHARS) {
+              throw new AppError('LIMIT_EXCEEDED', 'The statement is over 1 MiB: ask for a shorter period (from, to)');
+            }
+          }
+        } finally {
+          await file.close();
         }
-      }
-    } finally {
-      await file.close();
-    }
-    return { ok: true, value: { data: { fileName: file.name, contentType: file.contentType, text } } };
+        return { data: { fileName: file.name, contentType: file.contentType, text } };
+      }),
+    );
+    return { ok: true, value };
   } catch (error) {
     return { ok: false, error: toErrorBody(error, caller.requestId) };
   }

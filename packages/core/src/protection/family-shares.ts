@@ -39,7 +39,8 @@ export function familyShares({ limit, waitMs }: { limit: number; waitMs: number 
         resolve();
       };
       const timer = setTimeout(() => {
-        family.waiting.splice(family.waiting.indexOf(admit), 1);
+        const at = family.waiting.indexOf(admit);
+        if (at >= 0) family.waiting.splice(at, 1);
         reject(
           new AppError('RATE_LIMITED', `Your worlds have ${limit} requests in progress; retry when one ends`, {
             retryAfterSeconds: 1,

@@ -114,6 +114,11 @@ export function fromDomain(error: unknown): GocardlessError {
     if (error.appCode === 'LIMIT_EXCEEDED') return gcErrors.invalidField('request', error.message);
     if (error.appCode === 'NOT_FOUND') return gcErrors.notFound();
     if (error.appCode === 'CONFLICT') return gcErrors.conflict(error.message);
+    // The family's share of the process was not free in time (protection/family-shares.ts).
+    if (error.appCode === 'RATE_LIMITED') {
+      const retryAfter = String(error.retryAfterSeconds ?? 1);
+      return gcErrors.rateLimited('your worlds’ requests in progress', retryAfter, { 'Retry-After': retryAfter });
+    }
   }
   return gcErrors.internal();
 }

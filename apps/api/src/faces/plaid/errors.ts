@@ -120,6 +120,8 @@ export function fromDomain(error: unknown): PlaidError {
       return plaidErrors.invalidField('cursor is not valid: pass back a next_cursor exactly as it was returned');
     }
     if (error.appCode === 'LIMIT_EXCEEDED') return plaidErrors.limitExceeded(error.message);
+    // The family's share of the process was not free in time (protection/family-shares.ts).
+    if (error.appCode === 'RATE_LIMITED') return plaidErrors.rateLimited(String(error.retryAfterSeconds ?? 1));
   }
   return plaidErrors.internal();
 }

@@ -6,7 +6,15 @@
  * (UNKNOWN_FIELDS, INVALID_FIELD), the Item of the access token (INVALID_ACCESS_TOKEN,
  * ITEM_NOT_FOUND, ITEM_LOGIN_REQUIRED). The work is the domain's; the endpoints are in endpoints.ts.
  */
-import { authenticatePlaid, consumePoint, type Deps, findItem, type PlaidItem, withFamilyShare } from '@sandbank/core';
+import {
+  authenticatePlaid,
+  consumePoint,
+  type Deps,
+  findItem,
+  type PlaidItem,
+  retryAfterOf,
+  withFamilyShare,
+} from '@sandbank/core';
 import type { EntityManager } from '@sandbank/db';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
@@ -76,6 +84,8 @@ export function plaidRouter(deps: Deps, inFlight: InFlight): Router {
   const fail = (req: Request, res: Response, error: unknown) => {
     const plaid = fromDomain(error);
     if (plaid.status === 500) req.log.error({ err: error }, 'Plaid face: unexpected error');
+    const retryAfter = retryAfterOf(error);
+    if (retryAfter !== undefined) res.set('Retry-After', String(retryAfter));
     sendPlaidError(res, plaid, req.id);
   };
   for (const [path, endpoint] of Object.entries(endpoints)) {

@@ -74,7 +74,15 @@ export function simplefinRouter(deps: Deps, inFlight: InFlight): Router {
       const { version, ...query } = parsed.query;
       const set = await withFamilyShare(deps, em, credential.userId, () =>
         readAccountSet(em, { userId: credential.userId, ...query }),
-      );
+      ).catch((error: unknown) => {
+        // The family's share of the process was not free in time: the protocol's 429.
+        if (error instanceof AppError && error.appCode === 'RATE_LIMITED') return null;
+        throw error;
+      });
+      if (!set) {
+        res.set('Retry-After', '1');
+        return tooManyRequests(res);
+      }
       res.json(toAccountSet(set, { userId: credential.userId, version, publicUrl: config.http.publicUrl }));
     }),
   );

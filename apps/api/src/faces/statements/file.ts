@@ -4,7 +4,7 @@
  * page is read before this returns, so what goes wrong up to there (404, 422, a period refused) is
  * still an error in our contract; after, the text can only end short.
  */
-import { openStatement } from '@sandbank/core';
+import { AppError, type Deps, openStatement } from '@sandbank/core';
 import type { EntityManager } from '@sandbank/db';
 import { FORMATS, type FormatName } from './formats.ts';
 import type { StatementQuerySchema } from './query.ts';
@@ -54,5 +54,29 @@ export async function openStatementFile(
   } catch (error) {
     await reader.close();
     throw error;
+  }
+}
+
+/**
+ * How many statements one process writes at once, over REST and MCP together: each holds a database
+ * connection (its snapshot) for as long as its client reads, so a quarter of the pool at most, leaving
+ * the rest to every other request. One more is refused (429, `Retry-After`), never queued behind slow readers.
+ */
+const writing = new WeakMap<object, { open: number }>();
+
+export async function withStatementSlot<T>(deps: Pick<Deps, 'orm' | 'config'>, work: () => Promise<T>): Promise<T> {
+  const limit = Math.max(1, Math.floor(deps.config.database.poolSize / 4));
+  const streams = writing.get(deps.orm) ?? { open: 0 };
+  writing.set(deps.orm, streams);
+  if (streams.open >= limit) {
+    throw new AppError('RATE_LIMITED', `${limit} statements are being written at once here; retry in a few seconds`, {
+      retryAfterSeconds: 2,
+    });
+  }
+  streams.open += 1;
+  try {
+    return await work();
+  } finally {
+    streams.open -= 1;
   }
 }

@@ -29,7 +29,7 @@ import iconv from 'iconv-lite';
 import { ZodError } from 'zod';
 import { errorHeaders, sendError } from '../../http/errors.ts';
 import type { InFlight } from '../../http/in-flight.ts';
-import { openStatementFile } from './file.ts';
+import { openStatementFile, withStatementSlot } from './file.ts';
 import { buildStatementsOpenApi } from './openapi.ts';
 import { AccountIdSchema, StatementQuerySchema } from './query.ts';
 
@@ -41,16 +41,8 @@ export function statementRouteLabel(path: string): string | undefined {
   return undefined;
 }
 
-/**
- * How many statements one process streams at once: each holds a database connection (its
- * snapshot) for as long as its client reads, so a quarter of the pool at most, leaving the rest to
- * every other request. One more is refused (429, `Retry-After`), never queued behind slow readers.
- */
-const statementStreamsOf = (poolSize: number) => Math.max(1, Math.floor(poolSize / 4));
-
 export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
   const router = express.Router();
-  const streams = { open: 0, limit: statementStreamsOf(deps.config.database.poolSize) };
   let document: string | undefined;
   router.get('/faces/statements/openapi.json', (_req, res) => {
     document ??= JSON.stringify(buildStatementsOpenApi(deps.config.http.publicUrl));
@@ -72,7 +64,7 @@ export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
       if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
       const em = deps.orm.em.fork();
       const user = await authenticateAccessToken(em, deps, token);
-      await withFamilyShare(deps, em, user.id, () => sendStatement(req, res, em, user.id, streams));
+      await withFamilyShare(deps, em, user.id, () => sendStatement(req, res, deps, em, user.id));
     }),
   );
 
@@ -89,32 +81,16 @@ export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
           throw new AppError('RATE_LIMITED', `Too many requests; retry after ${outcome.headers['Retry-After']} s`);
       }
       const owner = await resolveOwner(em, apiKey, String(req.params.owner));
-      await withFamilyShare(deps, em, owner.id, () => sendStatement(req, res, em, owner.id, streams));
+      await withFamilyShare(deps, em, owner.id, () => sendStatement(req, res, deps, em, owner.id));
     }),
   );
   return router;
 }
 
-async function sendStatement(
-  req: Request,
-  res: Response,
-  em: EntityManager,
-  userId: string,
-  streams: { open: number; limit: number },
-): Promise<void> {
+async function sendStatement(req: Request, res: Response, deps: Deps, em: EntityManager, userId: string): Promise<void> {
   const accountId = parse(AccountIdSchema, req.params.id, 'id');
   const query = parse(StatementQuerySchema, req.query, '');
-  if (streams.open >= streams.limit) {
-    throw new AppError('RATE_LIMITED', `${streams.limit} statements are being written at once here; retry in a few seconds`, {
-      retryAfterSeconds: 2,
-    });
-  }
-  streams.open += 1;
-  try {
-    await streamStatement(req, res, em, { userId, accountId, query });
-  } finally {
-    streams.open -= 1;
-  }
+  await withStatementSlot(deps, () => streamStatement(req, res, em, { userId, accountId, query }));
 }
 
 async function streamStatement(

@@ -32,6 +32,8 @@ import {
 
 /** Items per user that are not removed: a bound on a new input path, far above any test's need. */
 const MAX_ITEMS_PER_USER = 100;
+/** Items per user, removed ones included: what one user's rows may grow to. */
+const MAX_ITEMS_EVER_PER_USER = 1_000;
 const PUBLIC_TOKEN_TTL_MS = 30 * 60_000;
 
 const toItem = (row: ItemRow): PlaidItem => ({
@@ -59,6 +61,10 @@ export async function createItem(
     await lockUser(tx, userId);
     if ((await countLiveItems(tx, userId)) >= MAX_ITEMS_PER_USER) {
       throw new AppError('LIMIT_EXCEEDED', `At most ${MAX_ITEMS_PER_USER} Plaid Items per user`);
+    }
+    // Removed Items stay listed (and their rows kept): a bound on them too, far above the live one.
+    if ((await countItems(tx, userId)) >= MAX_ITEMS_EVER_PER_USER) {
+      throw new AppError('LIMIT_EXCEEDED', `At most ${MAX_ITEMS_EVER_PER_USER} Plaid Items per user, removed ones included`);
     }
     const now = await userNow(tx, userId);
     const publicToken = generateOpaqueToken('public-sandbox-');
@@ -127,6 +133,8 @@ export const setItemWebhook = (
   webhookUrl: string | null,
 ) =>
   em.transactional(async (tx) => {
+    // The user's row first, as every path that counts the user's webhooks takes it (checkUserLimit).
+    await lockUser(tx, item.userId);
     const updated = await updateItem(tx, item.id, 'webhook_url', webhookUrl);
     if (updated) await syncItemWebhook(tx, deps, updated, webhookUrl);
     return updated;
