@@ -28,6 +28,15 @@ module.exports = {
       },
     },
     {
+      name: 'clock-is-a-base',
+      severity: 'error',
+      comment:
+        'domain/clock/ is the time base every area reads (readClock, userNow, the clock lock): it imports no other area’s rules. ' +
+        'What fires as time passes is domain/due-items/. Only tenancy/ (whose family shares the lock) is below it.',
+      from: { path: '^packages/core/src/domain/clock/' },
+      to: { path: '^packages/core/src/domain/', pathNot: '^packages/core/src/domain/(clock|tenancy)/' },
+    },
+    {
       name: 'packages-not-apps',
       severity: 'error',
       comment: 'Packages are shared by the apps; an app is never a dependency.',

@@ -8,28 +8,27 @@ import path from 'node:path';
 import envPaths from 'env-paths';
 import { cliEnv } from './env.ts';
 
-export interface Session {
+/** What is kept; `@sandbank/client`'s session (api.ts) refreshes the tokens and they are written back here. */
+export interface SavedSession {
   apiUrl: string;
   email: string;
   accessToken: string;
   refreshToken: string;
-  /** Wall-clock milliseconds when the access token expires. */
-  expiresAt: number;
 }
 
 export const configDir = () => cliEnv.configDir ?? envPaths('sandbank', { suffix: '' }).config;
 export const sessionFile = () => path.join(configDir(), 'session.json');
 
-export async function readSession(): Promise<Session | null> {
+export async function readSession(): Promise<SavedSession | null> {
   try {
-    return JSON.parse(await readFile(sessionFile(), 'utf8')) as Session;
+    return JSON.parse(await readFile(sessionFile(), 'utf8')) as SavedSession;
   } catch {
     return null;
   }
 }
 
 /** Written whole then renamed, created with mode 600 (and chmod'ed, should the file have existed looser). */
-export async function writeSession(session: Session): Promise<string> {
+export async function writeSession(session: SavedSession): Promise<string> {
   await writePrivate(sessionFile(), `${JSON.stringify(session, null, 2)}\n`);
   return sessionFile();
 }

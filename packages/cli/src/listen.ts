@@ -98,12 +98,8 @@ export async function listen(options: ListenOptions): Promise<void> {
 async function endOfLog(api: Api, events: string[] | undefined): Promise<string | undefined> {
   let after: string | undefined;
   for (;;) {
-    const query = new URLSearchParams({
-      limit: '200',
-      ...(after ? { after } : {}),
-      ...(events ? { types: events.join(',') } : {}),
-    });
-    const page = await api.call<{ meta: { nextCursor: string; hasMore: boolean } }>('GET', `/v1/events?${query}`);
+    const query = { limit: 200, ...(after ? { after } : {}), ...(events ? { types: events.join(',') } : {}) };
+    const page = await api.answer(api.rest.GET('/v1/events', { params: { query } }));
     after = page.meta.nextCursor;
     if (!page.meta.hasMore) return after;
   }

@@ -4,34 +4,27 @@
  * pending debit then posted (transaction.updated) or voided (transaction.removed), or a webhook's
  * test event (webhook.test: to the given webhook, or to the only one when the world has exactly one).
  */
+import type { components } from '@sandbank/client';
 import type { Api } from './api.ts';
 import { CliError, count, EXIT } from './output.ts';
 
 export const TRIGGER_KINDS = ['transaction.created', 'transaction.updated', 'transaction.removed', 'webhook.test'] as const;
 
-interface Account {
-  id: string;
-  status: string;
-  availableBalance: number;
-}
+type Account = components['schemas']['Account'];
 
 async function accountFor(api: Api, accountId: string | undefined): Promise<Account> {
-  if (accountId) return (await api.call<{ data: Account }>('GET', `/v1/accounts/${encodeURIComponent(accountId)}`)).data;
-  const { data } = await api.call<{ data: Account[] }>('GET', '/v1/accounts?limit=100');
+  const { rest } = api;
+  if (accountId) return (await api.answer(rest.GET('/v1/accounts/{id}', { params: { path: { id: accountId } } }))).data;
+  const { data } = await api.answer(rest.GET('/v1/accounts', { params: { query: { limit: 100 } } }));
   const open = data.find((account) => account.status === 'open');
   if (open) return open;
-  return (await api.call<{ data: Account }>('POST', '/v1/accounts', { name: `sandbank CLI ${Date.now()}` })).data;
-}
-
-interface Webhook {
-  id: string;
-  url: string;
+  return (await api.answer(rest.POST('/v1/accounts', { body: { name: `sandbank CLI ${Date.now()}` } }))).data;
 }
 
 /** The only webhook of the world; none or several is a usage error that names them. */
 async function onlyWebhook(api: Api): Promise<string> {
   const shown = 10;
-  const { data, meta } = await api.call<{ data: Webhook[]; meta: { total: number } }>('GET', `/v1/webhooks?limit=${shown}`);
+  const { data, meta } = await api.answer(api.rest.GET('/v1/webhooks', { params: { query: { limit: shown } } }));
   const [only] = data;
   if (meta.total === 1 && only) return only.id;
   if (meta.total === 0) {
@@ -47,30 +40,22 @@ async function onlyWebhook(api: Api): Promise<string> {
   );
 }
 
-interface Booked {
-  data: { transaction: { id: string } };
-}
-
 export async function trigger(api: Api, kind: string, options: { account?: string; amount: number; webhook?: string }) {
   if (!(TRIGGER_KINDS as readonly string[]).includes(kind)) {
     throw new CliError(`unknown kind ${kind}: one of ${TRIGGER_KINDS.join(', ')}`, EXIT.usage, 'USAGE');
   }
   if (kind === 'webhook.test') {
     const webhook = options.webhook ?? (await onlyWebhook(api));
-    const { data } = await api.call<{ data: { eventId: string } }>(
-      'POST',
-      `/v1/webhooks/${encodeURIComponent(webhook)}/test`,
-      {},
-    );
+    const { data } = await api.answer(api.rest.POST('/v1/webhooks/{id}/test', { params: { path: { id: webhook } } }));
     return { kind, webhookId: webhook, eventId: data.eventId, summary: `event ${data.eventId} sent to webhook ${webhook}` };
   }
   const account = await accountFor(api, options.account);
-  const simulate = (body: Record<string, unknown>) =>
-    api.call<Booked>('POST', '/v1/simulations/transaction', {
-      accountId: account.id,
-      description: `sandbank trigger ${kind}`,
-      ...body,
-    });
+  const simulate = (body: { amount: number; status?: 'pending' }) =>
+    api.answer(
+      api.rest.POST('/v1/simulations/transaction', {
+        body: { accountId: account.id, description: `sandbank trigger ${kind}`, ...body },
+      }),
+    );
   if (kind === 'transaction.created') {
     const { data } = await simulate({ amount: options.amount });
     return { kind, accountId: account.id, transactionId: data.transaction.id, summary: `+${options.amount} on ${account.id}` };
@@ -79,7 +64,12 @@ export async function trigger(api: Api, kind: string, options: { account?: strin
   if (account.availableBalance < options.amount) await simulate({ amount: options.amount });
   const pending = await simulate({ amount: -options.amount, status: 'pending' });
   const id = pending.data.transaction.id;
-  await api.call('POST', `/v1/transactions/${id}/${kind === 'transaction.updated' ? 'post' : 'void'}`, {});
+  const params = { path: { id } };
+  await api.answer(
+    kind === 'transaction.updated'
+      ? api.rest.POST('/v1/transactions/{id}/post', { params, body: {} })
+      : api.rest.POST('/v1/transactions/{id}/void', { params, body: {} }),
+  );
   return {
     kind,
     accountId: account.id,

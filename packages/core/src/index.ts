@@ -5,7 +5,7 @@ export { issueSession, refreshSession, revokeFamilyOfRefreshToken } from './doma
 export { authenticateAccessToken, signAccessToken, verifyAccessToken } from './domain/auth/tokens.ts';
 export { authenticateWorldOwner } from './domain/auth/world-owner.ts';
 export { readClock, tryClockLock } from './domain/clock/clock.ts';
-export { fireDueItems, fireDueItemsEverywhere } from './domain/clock/due-items.ts';
+export { fireDueItems, fireDueItemsEverywhere } from './domain/due-items/due-items.ts';
 export {
   cursorOf,
   LOG_START,

@@ -1,4 +1,5 @@
 /** `sandbank clock show` and `sandbank clock advance`: the world's clock. */
+import type { components } from '@sandbank/client';
 import type { Command } from 'commander';
 import { CliError, count, EXIT } from '../output.ts';
 import type { CommandContext } from './context.ts';
@@ -10,7 +11,8 @@ export function registerClockCommands(program: Command, { output, api }: Command
     .description("the world's now")
     .action(async () => {
       const out = output();
-      const { data } = await (await api()).call<{ data: { now: string } }>('GET', '/v1/clock');
+      const client = await api();
+      const { data } = await client.answer(client.rest.GET('/v1/clock'));
       out.result(data, `Now: ${data.now}`);
     });
   clock
@@ -24,18 +26,13 @@ export function registerClockCommands(program: Command, { output, api }: Command
       }
       const client = await api();
       const { data } = await out.progress(`advancing the clock by ${duration}…`, () =>
-        client.call<{ data: Advanced }>('POST', '/v1/clock/advance', { by: duration }),
+        client.answer(client.rest.POST('/v1/clock/advance', { body: { by: duration } })),
       );
       out.result(data, `Clock moved from ${data.from} to ${data.now}: ${describeFired(data)}`);
     });
 }
 
-interface Advanced {
-  from: string;
-  now: string;
-  fired: { scheduled: number; settled: number; expired: number };
-  events: number;
-}
+type Advanced = components['schemas']['AdvanceResult']['data'];
 
 /** What an advance fired, in words: "1 scheduled transaction fired, 2 pending transactions settled, 0 pending transactions expired; 3 events". */
 function describeFired({ fired, events }: Advanced): string {

@@ -69,7 +69,7 @@ export function registerEventCommands(program: Command, { output, api }: Command
           fromStart: options.fromStart === true,
           resumeFile: options.resumeFile
             ? fromCwd(options.resumeFile)
-            : defaultResumeFile(client.session.apiUrl, options.forwardTo, options.events),
+            : defaultResumeFile(client.apiUrl, options.forwardTo, options.events),
           maxAttempts: options.maxAttempts,
           backoffMs: options.backoff,
           timeoutMs: options.timeout,

@@ -3,7 +3,8 @@
  * It relays each MCP message to the API's `POST /mcp` with the caller's bearer and each answer
  * back, so the tools, resources and prompts are the API's own and every call is authorised,
  * limited and confined to the caller's world there, as a REST call is. The credential is
- * `SANDBANK_API_KEY` if set, else the session `sandbank login` saved (refreshed before it expires).
+ * `SANDBANK_API_KEY` if set, else the session `sandbank login` saved (`@sandbank/client`'s session:
+ * refreshed when the API refuses the access token, the new tokens saved).
  * stdout carries only MCP messages; what goes wrong is told on stderr.
  */
 
@@ -11,18 +12,26 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Command } from 'commander';
-import { DEFAULT_API_URL, openApi } from '../api.ts';
+import { cliFetch, DEFAULT_API_URL, openApi } from '../api.ts';
 import { cliEnv } from '../env.ts';
 import type { CommandContext } from './context.ts';
 
 /** The JSON-RPC error code of a message the API did not take (the SDK's "connection closed" range). */
 const RELAY_FAILED = -32000;
 
-async function credentials(apiUrlOption: string | undefined): Promise<{ apiUrl: string; token: () => Promise<string> }> {
+/** The API and a fetch that signs each relayed message: with the API key, or as the saved session. */
+async function credentials(apiUrlOption: string | undefined): Promise<{ apiUrl: string; fetch: typeof fetch }> {
   const apiKey = cliEnv.apiKey;
-  if (apiKey) return { apiUrl: apiUrlOption ?? DEFAULT_API_URL, token: async () => apiKey };
+  if (apiKey) {
+    const withKey: typeof fetch = (url, init) => {
+      const headers = new Headers(init?.headers);
+      headers.set('authorization', `Bearer ${apiKey}`);
+      return cliFetch(url, { ...init, headers });
+    };
+    return { apiUrl: apiUrlOption ?? DEFAULT_API_URL, fetch: withKey };
+  }
   const api = await openApi(apiUrlOption);
-  return { apiUrl: api.session.apiUrl, token: () => api.token() };
+  return { apiUrl: api.apiUrl, fetch: api.fetch };
 }
 
 export function registerMcpCommand(program: Command, { globals }: CommandContext): void {
@@ -30,14 +39,8 @@ export function registerMcpCommand(program: Command, { globals }: CommandContext
     .command('mcp')
     .description("serve Sandbank's MCP tools on stdio for a coding agent (SANDBANK_API_KEY, or the logged-in session)")
     .action(async () => {
-      const { apiUrl, token } = await credentials(globals().apiUrl);
-      const remote = new StreamableHTTPClientTransport(new URL('/mcp', apiUrl), {
-        fetch: async (url, init) => {
-          const headers = new Headers(init?.headers);
-          headers.set('authorization', `Bearer ${await token()}`);
-          return fetch(url, { ...init, headers });
-        },
-      });
+      const { apiUrl, fetch } = await credentials(globals().apiUrl);
+      const remote = new StreamableHTTPClientTransport(new URL('/mcp', apiUrl), { fetch });
       const local = new StdioServerTransport();
       const answerFailure = (message: JSONRPCMessage, error: unknown) => {
         const text = error instanceof Error ? error.message : String(error);

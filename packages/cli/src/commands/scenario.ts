@@ -1,5 +1,6 @@
 /** `sandbank scenario apply`: a scenario document applied to the world. */
 import { readFile } from 'node:fs/promises';
+import type { components } from '@sandbank/client';
 import type { Command } from 'commander';
 import { CliError, count, EXIT } from '../output.ts';
 import { type CommandContext, fromCwd } from './context.ts';
@@ -22,23 +23,19 @@ export function registerScenarioCommands(program: Command, { output, api }: Comm
       }
       const client = await api();
       const { data } = await out.progress(`applying ${file}…`, () =>
-        client.call<{ data: Applied }>('POST', '/v1/scenarios/apply', {
-          scenario: document,
-          ...(options.reset ? { reset: true } : {}),
-        }),
+        client.answer(
+          client.rest.POST('/v1/scenarios/apply', {
+            // The API checks the document (GET /v1/scenarios/schema); the CLI sends the file as it is.
+            body: { scenario: document as Scenario, ...(options.reset ? { reset: true } : {}) },
+          }),
+        ),
       );
       out.result(data, `Scenario applied: ${describeApplied(data)}`);
     });
 }
 
-interface Applied {
-  accounts: { key: string; id: string; name: string }[];
-  transactions: number;
-  schedules: number;
-  scheduleRuns: { booked: number; failed: number };
-  webhooks: number;
-  eventId: string;
-}
+type Scenario = components['schemas']['Scenario'];
+type Applied = components['schemas']['ApplyScenarioResult']['data'];
 
 /** The apply's answer in words, one line per account. */
 function describeApplied(applied: Applied): string {

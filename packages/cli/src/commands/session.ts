@@ -1,6 +1,6 @@
 /** `sandbank login` and `sandbank logout`: the session kept in the config directory. */
 import type { Command } from 'commander';
-import { DEFAULT_API_URL, refusal, request } from '../api.ts';
+import { DEFAULT_API_URL, refusal, signedOutApi } from '../api.ts';
 import { sessionFile, writeSession } from '../credentials.ts';
 import { cliEnv } from '../env.ts';
 import { CliError, EXIT } from '../output.ts';
@@ -20,26 +20,25 @@ export function registerSessionCommands(program: Command, { globals, output }: C
       const password = options.passwordStdin ? (await readStdin()).replace(/\r?\n$/, '') : options.password;
       if (!password)
         throw new CliError('a password is required: --password-stdin, --password or SANDBANK_PASSWORD', EXIT.usage, 'USAGE');
-      const response = await request(`${apiUrl}/v1/auth/${options.register ? 'register' : 'login'}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: options.email, password }),
-      });
-      if (!response.ok) {
-        const error = await refusal(response);
+      const rest = signedOutApi(apiUrl);
+      const credentials = { body: { email: options.email, password } };
+      const {
+        data: body,
+        error,
+        response,
+      } = await (options.register ? rest.POST('/v1/auth/register', credentials) : rest.POST('/v1/auth/login', credentials));
+      if (!body) {
+        const refused = refusal(response, error);
         throw response.status === 401
-          ? new CliError(error.message.replace(' (run sandbank login)', ''), EXIT.auth, error.code)
-          : error;
+          ? new CliError(refused.message.replace(' (run sandbank login)', ''), EXIT.auth, refused.code)
+          : refused;
       }
-      const { data } = (await response.json()) as {
-        data: { accessToken: string; refreshToken: string; expiresIn: number; user: { id: string; email: string } };
-      };
+      const { data } = body;
       const file = await writeSession({
         apiUrl,
         email: data.user.email,
         accessToken: data.accessToken,
         refreshToken: data.refreshToken,
-        expiresAt: Date.now() + data.expiresIn * 1000,
       });
       out.result(
         { user: data.user, apiUrl, sessionFile: file },

@@ -1,5 +1,6 @@
 /** `sandbank snapshots list|create`: snapshots of the world, to fork or restore. */
 import { readFile } from 'node:fs/promises';
+import type { components } from '@sandbank/client';
 import type { Command } from 'commander';
 import { CliError, count, EXIT, type Output } from '../output.ts';
 import { type CommandContext, fromCwd, positiveInt } from './context.ts';
@@ -13,9 +14,9 @@ export function registerSnapshotCommands(program: Command, { output, api }: Comm
     .option('--limit <n>', 'per page, 1–200', positiveInt, 100)
     .action(async (options: { page: number; limit: number }) => {
       const out = output();
-      const answer = await (await api()).call<{ data: Snapshot[]; meta: { total: number } }>(
-        'GET',
-        `/v1/sandbox/snapshots?page=${options.page}&limit=${options.limit}`,
+      const client = await api();
+      const answer = await client.answer(
+        client.rest.GET('/v1/sandbox/snapshots', { params: { query: { page: options.page, limit: options.limit } } }),
       );
       out.result(
         answer,
@@ -42,25 +43,24 @@ export function registerSnapshotCommands(program: Command, { output, api }: Comm
           throw new CliError(`cannot read ${options.scenario}: ${(error as Error).message}`, EXIT.usage, 'USAGE');
         }
       }
-      const { data } = await (await api()).call<{ data: Snapshot }>('POST', '/v1/sandbox/snapshots', {
-        name,
-        ...(scenario === undefined ? {} : { scenario }),
-        ...(options.include === undefined ? {} : { include: options.include }),
-      });
+      const client = await api();
+      const { data } = await client.answer(
+        client.rest.POST('/v1/sandbox/snapshots', {
+          // The API checks the scenario and the kinds; the CLI sends them as they were given.
+          body: {
+            name,
+            ...(scenario === undefined ? {} : { scenario: scenario as Scenario }),
+            ...(options.include === undefined ? {} : { include: options.include as Include }),
+          },
+        }),
+      );
       out.result(data, `Snapshot taken: ${describeSnapshot(data, out)}`);
     });
 }
 
-interface Snapshot {
-  id: string;
-  name: string;
-  takenAt: string;
-  accounts: number;
-  transactions: number;
-  schedules: number;
-  webhooks: number;
-  apiKeys: number;
-}
+type Snapshot = components['schemas']['Snapshot'];
+type Scenario = components['schemas']['Scenario'];
+type Include = components['schemas']['SnapshotInclude'][];
 
 function describeSnapshot(snapshot: Snapshot, out: Output): string {
   const kept = [

@@ -13,10 +13,11 @@ export function registerWorldCommands(program: Command, { output, api }: Command
       const out = output();
       const client = await api();
       const { data } = await out.progress(`forking ${snapshot}…`, () =>
-        client.call<{ data: CreatedWorld }>('POST', '/v1/worlds', {
-          snapshotId: snapshot,
-          ...(options.ttl === undefined ? {} : { ttl: options.ttl }),
-        }),
+        client.answer(
+          client.rest.POST('/v1/worlds', {
+            body: { snapshotId: snapshot, ...(options.ttl === undefined ? {} : { ttl: options.ttl }) },
+          }),
+        ),
       );
       out.result(
         data,
@@ -37,9 +38,9 @@ export function registerWorldCommands(program: Command, { output, api }: Command
     .option('--limit <n>', 'per page, 1–200', positiveInt, 100)
     .action(async (options: { page: number; limit: number }) => {
       const out = output();
-      const answer = await (await api()).call<{ data: World[]; meta: { total: number } }>(
-        'GET',
-        `/v1/worlds?page=${options.page}&limit=${options.limit}`,
+      const client = await api();
+      const answer = await client.answer(
+        client.rest.GET('/v1/worlds', { params: { query: { page: options.page, limit: options.limit } } }),
       );
       out.result(
         answer,
@@ -58,29 +59,8 @@ export function registerWorldCommands(program: Command, { output, api }: Command
     .argument('<id>', 'the world id')
     .action(async (id: string) => {
       const out = output();
-      const { data } = await (await api()).call<{ data: World }>('DELETE', `/v1/worlds/${encodeURIComponent(id)}`);
+      const client = await api();
+      const { data } = await client.answer(client.rest.DELETE('/v1/worlds/{id}', { params: { path: { id } } }));
       out.result(data, `Removed world ${out.colors.bold(data.id)}`);
     });
-}
-
-interface World {
-  id: string;
-  email: string;
-  parentId: string;
-  source: 'snapshot' | 'scenario';
-  snapshotId: string | null;
-  createdAt: string;
-  expiresAt: string;
-}
-
-interface CreatedWorld {
-  world: World;
-  accessToken: string;
-  refreshToken: string;
-  tokenType: 'Bearer';
-  expiresIn: number;
-  apiKey: { id: string; name: string; prefix: string; createdAt: string; key: string };
-  /** The snapshot's kept webhooks and API keys, made anew (`snapshots create --include`). */
-  webhooks: { id: string; url: string; secret: string }[];
-  apiKeys: { id: string; name: string; key: string }[];
 }

@@ -15,7 +15,7 @@
 import type { EntityManager } from '@sandbank/db';
 import { type BalanceHistory, DEFAULT_BALANCE_HISTORY_DAYS, MAX_BALANCE_HISTORY_DAYS } from '@sandbank/schemas';
 import { AppError, notFound } from '../../errors.ts';
-import { daysBetween } from '../statements/statement-period.ts';
+import { daysBetween } from '../../lib/calendar-days.ts';
 import { selectBalanceHistoryBounds, selectBalancePoints } from './queries.ts';
 
 const TIME_ZONE = 'Europe/Warsaw';

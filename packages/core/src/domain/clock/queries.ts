@@ -1,6 +1,6 @@
 /**
- * The SQL of worlds' clocks and what falls due on them (docs/architecture.md, "The schema"): typed
- * rows and one named function per statement; `clock.ts`, `due-count.ts` and `due-items.ts` keep the rules.
+ * The SQL of worlds' clocks (docs/architecture.md, "The schema"): typed rows and one named function
+ * per statement; `clock.ts` keeps the rules. What falls due as a clock moves is domain/due-items/.
  */
 import type { EntityManager } from '@sandbank/db';
 
@@ -24,86 +24,4 @@ export async function raiseClockTo(em: EntityManager, userId: string, to: Date):
      where id = ?`,
     [to.toISOString(), userId],
   );
-}
-
-/** How many pending transactions of the user settle or expire by `until`, counted up to `limit`. */
-export async function countDuePending(
-  em: EntityManager,
-  { userId, until, limit }: { userId: string; until: Date; limit: number },
-) {
-  const [pending] = await em.execute<{ n: string }[]>(
-    `select count(*) as n from (select 1 from transactions t
-      where t.user_id = ? and t.status = 'pending' and (t.settle_at is not null or t.expire_at is not null)
-        and least(t.settle_at, t.expire_at) <= ?::timestamptz limit ?) due`,
-    [userId, until.toISOString(), limit],
-  );
-  return Number(pending?.n ?? 0);
-}
-
-export interface DueScheduleRow {
-  rrule: string;
-  timezone: string;
-  start_at: Date | string;
-  next_run_at: Date | string;
-  status: 'pending' | 'posted';
-  settle_after: string | null;
-}
-
-/** The user's active schedules with a run due by `until`. */
-export function selectDueSchedules(em: EntityManager, userId: string, until: Date): Promise<DueScheduleRow[]> {
-  return em.execute<DueScheduleRow[]>(
-    `select rrule, timezone, start_at, next_run_at, status, settle_after from schedules
-      where user_id = ? and state = 'active' and next_run_at <= ?::timestamptz`,
-    [userId, until.toISOString()],
-  );
-}
-
-export interface DueItemRow {
-  kind: 'transaction' | 'schedule';
-  id: string;
-  due_at: Date | string;
-  settle_at: Date | string | null;
-  expire_at: Date | string | null;
-}
-
-// `least` ignores nulls; the partial indexes on (user_id, …) serve both halves.
-const NEXT_DUE = `
-select * from (
-  select 'transaction' as kind, t.id, least(t.settle_at, t.expire_at) as due_at, t.settle_at, t.expire_at
-    from transactions t
-   where t.user_id = ? and t.status = 'pending' and (t.settle_at is not null or t.expire_at is not null)
-     and least(t.settle_at, t.expire_at) <= ?::timestamptz
-  union all
-  select 'schedule', s.id, s.next_run_at, null, null
-    from schedules s
-   where s.user_id = ? and s.state = 'active' and s.next_run_at <= ?::timestamptz
-) due
-order by due_at, kind desc, id
-limit 1`;
-
-/** The user's earliest item due by `until` (a pending transaction's settlement or expiry, or a schedule's run), or undefined. */
-export async function selectNextDueItem(em: EntityManager, userId: string, untilIso: string): Promise<DueItemRow | undefined> {
-  const [item] = await em.execute<DueItemRow[]>(NEXT_DUE, [userId, untilIso, userId, untilIso]);
-  return item;
-}
-
-const WORLDS_WITH_DUE_ITEMS = `
-select user_id from (
-  select t.user_id, least(t.settle_at, t.expire_at) as due_at
-    from transactions t join users u on u.id = t.user_id
-   where t.status = 'pending' and (t.settle_at is not null or t.expire_at is not null)
-     and least(t.settle_at, t.expire_at) <= ${WORLD_NOW_SQL}
-  union all
-  select s.user_id, s.next_run_at
-    from schedules s join users u on u.id = s.user_id
-   where s.state = 'active' and s.next_run_at <= ${WORLD_NOW_SQL}
-) due
-group by user_id
-order by min(due_at)
-limit ?`;
-
-/** Up to `worlds` users with something due on their own clock, the longest overdue first. */
-export async function selectWorldsWithDueItems(em: EntityManager, worlds: number): Promise<string[]> {
-  const due = await em.execute<{ user_id: string }[]>(WORLDS_WITH_DUE_ITEMS, [worlds]);
-  return due.map((row) => row.user_id);
 }

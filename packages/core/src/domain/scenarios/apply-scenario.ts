@@ -32,7 +32,7 @@ import {
   readClock,
   withClockLock,
 } from '../clock/clock.ts';
-import { fireDueItems } from '../clock/due-items.ts';
+import { fireDueItems } from '../due-items/due-items.ts';
 import { checkUserLimit } from '../limits/per-user-limits.ts';
 import { resetWorld } from '../sandbox/reset-sandbox.ts';
 import { DEFAULT_TIMEZONE, insertSchedule } from '../schedules/schedules.ts';

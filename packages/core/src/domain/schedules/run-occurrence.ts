@@ -1,5 +1,5 @@
 /**
- * Firing one occurrence of a schedule (docs/concepts/clock-and-schedules.md): what the due-item runner (domain/clock/due-items.ts)
+ * Firing one occurrence of a schedule (docs/concepts/clock-and-schedules.md): what the due-item runner (domain/due-items/due-items.ts)
  * calls for each schedule run that falls due. Apart from schedules.ts, which creates schedules and
  * runs their backfill through the due-item runner: the runner and the backfill import each other's
  * modules only one way.

@@ -9,7 +9,7 @@ import type { EntityManager } from '@sandbank/db';
 import { AppError } from '../../errors.ts';
 import { trySubtractIsoDuration } from '../../lib/duration.ts';
 import { lockAccount } from '../accounts/queries.ts';
-import { describeCount } from '../clock/due-count.ts';
+import { describeCount } from '../due-items/due-count.ts';
 import { countLiveSchedulesOfAccount } from './queries.ts';
 import { recurrence } from './recurrence.ts';
 

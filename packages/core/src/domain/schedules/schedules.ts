@@ -1,6 +1,6 @@
 /**
  * Schedules (docs/concepts/clock-and-schedules.md): a transaction that recurs by an RFC 5545 rule in a time zone. The clock
- * fires each occurrence at its due time (clock/due-items.ts calls `runScheduleOccurrence`); run n
+ * fires each occurrence at its due time (due-items/due-items.ts calls `runScheduleOccurrence`); run n
  * books with the externalTxnId `sch_<scheduleId>_<n>` through the same simulation as any client,
  * so a repeated run changes nothing, and a debit without funds fails that run (recorded) while
  * the schedule goes on.
@@ -15,7 +15,7 @@ import { subtractIsoDuration } from '../../lib/duration.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { getOwnedAccount } from '../accounts/accounts.ts';
 import { userNow, withClockLock } from '../clock/clock.ts';
-import { fireDueItems } from '../clock/due-items.ts';
+import { fireDueItems } from '../due-items/due-items.ts';
 import {
   deleteOwnedSchedule,
   insertScheduleRow,

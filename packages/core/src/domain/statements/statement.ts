@@ -12,6 +12,7 @@
  */
 import { type EntityManager, openSnapshot, type Snapshot } from '@sandbank/db';
 import { AppError, notFound } from '../../errors.ts';
+import { daysBetween } from '../../lib/calendar-days.ts';
 import { ibanOf, SANDBANK_BIC } from '../accounts/iban.ts';
 import { type PendingEntry, toPendingEntry } from './pending-entries.ts';
 import {
@@ -22,7 +23,7 @@ import {
   selectPendingOnSnapshot,
   selectStatementHead,
 } from './queries.ts';
-import { checkPeriod, daysBetween, MAX_STATEMENT_DAYS, periodTooLong } from './statement-period.ts';
+import { checkPeriod, MAX_STATEMENT_DAYS, periodTooLong } from './statement-period.ts';
 
 /** Entries fetched from the cursor at a time. */
 const STATEMENT_PAGE_SIZE = 500;

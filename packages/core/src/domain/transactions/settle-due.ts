@@ -1,7 +1,7 @@
 /**
  * A pending transaction that settles or expires by itself (`settleAfter` / `expireAfter`): posted
  * (or voided with reason `expired`) effective at its own due time, through the same transitions a
- * client calls. The clock (clock/due-items.ts) decides when; this decides what.
+ * client calls. The due-item runner (due-items/due-items.ts) decides when; this decides what.
  *
  * Exactly once: the transition locks the row and does nothing when it is no longer pending.
  */

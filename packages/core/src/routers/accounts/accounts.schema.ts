@@ -1,6 +1,6 @@
 import { CurrencySchema, DEFAULT_BALANCE_HISTORY_DAYS, IdSchema, MAX_BALANCE_HISTORY_DAYS } from '@sandbank/schemas';
 import { z } from 'zod';
-import { StatementDaySchema } from '../../domain/statements/statement-period.ts';
+import { CalendarDaySchema } from '../../lib/calendar-days.ts';
 import { nameSchema } from '../../lib/text.ts';
 
 const AccountNameSchema = nameSchema(100).meta({
@@ -23,11 +23,11 @@ export const CloseAccountInputSchema = z.strictObject({
 
 export const GetBalanceHistoryInputSchema = z.strictObject({
   id: IdSchema,
-  from: StatementDaySchema.optional().meta({
+  from: CalendarDaySchema.optional().meta({
     description: `First day (YYYY-MM-DD, Europe/Warsaw), inclusive; default: ${DEFAULT_BALANCE_HISTORY_DAYS} days back from \`to\`, \`to\` included`,
     example: '2026-09-01',
   }),
-  to: StatementDaySchema.optional().meta({
+  to: CalendarDaySchema.optional().meta({
     description: 'Last day (YYYY-MM-DD), inclusive; default, and upper bound, the world’s today',
     example: '2026-11-30',
   }),

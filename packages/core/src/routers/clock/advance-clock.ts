@@ -1,4 +1,4 @@
-import { advanceClock } from '../../domain/clock/advance-clock.ts';
+import { advanceClock } from '../../domain/due-items/advance-clock.ts';
 import { protectedProcedure } from '../../trpc.ts';
 import { AdvanceClockInputSchema, AdvanceClockOutputSchema } from './clock.schema.ts';
 

@@ -7,12 +7,12 @@
  * nothing after it; running again continues where it stopped, and no item can fire twice (a
  * schedule run is keyed by (schedule, n), a transition does nothing to a row that moved on).
  *
- * Callers hold the world's clock lock (clock.ts), so one pass per world runs at a time.
+ * Callers hold the world's clock lock (domain/clock/clock.ts), so one pass per world runs at a time.
  */
 import type { EntityManager } from '@sandbank/db';
+import { moveClockTo, tryClockLock, userNow } from '../clock/clock.ts';
 import { runScheduleOccurrence } from '../schedules/run-occurrence.ts';
 import { settleDueTransaction } from '../transactions/settle-due.ts';
-import { moveClockTo, tryClockLock, userNow } from './clock.ts';
 import { selectNextDueItem, selectWorldsWithDueItems } from './queries.ts';
 
 export interface FiredCounts {

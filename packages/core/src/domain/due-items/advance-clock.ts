@@ -8,7 +8,15 @@
 import type { EntityManager } from '@sandbank/db';
 import { AppError } from '../../errors.ts';
 import { addIsoDuration, tryAddIsoDuration } from '../../lib/duration.ts';
-import { advanceTooLarge, beyondClockEnd, LATEST_CLOCK, MAX_ADVANCE, moveClockTo, readClock, withClockLock } from './clock.ts';
+import {
+  advanceTooLarge,
+  beyondClockEnd,
+  LATEST_CLOCK,
+  MAX_ADVANCE,
+  moveClockTo,
+  readClock,
+  withClockLock,
+} from '../clock/clock.ts';
 import { countDueItems, describeCount } from './due-count.ts';
 import { type FiredCounts, fireDueItems } from './due-items.ts';
 
