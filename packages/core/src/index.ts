@@ -6,6 +6,8 @@ export { authenticateAccessToken, signAccessToken, verifyAccessToken } from './d
 export { authenticateWorldOwner } from './domain/auth/world-owner.ts';
 export { readClock, tryClockLock } from './domain/clock/clock.ts';
 export { fireDueItems, fireDueItemsEverywhere } from './domain/clock/due-items.ts';
+export { currencyExponent } from './domain/currencies/currencies.ts';
+export { minorToDecimal } from './domain/currencies/money.ts';
 export {
   cursorOf,
   LOG_START,
