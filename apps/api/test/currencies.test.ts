@@ -110,3 +110,22 @@ describe('booking on an account in another currency', () => {
     );
   });
 });
+
+describe('replaying a booking on an account in another currency', () => {
+  it('treats an omitted currency and the account’s named one as the same request, either way round', async () => {
+    const user = await app.createUser();
+    const accountId = await openIn(user, 'EUR');
+    const first = await simulate(app, user, { accountId, amount: 700, externalTxnId: 'a' });
+    expect(first.status).toBe(201);
+    const named = await simulate(app, user, { accountId, amount: 700, externalTxnId: 'a', currency: 'EUR' });
+    expect([named.status, named.body.data.transaction.id]).toEqual([200, first.body.data.transaction.id]);
+    const second = await simulate(app, user, { accountId, amount: 800, externalTxnId: 'b', currency: 'EUR' });
+    expect(second.status).toBe(201);
+    const omitted = await simulate(app, user, { accountId, amount: 800, externalTxnId: 'b' });
+    expect([omitted.status, omitted.body.data.transaction.id]).toEqual([200, second.body.data.transaction.id]);
+    const other = await simulate(app, user, { accountId, amount: 800, externalTxnId: 'b', currency: 'PLN' });
+    expect([other.status, other.body.code]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
+    const account = await app.call('GET', `/v1/accounts/${accountId}`, { token: user.accessToken });
+    expect(account.body.data.balance).toBe(1500);
+  });
+});

@@ -173,6 +173,18 @@ function sameAsBooked(existing: StoredTransaction, original: Transaction, input:
   );
 }
 
+/**
+ * An omitted currency is the account's: a request that names it and one that leaves it out are the
+ * same request, whichever of the two booked the transaction.
+ */
+function sameFingerprint(stored: string, original: Transaction, input: SimulateTransactionParams): boolean {
+  if ((input.currency ?? original.currency) !== original.currency) return false;
+  const date = new Date(original.date);
+  return [undefined, original.currency as Currency].some(
+    (currency) => stored === requestFingerprint({ ...input, currency }, date),
+  );
+}
+
 /** How long after `date` a duration ends, in ms (what a due time asks for, however it is written). */
 const offsetMs = (date: Date | null, after: string | undefined) =>
   date && after !== undefined ? addIsoDuration(date, after).getTime() - date.getTime() : null;
@@ -216,7 +228,7 @@ function replay(
   const same =
     (input.date === undefined || original.date === input.date.toISOString()) &&
     (existing.request_fingerprint !== null
-      ? existing.request_fingerprint === requestFingerprint(input, new Date(original.date))
+      ? sameFingerprint(existing.request_fingerprint, original, input)
       : sameAsBooked(existing, original, input));
   if (!same) throw new AppError('IDEMPOTENCY_CONFLICT', 'This externalTxnId was already used with a different payload');
   const { balance, heldAmount } = balances;
