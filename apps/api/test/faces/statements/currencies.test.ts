@@ -1,7 +1,8 @@
 /**
  * Statement files of EUR, JPY and KWD accounts read back by parsers Sandbank did not write: Debian's
  * AqBanking (camt.053, MT940), npm `mt940js` (MT940, which also checks opening + turnover = closing),
- * `ofx-js` (OFX `CURDEF`) and `csv-parse` (the CSV's currency column). Every amount has the
+ * `ofx-js` (OFX `CURDEF`), `csv-parse` (the CSV's currency column) and Actual Budget's own importer
+ * (OFX and camt.053). Every amount has the
  * currency's places (JPY none, KWD three) and every file names the account's currency.
  */
 
@@ -11,11 +12,13 @@ import { Parser } from 'mt940js';
 import { parseSync } from 'ofx-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from '../../helpers.ts';
+import { actualParse, ensureActualImporter } from './actual-importer.ts';
 import { aqbankingValues, ensureAqbanking } from './aqbanking.ts';
 import { download } from './statement-world.ts';
 
 let app: TestApp;
 let user: TestUser;
+let actualDir = '';
 const accounts: Record<string, string> = {};
 /** Booked in this order: the smallest unit in and out, and 10^12 minor units (the largest booking). */
 const AMOUNTS = [10 ** 12, 1, -1, -123];
@@ -29,6 +32,7 @@ const CLOSING: Record<string, string> = { EUR: '9999999998.77', JPY: '9999999998
 
 beforeAll(async () => {
   ensureAqbanking();
+  actualDir = ensureActualImporter();
   app = await startTestApp();
   user = await app.createUser();
   for (const currency of Object.keys(DECIMALS)) {
@@ -106,6 +110,15 @@ describe.each(Object.keys(DECIMALS))('a %s account’s statements', (currency) =
     const rows = [statement.BANKTRANLIST.STMTTRN].flat() as { TRNAMT: string }[];
     expect(rows.map((row) => row.TRNAMT)).toEqual(decimals);
     expect(statement.LEDGERBAL.BALAMT).toBe(CLOSING[currency]);
+  });
+
+  it.each([
+    ['ofx', 'ofx'],
+    ['camt.053', 'xml'],
+  ] as const)('%s: Actual Budget’s importer reads each amount in major units', async (format, extension) => {
+    const parsed = actualParse(actualDir, (await file(currency, format)).bytes, extension);
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.transactions.map((t) => t.amount)).toEqual(decimals.map(Number));
   });
 
   it('CSV: csv-parse reads the currency column and the amounts', async () => {
