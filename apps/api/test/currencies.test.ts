@@ -129,3 +129,55 @@ describe('replaying a booking on an account in another currency', () => {
     expect(account.body.data.balance).toBe(1500);
   });
 });
+
+describe('other currencies through the world and the pull endpoint', () => {
+  it('a snapshot restores JPY and KWD accounts with their currency, balances and transactions', async () => {
+    const user = await app.createUser();
+    const jpy = await openIn(user, 'JPY');
+    const kwd = await openIn(user, 'KWD');
+    await simulate(app, user, { accountId: jpy, amount: 1 });
+    await simulate(app, user, { accountId: kwd, amount: 10 ** 12 });
+    const snap = await app.call('POST', '/v1/sandbox/snapshots', { token: user.accessToken, body: { name: 'fx' } });
+    expect(snap.status).toBe(201);
+    await simulate(app, user, { accountId: kwd, amount: -5 });
+    await openIn(user, 'EUR');
+    const restored = await app.call('POST', '/v1/sandbox/restore', {
+      token: user.accessToken,
+      body: { snapshotId: snap.body.data.id },
+    });
+    expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+    const list = await app.call('GET', '/v1/accounts', { token: user.accessToken });
+    expect(
+      list.body.data.map((a: { name: string; currency: string; balance: number }) => [a.name, a.currency, a.balance]),
+    ).toEqual([
+      ['JPY', 'JPY', 1],
+      ['KWD', 'KWD', 10 ** 12],
+    ]);
+    // A restore gives the accounts new ids (docs/concepts/disposable-worlds.md).
+    const restoredKwd = list.body.data.find((a: { currency: string }) => a.currency === 'KWD').id;
+    const history = await app.call('GET', `/v1/accounts/${restoredKwd}/transactions`, { token: user.accessToken });
+    expect(history.body.data).toEqual([expect.objectContaining({ amount: 10 ** 12, currency: 'KWD' })]);
+  });
+
+  it('the pull endpoint answers each transaction with its account’s currency', async () => {
+    const user = await app.createUser();
+    const key = await app.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name: 'Pull' } });
+    const eur = await openIn(user, 'EUR');
+    const jpy = await openIn(user, 'JPY');
+    await simulate(app, user, { accountId: eur, amount: 250 });
+    await simulate(app, user, { accountId: jpy, amount: 3 });
+    const pulled = await app.call('GET', `/api/owner/${user.id}/transactions`, { token: key.body.data.key });
+    expect(pulled.status, JSON.stringify(pulled.body)).toBe(200);
+    const seen = pulled.body.data.map((t: { accountId: string; amount: number; currency: string }) => [
+      t.accountId,
+      t.amount,
+      t.currency,
+    ]);
+    expect(seen.sort()).toEqual(
+      [
+        [eur, 250, 'EUR'],
+        [jpy, 3, 'JPY'],
+      ].sort(),
+    );
+  });
+});
