@@ -13,12 +13,13 @@ create table accounts (
   transaction_count bigint not null default 0,
   held_amount bigint not null default 0,
   constraint accounts_pkey PRIMARY KEY (id),
+  constraint accounts_id_currency_key UNIQUE (id, currency),
   constraint accounts_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
   constraint accounts_available_non_negative CHECK ((balance - held_amount) >= 0),
   constraint accounts_balance_non_negative CHECK (balance >= 0),
   constraint accounts_balance_within_limit CHECK (balance <= '1000000000000000'::bigint),
   constraint accounts_closed_at_matches CHECK ((status = 'closed'::text) = (closed_at IS NOT NULL)),
-  constraint accounts_currency_known CHECK (currency = 'PLN'::text),
+  constraint accounts_currency_known CHECK (currency = ANY (ARRAY['PLN'::text, 'EUR'::text, 'USD'::text, 'GBP'::text, 'CHF'::text, 'CZK'::text, 'SEK'::text, 'NOK'::text, 'DKK'::text, 'HUF'::text, 'JPY'::text, 'KWD'::text])),
   constraint accounts_held_non_negative CHECK (held_amount >= 0),
   constraint accounts_status_known CHECK (status = ANY (ARRAY['open'::text, 'closed'::text]))
 );
@@ -247,7 +248,7 @@ create table transactions (
   request_fingerprint text,
   posted_from_pending boolean not null default false,
   constraint transactions_pkey PRIMARY KEY (id),
-  constraint transactions_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  constraint transactions_account_currency_fkey FOREIGN KEY (account_id, currency) REFERENCES accounts(id, currency) ON DELETE CASCADE,
   constraint transactions_reversal_of_fkey FOREIGN KEY (reversal_of) REFERENCES transactions(id),
   constraint transactions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
   constraint transactions_amount_non_zero CHECK (amount <> 0),

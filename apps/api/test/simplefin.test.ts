@@ -252,6 +252,33 @@ describe('SimpleFIN', () => {
     }
   });
 
+  it('gives EUR, JPY and KWD accounts their currency and its places (none for JPY, three for KWD)', async () => {
+    const user = await app.createUser();
+    const expected: Record<string, { amounts: string[]; balance: string }> = {
+      EUR: { amounts: ['10000000000.00', '0.01', '-0.05'], balance: '9999999999.96' },
+      JPY: { amounts: ['1000000000000', '1', '-5'], balance: '999999999996' },
+      KWD: { amounts: ['1000000000.000', '0.001', '-0.005'], balance: '999999999.996' },
+    };
+    for (const currency of Object.keys(expected)) {
+      const res = await app.call('POST', '/v1/accounts', { token: user.accessToken, body: { name: currency, currency } });
+      expect(res.status).toBe(201);
+      for (const amount of [1_000_000_000_000, 1, -5]) {
+        expect((await simulate(app, user, { accountId: res.body.data.id, amount })).status).toBe(201);
+      }
+    }
+    const connection = await connect(user);
+    for (const query of ['', '?version=2']) {
+      const { body } = await connection.accounts(query);
+      const seen = Object.fromEntries(
+        body.accounts.map((account: Loose) => [
+          account.currency,
+          { amounts: account.transactions.map((t: Loose) => t.amount), balance: account.balance },
+        ]),
+      );
+      expect(seen).toEqual(expected);
+    }
+  });
+
   it('keeps the window: start inclusive, end exclusive, in Unix seconds', async () => {
     const user = await app.createUser();
     const accountId = await openAccount(app, user);

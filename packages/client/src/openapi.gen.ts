@@ -59,7 +59,7 @@ export interface paths {
         put?: never;
         /**
          * Open an account
-         * @description Opens a PLN account with a zero balance. Names are unique among your open accounts, ignoring case (409 ACCOUNT_NAME_TAKEN).
+         * @description Opens an account in `currency` (default PLN; `GET /v1/currencies` lists the supported ones) with a zero balance: its amounts are integers of that currency’s minor unit. Names are unique among your open accounts, ignoring case (409 ACCOUNT_NAME_TAKEN).
          */
         post: operations["accounts.createAccount"];
         delete?: never;
@@ -350,6 +350,26 @@ export interface paths {
          * @description By an ISO 8601 duration or to an instant (exactly one). Everything due on the way fires in due-time order, each at its own due time: schedule runs, pending settlements and expiries. Answers once all of it is done. A second advance of the same world waits for the first (up to 30 s, then 409 CLOCK_ADVANCING). At most two years per call, and at most LIMIT_DUE_ITEMS_PER_REQUEST (default 1,000) items due on the way: more is 422 ADVANCE_TOO_LARGE with the count, and nothing moves (advance in smaller steps).
          */
         post: operations["clock.advanceClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/currencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the supported currencies
+         * @description The currencies an account may be opened in, with their ISO 4217 names and minor-unit exponents (amounts are integers of the minor unit: JPY has none, KWD three decimals). No authentication.
+         */
+        get: operations["currencies.listCurrencies"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1180,10 +1200,10 @@ export interface components {
              */
             createdAt: string;
             /**
-             * @description ISO 4217 code; only PLN today.
+             * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
              * @enum {string}
              */
-            currency: "PLN";
+            currency: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
             /**
              * Format: int64
              * @description Σ |amount| of the pending debits (held, not yet posted)
@@ -1365,10 +1385,10 @@ export interface components {
              */
             balance: number;
             /**
-             * @description ISO 4217 code; only PLN today.
+             * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
              * @enum {string}
              */
-            currency: "PLN";
+            currency: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
             /**
              * Format: date
              * @description The first day, inclusive
@@ -1538,6 +1558,24 @@ export interface components {
                 url: string;
             }[];
             world: components["schemas"]["World"];
+        };
+        Currency: {
+            /**
+             * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
+             * @enum {string}
+             */
+            code: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+            /**
+             * Format: int64
+             * @description Decimal places of the minor unit: amounts are integers of 10^-exponent units (JPY 0, PLN 2, KWD 3)
+             * @example 2
+             */
+            exponent: number;
+            /**
+             * @description The ISO 4217 name
+             * @example Zloty
+             */
+            name: string;
         };
         /** @description One event sent to one webhook, with every attempt. */
         Delivery: {
@@ -2113,10 +2151,10 @@ export interface components {
             amount: number;
             category: ("groceries" | "transport" | "fuel" | "utilities" | "telecom" | "subscriptions" | "restaurants" | "health" | "shopping" | "housing" | "salary" | "transfer" | "cash" | "entertainment" | "education" | "other") | null;
             /**
-             * @description ISO 4217 code; only PLN today.
+             * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
              * @enum {string}
              */
-            currency: "PLN";
+            currency: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds
@@ -2973,10 +3011,10 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description Defaults to PLN (the only currency today)
+                     * @description The account’s currency for good; defaults to PLN. `GET /v1/currencies` lists the supported ones
                      * @enum {string}
                      */
-                    currency?: "PLN";
+                    currency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
                     /**
                      * @description Trimmed, 1–100 characters; unique among your open accounts (case-insensitive)
                      * @example Daily spending
@@ -5965,6 +6003,104 @@ export interface operations {
                      *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *       "code": "ADVANCE_TOO_LARGE",
                      *       "message": "The request is understood but breaks a business rule"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "currencies.listCurrencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "code": "PLN",
+                     *           "name": "Zloty",
+                     *           "exponent": 2
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Currency"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -11234,10 +11370,10 @@ export interface operations {
                     /** @enum {string} */
                     category?: "groceries" | "transport" | "fuel" | "utilities" | "telecom" | "subscriptions" | "restaurants" | "health" | "shopping" | "housing" | "salary" | "transfer" | "cash" | "entertainment" | "education" | "other";
                     /**
-                     * @description The account's currency (PLN)
+                     * @description The account's currency (default); any other is 400 VALIDATION_ERROR (conversion is not offered yet)
                      * @enum {string}
                      */
-                    currency?: "PLN";
+                    currency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
                     /**
                      * Format: date-time
                      * @description When it happened; defaults to now. May lie in the past, not in the future.

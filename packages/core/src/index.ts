@@ -5,6 +5,8 @@ export { issueSession, refreshSession, revokeFamilyOfRefreshToken } from './doma
 export { authenticateAccessToken, signAccessToken, verifyAccessToken } from './domain/auth/tokens.ts';
 export { authenticateWorldOwner } from './domain/auth/world-owner.ts';
 export { readClock, tryClockLock } from './domain/clock/clock.ts';
+export { currencyExponent } from './domain/currencies/currencies.ts';
+export { minorToDecimal } from './domain/currencies/money.ts';
 export { fireDueItems, fireDueItemsEverywhere } from './domain/due-items/due-items.ts';
 export {
   cursorOf,

@@ -79,7 +79,7 @@ export function buildOpenApiDocument({ serverUrl, version = '1.0.0' }: OpenApiOp
   const document = generateOpenApiDocument(appRouter, {
     title: 'Sandbank',
     description:
-      'A sandbox banking API: users, accounts, simulated PLN transactions, signed webhooks and a partner pull endpoint. Money is in integer minor units. Every error has the body of the Error schema; every response carries RateLimit-* headers.',
+      'A sandbox banking API: users, accounts in PLN and other currencies (`GET /v1/currencies`), simulated transactions, signed webhooks and a partner pull endpoint. Money is in integer minor units of the account’s currency. Every error has the body of the Error schema; every response carries RateLimit-* headers.',
     version,
     openApiVersion: '3.1.0',
     baseUrl: serverUrl,

@@ -3,6 +3,7 @@
 import { accountsRouter } from './routers/accounts/router.ts';
 import { authRouter } from './routers/auth/router.ts';
 import { clockRouter } from './routers/clock/router.ts';
+import { currenciesRouter } from './routers/currencies/router.ts';
 import { eventsRouter } from './routers/events/router.ts';
 import { gocardlessRouter } from './routers/gocardless/router.ts';
 import { integrationsRouter } from './routers/integrations/router.ts';
@@ -20,6 +21,7 @@ import { type Meta, router } from './trpc.ts';
 export const appRouter = router({
   auth: authRouter,
   accounts: accountsRouter,
+  currencies: currenciesRouter,
   transactions: transactionsRouter,
   simulations: simulationsRouter,
   integrations: integrationsRouter,

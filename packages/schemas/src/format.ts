@@ -2,8 +2,11 @@
 import { z } from 'zod';
 import { ERROR_CODES } from './errors.ts';
 
-export const CURRENCIES = ['PLN'] as const;
-export const CurrencySchema = z.enum(CURRENCIES).meta({ description: 'ISO 4217 code; only PLN today.' });
+/** The currencies an account may hold (ISO 4217 codes; names and exponents: `GET /v1/currencies`). */
+export const CURRENCIES = ['PLN', 'EUR', 'USD', 'GBP', 'CHF', 'CZK', 'SEK', 'NOK', 'DKK', 'HUF', 'JPY', 'KWD'] as const;
+export const CurrencySchema = z
+  .enum(CURRENCIES)
+  .meta({ description: `ISO 4217 code, one of ${CURRENCIES.join(', ')}; amounts are in its minor units` });
 export type Currency = z.infer<typeof CurrencySchema>;
 
 export const IdSchema = z.uuid().meta({ description: 'UUID v7', example: '0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d' });

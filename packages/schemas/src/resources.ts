@@ -8,6 +8,19 @@ export const SIMULATOR_SOURCE = 'sandbank-simulator';
 export const UserSchema = z.object({ id: IdSchema, email: z.email(), createdAt: TimestampSchema }).meta({ id: 'User' });
 export type User = z.infer<typeof UserSchema>;
 
+/** A currency an account may hold (`GET /v1/currencies`): ISO 4217 code, name and minor-unit exponent. */
+export const CurrencyInfoSchema = z
+  .object({
+    code: CurrencySchema,
+    name: z.string().meta({ description: 'The ISO 4217 name', example: 'Zloty' }),
+    exponent: z.number().int().min(0).meta({
+      description: 'Decimal places of the minor unit: amounts are integers of 10^-exponent units (JPY 0, PLN 2, KWD 3)',
+      example: 2,
+    }),
+  })
+  .meta({ id: 'Currency' });
+export type CurrencyInfo = z.infer<typeof CurrencyInfoSchema>;
+
 export const AccountStatusSchema = z.enum(['open', 'closed']);
 export const AccountSchema = z
   .object({

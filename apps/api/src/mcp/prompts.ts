@@ -18,7 +18,7 @@ export function budgetingPrompt(args: Record<string, string> = {}): GetPromptRes
     ? `5. Subscribe ${args.webhookUrl.trim()} to every event (webhooks_createWebhook), then send it a test event (webhooks_testWebhook) and check the delivery (webhooks_listDeliveries).`
     : '5. (No webhook URL given: skip the webhook; events_listEvents shows what a receiver would get.)';
   const text = [
-    `Set up a Sandbank world to test ${app} against. Amounts are integers in minor units (grosze: 1234 = 12.34 PLN). Use the Sandbank tools:`,
+    `Set up a Sandbank world to test ${app} against. Amounts are integers in minor units of the account's currency (PLN grosze: 1234 = 12.34 PLN; JPY has none, KWD three decimals). Use the Sandbank tools:`,
     '1. Read the scenario format (scenarios_getScenarioSchema, or the resource sandbank://docs/concepts/scenarios.md).',
     '2. Open a current account "Everyday" and a savings account "Savings" (accounts_createAccount).',
     '3. Book a month of history on "Everyday" (transactions_postTransaction): a salary of 850000, rent of -320000, four grocery payments between -8000 and -25000, a -4999 subscription; move 100000 to "Savings".',

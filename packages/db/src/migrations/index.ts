@@ -28,6 +28,7 @@ import { Migration20261126045200WebhookAttemptExchange } from './20261126045200-
 import { Migration20261126065000SnapshotInclude } from './20261126065000-snapshot-include.ts';
 import { Migration20261126065100WorldRefreshTokens } from './20261126065100-world-refresh-tokens.ts';
 import { Migration20261126070700WebhookAttemptRetention } from './20261126070700-webhook-attempt-retention.ts';
+import { Migration20261129080000AccountCurrencies } from './20261129080000-account-currencies.ts';
 
 export const migrations: MigrationObject[] = [
   { name: '20261122000000-initial', class: Migration20261122000000Initial },
@@ -58,4 +59,5 @@ export const migrations: MigrationObject[] = [
   { name: '20261126065000-snapshot-include', class: Migration20261126065000SnapshotInclude },
   { name: '20261126065100-world-refresh-tokens', class: Migration20261126065100WorldRefreshTokens },
   { name: '20261126070700-webhook-attempt-retention', class: Migration20261126070700WebhookAttemptRetention },
+  { name: '20261129080000-account-currencies', class: Migration20261129080000AccountCurrencies },
 ];

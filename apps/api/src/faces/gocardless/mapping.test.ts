@@ -5,19 +5,33 @@ import { addDays, amountOf, localDate, toTransactionsWire } from './mapping.ts';
 
 describe('money', () => {
   it('is exact at one grosz and at 10^13 minor units, with its sign', () => {
-    expect(amountOf(1)).toBe('0.01');
-    expect(amountOf(-1)).toBe('-0.01');
-    expect(amountOf(-12_34)).toBe('-12.34');
-    expect(amountOf(10 ** 13)).toBe('100000000000.00');
-    expect(amountOf(-(10 ** 13) - 99)).toBe('-100000000000.99');
-    expect(amountOf(10 ** 15)).toBe('10000000000000.00');
+    expect(amountOf(1, 'PLN')).toBe('0.01');
+    expect(amountOf(-1, 'PLN')).toBe('-0.01');
+    expect(amountOf(-12_34, 'PLN')).toBe('-12.34');
+    expect(amountOf(10 ** 13, 'PLN')).toBe('100000000000.00');
+    expect(amountOf(-(10 ** 13) - 99, 'PLN')).toBe('-100000000000.99');
+    expect(amountOf(10 ** 15, 'PLN')).toBe('10000000000000.00');
   });
 
   it('never answers "-0.00" and refuses what is not a safe integer', () => {
-    expect(amountOf(0)).toBe('0.00');
-    expect(amountOf(-0)).toBe('0.00');
-    expect(() => amountOf(0.5)).toThrow(RangeError);
-    expect(() => amountOf(2 ** 53)).toThrow(RangeError);
+    expect(amountOf(0, 'PLN')).toBe('0.00');
+    expect(amountOf(-0, 'PLN')).toBe('0.00');
+    expect(() => amountOf(0.5, 'PLN')).toThrow(RangeError);
+    expect(() => amountOf(2 ** 53, 'PLN')).toThrow(RangeError);
+  });
+});
+
+describe('money in other currencies', () => {
+  it('has the places of the currency: none for JPY, three for KWD, two for EUR', () => {
+    expect(amountOf(1, 'JPY')).toBe('1');
+    expect(amountOf(-1, 'JPY')).toBe('-1');
+    expect(amountOf(1, 'KWD')).toBe('0.001');
+    expect(amountOf(-1, 'KWD')).toBe('-0.001');
+    expect(amountOf(-12_34, 'EUR')).toBe('-12.34');
+    expect(amountOf(10 ** 13, 'JPY')).toBe('10000000000000');
+    expect(amountOf(-(10 ** 13), 'KWD')).toBe('-10000000000.000');
+    expect(amountOf(0, 'JPY')).toBe('0');
+    expect(amountOf(-0, 'KWD')).toBe('0.000');
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The one mapping between the world and GoCardless's wire format (docs/faces/gocardless.md), each conversion once:
- * - money: integer minor units → GoCardless's decimal string in major units with its sign
- *   (`"-12.34"`), computed on integers, so 0.01 and 10^13 minor units are exact and 0 is `"0.00"`;
+ * - money: integer minor units → GoCardless's decimal string in major units with its sign, with
+ *   the places of the account's currency (`"-12.34"` PLN, `"-1234"` JPY, `"-1.234"` KWD), computed
+ *   on integers, so 0.01 and 10^13 minor units are exact and 0 is `"0.00"`;
  * - dates: local dates in Europe/Warsaw of the world's instants; `bookingDateTime` the instant;
  * - ids: `transactionId` is the Sandbank transaction's id (the same pending and booked),
  *   `internalTransactionId` a hash of it and the linked account's face id;
@@ -9,17 +10,16 @@
  */
 import { createHash } from 'node:crypto';
 import type { Agreement, LinkedAccount, PendingEntry, Requisition, Statement, StatementEntry } from '@sandbank/core';
-import { ibanOf, nrbOf, SANDBANK_BIC } from '@sandbank/core';
+import { ibanOf, minorToDecimal, nrbOf, SANDBANK_BIC } from '@sandbank/core';
 import type { Institution, Quirks } from './institutions.ts';
 
 const ZONE = 'Europe/Warsaw';
 const DAY_MS = 86_400_000;
 
-/** Minor units → GoCardless's amount string, exact to the cent, never "-0.00". */
-export function amountOf(minor: number): string {
+/** Minor units → GoCardless's amount string by the currency's exponent, exact, never "-0.00". */
+export function amountOf(minor: number, currency: string): string {
   if (!Number.isSafeInteger(minor)) throw new RangeError(`not a safe integer amount: ${minor}`);
-  const abs = BigInt(Math.abs(minor));
-  return `${minor < 0 ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
+  return minorToDecimal(minor, currency);
 }
 
 const warsawDay = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
@@ -99,7 +99,7 @@ export const toDetailsWire = (account: LinkedAccount) => ({
 
 /** A statement of today alone: yesterday's closing booked balance, today's booked and available. */
 export function toBalancesWire(today: Statement) {
-  const money = (minor: number) => ({ amount: amountOf(minor), currency: today.account.currency });
+  const money = (minor: number) => ({ amount: amountOf(minor, today.account.currency), currency: today.account.currency });
   const day = today.period.to;
   return {
     balances: [
@@ -132,7 +132,7 @@ function baseTransaction(linkedAccountId: string, currency: string, entry: State
   return {
     transactionId: entry.id,
     internalTransactionId: createHash('sha256').update(`${linkedAccountId}:${entry.id}`).digest('hex').slice(0, 32),
-    transactionAmount: { amount: amountOf(entry.amount), currency },
+    transactionAmount: { amount: amountOf(entry.amount, currency), currency },
     ...counterparty,
     remittanceInformationUnstructured: entry.description,
     proprietaryBankTransactionCode: bankCode(entry),
@@ -169,7 +169,7 @@ export function toTransactionsWire(account: LinkedAccount, quirks: Quirks, booke
               valueDate: entry.valueDate,
               bookingDateTime: timestamp(entry.postedAt),
               balanceAfterTransaction: {
-                balanceAmount: { amount: amountOf(entry.balanceAfter), currency },
+                balanceAmount: { amount: amountOf(entry.balanceAfter, currency), currency },
                 balanceType: 'interimBooked',
               },
             },

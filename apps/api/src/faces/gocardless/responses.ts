@@ -10,8 +10,11 @@ const Timestamp = z.iso.datetime({ offset: true });
 const Day = z.iso.date();
 const Amount = z
   .string()
-  .regex(/^-?\d+\.\d{2}$/)
-  .meta({ description: 'A decimal string in major units with its sign (negative = money out), e.g. "-12.34"' });
+  .regex(/^-?\d+(\.\d{2,3})?$/)
+  .meta({
+    description:
+      'A decimal string in major units with its sign (negative = money out), with the places of the currency (ISO 4217): "-12.34" PLN, "-1234" JPY, "-1.234" KWD',
+  });
 const Money = z.strictObject({ amount: Amount, currency: z.string().length(3) });
 
 export const GocardlessErrorSchema = z

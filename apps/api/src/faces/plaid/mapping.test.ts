@@ -4,24 +4,36 @@ import { localDate, majorUnits, personalFinanceCategory, plaidAmount, plaidTrans
 
 describe('money', () => {
   it('is exact at one grosz and at 10^13, with the sign inverted for transactions', () => {
-    expect(plaidAmount(-1)).toBe(0.01);
-    expect(plaidAmount(1)).toBe(-0.01);
-    expect(plaidAmount(-(10 ** 13))).toBe(100_000_000_000);
-    expect(plaidAmount(10 ** 13 + 99)).toBe(-100_000_000_000.99);
-    expect(majorUnits(10 ** 15)).toBe(10_000_000_000_000);
-    expect(majorUnits(-1234_56)).toBe(-1234.56);
-    expect(majorUnits(-5)).toBe(-0.05);
+    expect(plaidAmount(-1, 'PLN')).toBe(0.01);
+    expect(plaidAmount(1, 'PLN')).toBe(-0.01);
+    expect(plaidAmount(-(10 ** 13), 'PLN')).toBe(100_000_000_000);
+    expect(plaidAmount(10 ** 13 + 99, 'PLN')).toBe(-100_000_000_000.99);
+    expect(majorUnits(10 ** 15, 'PLN')).toBe(10_000_000_000_000);
+    expect(majorUnits(-1234_56, 'PLN')).toBe(-1234.56);
+    expect(majorUnits(-5, 'PLN')).toBe(-0.05);
+  });
+
+  it('has the places of the currency: none for JPY, three for KWD', () => {
+    expect(plaidAmount(-1, 'JPY')).toBe(1);
+    expect(plaidAmount(1, 'JPY')).toBe(-1);
+    expect(plaidAmount(-1, 'KWD')).toBe(0.001);
+    expect(majorUnits(-1, 'KWD')).toBe(-0.001);
+    expect(majorUnits(10 ** 13, 'JPY')).toBe(10_000_000_000_000);
+    expect(majorUnits(-(10 ** 13) - 1, 'KWD')).toBe(-10_000_000_000.001);
+    expect(majorUnits(1234_56, 'EUR')).toBe(1234.56);
+    expect(Object.is(majorUnits(-0, 'JPY'), 0)).toBe(true);
+    expect(JSON.stringify({ amount: plaidAmount(0, 'KWD') })).toBe('{"amount":0}');
   });
 
   it('never answers -0', () => {
-    expect(Object.is(plaidAmount(0), 0)).toBe(true);
-    expect(Object.is(majorUnits(-0), 0)).toBe(true);
-    expect(JSON.stringify({ amount: plaidAmount(0) })).toBe('{"amount":0}');
+    expect(Object.is(plaidAmount(0, 'PLN'), 0)).toBe(true);
+    expect(Object.is(majorUnits(-0, 'PLN'), 0)).toBe(true);
+    expect(JSON.stringify({ amount: plaidAmount(0, 'PLN') })).toBe('{"amount":0}');
   });
 
   it('refuses what is not a safe integer', () => {
-    expect(() => majorUnits(0.5)).toThrow(RangeError);
-    expect(() => majorUnits(2 ** 53)).toThrow(RangeError);
+    expect(() => majorUnits(0.5, 'PLN')).toThrow(RangeError);
+    expect(() => majorUnits(2 ** 53, 'PLN')).toThrow(RangeError);
   });
 });
 

@@ -13,6 +13,7 @@
 import {
   type ItemAccount,
   ibanOf,
+  minorToDecimal,
   PLAID_CONSENTED_PRODUCTS,
   PLAID_INSTITUTION_ID,
   type PlaidItem,
@@ -24,16 +25,18 @@ import { DateTime } from 'luxon';
 export const INSTITUTION_ID = PLAID_INSTITUTION_ID;
 export const ZONE = 'Europe/Warsaw';
 
-/** Minor units → major units as a JSON number, exact to the cent, never -0. */
-export function majorUnits(minor: number): number {
+/**
+ * Minor units → major units as a JSON number, by the currency's exponent (JPY 0, PLN 2, KWD 3):
+ * the decimal text is built in integers and only then read as the JSON number Plaid sends, so it
+ * is the nearest double to the exact decimal (what JSON.parse of the text gives), never -0.
+ */
+export function majorUnits(minor: number, currency: string): number {
   if (!Number.isSafeInteger(minor)) throw new RangeError(`not a safe integer amount: ${minor}`);
-  const abs = BigInt(Math.abs(minor));
-  const text = `${minor < 0 ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
-  return Number(text) + 0; // + 0 turns a -0 into 0
+  return Number(minorToDecimal(minor, currency)) + 0; // + 0 turns a -0 into 0
 }
 
 /** A transaction's amount as Plaid shows it: positive when money leaves the account. */
-export const plaidAmount = (minor: number): number => majorUnits(-minor);
+export const plaidAmount = (minor: number, currency: string): number => majorUnits(-minor, currency);
 
 // One formatter for every call: a luxon DateTime per date cost ~9× as much, and a sync page has two dates a row.
 const WARSAW_DATE = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
@@ -124,7 +127,7 @@ export function toPlaidTransaction(transaction: Transaction, options: Transactio
     pending_transaction_id: posted && options.postedFromPending ? pendingTransactionId(transaction.id) : null,
     account_id: transaction.accountId,
     account_owner: null,
-    amount: plaidAmount(transaction.amount),
+    amount: plaidAmount(transaction.amount, transaction.currency),
     iso_currency_code: transaction.currency,
     unofficial_currency_code: null,
     // Plaid: `date` is when it posted (when it happened while pending); `authorized_date` when it happened.
@@ -157,8 +160,8 @@ export function toPlaidAccount(account: ItemAccount) {
   return {
     account_id: account.id,
     balances: {
-      available: majorUnits(account.availableBalance),
-      current: majorUnits(account.balance),
+      available: majorUnits(account.availableBalance, account.currency),
+      current: majorUnits(account.balance, account.currency),
       limit: null,
       iso_currency_code: account.currency,
       unofficial_currency_code: null,

@@ -1,9 +1,9 @@
 /**
  * The one mapping between the world and SimpleFIN's wire format (docs/faces/simplefin.md), each
  * conversion once:
- * - money: integer minor units → a decimal string with exactly two decimals (`-0.05`, `1234.50`),
- *   on bigint, so every size is exact (balances reach 10^15 minor units); clients such as Actual
- *   read it by removing the point;
+ * - money: integer minor units → a decimal string with the places of the account's currency
+ *   (ISO 4217 exponent: `-0.05` PLN, `1234` JPY, `0.005` KWD), on bigint, so every size is exact
+ *   (balances reach 10^15 minor units); clients such as Actual read it by removing the point;
  * - times: instants → Unix seconds (`posted` 0 while pending; `balance-date` is the world's now);
  * - ids: the Sandbank ids, which never change, so a transaction keeps its id from pending to posted
  *   (Actual de-duplicates by it);
@@ -13,15 +13,11 @@
  *   `connections`, `conn_id`); `transactions` and `holdings` on every account, empty with
  *   balances-only.
  */
-import { type AccountSet, ibanOf, MAX_TRANSACTIONS_PER_ACCOUNT, SANDBANK_BIC } from '@sandbank/core';
+import { type AccountSet, ibanOf, MAX_TRANSACTIONS_PER_ACCOUNT, minorToDecimal, SANDBANK_BIC } from '@sandbank/core';
 import type { Transaction } from '@sandbank/schemas';
 
-/** Minor units → a decimal string with exactly two decimals. */
-export function formatMoney(minor: bigint | number | string): string {
-  const value = BigInt(minor);
-  const abs = value < 0n ? -value : value;
-  return `${value < 0n ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
-}
+/** Minor units → a decimal string with the currency's places (PLN `-0.05`, JPY `7`, KWD `0.005`). */
+export const formatMoney = (minor: bigint | number | string, currency: string): string => minorToDecimal(BigInt(minor), currency);
 
 const unix = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
@@ -29,7 +25,7 @@ export function toSimplefinTransaction(transaction: Transaction) {
   return {
     id: transaction.id,
     posted: transaction.postedAt ? unix(transaction.postedAt) : 0,
-    amount: formatMoney(transaction.amount),
+    amount: formatMoney(transaction.amount, transaction.currency),
     description: transaction.description,
     payee: transaction.merchant ?? transaction.description,
     memo: '',
@@ -43,8 +39,8 @@ function toSimplefinAccount(account: AccountSet['accounts'][number], now: Date) 
     id: account.id,
     name: account.name,
     currency: account.currency,
-    balance: formatMoney(account.balance),
-    'available-balance': formatMoney(account.available),
+    balance: formatMoney(account.balance, account.currency),
+    'available-balance': formatMoney(account.available, account.currency),
     'balance-date': Math.floor(now.getTime() / 1000),
     transactions: account.transactions.map(toSimplefinTransaction),
     holdings: [],

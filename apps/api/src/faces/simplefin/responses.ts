@@ -8,8 +8,11 @@ import { z } from 'zod';
 
 const Money = z
   .string()
-  .regex(/^-?\d+\.\d{2}$/)
-  .meta({ description: 'A decimal string with exactly two decimals (minor units / 100), e.g. `-0.05`, `1234.50`' });
+  .regex(/^-?\d+(\.\d{2,3})?$/)
+  .meta({
+    description:
+      "A decimal string with the places of the account's currency (ISO 4217: two for PLN, none for JPY, three for KWD), e.g. `-0.05`, `1234.50`",
+  });
 const UnixSeconds = z.int().min(0).meta({ format: 'int64', description: 'Unix seconds' });
 const Text = z.string().max(2048);
 

@@ -57,7 +57,7 @@ function document(head: StatementHead, message: Message, v08: boolean): XmlTree 
       balance('CLBD', head.closing, account.currency, period.to),
       balance('CLAV', head.available, account.currency, period.to),
     ],
-    TxsSummry: summary(head, v08),
+    TxsSummry: summary(head, account.currency, v08),
     Ntry: ENTRIES_HERE,
   };
   const ns = `urn:iso:std:iso:20022:tech:xsd:${message}.001.${v08 ? '08' : '02'}`;
@@ -81,25 +81,25 @@ function sequenceNumber(day: string): number {
 function balance(code: string, amount: number, currency: string, day: string): XmlTree {
   return {
     Tp: { CdOrPrtry: { Cd: code } },
-    Amt: { '@Ccy': currency, '#text': decimal(amount) },
+    Amt: { '@Ccy': currency, '#text': decimal(amount, currency) },
     CdtDbtInd: indicator(amount),
     Dt: { Dt: day },
   };
 }
 
 /** The booked entries' totals, from the head (so the summary precedes the entries it sums). */
-function summary({ credits, debits }: StatementHead, v08: boolean): XmlTree {
+function summary({ credits, debits }: StatementHead, currency: string, v08: boolean): XmlTree {
   const net = credits.sum - debits.sum;
   return {
     TtlNtries: {
       NbOfNtries: String(credits.count + debits.count),
-      Sum: decimal(credits.sum + debits.sum),
+      Sum: decimal(credits.sum + debits.sum, currency),
       ...(v08
-        ? { TtlNetNtry: { Amt: decimal(net), CdtDbtInd: indicator(net) } }
-        : { TtlNetNtryAmt: decimal(net), CdtDbtInd: indicator(net) }),
+        ? { TtlNetNtry: { Amt: decimal(net, currency), CdtDbtInd: indicator(net) } }
+        : { TtlNetNtryAmt: decimal(net, currency), CdtDbtInd: indicator(net) }),
     },
-    TtlCdtNtries: { NbOfNtries: String(credits.count), Sum: decimal(credits.sum) },
-    TtlDbtNtries: { NbOfNtries: String(debits.count), Sum: decimal(debits.sum) },
+    TtlCdtNtries: { NbOfNtries: String(credits.count), Sum: decimal(credits.sum, currency) },
+    TtlDbtNtries: { NbOfNtries: String(debits.count), Sum: decimal(debits.sum, currency) },
   };
 }
 
@@ -125,7 +125,7 @@ function entryTree(entry: EntryFields | PendingEntry, currency: string, v08: boo
   if (description) details.RmtInf = { Ustrd: truncate(description, MAX.remittance) };
   const tree: XmlTree = {
     NtryRef: ref,
-    Amt: { '@Ccy': currency, '#text': decimal(entry.amount) },
+    Amt: { '@Ccy': currency, '#text': decimal(entry.amount, currency) },
     CdtDbtInd: indicator(entry.amount),
     Sts: v08 ? { Cd: status } : status,
   };

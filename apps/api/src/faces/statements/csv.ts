@@ -39,9 +39,9 @@ export async function* writeCsv(source: StatementSource): AsyncGenerator<string>
     const rows = page.map((entry) => [
       entry.bookingDate,
       entry.valueDate,
-      signedDecimal(entry.amount),
+      signedDecimal(entry.amount, currency),
       currency,
-      signedDecimal(entry.balanceAfter),
+      signedDecimal(entry.balanceAfter, currency),
       cell(entry.description),
       cell(entry.merchant ?? ''),
       entry.category ?? '',

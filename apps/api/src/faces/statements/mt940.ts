@@ -71,7 +71,8 @@ function field86(entry: Pick<StatementEntry, 'amount' | 'category' | 'merchant' 
 
 const yymmdd = (day: string) => day.slice(2).replaceAll('-', '');
 const mark = (minor: number) => (minor < 0 ? 'D' : 'C');
-const balance = (minor: number, day: string, currency: string) => `${mark(minor)}${yymmdd(day)}${currency}${decimal(minor, ',')}`;
+const balance = (minor: number, day: string, currency: string) =>
+  `${mark(minor)}${yymmdd(day)}${currency}${decimal(minor, currency, ',')}`;
 
 /** `:61:` customer reference (16x): the external id when it is plain, else NONREF. */
 const customerReference = (externalTxnId: string) => (/^[A-Za-z0-9]{1,16}$/.test(externalTxnId) ? externalTxnId : 'NONREF');
@@ -96,7 +97,7 @@ export async function* writeMt940(source: StatementSource): AsyncGenerator<strin
       const { swift } = codesOf(entry);
       const bankReference = entry.id.replaceAll('-', '').slice(-16);
       out.push(
-        `:61:${yymmdd(entry.valueDate)}${entry.bookingDate.slice(5).replace('-', '')}${mark(entry.amount)}${decimal(entry.amount, ',')}${swift}${customerReference(entry.externalTxnId)}//${bankReference}`,
+        `:61:${yymmdd(entry.valueDate)}${entry.bookingDate.slice(5).replace('-', '')}${mark(entry.amount)}${decimal(entry.amount, account.currency, ',')}${swift}${customerReference(entry.externalTxnId)}//${bankReference}`,
         `:86:${field86(entry).join('\r\n')}`,
       );
     }

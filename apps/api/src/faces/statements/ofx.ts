@@ -48,8 +48,8 @@ function frame(head: StatementHead): XmlFrame {
                 ACCTKEY: account.iban.slice(2, 4),
               },
               BANKTRANLIST: { DTSTART: day(period.from), DTEND: day(period.to), STMTTRN: ENTRIES_HERE },
-              LEDGERBAL: { BALAMT: signedDecimal(head.closing), DTASOF: day(period.to) },
-              AVAILBAL: { BALAMT: signedDecimal(head.available), DTASOF: day(period.to) },
+              LEDGERBAL: { BALAMT: signedDecimal(head.closing, account.currency), DTASOF: day(period.to) },
+              AVAILBAL: { BALAMT: signedDecimal(head.available, account.currency), DTASOF: day(period.to) },
             },
           },
         },
@@ -60,12 +60,12 @@ function frame(head: StatementHead): XmlFrame {
   );
 }
 
-function transaction(entry: StatementEntry): XmlTree {
+function transaction(entry: StatementEntry, currency: string): XmlTree {
   const trn: XmlTree = {
     TRNTYPE: codesOf(entry).ofx,
     DTPOSTED: day(entry.bookingDate),
     DTUSER: day(entry.valueDate),
-    TRNAMT: signedDecimal(entry.amount),
+    TRNAMT: signedDecimal(entry.amount, currency),
     FITID: entry.id,
   };
   const description = oneLine(entry.description);
@@ -77,8 +77,9 @@ function transaction(entry: StatementEntry): XmlTree {
 
 async function* body(source: StatementSource): AsyncGenerator<string> {
   const tree = frame(source.head);
+  const { currency } = source.head.account;
   yield tree.head;
-  for await (const page of source.pages) yield tree.fragment(page.map(transaction));
+  for await (const page of source.pages) yield tree.fragment(page.map((entry) => transaction(entry, currency)));
   yield tree.tail;
 }
 

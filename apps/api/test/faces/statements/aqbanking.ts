@@ -30,17 +30,7 @@ export interface Imported {
 }
 
 export function aqbankingImport(bytes: Buffer, kind: keyof typeof IMPORTERS): Imported {
-  const dir = mkdtempSync(join(tmpdir(), 'aqb-'));
-  try {
-    const file = join(dir, 'statement');
-    const context = join(dir, 'statement.ctx');
-    writeFileSync(file, bytes);
-    const cli = (...args: string[]) =>
-      execFileSync('aqbanking-cli', ['-D', join(dir, 'config'), '-n', ...args], {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-      });
-    cli('import', ...IMPORTERS[kind].args, '-f', file, '-c', context);
+  return withImported(bytes, kind, (cli, context) => {
     const transactions = cli('listtrans', '-c', context, '-T', '$(valueAsString)\t$(dateAsString)');
     const balances = cli('listbal', '-c', context, `--balanceType=${IMPORTERS[kind].balanceType}`);
     return {
@@ -52,6 +42,41 @@ export function aqbankingImport(bytes: Buffer, kind: keyof typeof IMPORTERS): Im
       closing: lastBalance(balances),
       raw: { transactions, balances },
     };
+  });
+}
+
+/**
+ * AqBanking's own values, exact and with their currency (`$(value)`: "-1/1000:KWD"): its
+ * `valueAsString` prints two decimals whatever the currency, so three-decimal amounts need these.
+ */
+export function aqbankingValues(bytes: Buffer, kind: keyof typeof IMPORTERS): { transactions: string[]; balances: string[] } {
+  return withImported(bytes, kind, (cli, context) => {
+    const lines = (text: string) => text.trim().split('\n').filter(Boolean);
+    return {
+      transactions: lines(cli('listtrans', '-c', context, '-T', '$(value)')),
+      balances: lines(cli('listbal', '-c', context, `--balanceType=${IMPORTERS[kind].balanceType}`, '-T', '$(value)')),
+    };
+  });
+}
+
+/** Imports the file into a throwaway context and runs `read` on it. */
+function withImported<T>(
+  bytes: Buffer,
+  kind: keyof typeof IMPORTERS,
+  read: (cli: (...args: string[]) => string, context: string) => T,
+): T {
+  const dir = mkdtempSync(join(tmpdir(), 'aqb-'));
+  try {
+    const file = join(dir, 'statement');
+    const context = join(dir, 'statement.ctx');
+    writeFileSync(file, bytes);
+    const cli = (...args: string[]) =>
+      execFileSync('aqbanking-cli', ['-D', join(dir, 'config'), '-n', ...args], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+    cli('import', ...IMPORTERS[kind].args, '-f', file, '-c', context);
+    return read(cli, context);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -8,6 +8,8 @@ declare module 'mt940js' {
   }
   interface Mt940Statement {
     accountIdentification: string;
+    /** The currency of the opening balance (`:60F:`). */
+    currency: string;
     openingBalance: number;
     closingBalance: number;
     closingAvailableBalance: number;

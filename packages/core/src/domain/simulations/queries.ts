@@ -15,15 +15,15 @@ const SIMULATE = `
 with clock as (
   select coalesce(?::timestamptz, ${WORLD_NOW_SQL}) as now from users u where u.id = ?
 ), account as (
-  select a.id, a.user_id, clock.now from accounts a, clock
-  where a.id = ? and a.user_id = ? and a.status = 'open'
+  select a.id, a.user_id, a.currency, clock.now from accounts a, clock
+  where a.id = ? and a.user_id = ? and a.status = 'open' and a.currency = coalesce(?::text, a.currency)
     and a.balance + ? <= ? and a.balance + ? - a.held_amount - ? >= 0
     and coalesce(?::timestamptz, clock.now) <= clock.now + interval '${CLOCK_SKEW_MS} milliseconds'
   for no key update of a
 ), inserted as (
   insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw,
                             status, posted_at, merchant, category, settle_at, expire_at, request_fingerprint, created_at)
-  select ?, account.id, account.user_id, ?, ?, ?, coalesce(?::timestamptz, account.now), ?, ?::jsonb,
+  select ?, account.id, account.user_id, ?, ?, account.currency, coalesce(?::timestamptz, account.now), ?, ?::jsonb,
          ?, case when ? = 'posted' then coalesce(?::timestamptz, account.now) end, ?, ?, ?::timestamptz, ?::timestamptz,
          ?, account.now
   from account
@@ -37,14 +37,15 @@ with clock as (
 ), event as (
   insert into events (id, type, user_id, payload, created_at)
   select ?, 'transaction.created', account.user_id, jsonb_build_object(
-           'transaction', ?::jsonb || jsonb_build_object('date', ${ISO('inserted.date')}, 'postedAt', ${ISO('inserted.posted_at')}),
+           'transaction', ?::jsonb || jsonb_build_object('date', ${ISO('inserted.date')}, 'postedAt', ${ISO('inserted.posted_at')},
+                                                  'currency', inserted.currency),
            'balances', jsonb_build_object('balance', applied.balance, 'availableBalance', applied.balance - applied.held_amount)),
          account.now
   from inserted, account, applied
 )
 select inserted.*, applied.balance, applied.held_amount from inserted, applied`;
 
-const SIMULATE_STATEMENT = { name: 'sandbank_simulate_v1', sql: SIMULATE };
+const SIMULATE_STATEMENT = { name: 'sandbank_simulate_v2', sql: SIMULATE };
 
 /** The values of one booking, as bound into SIMULATE (timestamps as ISO strings, JSON as text). */
 export interface SimulatedBooking {
@@ -60,7 +61,8 @@ export interface SimulatedBooking {
   id: string;
   externalTxnId: string;
   amount: number;
-  currency: string;
+  /** The currency asked for; null: the account's. A currency other than the account's writes nothing. */
+  currency: string | null;
   description: string;
   raw: string;
   status: string;
@@ -83,6 +85,7 @@ export async function insertSimulatedBooking(em: EntityManager, b: SimulatedBook
     b.userId,
     b.accountId,
     b.userId,
+    b.currency,
     b.deltaBalance,
     b.maxBalance,
     b.deltaBalance,
@@ -91,7 +94,6 @@ export async function insertSimulatedBooking(em: EntityManager, b: SimulatedBook
     b.id,
     b.externalTxnId,
     b.amount,
-    b.currency,
     b.date,
     b.description,
     b.raw,
@@ -112,7 +114,7 @@ export async function insertSimulatedBooking(em: EntityManager, b: SimulatedBook
 }
 
 const PROBE = `
-select a.status as account_status, a.balance, a.held_amount, ${TRANSACTION_COLUMNS.split(', ')
+select a.status as account_status, a.currency as account_currency, a.balance, a.held_amount, ${TRANSACTION_COLUMNS.split(', ')
   .map((column) => `t.${column}`)
   .join(', ')}, t.settle_at, t.expire_at, t.request_fingerprint
 from accounts a left join transactions t on t.account_id = a.id and t.external_txn_id = ?
@@ -125,7 +127,12 @@ export type StoredTransaction = TransactionRow & {
   request_fingerprint: string | null;
 };
 
-export type ProbeRow = StoredTransaction & { account_status: 'open' | 'closed'; balance: string; held_amount: string };
+export type ProbeRow = StoredTransaction & {
+  account_status: 'open' | 'closed';
+  account_currency: string;
+  balance: string;
+  held_amount: string;
+};
 
 /** The account as the caller may see it, and any transaction of it stored under `externalTxnId`; undefined: no such account of the user. */
 export async function selectSimulationProbe(

@@ -33,6 +33,7 @@ export interface SimulateTransactionParams {
   accountId: string;
   /** Non-zero minor units: credits > 0, debits < 0. */
   amount: number;
+  /** Must be the account's currency; omitted: the account's. */
   currency?: Currency | undefined;
   description?: string | undefined;
   /** The idempotency key, per account; generated when omitted. */
@@ -90,6 +91,7 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
     account_id: input.accountId,
     external_txn_id: input.externalTxnId ?? `sim_${uuidv7()}`,
     amount: input.amount,
+    // The statement stores the account's currency (and refuses another one): this is the event's placeholder.
     currency: input.currency ?? 'PLN',
     date,
     description: input.description ?? '',
@@ -110,6 +112,7 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
     const written = await runSimulationStatement(em, {
       userId: input.userId,
       row,
+      currency: input.currency ?? null,
       eventId: uuidv7(),
       eventTransaction: transaction,
       at: input.at,
@@ -126,6 +129,9 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
     if (!probe) throw notFound('Account');
     if (probe.existing) return replay(probe.existing, probe, input);
     if (probe.accountStatus === 'closed') throw accountClosed();
+    if (input.currency !== undefined && input.currency !== probe.accountCurrency) {
+      throw invalid('currency', `Must be the account's currency, ${probe.accountCurrency}`);
+    }
     if (input.date !== undefined) {
       const now = input.at ?? (await userNow(em, input.userId));
       if (input.date.getTime() > now.getTime() + CLOCK_SKEW_MS) throw invalid('date', 'Must not be in the future');
@@ -154,7 +160,7 @@ function sameDueTime(stored: Date | string | null, date: string, after: string |
 
 /** A row without a fingerprint against a request: field by field while it is unchanged, else its currency. */
 function sameAsBooked(existing: StoredTransaction, original: Transaction, input: SimulateTransactionParams): boolean {
-  if (original.currency !== (input.currency ?? 'PLN')) return false;
+  if (input.currency !== undefined && original.currency !== input.currency) return false;
   return (
     original.version !== 1 ||
     (original.amount === input.amount &&
@@ -164,6 +170,18 @@ function sameAsBooked(existing: StoredTransaction, original: Transaction, input:
       original.category === (input.category ?? null) &&
       sameDueTime(existing.settle_at, original.date, input.settleAfter) &&
       sameDueTime(existing.expire_at, original.date, input.expireAfter))
+  );
+}
+
+/**
+ * An omitted currency is the account's: a request that names it and one that leaves it out are the
+ * same request, whichever of the two booked the transaction.
+ */
+function sameFingerprint(stored: string, original: Transaction, input: SimulateTransactionParams): boolean {
+  if ((input.currency ?? original.currency) !== original.currency) return false;
+  const date = new Date(original.date);
+  return [undefined, original.currency as Currency].some(
+    (currency) => stored === requestFingerprint({ ...input, currency }, date),
   );
 }
 
@@ -178,6 +196,8 @@ const offsetMs = (date: Date | null, after: string | undefined) =>
  * fall, resolved against the transaction's date when the request is repeated.
  */
 function requestFingerprint(input: SimulateTransactionParams, date: Date | null): string {
+  // An omitted currency (the account's) counts as 'PLN', the only one there was when fingerprints began,
+  // so a PLN request booked then is the same request now.
   const asked = [
     input.amount,
     input.currency ?? 'PLN',
@@ -208,7 +228,7 @@ function replay(
   const same =
     (input.date === undefined || original.date === input.date.toISOString()) &&
     (existing.request_fingerprint !== null
-      ? existing.request_fingerprint === requestFingerprint(input, new Date(original.date))
+      ? sameFingerprint(existing.request_fingerprint, original, input)
       : sameAsBooked(existing, original, input));
   if (!same) throw new AppError('IDEMPOTENCY_CONFLICT', 'This externalTxnId was already used with a different payload');
   const { balance, heldAmount } = balances;

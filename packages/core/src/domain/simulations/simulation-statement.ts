@@ -45,6 +45,8 @@ export interface BookingRow extends Omit<TransactionRow, 'date' | 'posted_at'> {
 export interface SimulationStatementParams {
   userId: string;
   row: BookingRow;
+  /** The currency the request named; null: the account's (the stored row's and the event's currency are the account's). */
+  currency: string | null;
   eventId: string;
   /** The transaction as the event shows it (its `date` and `postedAt` are filled in by the statement). */
   eventTransaction: Record<string, unknown>;
@@ -69,7 +71,7 @@ const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);
 /** Runs the statement; returns the stored row and the balances after it, or null if nothing was written. */
 export async function runSimulationStatement(
   em: EntityManager,
-  { userId, row, eventId, eventTransaction, at }: SimulationStatementParams,
+  { userId, row, currency, eventId, eventTransaction, at }: SimulationStatementParams,
 ): Promise<Written | null> {
   const amount = Number(row.amount);
   const delta = bookingDeltas(row.status === 'pending' ? 'pending' : 'posted', amount);
@@ -85,7 +87,7 @@ export async function runSimulationStatement(
     id: row.id,
     externalTxnId: row.external_txn_id,
     amount,
-    currency: row.currency,
+    currency,
     description: row.description,
     raw: JSON.stringify(row.raw),
     status: row.status,
@@ -106,6 +108,7 @@ export type { StoredTransaction };
 
 export interface SimulationProbe {
   accountStatus: 'open' | 'closed';
+  accountCurrency: string;
   balance: number;
   heldAmount: number;
   /** The transaction already stored under this externalTxnId, if any. */
@@ -119,9 +122,10 @@ export async function probeSimulation(
 ): Promise<SimulationProbe | null> {
   const found = await selectSimulationProbe(em, { userId, accountId, externalTxnId });
   if (!found) return null;
-  const { account_status, balance, held_amount, ...transaction } = found;
+  const { account_status, account_currency, balance, held_amount, ...transaction } = found;
   return {
     accountStatus: account_status,
+    accountCurrency: account_currency,
     balance: Number(balance),
     heldAmount: Number(held_amount),
     existing: transaction.id ? transaction : null,

@@ -12,7 +12,9 @@ export const AccountIdInputSchema = z.strictObject({ id: IdSchema });
 
 export const CreateAccountInputSchema = z.strictObject({
   name: AccountNameSchema,
-  currency: CurrencySchema.optional().meta({ description: 'Defaults to PLN (the only currency today)' }),
+  currency: CurrencySchema.optional().meta({
+    description: 'The account’s currency for good; defaults to PLN. `GET /v1/currencies` lists the supported ones',
+  }),
 });
 
 export const CloseAccountInputSchema = z.strictObject({

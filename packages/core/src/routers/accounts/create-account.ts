@@ -12,7 +12,8 @@ export const createAccountProcedure = protectedProcedure
       tags: ['accounts'],
       summary: 'Open an account',
       description:
-        'Opens a PLN account with a zero balance. Names are unique among your open accounts, ignoring case (409 ACCOUNT_NAME_TAKEN).',
+        'Opens an account in `currency` (default PLN; `GET /v1/currencies` lists the supported ones) with a zero balance: ' +
+        'its amounts are integers of that currency’s minor unit. Names are unique among your open accounts, ignoring case (409 ACCOUNT_NAME_TAKEN).',
       successDescription: 'The new account',
     },
     successStatus: 201,

@@ -31,7 +31,9 @@ export const SimulateTransactionInputSchema = z.strictObject({
   date: InstantSchema.refine((date) => date.getTime() >= EARLIEST_DATE, 'Must not be before 1970-01-01')
     .optional()
     .meta({ description: 'When it happened; defaults to now. May lie in the past, not in the future.' }),
-  currency: CurrencySchema.optional().meta({ description: "The account's currency (PLN)" }),
+  currency: CurrencySchema.optional().meta({
+    description: "The account's currency (default); any other is 400 VALIDATION_ERROR (conversion is not offered yet)",
+  }),
   status: z
     .enum(['posted', 'pending'])
     .optional()
