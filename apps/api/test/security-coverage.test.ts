@@ -29,7 +29,13 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 /** Procedures anyone may call: adding one here is a deliberate, reviewed decision. */
-const PUBLIC_PROCEDURES = new Set(['auth.register', 'auth.login', 'auth.refresh', 'scenarios.getScenarioSchema']);
+const PUBLIC_PROCEDURES = new Set([
+  'auth.register',
+  'auth.login',
+  'auth.refresh',
+  'scenarios.getScenarioSchema',
+  'currencies.listCurrencies',
+]);
 
 type Ids = Record<string, string>;
 /** Creates the owner's resource named by `<segment>/{param}` (earlier params of the path are in `ids`). */
