@@ -154,6 +154,8 @@ export class Cluster {
     // setpriv execs in place (no forking wrapper), so the pid we hold is the process itself.
     const user = asPostgres ? ['setpriv', '--reuid=postgres', '--regid=postgres', '--init-groups'] : [];
     const child = spawn('ip', ['netns', 'exec', node.namespace, ...user, ...command], {
+      // The run's own folder (755): the clone may sit in a private folder the postgres user cannot enter.
+      cwd: this.dir,
       stdio: ['ignore', logFile, logFile],
       env: { ...process.env, HOME: this.dir, PATH: `${PG_BIN}:${process.env.PATH}` },
     });
