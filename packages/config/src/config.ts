@@ -147,12 +147,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database: {
       url: e.DATABASE_URL,
       poolSize: e.DATABASE_POOL_SIZE,
-      // World locks held at once (packages/db/src/advisory-lock.ts): a quarter of the pool, so that
-      // their holders and the work they do never take more than half of it; a family's share of them.
-      lockSlots: {
-        total: Math.max(1, Math.floor(e.DATABASE_POOL_SIZE / 4)),
-        perShare: e.LIMIT_FAMILY_HEAVY_OPERATIONS,
-      },
+      // A family's share of the world locks one process holds (packages/db/src/advisory-lock.ts sets
+      // their total: a quarter of the pool).
+      lockSlots: { perShare: e.LIMIT_FAMILY_HEAVY_OPERATIONS },
       embeddedPort: e.EMBEDDED_PG_PORT,
     },
     dataDir: path.resolve(e.DATA_DIR),

@@ -1,5 +1,5 @@
 export { UniqueConstraintViolationException } from '@mikro-orm/core';
-export { acquireAdvisoryLock, defaultLockSlots, type HeldLock, type LockSlots } from './advisory-lock.ts';
+export { acquireAdvisoryLock, type HeldLock } from './advisory-lock.ts';
 export {
   checkReadiness,
   type DatabaseServer,

@@ -12,8 +12,8 @@ export type Orm = MikroORM;
 export interface OrmOptions {
   url: string;
   poolSize?: number;
-  /** How many world locks this process holds at once (advisory-lock.ts); default: a quarter of the pool, two per family. */
-  lockSlots?: LockSlots;
+  /** How many world locks this process holds at once (advisory-lock.ts); unset: a quarter of the pool, two per family. */
+  lockSlots?: Partial<LockSlots>;
 }
 
 /**
@@ -47,7 +47,7 @@ export async function createOrm({ url, poolSize = 10, lockSlots }: OrmOptions): 
     forceUtcTimezone: true,
     debug: false,
   });
-  setLockSlots(await nativePool(orm), lockSlots ?? defaultLockSlots(poolSize));
+  setLockSlots(await nativePool(orm), { ...defaultLockSlots(poolSize), ...lockSlots });
   return orm;
 }
 
