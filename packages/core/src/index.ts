@@ -12,7 +12,6 @@ export {
   cursorOf,
   LOG_START,
   type LogPosition,
-  logFilter,
   positionFromCursor,
   readLog,
 } from './domain/events/event-log.ts';
