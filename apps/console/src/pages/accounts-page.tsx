@@ -77,10 +77,10 @@ export function AccountsPage() {
                       <StatusBadge status={account.status} />
                     </td>
                     <td data-label="Balance" className="num" data-testid="account-balance">
-                      <Money amount={account.balance} />
+                      <Money amount={account.balance} currency={account.currency} />
                     </td>
                     <td data-label="Available" className="num" data-testid="account-available">
-                      <Money amount={account.availableBalance} />
+                      <Money amount={account.availableBalance} currency={account.currency} />
                     </td>
                     <td data-label="Opened (world time)">{formatDate(account.createdAt)}</td>
                   </tr>
