@@ -38,7 +38,10 @@ export function xmllintSchema(xml: string, message: string): { ok: boolean; outp
 
 /** `xmllint --xpath`: the string value of `expression` (use `local-name()`: ISO 20022 documents have a default namespace). */
 export function xmllintXpath(xml: string, expression: string): string {
-  return withFile(xml, (file) => execFileSync('xmllint', ['--nonet', '--xpath', expression, file], { encoding: 'utf8' }));
+  return withFile(xml, (file) => execFileSync('xmllint', ['--nonet', '--xpath', expression, file], { encoding: 'utf8' })).replace(
+    /\n$/,
+    '',
+  );
 }
 
 /** `/*[local-name()='A']/*[local-name()='B']…` from `A/B/…`, for namespaced documents. */

@@ -6,7 +6,7 @@
  * transactions per status.
  */
 import { minorToDecimal } from '../currencies/money.ts';
-import { buildDocument, dateTime, identifier, pieces, type XmlTree } from './xml-build.ts';
+import { buildDocument, dateTime, identifier, pieces, text, type XmlTree } from './xml-build.ts';
 import { namespaceOf } from './xml-read.ts';
 
 /** ISO 20022 payment statuses Sandbank's payments carry (SPEC §19). */
@@ -33,6 +33,8 @@ export interface StatusReportInput {
     messageId: string;
     messageNameId: 'pain.001.001.09' | 'pain.001.001.03';
     createdAt?: string | null;
+    /** The original `InitgPty/Nm`, written back as the report's `GrpHdr/InitgPty` (readers such as iso20022.js require one). */
+    initiatingPartyName?: string | null;
   };
   blocks: { paymentInformationId: string; transactions: StatusReportTransaction[] }[];
 }
@@ -56,7 +58,7 @@ export function buildPain002(input: StatusReportInput): string {
   };
   return buildDocument(namespaceOf('pain.002.001.10'), {
     CstmrPmtStsRpt: {
-      GrpHdr: { MsgId: identifier(input.messageId), CreDtTm: dateTime(input.createdAt) },
+      GrpHdr: header(input),
       OrgnlGrpInfAndSts: group,
       OrgnlPmtInfAndSts: input.blocks.map((block) => ({
         OrgnlPmtInfId: identifier(block.paymentInformationId),
@@ -67,6 +69,13 @@ export function buildPain002(input: StatusReportInput): string {
       })),
     },
   });
+}
+
+function header(input: StatusReportInput): XmlTree {
+  const tree: XmlTree = { MsgId: identifier(input.messageId), CreDtTm: dateTime(input.createdAt) };
+  const party = text(input.original.initiatingPartyName, 140);
+  if (party) tree.InitgPty = { Nm: party };
+  return tree;
 }
 
 function countsPerStatus(transactions: StatusReportTransaction[]): XmlTree[] {
