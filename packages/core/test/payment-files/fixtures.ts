@@ -4,6 +4,7 @@
  * make a file the XSD or Sandbank's rules refuse.
  */
 import { XMLBuilder } from 'fast-xml-parser';
+import type { StatusReportInput } from '../../src/domain/payment-files/pain002.ts';
 
 export interface FixtureTransaction {
   endToEndId: string;
@@ -77,7 +78,8 @@ function blockTree(block: FixtureBlock, v09: boolean): Record<string, unknown> {
   tree.ReqdExctnDt = v09 ? { Dt: block.date } : block.date;
   tree.Dbtr = { Nm: block.debtorName ?? 'Acme Sp. z o.o.' };
   tree.DbtrAcct = { Id: block.debtorAccountId ?? { IBAN: block.debtorIban ?? 'PL27114020040000300201355387' } };
-  tree.DbtrAgt = { FinInstnId: {} };
+  // No BIC needed inside the EEA: `NOTPROVIDED`, as SEPA files write it.
+  tree.DbtrAgt = { FinInstnId: { Othr: { Id: 'NOTPROVIDED' } } };
   tree.CdtTrfTxInf = block.transactions.map((tx) => {
     const item: Record<string, unknown> = {
       PmtId: { ...(tx.instructionId ? { InstrId: tx.instructionId } : {}), EndToEndId: tx.endToEndId },
@@ -132,6 +134,7 @@ export const EXAMPLE: FixtureFile = {
       transactions: [
         {
           endToEndId: 'PO-88231',
+          instructionId: 'ACME-EUR-1-1',
           amount: '250',
           currency: 'EUR',
           creditorName: 'Muster GmbH',
@@ -140,6 +143,41 @@ export const EXAMPLE: FixtureFile = {
           remittance: ['PO 88231'],
         },
       ],
+    },
+  ],
+};
+
+/** The guide's status report for EXAMPLE: one payment settled, one rejected (closed account), the SEPA one in its session. */
+export const EXAMPLE_REPORT: StatusReportInput = {
+  messageId: 'SBPSR0001',
+  createdAt: new Date('2026-12-01T10:00:00Z'),
+  original: {
+    messageId: 'ACME-2026-11-30-001',
+    messageNameId: 'pain.001.001.09',
+    createdAt: '2026-11-30T09:15:00+01:00',
+    initiatingPartyName: 'Acme Sp. z o.o.',
+  },
+  blocks: [
+    {
+      paymentInformationId: 'ACME-PLN-1',
+      transactions: [
+        {
+          endToEndId: 'INV-2026-0415',
+          status: 'ACSC',
+          acceptedAt: '2026-11-30T08:15:01Z',
+          paymentId: '0192f3a4-5b6c-7d8e-9f00-112233445566',
+          amount: { minor: 120000n, currency: 'PLN' },
+        },
+        {
+          endToEndId: 'INV-2026-0416',
+          status: 'RJCT',
+          reason: { code: 'AC04', message: "Closed account: the creditor's account is closed & cannot be credited" },
+        },
+      ],
+    },
+    {
+      paymentInformationId: 'ACME-EUR-1',
+      transactions: [{ endToEndId: 'PO-88231', instructionId: 'ACME-EUR-1-1', status: 'ACSP' }],
     },
   ],
 };

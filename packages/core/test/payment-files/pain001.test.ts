@@ -5,8 +5,13 @@
  */
 import { ISO20022 } from 'iso20022.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PaymentFileError, problemDetails } from '../../src/domain/payment-files/errors.ts';
-import { PAIN001_BOUNDS, type PaymentFile, parsePain001 } from '../../src/domain/payment-files/pain001.ts';
+import { MAX_PROBLEMS, PaymentFileError, problemDetails } from '../../src/domain/payment-files/errors.ts';
+import {
+  PAIN001_BOUNDS,
+  type PaymentFile,
+  type PaymentFileInstruction,
+  parsePain001,
+} from '../../src/domain/payment-files/pain001.ts';
 import { EXAMPLE, type FixtureFile, pain001 } from './fixtures.ts';
 import { ensureXmllint, xmllintSchema } from './xmllint.ts';
 
@@ -19,6 +24,12 @@ function validAndParsed(xml: string, bounds = PAIN001_BOUNDS): PaymentFile {
   const version = /pain\.001\.001\.0[39]/.exec(xml)?.[0] ?? '';
   expect(xmllintSchema(xml, version)).toMatchObject({ ok: true });
   return parsePain001(xml, bounds);
+}
+
+/** The only instruction of a one-transaction file. */
+function onlyInstruction(file: PaymentFile): PaymentFileInstruction {
+  expect(file.instructions).toHaveLength(1);
+  return file.instructions[0]!;
 }
 
 function refusal(file: string | Uint8Array, bounds = PAIN001_BOUNDS): PaymentFileError {
@@ -75,6 +86,7 @@ describe('parsePain001 reads valid files', () => {
       expect.objectContaining({
         paymentInformationId: 'ACME-EUR-1',
         endToEndId: 'PO-88231',
+        instructionId: 'ACME-EUR-1-1',
         debtor: expect.objectContaining({ iban: 'PL78114020040000370201355387' }),
         creditor: { name: 'Muster GmbH', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' },
         amount: 25000n,
@@ -94,7 +106,7 @@ describe('parsePain001 reads valid files', () => {
         agent: { bic: 'BREXPLPWXXX' },
       },
     });
-    const address = { streetName: 'Prosta', buildingNumber: '1', townName: 'Warszawa', postalCode: '00-001', country: 'PL' };
+    const address = { streetName: 'Prosta', buildingNumber: '1', townName: 'Warszawa', postalCode: '00-001', country: 'PL' as const };
     const xml = iso
       .createSWIFTCreditPaymentInitiation([
         {
@@ -137,16 +149,16 @@ describe('parsePain001 reads valid files', () => {
     ['+3.10', 'USD', 310n],
     ['10000000000.00', 'PLN', 1_000_000_000_000n],
   ])('reads %s %s as %s minor units', (amount, currency, minor) => {
-    expect(validAndParsed(pain001(one({ amount, currency }))).instructions[0]?.amount).toBe(minor);
+    expect(onlyInstruction(validAndParsed(pain001(one({ amount, currency })))).amount).toBe(minor);
   });
 
   it('keeps 10^13 minor units exact when the bound allows them (and refuses them at the default bound)', () => {
     const xml = pain001(one({ amount: '100000000000.00', currency: 'PLN' }));
     const wide = { ...PAIN001_BOUNDS, maxAmount: 10n ** 15n };
-    expect(validAndParsed(xml, wide).instructions[0]?.amount).toBe(10n ** 13n);
+    expect(onlyInstruction(validAndParsed(xml, wide)).amount).toBe(10n ** 13n);
     expect(refusal(xml).problems[0]?.message).toMatch(/at most 1000000000000 minor units/);
     const kwd = pain001(one({ amount: '9999999999999.999', currency: 'KWD' }));
-    expect(validAndParsed(kwd, { ...wide, maxAmount: 10n ** 17n }).instructions[0]?.amount).toBe(9_999_999_999_999_999n);
+    expect(onlyInstruction(validAndParsed(kwd, { ...wide, maxAmount: 10n ** 17n })).amount).toBe(9_999_999_999_999_999n);
   });
 
   it('takes a file as bytes, with a byte-order mark', () => {
@@ -296,6 +308,7 @@ describe('parsePain001 refuses what it cannot pay, with the line and the reason'
       currency: 'PLN',
     }));
     const error = refusal(pain001({ ...one({}), blocks: [{ id: 'B', date: '2026-12-01', transactions }] }));
-    expect(error.problems).toHaveLength(20);
+    expect(MAX_PROBLEMS).toBe(20);
+    expect(error.problems).toHaveLength(MAX_PROBLEMS);
   });
 });

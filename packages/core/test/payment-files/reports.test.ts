@@ -7,7 +7,13 @@
 import { PaymentStatusReport } from 'iso20022.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCamt054, type NotificationEntry } from '../../src/domain/payment-files/camt054.ts';
-import { buildPain002, groupStatus, type StatusReportInput } from '../../src/domain/payment-files/pain002.ts';
+import {
+  buildPain002,
+  groupStatus,
+  type StatusReportInput,
+  type StatusReportTransaction,
+} from '../../src/domain/payment-files/pain002.ts';
+import { EXAMPLE_REPORT as REPORT } from './fixtures.ts';
 import { ensureXmllint, localPath, xmllintSchema, xmllintXpath } from './xmllint.ts';
 
 beforeAll(() => {
@@ -19,37 +25,6 @@ const validated = (xml: string, message: string) => {
   expect(result.output).toMatch(/validates/);
   expect(result.ok).toBe(true);
   return xml;
-};
-
-const REPORT: StatusReportInput = {
-  messageId: 'SBPSR0001',
-  createdAt: new Date('2026-12-01T10:00:00Z'),
-  original: {
-    messageId: 'ACME-2026-11-30-001',
-    messageNameId: 'pain.001.001.09',
-    createdAt: '2026-11-30T09:15:00+01:00',
-    initiatingPartyName: 'Acme Sp. z o.o.',
-  },
-  blocks: [
-    {
-      paymentInformationId: 'ACME-PLN-1',
-      transactions: [
-        {
-          endToEndId: 'INV-2026-0415',
-          status: 'ACSC',
-          acceptedAt: '2026-11-30T08:15:01Z',
-          paymentId: '0192f3a4-5b6c-7d8e-9f00-112233445566',
-          amount: { minor: 120000n, currency: 'PLN' },
-        },
-        {
-          endToEndId: 'INV-2026-0416',
-          status: 'RJCT',
-          reason: { code: 'AC04', message: 'Closed account: the creditor’s account <PL10…> was closed & cannot be credited' },
-        },
-      ],
-    },
-    { paymentInformationId: 'ACME-EUR-1', transactions: [{ endToEndId: 'PO-88231', instructionId: 'I-1', status: 'ACSP' }] },
-  ],
 };
 
 describe('pain.002.001.10 status report', () => {
@@ -72,25 +47,18 @@ describe('pain.002.001.10 status report', () => {
     expect(at('OrgnlPmtInfAndSts[1]/TxInfAndSts[2]/TxSts')).toBe('RJCT');
     expect(at('OrgnlPmtInfAndSts[1]/TxInfAndSts[2]/StsRsnInf/Rsn/Cd')).toBe('AC04');
     expect(at('OrgnlPmtInfAndSts[1]/TxInfAndSts[2]/StsRsnInf/AddtlInf')).toBe(
-      'Closed account: the creditor’s account <PL10…> was closed & cannot be credited',
+      "Closed account: the creditor's account is closed & cannot be credited",
     );
-    expect(at('OrgnlPmtInfAndSts[2]/TxInfAndSts/OrgnlInstrId')).toBe('I-1');
+    expect(at('OrgnlPmtInfAndSts[2]/TxInfAndSts/OrgnlInstrId')).toBe('ACME-EUR-1-1');
   });
 
   it('is read back by iso20022.js: statuses, reasons and end-to-end ids', () => {
     // iso20022.js 0.0.15 knows no PART (its PartiallyAccepted is "ACCP"), so its report has one outcome: rejections.
-    const rejected: StatusReportInput = {
-      ...REPORT,
-      blocks: [
-        {
-          paymentInformationId: 'ACME-PLN-1',
-          transactions: [
-            { endToEndId: 'INV-1', status: 'RJCT', reason: { code: 'AM04', message: 'Insufficient funds' } },
-            { endToEndId: 'INV-2', status: 'RJCT', reason: { code: 'AC01', message: 'Wrong account number' } },
-          ],
-        },
-      ],
-    };
+    const transactions: StatusReportTransaction[] = [
+      { endToEndId: 'INV-1', status: 'RJCT', reason: { code: 'AM04', message: 'Insufficient funds' } },
+      { endToEndId: 'INV-2', status: 'RJCT', reason: { code: 'AC01', message: 'Wrong account number' } },
+    ];
+    const rejected: StatusReportInput = { ...REPORT, blocks: [{ paymentInformationId: 'ACME-PLN-1', transactions }] };
     const report = PaymentStatusReport.fromXML(validated(buildPain002(rejected), 'pain.002.001.10'));
     expect(report.messageId).toBe('SBPSR0001');
     expect(report.originalMessageId).toBe('ACME-2026-11-30-001');

@@ -13,7 +13,7 @@ import { decimalToMinor } from './amounts.ts';
 import { PaymentFileError, type PaymentFileProblem } from './errors.ts';
 import { childAt, childOf, childrenOf, type ReadBounds, readValidatedXml, type XmlNode } from './xml-read.ts';
 
-export type Pain001Version = 'pain.001.001.09' | 'pain.001.001.03';
+type Pain001Version = 'pain.001.001.09' | 'pain.001.001.03';
 
 /** One credit transfer of the file, as the payments domain takes it. */
 export interface PaymentFileInstruction {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { ParseOption, XmlDocument, XmlElement, XmlParseError, XmlValidateError, XsdValidator } from 'libxml2-wasm';
 import { PaymentFileError, type PaymentFileProblem } from './errors.ts';
 
-export const MESSAGES = ['pain.001.001.09', 'pain.001.001.03', 'pain.002.001.10', 'camt.054.001.08'] as const;
+const MESSAGES = ['pain.001.001.09', 'pain.001.001.03', 'pain.002.001.10', 'camt.054.001.08'] as const;
 export type Message = (typeof MESSAGES)[number];
 
 export const namespaceOf = (message: Message) => `urn:iso:std:iso:20022:tech:xsd:${message}`;
