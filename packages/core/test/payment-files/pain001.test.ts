@@ -106,7 +106,13 @@ describe('parsePain001 reads valid files', () => {
         agent: { bic: 'BREXPLPWXXX' },
       },
     });
-    const address = { streetName: 'Prosta', buildingNumber: '1', townName: 'Warszawa', postalCode: '00-001', country: 'PL' as const };
+    const address = {
+      streetName: 'Prosta',
+      buildingNumber: '1',
+      townName: 'Warszawa',
+      postalCode: '00-001',
+      country: 'PL' as const,
+    };
     const xml = iso
       .createSWIFTCreditPaymentInitiation([
         {
