@@ -12,6 +12,7 @@ import {
   type PaymentFileInstruction,
   parsePain001,
 } from '../../src/domain/payment-files/pain001.ts';
+import { MAX_AMOUNT } from '../../src/domain/simulations/simulate-transaction.ts';
 import { EXAMPLE, type FixtureFile, pain001 } from './fixtures.ts';
 import { ensureXmllint, xmllintSchema } from './xmllint.ts';
 
@@ -162,6 +163,7 @@ describe('parsePain001 reads valid files', () => {
     const xml = pain001(one({ amount: '100000000000.00', currency: 'PLN' }));
     const wide = { ...PAIN001_BOUNDS, maxAmount: 10n ** 15n };
     expect(onlyInstruction(validAndParsed(xml, wide)).amount).toBe(10n ** 13n);
+    expect(PAIN001_BOUNDS.maxAmount).toBe(BigInt(MAX_AMOUNT));
     expect(refusal(xml).problems[0]?.message).toMatch(/at most 1000000000000 minor units/);
     const kwd = pain001(one({ amount: '9999999999999.999', currency: 'KWD' }));
     expect(onlyInstruction(validAndParsed(kwd, { ...wide, maxAmount: 10n ** 17n })).amount).toBe(9_999_999_999_999_999n);
