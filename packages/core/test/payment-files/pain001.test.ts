@@ -5,7 +5,7 @@
  */
 import { ISO20022 } from 'iso20022.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PROBLEMS, PaymentFileError, problemDetails } from '../../src/domain/payment-files/errors.ts';
+import { MAX_PROBLEMS, PaymentFileError } from '../../src/domain/payment-files/errors.ts';
 import {
   PAIN001_BOUNDS,
   type PaymentFile,
@@ -202,7 +202,11 @@ describe('parsePain001 refuses what it cannot pay, with the line and the reason'
     expect(error.problems[0]).toMatchObject({ line, message: expect.stringContaining("'12,34' is not a valid value") });
     // Debian's libxml2 and the one compiled to WebAssembly say the same thing about the same line.
     expect(independent.output).toContain(`:${line}: element InstdAmt: Schemas validity error : ${error.problems[0]?.message}`);
-    expect(problemDetails(error)[0]).toEqual({ path: `line ${line}`, message: error.problems[0]?.message });
+    // The error contract's 400: one detail per problem, where and what.
+    expect(error).toMatchObject({
+      appCode: 'VALIDATION_ERROR',
+      details: [{ path: `line ${line}`, message: error.problems[0]?.message }],
+    });
   });
 
   it('names a missing required element', () => {
@@ -235,6 +239,10 @@ describe('parsePain001 refuses what it cannot pay, with the line and the reason'
     });
     expect(xmllintSchema(xml, 'pain.001.001.09').ok).toBe(true);
     const messages = refusal(xml).problems.map((problem) => `${problem.path}: ${problem.message}`);
+    expect(refusal(xml).details?.[2]).toEqual({
+      path: `line ${xml.split('\n').findIndex((text) => text.includes('PL61109010140000071219812875')) + 1}: PmtInf[1]/CdtTrfTxInf[1]/CdtrAcct/Id/IBAN`,
+      message: 'PL61109010140000071219812875 is not a valid IBAN (its checksum or length is wrong)',
+    });
     expect(messages).toEqual([
       'PmtInf[1]: PmtMtd CHK is not supported: only credit transfers (TRF) are',
       'PmtInf[1]/DbtrAcct: The debtor account must be identified by an IBAN (Id/IBAN)',
@@ -288,6 +296,7 @@ describe('parsePain001 refuses what it cannot pay, with the line and the reason'
     const bytes = Buffer.byteLength(xml);
     expect(refusal(xml, { ...PAIN001_BOUNDS, maxBytes: bytes - 1 })).toMatchObject({
       reason: 'too-large',
+      appCode: 'PAYLOAD_TOO_LARGE',
       message: `The file is ${bytes} bytes; at most ${bytes - 1} are accepted`,
     });
     expect(refusal(xml, { ...PAIN001_BOUNDS, maxElements: 20 })).toMatchObject({
