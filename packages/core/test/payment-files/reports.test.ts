@@ -212,5 +212,10 @@ describe('camt.054.001.08 notifications', () => {
     expect(xmllintXpath(xml, `string(//${localPath('Ntry/RvslInd')})`)).toBe('true');
     expect(xmllintXpath(xml, `string(//${localPath('Ntry/BkTxCd/Domn/Fmly/SubFmlyCd')})`)).toBe('RRTN');
     expect(() => buildCamt054({ ...base, entries: [entry({ amount: 0n })] })).toThrow(/above zero/);
+    // A transaction's amount as the API holds it (a safe integer) writes the same document; a fraction is a bug.
+    expect(buildCamt054({ ...base, entries: [entry({ amount: 250 })] })).toBe(
+      buildCamt054({ ...base, entries: [entry({ amount: 250n })] }),
+    );
+    expect(() => buildCamt054({ ...base, entries: [entry({ amount: 2.5 })] })).toThrow(RangeError);
   });
 });

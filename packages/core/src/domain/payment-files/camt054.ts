@@ -12,8 +12,8 @@ import { namespaceOf } from './xml-read.ts';
 export interface NotificationEntry {
   /** Sandbank's transaction id: `NtryRef` and `AcctSvcrRef` (32 hex digits, Max35Text). */
   transactionId: string;
-  /** Minor units, above zero; the direction says which way. */
-  amount: bigint;
+  /** Minor units, above zero (a transaction's `amount` made positive, or a bigint); the direction says which way. */
+  amount: bigint | number;
   direction: 'debit' | 'credit';
   /** `BOOK` once posted, `PDNG` while held. */
   status: 'BOOK' | 'PDNG';
@@ -64,8 +64,8 @@ function summary(entries: NotificationEntry[], currency: string): XmlTree {
   let credits = { count: 0, sum: 0n };
   let debits = { count: 0, sum: 0n };
   for (const entry of entries) {
-    if (entry.direction === 'credit') credits = { count: credits.count + 1, sum: credits.sum + entry.amount };
-    else debits = { count: debits.count + 1, sum: debits.sum + entry.amount };
+    if (entry.direction === 'credit') credits = { count: credits.count + 1, sum: credits.sum + BigInt(entry.amount) };
+    else debits = { count: debits.count + 1, sum: debits.sum + BigInt(entry.amount) };
   }
   const net = credits.sum - debits.sum;
   return {
@@ -80,7 +80,7 @@ function summary(entries: NotificationEntry[], currency: string): XmlTree {
 }
 
 function entryTree(entry: NotificationEntry, currency: string): XmlTree {
-  if (entry.amount <= 0n) throw new Error(`A notification entry's amount is above zero (${entry.transactionId})`);
+  if (BigInt(entry.amount) <= 0n) throw new Error(`A notification entry's amount is above zero (${entry.transactionId})`);
   const ref = compactId(entry.transactionId);
   const debit = entry.direction === 'debit';
   const amount = { '@Ccy': currency, '#text': minorToDecimal(entry.amount, currency) };

@@ -22,7 +22,8 @@ export interface StatusReportTransaction {
   acceptedAt?: Date | string | null;
   /** Sandbank's payment id, as the account servicer's reference. */
   paymentId?: string | null;
-  amount?: { minor: bigint; currency: string } | null;
+  /** The instructed amount in minor units (a Payment's `amount`, or the file's bigint). */
+  amount?: { minor: bigint | number; currency: string } | null;
 }
 
 export interface StatusReportInput {
