@@ -210,6 +210,11 @@ describe('camt.054.001.08 notifications', () => {
       'camt.054.001.08',
     );
     expect(xmllintXpath(xml, `string(//${localPath('Ntry/RvslInd')})`)).toBe('true');
+    // An id that is no Max35Text (too long, or not one line) is not written as the end-to-end id.
+    for (const endToEndId of ['x'.repeat(36), 'two\nlines']) {
+      const long = validated(buildCamt054({ ...base, entries: [entry({ endToEndId })] }), 'camt.054.001.08');
+      expect(xmllintXpath(long, `string(//${localPath('Ntry/NtryDtls/TxDtls/Refs/EndToEndId')})`)).toBe('NOTPROVIDED');
+    }
     expect(xmllintXpath(xml, `string(//${localPath('Ntry/BkTxCd/Domn/Fmly/SubFmlyCd')})`)).toBe('RRTN');
     expect(() => buildCamt054({ ...base, entries: [entry({ amount: 0n })] })).toThrow(/above zero/);
     // A transaction's amount as the API holds it (a safe integer) writes the same document; a fraction is a bug.

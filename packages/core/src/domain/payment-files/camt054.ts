@@ -36,6 +36,10 @@ export interface NotificationInput {
 
 const MAX = { accountName: 70, partyName: 140, remittance: 140, additional: 500 } as const;
 const compactId = (id: string) => identifier(id.replaceAll('-', ''));
+const endToEndOf = (id: string | null) => {
+  const line = text(id, Number.POSITIVE_INFINITY);
+  return line && line === id && [...line].length <= 35 ? line : 'NOTPROVIDED';
+};
 
 export function buildCamt054(input: NotificationInput): string {
   const { account } = input;
@@ -85,7 +89,8 @@ function entryTree(entry: NotificationEntry, currency: string): XmlTree {
   const debit = entry.direction === 'debit';
   const amount = { '@Ccy': currency, '#text': minorToDecimal(entry.amount, currency) };
   const details: XmlTree = {
-    Refs: { AcctSvcrRef: ref, EndToEndId: entry.endToEndId ? identifier(entry.endToEndId) : 'NOTPROVIDED' },
+    // An end-to-end id longer than Max35Text (a transaction's external id can be) is not the payment's: none given.
+    Refs: { AcctSvcrRef: ref, EndToEndId: endToEndOf(entry.endToEndId) },
     Amt: amount,
     CdtDbtInd: debit ? 'DBIT' : 'CRDT',
   };
