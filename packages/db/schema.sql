@@ -51,6 +51,19 @@ create table events (
   constraint events_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 );
 
+create table fx_rate_pins (
+  user_id uuid not null,
+  day date not null,
+  base text not null,
+  quote text not null,
+  rate numeric not null,
+  created_at timestamp(3) with time zone not null default now(),
+  constraint fx_rate_pins_pkey PRIMARY KEY (user_id, day, base, quote),
+  constraint fx_rate_pins_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint fx_rate_pins_pair CHECK (base <> quote AND (base = ANY (ARRAY['PLN'::text, 'EUR'::text, 'USD'::text, 'GBP'::text, 'CHF'::text, 'CZK'::text, 'SEK'::text, 'NOK'::text, 'DKK'::text, 'HUF'::text, 'JPY'::text, 'KWD'::text])) AND (quote = ANY (ARRAY['PLN'::text, 'EUR'::text, 'USD'::text, 'GBP'::text, 'CHF'::text, 'CZK'::text, 'SEK'::text, 'NOK'::text, 'DKK'::text, 'HUF'::text, 'JPY'::text, 'KWD'::text]))),
+  constraint fx_rate_pins_rate CHECK (rate > 0::numeric AND rate < '1000000000000'::bigint::numeric)
+);
+
 create table gocardless_accounts (
   id uuid not null,
   requisition_id uuid not null,
@@ -269,9 +282,11 @@ create table users (
   updated_at timestamp(3) with time zone not null default now(),
   sync_epoch integer not null default 0,
   clock_offset_ms bigint not null default 0,
+  fx_seed integer,
   constraint users_pkey PRIMARY KEY (id),
   constraint users_clock_offset_non_negative CHECK (clock_offset_ms >= 0),
-  constraint users_email_lowercase CHECK (email = lower(email))
+  constraint users_email_lowercase CHECK (email = lower(email)),
+  constraint users_fx_seed_range CHECK (fx_seed >= 0)
 );
 
 create table webhook_deliveries (
@@ -372,6 +387,16 @@ create table world_snapshot_api_keys (
   constraint world_snapshot_api_keys_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
 );
 
+create table world_snapshot_fx_rate_pins (
+  snapshot_id uuid not null,
+  day date not null,
+  base text not null,
+  quote text not null,
+  rate numeric not null,
+  constraint world_snapshot_fx_rate_pins_pkey PRIMARY KEY (snapshot_id, day, base, quote),
+  constraint world_snapshot_fx_rate_pins_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
+);
+
 create table world_snapshot_schedule_runs (
   snapshot_id uuid not null,
   schedule_ord integer not null,
@@ -468,6 +493,7 @@ create table world_snapshots (
   webhooks integer not null default 0,
   api_keys integer not null default 0,
   include text[] not null default '{}'::text[],
+  fx_seed integer,
   constraint world_snapshots_pkey PRIMARY KEY (id),
   constraint world_snapshots_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
   constraint world_snapshots_include_known CHECK (include = '{}'::text[] OR include = '{webhooks}'::text[] OR include = '{apiKeys}'::text[] OR include = '{webhooks,apiKeys}'::text[])

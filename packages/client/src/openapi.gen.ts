@@ -436,6 +436,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/fx/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The world's exchange rates for a day
+         * @description Every supported currency's rate against `base` (quote per 1 base) on `date` (default: the world's today, Europe/Warsaw): the reference rates generated from the world’s seed (the same on every machine; TARGET business days change, weekends and closing days keep the last business day’s), unless one is pinned in this world (`PUT /v1/fx/rates`). Cross rates go through PLN, rounded once to 12 significant digits.
+         */
+        get: operations["currencies.listFxRates"];
+        /**
+         * Pin an exchange rate in the world
+         * @description Sets `rate` (quote per 1 base) for one day and pair in this world only, replacing a pin of the pair or its inverse that day. It holds on that day and, for a business day, on the closing days after it; cross rates through a pinned PLN leg follow it. Pins are world data: snapshots keep them, forks and restores copy them, a reset removes them. At most 1000 per world (422 LIMIT_EXCEEDED).
+         */
+        put: operations["currencies.pinFxRate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/gocardless/requisitions": {
         parameters: {
             query?: never;
@@ -1735,6 +1759,35 @@ export interface components {
             /** @enum {string} */
             type: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test";
         };
+        FxRate: {
+            /**
+             * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
+             * @enum {string}
+             */
+            base: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+            /**
+             * @description The day asked (YYYY-MM-DD, Europe/Warsaw)
+             * @example 2026-11-28
+             */
+            date: string;
+            /** @description Whether a rate pinned in this world decided it (the pair, its inverse or a PLN leg) */
+            pinned: boolean;
+            /**
+             * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
+             * @enum {string}
+             */
+            quote: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+            /**
+             * @description Quote currency per 1 unit of the base, a plain decimal
+             * @example 4.2965
+             */
+            rate: string;
+            /**
+             * @description The TARGET business day whose rate the date shows: the date itself, or the last business day before a weekend or closing day
+             * @example 2026-11-27
+             */
+            rateDate: string;
+        };
         GocardlessDecision: {
             data: {
                 /** @description The linked accounts’ GoCardless ids */
@@ -1952,6 +2005,12 @@ export interface components {
              * @example -P3D
              */
             asOf?: string;
+            /**
+             * Format: int32
+             * @description The seed of the world's reference exchange rates (docs/concepts/currencies.md); without it the documented default, 18
+             * @example 7
+             */
+            fxSeed?: number;
             /**
              * @description Every generated value comes from this seed alone
              * @example 42
@@ -6761,6 +6820,322 @@ export interface operations {
             };
         };
     };
+    "currencies.listFxRates": {
+        parameters: {
+            query?: {
+                base?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "date": "2026-11-28",
+                     *           "rateDate": "2026-11-27",
+                     *           "base": "PLN",
+                     *           "quote": "PLN",
+                     *           "rate": "4.2965",
+                     *           "pinned": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["FxRate"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "currencies.pinFxRate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "date": "2026-11-27",
+                 *       "base": "PLN",
+                 *       "quote": "PLN",
+                 *       "rate": "4.2965"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
+                     * @enum {string}
+                     */
+                    base: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+                    /**
+                     * @description A day (YYYY-MM-DD, Europe/Warsaw), 1999-01-04 to 9999-12-30
+                     * @example 2026-11-27
+                     */
+                    date: string;
+                    /**
+                     * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
+                     * @enum {string}
+                     */
+                    quote: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+                    /**
+                     * @description Quote currency per 1 unit of the base
+                     * @example 4.2965
+                     */
+                    rate: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "date": "2026-11-28",
+                     *         "rateDate": "2026-11-27",
+                     *         "base": "PLN",
+                     *         "quote": "PLN",
+                     *         "rate": "4.2965",
+                     *         "pinned": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["FxRate"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "gocardless.listRequisitions": {
         parameters: {
             query?: {
@@ -9274,6 +9649,7 @@ export interface operations {
                  *       "scenario": {
                  *         "version": 1,
                  *         "seed": 42,
+                 *         "fxSeed": 7,
                  *         "asOf": "-P3D",
                  *         "accounts": [
                  *           {
@@ -9953,6 +10329,7 @@ export interface operations {
                  *       "scenario": {
                  *         "version": 1,
                  *         "seed": 42,
+                 *         "fxSeed": 7,
                  *         "asOf": "-P3D",
                  *         "accounts": [
                  *           {
@@ -14815,6 +15192,7 @@ export interface operations {
                  *       "scenario": {
                  *         "version": 1,
                  *         "seed": 42,
+                 *         "fxSeed": 7,
                  *         "asOf": "-P3D",
                  *         "accounts": [
                  *           {

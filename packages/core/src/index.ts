@@ -6,6 +6,7 @@ export { authenticateAccessToken, signAccessToken, verifyAccessToken } from './d
 export { authenticateWorldOwner } from './domain/auth/world-owner.ts';
 export { readClock, tryClockLock } from './domain/clock/clock.ts';
 export { currencyExponent } from './domain/currencies/currencies.ts';
+export { type FxRateParams, fxRate } from './domain/currencies/fx-rates.ts';
 export { minorToDecimal } from './domain/currencies/money.ts';
 export { fireDueItems, fireDueItemsEverywhere } from './domain/due-items/due-items.ts';
 export {

@@ -21,6 +21,25 @@ export const CurrencyInfoSchema = z
   .meta({ id: 'Currency' });
 export type CurrencyInfo = z.infer<typeof CurrencyInfoSchema>;
 
+/** A world's exchange rate for one day (`GET`/`PUT /v1/fx/rates`, docs/concepts/currencies.md "Rates"). */
+export const FxRateSchema = z
+  .object({
+    date: z.string().meta({ description: 'The day asked (YYYY-MM-DD, Europe/Warsaw)', example: '2026-11-28' }),
+    rateDate: z.string().meta({
+      description:
+        'The TARGET business day whose rate the date shows: the date itself, or the last business day before a weekend or closing day',
+      example: '2026-11-27',
+    }),
+    base: CurrencySchema,
+    quote: CurrencySchema,
+    rate: z.string().meta({ description: 'Quote currency per 1 unit of the base, a plain decimal', example: '4.2965' }),
+    pinned: z
+      .boolean()
+      .meta({ description: 'Whether a rate pinned in this world decided it (the pair, its inverse or a PLN leg)' }),
+  })
+  .meta({ id: 'FxRate' });
+export type FxRate = z.infer<typeof FxRateSchema>;
+
 export const AccountStatusSchema = z.enum(['open', 'closed']);
 export const AccountSchema = z
   .object({

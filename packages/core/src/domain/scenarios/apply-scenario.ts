@@ -32,6 +32,7 @@ import {
   readClock,
   withClockLock,
 } from '../clock/clock.ts';
+import { updateFxSeed } from '../currencies/queries.ts';
 import { fireDueItems } from '../due-items/due-items.ts';
 import { checkUserLimit } from '../limits/per-user-limits.ts';
 import { resetWorld } from '../sandbox/reset-sandbox.ts';
@@ -74,6 +75,7 @@ export async function applyScenario(
   return withClockLock(em, userId, async () => {
     const built = await em.transactional(async (tx) => {
       if (reset) await resetWorld(tx, userId);
+      if (scenario.fxSeed !== undefined) await updateFxSeed(tx, userId, scenario.fxSeed);
       let { now } = await readClock(tx, userId);
       let clockMoved = false;
       if (scenario.asOf) {

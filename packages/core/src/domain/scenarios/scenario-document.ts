@@ -163,6 +163,11 @@ export const ScenarioSchema = z
         description: 'Every generated value comes from this seed alone',
         example: 42,
       }),
+    fxSeed: exactJson(z.int().min(0).max(2_147_483_647)).optional().meta({
+      description:
+        "The seed of the world's reference exchange rates (docs/concepts/currencies.md); without it the documented default, 18",
+      example: 7,
+    }),
     asOf: ScenarioTimeSchema.optional().meta({
       description:
         "Export only: the exporting world's now; applying moves a younger clock forward to it (at most two years, as an advance, when a schedule run, settlement or expiry of the world is due on the way)",
