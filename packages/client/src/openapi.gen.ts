@@ -919,7 +919,7 @@ export interface paths {
         put?: never;
         /**
          * Simulate a transaction
-         * @description Books a credit (amount > 0) or debit (amount < 0) on one of your open accounts and emits a transaction.created event, atomically. `status: pending` books it as pending instead: a pending debit holds its amount (availableBalance drops, balance does not) until it is posted or voided, by /v1/transactions/{id}/post or /void, or by itself after settleAfter / expireAfter. A debit larger than the available balance is 422 INSUFFICIENT_FUNDS; a closed account is 409 ACCOUNT_CLOSED. Idempotent per (accountId, externalTxnId): the same payload again answers 200 with the original and changes nothing; a different payload is 409 IDEMPOTENCY_CONFLICT.
+         * @description Books a credit (amount > 0) or debit (amount < 0) on one of your open accounts and emits a transaction.created event, atomically. `status: pending` books it as pending instead: a pending debit holds its amount (availableBalance drops, balance does not) until it is posted or voided, by /v1/transactions/{id}/post or /void, or by itself after settleAfter / expireAfter. A debit larger than the available balance is 422 INSUFFICIENT_FUNDS; a closed account is 409 ACCOUNT_CLOSED. Idempotent per (accountId, externalTxnId): the same payload again answers 200 with the original and changes nothing; a different payload is 409 IDEMPOTENCY_CONFLICT. A card payment in another currency gives originalAmount and originalCurrency instead of amount: it is converted at the world’s rate for its day (Europe/Warsaw, GET /v1/fx/rates) plus the account’s cardFxMargin (a debit pays rate × (1 + margin), a refund gets rate × (1 − margin)), rounded once to the account’s minor unit, half away from zero; amount with them gives the rate explicitly. The transaction then keeps originalAmount, originalCurrency and exchangeRate.
          */
         post: operations["simulations.simulateTransaction"];
         delete?: never;
@@ -1216,6 +1216,11 @@ export interface components {
              * @example SNDBPLP0
              */
             bic: string;
+            /**
+             * @description What a card payment in another currency costs on top of the reference rate, as a fraction (0.02: 2 %, the default; 0 to 0.1)
+             * @example 0.02
+             */
+            cardFxMargin: string;
             closedAt: string | null;
             /**
              * Format: date-time
@@ -2221,6 +2226,11 @@ export interface components {
              */
             date: string;
             description: string;
+            /**
+             * @description A card payment in another currency only: the account currency per 1 unit of originalCurrency it was converted at (the card FX margin included), at least 10 significant digits
+             * @example 4.386000000
+             */
+            exchangeRate?: string;
             externalTxnId: string;
             /**
              * Format: uuid
@@ -2229,6 +2239,16 @@ export interface components {
              */
             id: string;
             merchant: string | null;
+            /**
+             * Format: int64
+             * @description A card payment in another currency only: what the merchant charged, in minor units of originalCurrency, signed like amount
+             */
+            originalAmount?: number;
+            /**
+             * @description A card payment in another currency only: the merchant’s currency
+             * @enum {string}
+             */
+            originalCurrency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
             /** @description When it posted; null while pending or voided */
             postedAt: string | null;
             raw: {
@@ -2534,7 +2554,10 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         }
                      *       ],
                      *       "meta": {
@@ -2727,7 +2750,10 @@ export interface operations {
                      *             "version": 1,
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
-                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "originalAmount": 1,
+                     *             "originalCurrency": "PLN",
+                     *             "exchangeRate": "4.386000000"
                      *           }
                      *         ],
                      *         "modified": [
@@ -2747,7 +2773,10 @@ export interface operations {
                      *             "version": 1,
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
-                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "originalAmount": 1,
+                     *             "originalCurrency": "PLN",
+                     *             "exchangeRate": "4.386000000"
                      *           }
                      *         ],
                      *         "removed": [
@@ -2945,7 +2974,8 @@ export interface operations {
                      *           "heldAmount": 1,
                      *           "availableBalance": 1,
                      *           "iban": "PL59999000122246899461306395",
-                     *           "bic": "SNDBPLP0"
+                     *           "bic": "SNDBPLP0",
+                     *           "cardFxMargin": "0.02"
                      *         }
                      *       ],
                      *       "meta": {
@@ -3065,10 +3095,16 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Daily spending",
-                 *       "currency": "PLN"
+                 *       "currency": "PLN",
+                 *       "cardFxMargin": "0.02"
                  *     }
                  */
                 "application/json": {
+                    /**
+                     * @description Card FX margin: a fraction on top of the reference rate for card payments in another currency; default 0.02
+                     * @example 0.02
+                     */
+                    cardFxMargin?: string;
                     /**
                      * @description The account’s currency for good; defaults to PLN. `GET /v1/currencies` lists the supported ones
                      * @enum {string}
@@ -3106,7 +3142,8 @@ export interface operations {
                      *         "heldAmount": 1,
                      *         "availableBalance": 1,
                      *         "iban": "PL59999000122246899461306395",
-                     *         "bic": "SNDBPLP0"
+                     *         "bic": "SNDBPLP0",
+                     *         "cardFxMargin": "0.02"
                      *       }
                      *     }
                      */
@@ -3293,7 +3330,8 @@ export interface operations {
                      *         "heldAmount": 1,
                      *         "availableBalance": 1,
                      *         "iban": "PL59999000122246899461306395",
-                     *         "bic": "SNDBPLP0"
+                     *         "bic": "SNDBPLP0",
+                     *         "cardFxMargin": "0.02"
                      *       }
                      *     }
                      */
@@ -3629,7 +3667,8 @@ export interface operations {
                      *         "heldAmount": 1,
                      *         "availableBalance": 1,
                      *         "iban": "PL59999000122246899461306395",
-                     *         "bic": "SNDBPLP0"
+                     *         "bic": "SNDBPLP0",
+                     *         "cardFxMargin": "0.02"
                      *       }
                      *     }
                      */
@@ -4328,7 +4367,10 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         }
                      *       ],
                      *       "meta": {
@@ -6256,7 +6298,10 @@ export interface operations {
                      *               "version": 1,
                      *               "merchant": "xxxxxx",
                      *               "category": "groceries",
-                     *               "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *               "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *               "originalAmount": 1,
+                     *               "originalCurrency": "PLN",
+                     *               "exchangeRate": "4.386000000"
                      *             },
                      *             "previous": {},
                      *             "changes": [
@@ -6427,7 +6472,10 @@ export interface operations {
                      *             "version": 1,
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
-                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "originalAmount": 1,
+                     *             "originalCurrency": "PLN",
+                     *             "exchangeRate": "4.386000000"
                      *           },
                      *           "previous": {},
                      *           "changes": [
@@ -11720,6 +11768,8 @@ export interface operations {
                  * @example {
                  *       "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                  *       "amount": 1250,
+                 *       "originalAmount": -2500,
+                 *       "originalCurrency": "PLN",
                  *       "description": "Coffee",
                  *       "externalTxnId": "bank-ref-2026-0001",
                  *       "date": "2026-11-21T10:15:30.123Z",
@@ -11740,14 +11790,14 @@ export interface operations {
                     accountId: string;
                     /**
                      * Format: int64
-                     * @description Minor units: positive for a credit, negative for a debit; 0 < |amount| ≤ 10^12
+                     * @description Minor units of the account’s currency: positive for a credit, negative for a debit; 0 < |amount| ≤ 10^12. Omitted: converted from originalAmount
                      * @example 1250
                      */
-                    amount: number;
+                    amount?: number;
                     /** @enum {string} */
                     category?: "groceries" | "transport" | "fuel" | "utilities" | "telecom" | "subscriptions" | "restaurants" | "health" | "shopping" | "housing" | "salary" | "transfer" | "cash" | "entertainment" | "education" | "other";
                     /**
-                     * @description The account's currency (default); any other is 400 VALIDATION_ERROR (conversion is not offered yet)
+                     * @description The account's currency (default); any other is 400 VALIDATION_ERROR (a payment in another currency gives originalAmount and originalCurrency)
                      * @enum {string}
                      */
                     currency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
@@ -11776,6 +11826,17 @@ export interface operations {
                      * @example Biedronka
                      */
                     merchant?: string;
+                    /**
+                     * Format: int64
+                     * @description A card payment in another currency: what the merchant charged, in minor units of originalCurrency, signed like amount (0 < |originalAmount| ≤ 10^15). Without amount it is converted at the world’s rate for the day plus the account’s cardFxMargin; with amount, amount / originalAmount is the rate
+                     * @example -2500
+                     */
+                    originalAmount?: number;
+                    /**
+                     * @description With originalAmount: the merchant’s currency, not the account’s
+                     * @enum {string}
+                     */
+                    originalCurrency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
                     /**
                      * @description Pending only: posts by itself when the clock passes date + this (a positive ISO 8601 duration, at most P100Y)
                      * @example P2D
@@ -11819,7 +11880,10 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -12052,7 +12116,10 @@ export interface operations {
                      *         "version": 1,
                      *         "merchant": "xxxxxx",
                      *         "category": "groceries",
-                     *         "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "originalAmount": 1,
+                     *         "originalCurrency": "PLN",
+                     *         "exchangeRate": "4.386000000"
                      *       }
                      *     }
                      */
@@ -12228,7 +12295,10 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -12463,7 +12533,10 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -12724,7 +12797,10 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -12973,7 +13049,10 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -13189,7 +13268,10 @@ export interface operations {
                      *             "version": 1,
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
-                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "originalAmount": 1,
+                     *             "originalCurrency": "PLN",
+                     *             "exchangeRate": "4.386000000"
                      *           }
                      *         ],
                      *         "modified": [
@@ -13209,7 +13291,10 @@ export interface operations {
                      *             "version": 1,
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
-                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "originalAmount": 1,
+                     *             "originalCurrency": "PLN",
+                     *             "exchangeRate": "4.386000000"
                      *           }
                      *         ],
                      *         "removed": [

@@ -63,6 +63,11 @@ export const AccountSchema = z
     bic: z
       .string()
       .meta({ description: 'Sandbank’s BIC: `SNDBPLP0` (a test BIC: location code ending in 0)', example: 'SNDBPLP0' }),
+    cardFxMargin: z.string().meta({
+      description:
+        'What a card payment in another currency costs on top of the reference rate, as a fraction (0.02: 2 %, the default; 0 to 0.1)',
+      example: '0.02',
+    }),
   })
   .meta({ id: 'Account' });
 export type Account = z.infer<typeof AccountSchema>;
@@ -110,6 +115,18 @@ export const TransactionSchema = z
     merchant: z.string().nullable(),
     category: CategorySchema.nullable(),
     reversalOf: IdSchema.nullable().meta({ description: 'The transaction this one reverses (a refund), or null' }),
+    originalAmount: MinorUnitsSchema.optional().meta({
+      description:
+        'A card payment in another currency only: what the merchant charged, in minor units of originalCurrency, signed like amount',
+    }),
+    originalCurrency: CurrencySchema.optional().meta({
+      description: 'A card payment in another currency only: the merchant’s currency',
+    }),
+    exchangeRate: z.string().optional().meta({
+      description:
+        'A card payment in another currency only: the account currency per 1 unit of originalCurrency it was converted at (the card FX margin included), at least 10 significant digits',
+      example: '4.386000000',
+    }),
   })
   .meta({ id: 'Transaction' });
 export type Transaction = z.infer<typeof TransactionSchema>;

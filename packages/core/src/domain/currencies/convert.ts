@@ -40,6 +40,9 @@ export function convertMinor(amount: bigint, from: string, to: string, rate: str
 export const adjustRate = (rate: string | Decimal, adjustment: string): Decimal =>
   (typeof rate === 'string' ? parseRate(rate) : rate).times(new Exact(1).plus(adjustment));
 
+/** A decimal as plain text without trailing zeros (`"0.02000"` → `"0.02"`). */
+export const decimalText = (value: string): string => new Exact(value).toFixed();
+
 /** The rate as text with at least `significant` significant digits, never in exponent notation. */
 export const rateText = (rate: Decimal, significant = 10): string =>
   rate.precision(true) >= significant ? rate.toFixed() : rate.toPrecision(significant);

@@ -99,3 +99,15 @@ export async function copyFxWorld(tx: EntityManager, { snapshotId, userId }: { s
     'run',
   );
 }
+
+/** The account's currency and card FX margin (text), if it is the user's. */
+export async function selectAccountFx(
+  em: EntityManager,
+  { userId, accountId }: { userId: string; accountId: string },
+): Promise<{ currency: string; card_fx_margin: string } | undefined> {
+  const [row] = await em.execute<{ currency: string; card_fx_margin: string }[]>(
+    'select currency, card_fx_margin::text as card_fx_margin from accounts where id = ? and user_id = ?',
+    [accountId, userId],
+  );
+  return row;
+}
