@@ -1928,12 +1928,17 @@ export interface components {
          */
         Scenario: {
             accounts: {
+                /**
+                 * @description The account's currency (GET /v1/currencies); default PLN. Every amount of the account is in its minor units
+                 * @enum {string}
+                 */
+                currency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
                 /** @description A generated history of this many months before today, from the profile and the seed: the same transactions at the same days before today and Warsaw times, whatever the day of applying */
                 history?: {
                     /** Format: int32 */
                     months: number;
                     /** @enum {string} */
-                    profile: "student" | "family" | "freelancer";
+                    profile: "student" | "family" | "freelancer" | "abroad";
                 };
                 /**
                  * @description Names the account inside the scenario
@@ -1986,6 +1991,11 @@ export interface components {
                     category?: ("groceries" | "transport" | "fuel" | "utilities" | "telecom" | "subscriptions" | "restaurants" | "health" | "shopping" | "housing" | "salary" | "transfer" | "cash" | "entertainment" | "education" | "other") | null;
                     description: string;
                     /**
+                     * @description The account currency per 1 unit of originalCurrency the payment was converted at
+                     * @example 4.386
+                     */
+                    exchangeRate?: string;
+                    /**
                      * @description A positive ISO 8601 duration of at most P100Y, e.g. P2D or PT36H
                      * @example P2D
                      */
@@ -1993,6 +2003,16 @@ export interface components {
                     /** @description Default scn_<account key>_<n> */
                     externalTxnId?: string;
                     merchant?: string | null;
+                    /**
+                     * Format: int64
+                     * @description A card payment in another currency: what the merchant charged, signed like amount (with originalCurrency and exchangeRate)
+                     */
+                    originalAmount?: number;
+                    /**
+                     * @description The merchant’s currency, not the account’s
+                     * @enum {string}
+                     */
+                    originalCurrency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
                     /**
                      * @description A positive ISO 8601 duration of at most P100Y, e.g. P2D or PT36H
                      * @example P2D
@@ -9703,6 +9723,7 @@ export interface operations {
                  *           {
                  *             "key": "main",
                  *             "name": "x",
+                 *             "currency": "PLN",
                  *             "openingBalance": 1,
                  *             "history": {
                  *               "months": 1,
@@ -9718,7 +9739,10 @@ export interface operations {
                  *                 "status": "posted",
                  *                 "settleAfter": "P2D",
                  *                 "expireAfter": "P2D",
-                 *                 "externalTxnId": "xxxxxx"
+                 *                 "externalTxnId": "xxxxxx",
+                 *                 "originalAmount": 1,
+                 *                 "originalCurrency": "PLN",
+                 *                 "exchangeRate": "4.386"
                  *               }
                  *             ],
                  *             "schedules": [
@@ -10383,6 +10407,7 @@ export interface operations {
                  *           {
                  *             "key": "main",
                  *             "name": "x",
+                 *             "currency": "PLN",
                  *             "openingBalance": 1,
                  *             "history": {
                  *               "months": 1,
@@ -10398,7 +10423,10 @@ export interface operations {
                  *                 "status": "posted",
                  *                 "settleAfter": "P2D",
                  *                 "expireAfter": "P2D",
-                 *                 "externalTxnId": "xxxxxx"
+                 *                 "externalTxnId": "xxxxxx",
+                 *                 "originalAmount": 1,
+                 *                 "originalCurrency": "PLN",
+                 *                 "exchangeRate": "4.386"
                  *               }
                  *             ],
                  *             "schedules": [
@@ -15283,6 +15311,7 @@ export interface operations {
                  *           {
                  *             "key": "main",
                  *             "name": "x",
+                 *             "currency": "PLN",
                  *             "openingBalance": 1,
                  *             "history": {
                  *               "months": 1,
@@ -15298,7 +15327,10 @@ export interface operations {
                  *                 "status": "posted",
                  *                 "settleAfter": "P2D",
                  *                 "expireAfter": "P2D",
-                 *                 "externalTxnId": "xxxxxx"
+                 *                 "externalTxnId": "xxxxxx",
+                 *                 "originalAmount": 1,
+                 *                 "originalCurrency": "PLN",
+                 *                 "exchangeRate": "4.386"
                  *               }
                  *             ],
                  *             "schedules": [
