@@ -7,6 +7,10 @@ describe('the console’s formats', () => {
     expect(formatMoney(123_456_78)).toBe('PLN\u00a0123,456.78');
     expect(formatMoney(-1250)).toBe('-PLN\u00a012.50');
     expect(formatMoneyCompact(1_234_567)).toBe('PLN\u00a012.3K');
+    expect(formatMoney(-1, 'JPY')).toBe('-JPY\u00a01');
+    expect(formatMoney(1_234_567, 'JPY')).toBe('JPY\u00a01,234,567');
+    expect(formatMoney(1, 'KWD')).toBe('KWD\u00a00.001');
+    expect(formatMoney(-1_234_56, 'EUR')).toBe('-EUR\u00a01,234.56');
     expect(formatCount(12_345)).toBe('12,345');
     expect(formatDay('2026-11-29')).toBe('29 Nov 2026');
     expect(formatDayShort('2026-02-01')).toBe('1 Feb');

@@ -131,9 +131,9 @@ export function SimulateForm({ accountId }: { accountId: string }) {
       {result && !simulate.isPending && (
         <div className="note success" role="status">
           {result.transaction.status === 'pending'
-            ? `Pending ${formatMoney(result.transaction.amount)}, held until it posts.`
-            : `Booked ${formatMoney(result.transaction.amount)}.`}
-          {` Balance ${formatMoney(result.balance)}, available ${formatMoney(result.availableBalance)}.`}
+            ? `Pending ${formatMoney(result.transaction.amount, result.transaction.currency)}, held until it posts.`
+            : `Booked ${formatMoney(result.transaction.amount, result.transaction.currency)}.`}
+          {` Balance ${formatMoney(result.balance, result.transaction.currency)}, available ${formatMoney(result.availableBalance, result.transaction.currency)}.`}
         </div>
       )}
       <button type="submit" disabled={simulate.isPending}>

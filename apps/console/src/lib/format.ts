@@ -2,20 +2,34 @@
  * How the console shows money, numbers and time: every figure and date on a page goes through this
  * module, in one locale, en-GB, whatever the browser's language. The console speaks English, so its
  * dates do too ("29 Nov 2026, 09:15": day before month as in Poland, a 24-hour clock, the month
- * named, so a date never reads two ways beside a browser's `mm/dd/yyyy` date input); money is the
- * bank's own currency, złoty, written as English writes it ("PLN 1,234.56"). Times are in the
+ * named, so a date never reads two ways beside a browser's `mm/dd/yyyy` date input); money is written
+ * in its own currency as English writes it ("PLN 1,234.56", "JPY 1,235", "KWD 1.234"). Times are in the
  * reader's time zone; world days (`YYYY-MM-DD`) are calendar dates and no zone moves them.
  */
 
 /** The console's one locale (docs/reference/console.md, "Money and time"). */
 const LOCALE = 'en-GB';
-const pln = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'PLN' });
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+/** One formatter per currency, in the console's locale; its fraction digits are the currency's minor unit. */
+function moneyFormat(currency: string): Intl.NumberFormat {
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat(LOCALE, { style: 'currency', currency, currencyDisplay: 'code' });
+    moneyFormats.set(currency, format);
+  }
+  return format;
+}
 const dateTime = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium' });
 
-/** 12345 → "PLN 123.45". Minor units are integers, so dividing by 100 is exact enough to display. */
-export function formatMoney(minorUnits: number): string {
-  return pln.format(minorUnits / 100);
+/**
+ * 12345 → "PLN 123.45"; 1235 JPY → "JPY 1,235"; 1234 KWD → "KWD 1.234". The minor unit's digits are the
+ * ones `Intl` shows for the currency (CLDR), which for every supported currency are ISO 4217's exponent
+ * (docs/reference/console.md). Minor units are integers, so the division is exact enough to display.
+ */
+export function formatMoney(minorUnits: number, currency = 'PLN'): string {
+  const format = moneyFormat(currency);
+  return format.format(minorUnits / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
 }
 
 export function formatDateTime(iso: string | null | undefined): string {
@@ -57,15 +71,17 @@ export function localInputToIso(value: string): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-const moneyCompact = new Intl.NumberFormat(LOCALE, {
-  style: 'currency',
-  currency: 'PLN',
-  notation: 'compact',
-  maximumFractionDigits: 1,
-});
 /** 1234567 → "PLN 12.3K": for a chart's axis, where full amounts do not fit. */
-export function formatMoneyCompact(minorUnits: number): string {
-  return moneyCompact.format(minorUnits / 100);
+export function formatMoneyCompact(minorUnits: number, currency = 'PLN'): string {
+  const digits = moneyFormat(currency).resolvedOptions().maximumFractionDigits ?? 2;
+  const compact = new Intl.NumberFormat(LOCALE, {
+    style: 'currency',
+    currency,
+    currencyDisplay: 'code',
+    notation: 'compact',
+    maximumFractionDigits: 1,
+  });
+  return compact.format(minorUnits / 10 ** digits);
 }
 
 // A world day (`YYYY-MM-DD`, already local to Europe/Warsaw) is a calendar date: read and shown in UTC so no zone moves it.

@@ -44,19 +44,19 @@ export function AccountPage({ id }: { id: string }) {
         <div className="figure">
           <dt>Balance</dt>
           <dd data-testid="balance">
-            <Money amount={data.balance} />
+            <Money amount={data.balance} currency={data.currency} />
           </dd>
         </div>
         <div className="figure">
           <dt>Held by pending debits</dt>
           <dd data-testid="held">
-            <Money amount={data.heldAmount} />
+            <Money amount={data.heldAmount} currency={data.currency} />
           </dd>
         </div>
         <div className="figure">
           <dt>Available</dt>
           <dd data-testid="available">
-            <Money amount={data.availableBalance} />
+            <Money amount={data.availableBalance} currency={data.currency} />
           </dd>
         </div>
       </dl>
