@@ -12,12 +12,14 @@ create table accounts (
   closed_at timestamp(3) with time zone,
   transaction_count bigint not null default 0,
   held_amount bigint not null default 0,
+  card_fx_margin numeric(6,5) not null default 0.02,
   constraint accounts_pkey PRIMARY KEY (id),
   constraint accounts_id_currency_key UNIQUE (id, currency),
   constraint accounts_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
   constraint accounts_available_non_negative CHECK ((balance - held_amount) >= 0),
   constraint accounts_balance_non_negative CHECK (balance >= 0),
   constraint accounts_balance_within_limit CHECK (balance <= '1000000000000000'::bigint),
+  constraint accounts_card_fx_margin_range CHECK (card_fx_margin >= 0::numeric AND card_fx_margin <= 0.1),
   constraint accounts_closed_at_matches CHECK ((status = 'closed'::text) = (closed_at IS NOT NULL)),
   constraint accounts_currency_known CHECK (currency = ANY (ARRAY['PLN'::text, 'EUR'::text, 'USD'::text, 'GBP'::text, 'CHF'::text, 'CZK'::text, 'SEK'::text, 'NOK'::text, 'DKK'::text, 'HUF'::text, 'JPY'::text, 'KWD'::text])),
   constraint accounts_held_non_negative CHECK (held_amount >= 0),
@@ -49,6 +51,19 @@ create table events (
   seq bigint not null,
   constraint events_pkey PRIMARY KEY (id),
   constraint events_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+);
+
+create table fx_rate_pins (
+  user_id uuid not null,
+  day date not null,
+  base text not null,
+  quote text not null,
+  rate numeric not null,
+  created_at timestamp(3) with time zone not null default now(),
+  constraint fx_rate_pins_pkey PRIMARY KEY (user_id, day, base, quote),
+  constraint fx_rate_pins_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint fx_rate_pins_pair CHECK (base <> quote AND (base = ANY (ARRAY['PLN'::text, 'EUR'::text, 'USD'::text, 'GBP'::text, 'CHF'::text, 'CZK'::text, 'SEK'::text, 'NOK'::text, 'DKK'::text, 'HUF'::text, 'JPY'::text, 'KWD'::text])) AND (quote = ANY (ARRAY['PLN'::text, 'EUR'::text, 'USD'::text, 'GBP'::text, 'CHF'::text, 'CZK'::text, 'SEK'::text, 'NOK'::text, 'DKK'::text, 'HUF'::text, 'JPY'::text, 'KWD'::text]))),
+  constraint fx_rate_pins_rate CHECK (rate > 0::numeric AND rate < '1000000000000'::bigint::numeric)
 );
 
 create table gocardless_accounts (
@@ -247,12 +262,17 @@ create table transactions (
   updated_at timestamp(3) with time zone not null default now(),
   request_fingerprint text,
   posted_from_pending boolean not null default false,
+  original_amount bigint,
+  original_currency text,
+  exchange_rate numeric,
   constraint transactions_pkey PRIMARY KEY (id),
   constraint transactions_account_currency_fkey FOREIGN KEY (account_id, currency) REFERENCES accounts(id, currency) ON DELETE CASCADE,
   constraint transactions_reversal_of_fkey FOREIGN KEY (reversal_of) REFERENCES transactions(id),
   constraint transactions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
   constraint transactions_amount_non_zero CHECK (amount <> 0),
   constraint transactions_category_known CHECK (category = ANY (ARRAY['groceries'::text, 'transport'::text, 'fuel'::text, 'utilities'::text, 'telecom'::text, 'subscriptions'::text, 'restaurants'::text, 'health'::text, 'shopping'::text, 'housing'::text, 'salary'::text, 'transfer'::text, 'cash'::text, 'entertainment'::text, 'education'::text, 'other'::text])),
+  constraint transactions_conversion_sane CHECK (original_amount IS NULL OR sign(original_amount::double precision) = sign(amount::double precision) AND exchange_rate > 0::numeric AND original_currency <> currency AND (original_currency = ANY (ARRAY['PLN'::text, 'EUR'::text, 'USD'::text, 'GBP'::text, 'CHF'::text, 'CZK'::text, 'SEK'::text, 'NOK'::text, 'DKK'::text, 'HUF'::text, 'JPY'::text, 'KWD'::text]))),
+  constraint transactions_conversion_whole CHECK ((original_amount IS NULL) = (original_currency IS NULL) AND (original_amount IS NULL) = (exchange_rate IS NULL)),
   constraint transactions_due_only_pending CHECK (status = 'pending'::text OR settle_at IS NULL AND expire_at IS NULL),
   constraint transactions_posted_at_matches CHECK ((status = 'posted'::text) = (posted_at IS NOT NULL)),
   constraint transactions_reversal_posted CHECK (reversal_of IS NULL OR status = 'posted'::text),
@@ -269,9 +289,11 @@ create table users (
   updated_at timestamp(3) with time zone not null default now(),
   sync_epoch integer not null default 0,
   clock_offset_ms bigint not null default 0,
+  fx_seed integer,
   constraint users_pkey PRIMARY KEY (id),
   constraint users_clock_offset_non_negative CHECK (clock_offset_ms >= 0),
-  constraint users_email_lowercase CHECK (email = lower(email))
+  constraint users_email_lowercase CHECK (email = lower(email)),
+  constraint users_fx_seed_range CHECK (fx_seed >= 0)
 );
 
 create table webhook_deliveries (
@@ -357,6 +379,7 @@ create table world_snapshot_accounts (
   closed_at timestamp(3) with time zone,
   transaction_count bigint not null,
   held_amount bigint not null,
+  card_fx_margin numeric(6,5) not null default 0.02,
   constraint world_snapshot_accounts_pkey PRIMARY KEY (snapshot_id, ord),
   constraint world_snapshot_accounts_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
 );
@@ -370,6 +393,16 @@ create table world_snapshot_api_keys (
   expires_at timestamp(3) with time zone,
   constraint world_snapshot_api_keys_pkey PRIMARY KEY (snapshot_id, ord),
   constraint world_snapshot_api_keys_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
+);
+
+create table world_snapshot_fx_rate_pins (
+  snapshot_id uuid not null,
+  day date not null,
+  base text not null,
+  quote text not null,
+  rate numeric not null,
+  constraint world_snapshot_fx_rate_pins_pkey PRIMARY KEY (snapshot_id, day, base, quote),
+  constraint world_snapshot_fx_rate_pins_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
 );
 
 create table world_snapshot_schedule_runs (
@@ -436,6 +469,9 @@ create table world_snapshot_transactions (
   created_at timestamp(3) with time zone not null,
   request_fingerprint text,
   posted_from_pending boolean not null,
+  original_amount bigint,
+  original_currency text,
+  exchange_rate numeric,
   constraint world_snapshot_transactions_pkey PRIMARY KEY (snapshot_id, ord),
   constraint world_snapshot_transactions_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
 );
@@ -468,6 +504,7 @@ create table world_snapshots (
   webhooks integer not null default 0,
   api_keys integer not null default 0,
   include text[] not null default '{}'::text[],
+  fx_seed integer,
   constraint world_snapshots_pkey PRIMARY KEY (id),
   constraint world_snapshots_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
   constraint world_snapshots_include_known CHECK (include = '{}'::text[] OR include = '{webhooks}'::text[] OR include = '{apiKeys}'::text[] OR include = '{webhooks,apiKeys}'::text[])

@@ -436,6 +436,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/fx/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The world's exchange rates for a day
+         * @description Every supported currency's rate against `base` (quote per 1 base) on `date` (default: the world's today, Europe/Warsaw): the reference rates generated from the world’s seed (the same on every machine; TARGET business days change, weekends and closing days keep the last business day’s), unless one is pinned in this world (`PUT /v1/fx/rates`). Cross rates go through PLN, rounded once to 12 significant digits.
+         */
+        get: operations["currencies.listFxRates"];
+        /**
+         * Pin an exchange rate in the world
+         * @description Sets `rate` (quote per 1 base) for one day and pair in this world only, replacing a pin of the pair or its inverse that day. It holds on that day and, for a business day, on the closing days after it; cross rates through a pinned PLN leg follow it. Pins are world data: snapshots keep them, forks and restores copy them, a reset removes them. At most 1000 per world (422 LIMIT_EXCEEDED).
+         */
+        put: operations["currencies.pinFxRate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/gocardless/requisitions": {
         parameters: {
             query?: never;
@@ -895,7 +919,7 @@ export interface paths {
         put?: never;
         /**
          * Simulate a transaction
-         * @description Books a credit (amount > 0) or debit (amount < 0) on one of your open accounts and emits a transaction.created event, atomically. `status: pending` books it as pending instead: a pending debit holds its amount (availableBalance drops, balance does not) until it is posted or voided, by /v1/transactions/{id}/post or /void, or by itself after settleAfter / expireAfter. A debit larger than the available balance is 422 INSUFFICIENT_FUNDS; a closed account is 409 ACCOUNT_CLOSED. Idempotent per (accountId, externalTxnId): the same payload again answers 200 with the original and changes nothing; a different payload is 409 IDEMPOTENCY_CONFLICT.
+         * @description Books a credit (amount > 0) or debit (amount < 0) on one of your open accounts and emits a transaction.created event, atomically. `status: pending` books it as pending instead: a pending debit holds its amount (availableBalance drops, balance does not) until it is posted or voided, by /v1/transactions/{id}/post or /void, or by itself after settleAfter / expireAfter. A debit larger than the available balance is 422 INSUFFICIENT_FUNDS; a closed account is 409 ACCOUNT_CLOSED. Idempotent per (accountId, externalTxnId): the same payload again answers 200 with the original and changes nothing; a different payload is 409 IDEMPOTENCY_CONFLICT. A card payment in another currency gives originalAmount and originalCurrency instead of amount: it is converted at the world’s rate for its day (Europe/Warsaw, GET /v1/fx/rates) plus the account’s cardFxMargin (a debit pays rate × (1 + margin), a refund gets rate × (1 − margin)), rounded once to the account’s minor unit, half away from zero; amount with them gives the rate explicitly. The transaction then keeps originalAmount, originalCurrency and exchangeRate.
          */
         post: operations["simulations.simulateTransaction"];
         delete?: never;
@@ -1192,6 +1216,11 @@ export interface components {
              * @example SNDBPLP0
              */
             bic: string;
+            /**
+             * @description What a card payment in another currency costs on top of the reference rate, as a fraction (0.02: 2 %, the default; 0 to 0.1)
+             * @example 0.02
+             */
+            cardFxMargin: string;
             closedAt: string | null;
             /**
              * Format: date-time
@@ -1735,6 +1764,35 @@ export interface components {
             /** @enum {string} */
             type: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test";
         };
+        FxRate: {
+            /**
+             * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
+             * @enum {string}
+             */
+            base: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+            /**
+             * @description The day asked (YYYY-MM-DD, Europe/Warsaw)
+             * @example 2026-11-28
+             */
+            date: string;
+            /** @description Whether a rate pinned in this world decided it (the pair, its inverse or a PLN leg) */
+            pinned: boolean;
+            /**
+             * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
+             * @enum {string}
+             */
+            quote: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+            /**
+             * @description Quote currency per 1 unit of the base, a plain decimal
+             * @example 4.2965
+             */
+            rate: string;
+            /**
+             * @description The TARGET business day whose rate the date shows: the date itself, or the last business day before a weekend or closing day
+             * @example 2026-11-27
+             */
+            rateDate: string;
+        };
         GocardlessDecision: {
             data: {
                 /** @description The linked accounts’ GoCardless ids */
@@ -1870,12 +1928,17 @@ export interface components {
          */
         Scenario: {
             accounts: {
+                /**
+                 * @description The account's currency (GET /v1/currencies); default PLN. Every amount of the account is in its minor units
+                 * @enum {string}
+                 */
+                currency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
                 /** @description A generated history of this many months before today, from the profile and the seed: the same transactions at the same days before today and Warsaw times, whatever the day of applying */
                 history?: {
                     /** Format: int32 */
                     months: number;
                     /** @enum {string} */
-                    profile: "student" | "family" | "freelancer";
+                    profile: "student" | "family" | "freelancer" | "abroad";
                 };
                 /**
                  * @description Names the account inside the scenario
@@ -1928,6 +1991,11 @@ export interface components {
                     category?: ("groceries" | "transport" | "fuel" | "utilities" | "telecom" | "subscriptions" | "restaurants" | "health" | "shopping" | "housing" | "salary" | "transfer" | "cash" | "entertainment" | "education" | "other") | null;
                     description: string;
                     /**
+                     * @description The account currency per 1 unit of originalCurrency the payment was converted at
+                     * @example 4.386
+                     */
+                    exchangeRate?: string;
+                    /**
                      * @description A positive ISO 8601 duration of at most P100Y, e.g. P2D or PT36H
                      * @example P2D
                      */
@@ -1935,6 +2003,16 @@ export interface components {
                     /** @description Default scn_<account key>_<n> */
                     externalTxnId?: string;
                     merchant?: string | null;
+                    /**
+                     * Format: int64
+                     * @description A card payment in another currency: what the merchant charged, signed like amount (with originalCurrency and exchangeRate)
+                     */
+                    originalAmount?: number;
+                    /**
+                     * @description The merchant’s currency, not the account’s
+                     * @enum {string}
+                     */
+                    originalCurrency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
                     /**
                      * @description A positive ISO 8601 duration of at most P100Y, e.g. P2D or PT36H
                      * @example P2D
@@ -1952,6 +2030,12 @@ export interface components {
              * @example -P3D
              */
             asOf?: string;
+            /**
+             * Format: int32
+             * @description The seed of the world's reference exchange rates (docs/concepts/currencies.md); without it the documented default, 18
+             * @example 7
+             */
+            fxSeed?: number;
             /**
              * @description Every generated value comes from this seed alone
              * @example 42
@@ -2162,6 +2246,11 @@ export interface components {
              */
             date: string;
             description: string;
+            /**
+             * @description A card payment in another currency only: the account currency per 1 unit of originalCurrency it was converted at (the card FX margin included), at least 10 significant digits
+             * @example 4.386000000
+             */
+            exchangeRate?: string;
             externalTxnId: string;
             /**
              * Format: uuid
@@ -2170,6 +2259,16 @@ export interface components {
              */
             id: string;
             merchant: string | null;
+            /**
+             * Format: int64
+             * @description A card payment in another currency only: what the merchant charged, in minor units of originalCurrency, signed like amount
+             */
+            originalAmount?: number;
+            /**
+             * @description A card payment in another currency only: the merchant’s currency
+             * @enum {string}
+             */
+            originalCurrency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
             /** @description When it posted; null while pending or voided */
             postedAt: string | null;
             raw: {
@@ -2475,7 +2574,10 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         }
                      *       ],
                      *       "meta": {
@@ -2668,7 +2770,10 @@ export interface operations {
                      *             "version": 1,
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
-                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "originalAmount": 1,
+                     *             "originalCurrency": "PLN",
+                     *             "exchangeRate": "4.386000000"
                      *           }
                      *         ],
                      *         "modified": [
@@ -2688,7 +2793,10 @@ export interface operations {
                      *             "version": 1,
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
-                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "originalAmount": 1,
+                     *             "originalCurrency": "PLN",
+                     *             "exchangeRate": "4.386000000"
                      *           }
                      *         ],
                      *         "removed": [
@@ -2886,7 +2994,8 @@ export interface operations {
                      *           "heldAmount": 1,
                      *           "availableBalance": 1,
                      *           "iban": "PL59999000122246899461306395",
-                     *           "bic": "SNDBPLP0"
+                     *           "bic": "SNDBPLP0",
+                     *           "cardFxMargin": "0.02"
                      *         }
                      *       ],
                      *       "meta": {
@@ -3006,10 +3115,16 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Daily spending",
-                 *       "currency": "PLN"
+                 *       "currency": "PLN",
+                 *       "cardFxMargin": "0.02"
                  *     }
                  */
                 "application/json": {
+                    /**
+                     * @description Card FX margin: a fraction on top of the reference rate for card payments in another currency; default 0.02
+                     * @example 0.02
+                     */
+                    cardFxMargin?: string;
                     /**
                      * @description The account’s currency for good; defaults to PLN. `GET /v1/currencies` lists the supported ones
                      * @enum {string}
@@ -3047,7 +3162,8 @@ export interface operations {
                      *         "heldAmount": 1,
                      *         "availableBalance": 1,
                      *         "iban": "PL59999000122246899461306395",
-                     *         "bic": "SNDBPLP0"
+                     *         "bic": "SNDBPLP0",
+                     *         "cardFxMargin": "0.02"
                      *       }
                      *     }
                      */
@@ -3234,7 +3350,8 @@ export interface operations {
                      *         "heldAmount": 1,
                      *         "availableBalance": 1,
                      *         "iban": "PL59999000122246899461306395",
-                     *         "bic": "SNDBPLP0"
+                     *         "bic": "SNDBPLP0",
+                     *         "cardFxMargin": "0.02"
                      *       }
                      *     }
                      */
@@ -3570,7 +3687,8 @@ export interface operations {
                      *         "heldAmount": 1,
                      *         "availableBalance": 1,
                      *         "iban": "PL59999000122246899461306395",
-                     *         "bic": "SNDBPLP0"
+                     *         "bic": "SNDBPLP0",
+                     *         "cardFxMargin": "0.02"
                      *       }
                      *     }
                      */
@@ -4269,7 +4387,10 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         }
                      *       ],
                      *       "meta": {
@@ -6197,7 +6318,10 @@ export interface operations {
                      *               "version": 1,
                      *               "merchant": "xxxxxx",
                      *               "category": "groceries",
-                     *               "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *               "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *               "originalAmount": 1,
+                     *               "originalCurrency": "PLN",
+                     *               "exchangeRate": "4.386000000"
                      *             },
                      *             "previous": {},
                      *             "changes": [
@@ -6368,7 +6492,10 @@ export interface operations {
                      *             "version": 1,
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
-                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "originalAmount": 1,
+                     *             "originalCurrency": "PLN",
+                     *             "exchangeRate": "4.386000000"
                      *           },
                      *           "previous": {},
                      *           "changes": [
@@ -6673,6 +6800,322 @@ export interface operations {
                      *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *       "code": "CONFLICT",
                      *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "currencies.listFxRates": {
+        parameters: {
+            query?: {
+                base?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "date": "2026-11-28",
+                     *           "rateDate": "2026-11-27",
+                     *           "base": "PLN",
+                     *           "quote": "PLN",
+                     *           "rate": "4.2965",
+                     *           "pinned": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["FxRate"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "currencies.pinFxRate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "date": "2026-11-27",
+                 *       "base": "PLN",
+                 *       "quote": "PLN",
+                 *       "rate": "4.2965"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
+                     * @enum {string}
+                     */
+                    base: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+                    /**
+                     * @description A day (YYYY-MM-DD, Europe/Warsaw), 1999-01-04 to 9999-12-30
+                     * @example 2026-11-27
+                     */
+                    date: string;
+                    /**
+                     * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
+                     * @enum {string}
+                     */
+                    quote: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+                    /**
+                     * @description Quote currency per 1 unit of the base
+                     * @example 4.2965
+                     */
+                    rate: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "date": "2026-11-28",
+                     *         "rateDate": "2026-11-27",
+                     *         "base": "PLN",
+                     *         "quote": "PLN",
+                     *         "rate": "4.2965",
+                     *         "pinned": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["FxRate"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -9274,11 +9717,13 @@ export interface operations {
                  *       "scenario": {
                  *         "version": 1,
                  *         "seed": 42,
+                 *         "fxSeed": 7,
                  *         "asOf": "-P3D",
                  *         "accounts": [
                  *           {
                  *             "key": "main",
                  *             "name": "x",
+                 *             "currency": "PLN",
                  *             "openingBalance": 1,
                  *             "history": {
                  *               "months": 1,
@@ -9294,7 +9739,10 @@ export interface operations {
                  *                 "status": "posted",
                  *                 "settleAfter": "P2D",
                  *                 "expireAfter": "P2D",
-                 *                 "externalTxnId": "xxxxxx"
+                 *                 "externalTxnId": "xxxxxx",
+                 *                 "originalAmount": 1,
+                 *                 "originalCurrency": "PLN",
+                 *                 "exchangeRate": "4.386"
                  *               }
                  *             ],
                  *             "schedules": [
@@ -9953,11 +10401,13 @@ export interface operations {
                  *       "scenario": {
                  *         "version": 1,
                  *         "seed": 42,
+                 *         "fxSeed": 7,
                  *         "asOf": "-P3D",
                  *         "accounts": [
                  *           {
                  *             "key": "main",
                  *             "name": "x",
+                 *             "currency": "PLN",
                  *             "openingBalance": 1,
                  *             "history": {
                  *               "months": 1,
@@ -9973,7 +10423,10 @@ export interface operations {
                  *                 "status": "posted",
                  *                 "settleAfter": "P2D",
                  *                 "expireAfter": "P2D",
-                 *                 "externalTxnId": "xxxxxx"
+                 *                 "externalTxnId": "xxxxxx",
+                 *                 "originalAmount": 1,
+                 *                 "originalCurrency": "PLN",
+                 *                 "exchangeRate": "4.386"
                  *               }
                  *             ],
                  *             "schedules": [
@@ -11343,6 +11796,8 @@ export interface operations {
                  * @example {
                  *       "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                  *       "amount": 1250,
+                 *       "originalAmount": -2500,
+                 *       "originalCurrency": "PLN",
                  *       "description": "Coffee",
                  *       "externalTxnId": "bank-ref-2026-0001",
                  *       "date": "2026-11-21T10:15:30.123Z",
@@ -11363,14 +11818,14 @@ export interface operations {
                     accountId: string;
                     /**
                      * Format: int64
-                     * @description Minor units: positive for a credit, negative for a debit; 0 < |amount| ≤ 10^12
+                     * @description Minor units of the account’s currency: positive for a credit, negative for a debit; 0 < |amount| ≤ 10^12. Omitted: converted from originalAmount
                      * @example 1250
                      */
-                    amount: number;
+                    amount?: number;
                     /** @enum {string} */
                     category?: "groceries" | "transport" | "fuel" | "utilities" | "telecom" | "subscriptions" | "restaurants" | "health" | "shopping" | "housing" | "salary" | "transfer" | "cash" | "entertainment" | "education" | "other";
                     /**
-                     * @description The account's currency (default); any other is 400 VALIDATION_ERROR (conversion is not offered yet)
+                     * @description The account's currency (default); any other is 400 VALIDATION_ERROR (a payment in another currency gives originalAmount and originalCurrency)
                      * @enum {string}
                      */
                     currency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
@@ -11399,6 +11854,17 @@ export interface operations {
                      * @example Biedronka
                      */
                     merchant?: string;
+                    /**
+                     * Format: int64
+                     * @description A card payment in another currency: what the merchant charged, in minor units of originalCurrency, signed like amount (0 < |originalAmount| ≤ 10^15). Without amount it is converted at the world’s rate for the day plus the account’s cardFxMargin; with amount, amount / originalAmount is the rate
+                     * @example -2500
+                     */
+                    originalAmount?: number;
+                    /**
+                     * @description With originalAmount: the merchant’s currency, not the account’s
+                     * @enum {string}
+                     */
+                    originalCurrency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
                     /**
                      * @description Pending only: posts by itself when the clock passes date + this (a positive ISO 8601 duration, at most P100Y)
                      * @example P2D
@@ -11442,7 +11908,10 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -11675,7 +12144,10 @@ export interface operations {
                      *         "version": 1,
                      *         "merchant": "xxxxxx",
                      *         "category": "groceries",
-                     *         "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "originalAmount": 1,
+                     *         "originalCurrency": "PLN",
+                     *         "exchangeRate": "4.386000000"
                      *       }
                      *     }
                      */
@@ -11851,7 +12323,10 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -12086,7 +12561,10 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -12347,7 +12825,10 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -12596,7 +13077,10 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -12812,7 +13296,10 @@ export interface operations {
                      *             "version": 1,
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
-                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "originalAmount": 1,
+                     *             "originalCurrency": "PLN",
+                     *             "exchangeRate": "4.386000000"
                      *           }
                      *         ],
                      *         "modified": [
@@ -12832,7 +13319,10 @@ export interface operations {
                      *             "version": 1,
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
-                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "originalAmount": 1,
+                     *             "originalCurrency": "PLN",
+                     *             "exchangeRate": "4.386000000"
                      *           }
                      *         ],
                      *         "removed": [
@@ -14815,11 +15305,13 @@ export interface operations {
                  *       "scenario": {
                  *         "version": 1,
                  *         "seed": 42,
+                 *         "fxSeed": 7,
                  *         "asOf": "-P3D",
                  *         "accounts": [
                  *           {
                  *             "key": "main",
                  *             "name": "x",
+                 *             "currency": "PLN",
                  *             "openingBalance": 1,
                  *             "history": {
                  *               "months": 1,
@@ -14835,7 +15327,10 @@ export interface operations {
                  *                 "status": "posted",
                  *                 "settleAfter": "P2D",
                  *                 "expireAfter": "P2D",
-                 *                 "externalTxnId": "xxxxxx"
+                 *                 "externalTxnId": "xxxxxx",
+                 *                 "originalAmount": 1,
+                 *                 "originalCurrency": "PLN",
+                 *                 "exchangeRate": "4.386"
                  *               }
                  *             ],
                  *             "schedules": [

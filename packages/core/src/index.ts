@@ -5,7 +5,9 @@ export { issueSession, refreshSession, revokeFamilyOfRefreshToken } from './doma
 export { authenticateAccessToken, signAccessToken, verifyAccessToken } from './domain/auth/tokens.ts';
 export { authenticateWorldOwner } from './domain/auth/world-owner.ts';
 export { readClock, tryClockLock } from './domain/clock/clock.ts';
+export { rateWithin } from './domain/currencies/convert.ts';
 export { currencyExponent } from './domain/currencies/currencies.ts';
+export { type FxRateParams, fxRate } from './domain/currencies/fx-rates.ts';
 export { minorToDecimal } from './domain/currencies/money.ts';
 export { fireDueItems, fireDueItemsEverywhere } from './domain/due-items/due-items.ts';
 export {
@@ -75,6 +77,7 @@ export { type AccountSet, MAX_TRANSACTIONS_PER_ACCOUNT, readAccountSet } from '.
 export { authenticateSimplefin } from './domain/simplefin/credentials.ts';
 export { claimSetupToken } from './domain/simplefin/setup-tokens.ts';
 export { simulateTransaction } from './domain/simulations/simulate-transaction.ts';
+export type { EntryConversion } from './domain/statements/entry-conversion.ts';
 export type { PendingEntry } from './domain/statements/pending-entries.ts';
 export { readPendingEntries } from './domain/statements/pending-entries.ts';
 export {

@@ -60,6 +60,7 @@ describe('quirks', () => {
     category: 'groceries',
     reversalOf: null,
     balanceAfter: 75_00,
+    conversion: null,
   };
   const pending = {
     id: 'tx-2',
@@ -69,6 +70,7 @@ describe('quirks', () => {
     description: 'Zwrot',
     merchant: 'Jan',
     category: null,
+    conversion: null,
   };
   const view = (id: string) => toTransactionsWire(account, findInstitution(id)?.quirks ?? {}, [entry], [pending]).transactions;
 

@@ -4,6 +4,7 @@
  * statement's one balance statement.
  */
 import type { EntityManager } from '@sandbank/db';
+import { conversionOf, type EntryConversion } from './entry-conversion.ts';
 import { type PendingRow, selectPendingRows } from './queries.ts';
 
 export interface PendingEntry {
@@ -15,6 +16,8 @@ export interface PendingEntry {
   description: string;
   merchant: string | null;
   category: string | null;
+  /** A card payment in another currency: what the merchant charged and the rate; null for any other entry. */
+  conversion: EntryConversion | null;
 }
 
 export const toPendingEntry = (row: PendingRow): PendingEntry => ({
@@ -25,6 +28,7 @@ export const toPendingEntry = (row: PendingRow): PendingEntry => ({
   description: row.description,
   merchant: row.merchant,
   category: row.category,
+  conversion: conversionOf(row),
 });
 
 export async function readPendingEntries(
