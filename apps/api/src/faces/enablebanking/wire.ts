@@ -1,16 +1,15 @@
 /**
  * The face's wire schemas in Enable Banking's own field names (its published document's
  * `components.schemas`): the requests it parses and the answers it gives, one schema per wire object.
- * Requests are read the way Enable Banking's API reads them: unknown fields are ignored.
+ * Requests are read the way Enable Banking's API reads them: unknown fields are ignored. Answers are
+ * strict: every field the face sends is described (the face's own OpenAPI document is built from them).
  */
 import { z } from 'zod';
 
 const Day = z.iso.date();
 const Uuid = z.uuid();
 
-const AspspSchema = z
-  .object({ name: z.string().min(1).max(200), country: z.string().regex(/^[A-Z]{2}$/) })
-  .meta({ id: 'ASPSP' });
+const AspspSchema = z.object({ name: z.string().min(1).max(200), country: z.string().regex(/^[A-Z]{2}$/) }).meta({ id: 'ASPSP' });
 const PsuType = z.enum(['personal', 'business']);
 
 const AccessSchema = z
@@ -59,7 +58,7 @@ export const TransactionsQuery = z.object({
   strategy: z.enum(['default', 'longest']).optional(),
 });
 
-const AmountType = z.object({ currency: z.string(), amount: z.string() }).meta({ id: 'AmountType' });
+const AmountType = z.strictObject({ currency: z.string(), amount: z.string() }).meta({ id: 'AmountType' });
 const GenericIdentification = z
   .object({ identification: z.string(), scheme_name: z.string() })
   .meta({ id: 'GenericIdentification' });
@@ -87,7 +86,7 @@ export const GetAspspsResponse = z
           logo: z.string(),
           psu_types: z.array(PsuType),
           auth_methods: z.array(
-            z.object({ name: z.string(), psu_type: PsuType, approach: z.literal('REDIRECT'), hidden_method: z.boolean() }),
+            z.strictObject({ name: z.string(), psu_type: PsuType, approach: z.literal('REDIRECT'), hidden_method: z.boolean() }),
           ),
           maximum_consent_validity: z.number().int(),
           beta: z.boolean(),
@@ -105,9 +104,9 @@ export const StartAuthorizationResponse = z
 
 export const AccountResource = z
   .object({
-    account_id: z.object({ iban: z.string() }),
+    account_id: z.strictObject({ iban: z.string() }),
     all_account_ids: z.array(GenericIdentification),
-    account_servicer: z.object({ bic_fi: z.string(), name: z.string() }),
+    account_servicer: z.strictObject({ bic_fi: z.string(), name: z.string() }),
     name: z.string(),
     usage: z.enum(['PRIV', 'ORGA']),
     cash_account_type: z.literal('CACC'),
@@ -149,7 +148,7 @@ export const GetSessionResponse = z
   })
   .meta({ id: 'GetSessionResponse' });
 
-export const SuccessResponse = z.object({ message: z.string() }).meta({ id: 'SuccessResponse' });
+export const SuccessResponse = z.strictObject({ message: z.string() }).meta({ id: 'SuccessResponse' });
 
 export const HalBalances = z
   .object({
@@ -174,9 +173,9 @@ export const TransactionSchema = z
     transaction_amount: AmountType,
     credit_debit_indicator: z.enum(['CRDT', 'DBIT']),
     status: z.enum(['BOOK', 'PDNG']),
-    creditor: z.object({ name: z.string() }).optional(),
-    debtor: z.object({ name: z.string() }).optional(),
-    bank_transaction_code: z.object({ description: z.string() }),
+    creditor: z.strictObject({ name: z.string() }).optional(),
+    debtor: z.strictObject({ name: z.string() }).optional(),
+    bank_transaction_code: z.strictObject({ description: z.string() }),
     booking_date: Day.optional(),
     value_date: Day,
     transaction_date: Day,

@@ -74,11 +74,26 @@ describe('Enable Banking access', () => {
     const { code } = redirected(started.body.url);
     const answers = await Promise.all(Array.from({ length: 8 }, () => eb(application, 'POST', '/sessions', { code })));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 422, 422, 422, 422, 422, 422, 422]);
-    const { rows } = await app.db.query(
-      'select count(*)::int as n from enablebanking_sessions s where s.application_id = $1',
-      [application.id],
-    );
+    const { rows } = await app.db.query('select count(*)::int as n from enablebanking_sessions s where s.application_id = $1', [
+      application.id,
+    ]);
     expect(rows[0].n).toBe(1);
+  });
+
+  it('decides an authorization once when decisions race', async () => {
+    const user = await app.createUser();
+    await openAccount(app, user);
+    const application = await register(user);
+    const started = await auth(application, 'Sandbank', 'race');
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => decide(user, started.body.authorization_id, { approve: i % 2 === 0 })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    const { rows } = await app.db.query('select status from enablebanking_authorizations where id = $1', [
+      started.body.authorization_id,
+    ]);
+    const winner = answers.find((a) => a.status === 200)?.body.data.status;
+    expect(rows[0].status).toBe(winner);
   });
 
   it('reads validity on the world’s clock: a session expires as the clock passes valid_until', async () => {

@@ -138,14 +138,20 @@ describe('Enable Banking applications', () => {
         token: user.accessToken,
         body: { name: 'Bad key', redirectUrls: ['https://a.example/cb'], publicKey: key },
       });
-      expect([refused.status, refused.body.code, refused.body.details?.[0]?.path]).toEqual([400, 'VALIDATION_ERROR', 'publicKey']);
+      expect([refused.status, refused.body.code, refused.body.details?.[0]?.path]).toEqual([
+        400,
+        'VALIDATION_ERROR',
+        'publicKey',
+      ]);
     }
     const noRedirect = await app.call('POST', '/v1/enablebanking/applications', {
       token: user.accessToken,
       body: { name: 'No redirect', redirectUrls: [] },
     });
     expect(noRedirect.status).toBe(400);
-    const { rows } = await app.db.query('select count(*)::int as n from enablebanking_applications where user_id = $1', [user.id]);
+    const { rows } = await app.db.query('select count(*)::int as n from enablebanking_applications where user_id = $1', [
+      user.id,
+    ]);
     expect(rows[0].n).toBe(1);
   });
 

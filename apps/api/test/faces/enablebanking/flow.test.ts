@@ -8,7 +8,9 @@
 import { ibanOf } from '@sandbank/core';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../../src/faces/enablebanking/endpoints.ts';
 import { type Loose, startTestApp, type TestApp } from '../../helpers.ts';
+import { spectralErrors } from '../../spectral.ts';
 import { enablebankingCalls, REDIRECT } from './calls.ts';
 
 let app: TestApp;
@@ -189,18 +191,43 @@ describe('Enable Banking face, end to end', () => {
     expect(redirected(decision.body.data.redirect)).toEqual({ code: null, state: 'no', error: 'access_denied' });
   });
 
-  it('serves its OpenAPI document with every route', async () => {
+  it('serves its OpenAPI document: every route, no Spectral errors, exactly what the face answers', {
+    timeout: 120_000,
+  }, async () => {
     const res = await app.call('GET', '/faces/enablebanking/openapi.json');
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.paths).sort()).toEqual([
-      '/accounts/{account_id}/balances',
-      '/accounts/{account_id}/details',
-      '/accounts/{account_id}/transactions',
-      '/application',
-      '/aspsps',
-      '/auth',
-      '/sessions',
-      '/sessions/{session_id}',
-    ]);
+    expect(res.body.servers[0].url).toMatch(/\/enablebanking$/);
+    const described = Object.entries(res.body.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    expect(described.sort()).toEqual(Object.keys(routes).sort());
+    expect(JSON.stringify(res.body)).not.toContain('#/$defs/');
+    expect(await spectralErrors(res.body, 'extends: ["spectral:oas"]\n')).toEqual([]);
+
+    // The route table's answer schemas are strict: each real answer parses with its route's.
+    const user = await app.createUser();
+    const accountId = await openAccount(app, user, 'Konto');
+    await simulate(app, user, { accountId, amount: 250_00, description: 'Wpłata', merchant: 'ACME' });
+    await simulate(app, user, { accountId, amount: -12_34, description: 'Kawa', merchant: 'Kawiarnia', status: 'pending' });
+    const application = await register(user);
+    const parsesAs = (route: string, body: unknown) =>
+      expect(routes[route]?.response.safeParse(body).error?.issues ?? [], route).toEqual([]);
+    parsesAs('get /application', (await eb(application, 'GET', '/application')).body);
+    parsesAs('get /aspsps', (await eb(application, 'GET', '/aspsps')).body);
+    const started = await auth(application);
+    parsesAs('post /auth', started.body);
+    const session = await eb(application, 'POST', '/sessions', { code: redirected(started.body.url).code });
+    parsesAs('post /sessions', session.body);
+    const uid = session.body.accounts[0].uid;
+    parsesAs('get /sessions/:session_id', (await eb(application, 'GET', `/sessions/${session.body.session_id}`)).body);
+    parsesAs('get /accounts/:account_id/details', (await eb(application, 'GET', `/accounts/${uid}/details`)).body);
+    parsesAs('get /accounts/:account_id/balances', (await eb(application, 'GET', `/accounts/${uid}/balances`)).body);
+    const transactions = await eb(application, 'GET', `/accounts/${uid}/transactions`);
+    expect(transactions.body.transactions).toHaveLength(2);
+    parsesAs('get /accounts/:account_id/transactions', transactions.body);
+    parsesAs('delete /sessions/:session_id', (await eb(application, 'DELETE', `/sessions/${session.body.session_id}`)).body);
+    const closed = await eb(application, 'GET', `/sessions/${session.body.session_id}`);
+    parsesAs('get /sessions/:session_id', closed.body);
+    expect(closed.body.closed).toBeDefined();
   });
 });
