@@ -178,3 +178,22 @@ describe('Enable Banking applications', () => {
     expect([badJson.status, badJson.body.error]).toEqual([422, 'WRONG_REQUEST_PARAMETERS']);
   });
 });
+
+describe('the per-address limit on the face', () => {
+  it('refuses in Enable Banking’s shape', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_IP: '2/60' });
+    try {
+      const statuses: number[] = [];
+      let last: Awaited<ReturnType<TestApp['call']>> | undefined;
+      for (let i = 0; i < 3; i++) {
+        last = await limited.call('GET', '/enablebanking/aspsps');
+        statuses.push(last.status);
+      }
+      expect(statuses).toEqual([401, 401, 429]);
+      expect(last?.body).toMatchObject({ code: 429, message: 'Too many requests' });
+      expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+});
