@@ -5,6 +5,7 @@
  * application, so another application's (or another user's) are not found.
  */
 import {
+  type Application,
   closeSession,
   createSession,
   openStatement,
@@ -45,7 +46,7 @@ import {
 } from './wire.ts';
 
 /** A call past the JWT and the rate limit: the application that signed it. */
-export type AppCall = Call & { application: import('@sandbank/core').Application };
+export type AppCall = Call & { application: Application };
 
 /** Where the owner decides an authorization of an ASPSP that does not link at once. */
 const consentUrl = (call: AppCall, id: string) => `${call.deps.config.http.publicUrl}/console/enablebanking/authorizations/${id}`;
