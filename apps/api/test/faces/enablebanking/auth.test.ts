@@ -12,7 +12,7 @@ import { type App, enablebankingCalls, type JwtOptions } from './calls.ts';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ RATE_LIMIT_API_KEY: '5/60' });
+  app = await startTestApp({ RATE_LIMIT_API_KEY: '5/60', LIMIT_API_KEYS: '3' });
 });
 afterAll(() => app.close());
 
@@ -153,6 +153,20 @@ describe('Enable Banking applications', () => {
       user.id,
     ]);
     expect(rows[0].n).toBe(1);
+  });
+
+  it('counts applications toward LIMIT_API_KEYS with the API keys', async () => {
+    const user = await app.createUser();
+    for (const name of ['one', 'two'])
+      expect((await app.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name } })).status).toBe(201);
+    await register(user);
+    const refused = await app.call('POST', '/v1/enablebanking/applications', {
+      token: user.accessToken,
+      body: { name: 'Fourth', redirectUrls: ['https://a.example/cb'] },
+    });
+    expect([refused.status, refused.body.code, refused.body.details?.[0]?.path]).toEqual([422, 'LIMIT_EXCEEDED', 'apiKeys']);
+    const key = await app.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name: 'three' } });
+    expect([key.status, key.body.code]).toEqual([422, 'LIMIT_EXCEEDED']);
   });
 
   it('limits each application’s calls, in Enable Banking’s shape, apart from other applications', async () => {

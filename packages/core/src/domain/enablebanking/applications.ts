@@ -9,9 +9,9 @@ import { createPublicKey, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@sandbank/db';
 import { exportPKCS8, exportSPKI, generateKeyPair } from 'jose';
 import { AppError } from '../../errors.ts';
-import { lockUser } from '../auth/queries.ts';
 import { userNow } from '../clock/clock.ts';
-import { type ApplicationRow, countApplications, insertApplication } from './queries.ts';
+import { checkUserLimit } from '../limits/per-user-limits.ts';
+import { type ApplicationRow, insertApplication } from './queries.ts';
 
 /** RSA keys shorter than this are refused (Enable Banking asks for 2048-bit keys or longer). */
 const MIN_MODULUS_BITS = 2048;
@@ -59,7 +59,8 @@ async function newKeyPair(): Promise<{ publicKey: string; privateKey: string }> 
 
 /**
  * Registers an application of the user; `privateKey` is in the answer only when Sandbank made the
- * pair. At most `limit` applications per user (serialised per user, like every per-user limit).
+ * pair. An application is a credential: it counts toward LIMIT_API_KEYS with the user's active API
+ * keys (`limit`; serialised per user, like every per-user limit).
  */
 export async function createApplication(
   em: EntityManager,
@@ -68,13 +69,7 @@ export async function createApplication(
   const pair = params.publicKey === undefined ? await newKeyPair() : undefined;
   const publicKey = pair ? pair.publicKey : checkedPublicKey(params.publicKey ?? '');
   const application = await em.transactional(async (tx) => {
-    await lockUser(tx, params.userId);
-    const count = await countApplications(tx, params.userId);
-    if (count >= params.limit) {
-      throw new AppError('LIMIT_EXCEEDED', `You have ${count} Enable Banking applications; the limit is ${params.limit}`, {
-        details: [{ path: 'applications', message: `At most ${params.limit} applications per user (LIMIT_API_KEYS)` }],
-      });
-    }
+    await checkUserLimit(tx, { userId: params.userId, resource: 'apiKeys', limit: params.limit });
     const row = await insertApplication(tx, {
       id: randomUUID(),
       userId: params.userId,

@@ -18,13 +18,6 @@ export interface ApplicationRow {
 
 const APPLICATION_COLUMNS = 'a.id, a.user_id, a.name, a.redirect_urls, a.public_key, a.created_at';
 
-export async function countApplications(tx: EntityManager, userId: string): Promise<number> {
-  const [row] = await tx.execute<{ n: string }[]>('select count(*) as n from enablebanking_applications where user_id = ?', [
-    userId,
-  ]);
-  return Number(row?.n ?? 0);
-}
-
 export async function insertApplication(
   tx: EntityManager,
   row: { id: string; userId: string; name: string; redirectUrls: string[]; publicKey: string; now: Date },

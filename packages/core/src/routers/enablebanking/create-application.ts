@@ -11,7 +11,7 @@ export const createApplicationProcedure = protectedProcedure
       tags: ['integrations'],
       summary: 'Register an Enable Banking application',
       description:
-        'An app of yours that calls the Enable Banking face (`/enablebanking`) with its own RS256 JWTs: `kid` = this `id`, `iss` `enablebanking.com`, `aud` `api.enablebanking.com`, at most 24 h. Bring an RSA public key (PEM) or get a fresh pair: the private key is in this answer only. At most LIMIT_API_KEYS applications per user (422 LIMIT_EXCEEDED).',
+        'An app of yours that calls the Enable Banking face (`/enablebanking`) with its own RS256 JWTs: `kid` = this `id`, `iss` `enablebanking.com`, `aud` `api.enablebanking.com`, at most 24 h. Bring an RSA public key (PEM) or get a fresh pair: the private key is in this answer only. Counts toward LIMIT_API_KEYS with your active API keys (422 LIMIT_EXCEEDED).',
       successDescription: 'The application (and its private key, when Sandbank made the pair)',
     },
     successStatus: 201,
