@@ -25,6 +25,8 @@ const DEFAULT_DAYS = 90;
 const KeySchema = z.strictObject({
   f: z.iso.date(),
   t: z.iso.date(),
+  /** The `date_to` asked for, when it was after the day the period was pinned to (`t`). */
+  q: z.iso.date().optional(),
   s: z.enum(['BOOK', 'PDNG', 'ALL']),
   o: z.number().int().min(0).max(10_000_000),
 });
@@ -48,10 +50,11 @@ function pageOf(query: z.infer<typeof TransactionsQuery>, today: string): Key | 
   const status = wanted === 'BOOK' || wanted === 'PDNG' ? wanted : wanted === undefined ? 'ALL' : null;
   if (query.continuation_key !== undefined) {
     const key = decodeKey(query.continuation_key);
+    // A parameter sent again must name the key's period and filter; one left out takes the key's.
     const differs =
       (query.date_from !== undefined && query.date_from !== key.f) ||
-      (query.date_to !== undefined && query.date_to !== key.t) ||
-      (status !== null && status !== key.s);
+      (query.date_to !== undefined && query.date_to !== (key.q ?? key.t)) ||
+      (wanted !== undefined && status !== key.s);
     if (differs) throw ebErrors.wrongContinuationKey();
     return key;
   }
@@ -63,7 +66,14 @@ function pageOf(query: z.infer<typeof TransactionsQuery>, today: string): Key | 
   if (daysBetween(from, to) + 1 > MAX_STATEMENT_DAYS)
     throw ebErrors.wrongPeriod(`At most ${MAX_STATEMENT_DAYS} days (date_from ${from}, date_to ${to})`);
   // A status Sandbank never has (HOLD, SCHD, …) is an empty page.
-  return status === null ? null : { f: from, t: to, s: status, o: 0 };
+  if (status === null) return null;
+  return {
+    f: from,
+    t: to,
+    ...(query.date_to !== undefined && query.date_to !== to ? { q: query.date_to } : {}),
+    s: status,
+    o: 0,
+  };
 }
 
 /** One page of the account's transactions and the key of the next one (absent on the last page). */

@@ -118,6 +118,44 @@ describe('Enable Banking access', () => {
     expect([stale.status, stale.body.error]).toEqual([422, 'WRONG_REQUEST_PARAMETERS']);
   });
 
+  it('pins a continuation key’s period: a clock advance and new payments between pages move nothing', async () => {
+    const user = await app.createUser();
+    const accountId = await openAccount(app, user);
+    const dated = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    expect((await simulate(app, user, { accountId, amount: 1_000_00, date: dated(60) })).status).toBe(201);
+    for (let batch = 0; batch < 13; batch++) {
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          simulate(app, user, { accountId, amount: -(batch * 10 + i + 1), date: dated(50 - batch) }),
+        ),
+      );
+      for (const answer of answers) expect(answer.status).toBe(201);
+    }
+    const application = await register(user);
+    const session = await sandboxSession(application, 30);
+    const uid = session.accounts[0].uid as string;
+    const first = await eb(application, 'GET', `/accounts/${uid}/transactions`);
+    expect(first.body.transactions).toHaveLength(100);
+    await advance(user, 'P2D');
+    expect((await simulate(app, user, { accountId, amount: -5_00, description: 'After the first page' })).status).toBe(201);
+    const second = await eb(application, 'GET', `/accounts/${uid}/transactions?continuation_key=${first.body.continuation_key}`);
+    expect(second.status).toBe(200);
+    expect(second.body.transactions).toHaveLength(31);
+    expect(second.body.continuation_key).toBeUndefined();
+    const ids = [...first.body.transactions, ...second.body.transactions].map(
+      (t: { entry_reference: string }) => t.entry_reference,
+    );
+    expect(new Set(ids).size).toBe(131);
+    // A fresh query sees the new payment.
+    const fresh = await eb(application, 'GET', `/accounts/${uid}/transactions?transaction_status=BOOK`);
+    expect([fresh.status, fresh.body.transactions?.length, fresh.body.continuation_key === undefined]).toEqual([200, 100, false]);
+    const all = [...fresh.body.transactions];
+    const next = await eb(application, 'GET', `/accounts/${uid}/transactions?continuation_key=${fresh.body.continuation_key}`);
+    expect(next.status, JSON.stringify(next.body)).toBe(200);
+    all.push(...next.body.transactions);
+    expect(all.map((t: { remittance_information: string[] }) => t.remittance_information[0])).toContain('After the first page');
+  });
+
   it('refuses wrong authorization requests and transaction queries, changing nothing', async () => {
     const user = await app.createUser();
     await openAccount(app, user);

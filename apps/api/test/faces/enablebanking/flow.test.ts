@@ -115,10 +115,12 @@ describe('Enable Banking face, end to end', () => {
 
     // A year, 100 a page: 240 booked and 1 pending in three pages.
     const from = warsawDay(new Date(Date.now() - 364 * DAY));
+    const later = warsawDay(new Date(Date.now() + 10 * DAY));
     const pages: { transactions: Record<string, unknown>[]; continuation_key?: string }[] = [];
     let key: string | undefined;
     do {
-      const query = new URLSearchParams({ date_from: from, ...(key ? { continuation_key: key } : {}) });
+      // As apps do, every page repeats the period (date_to after today reads to today).
+      const query = new URLSearchParams({ date_from: from, date_to: later, ...(key ? { continuation_key: key } : {}) });
       const page = await eb(application, 'GET', `/accounts/${uid}/transactions?${query}`);
       expect(page.status, JSON.stringify(page.body)).toBe(200);
       pages.push(page.body);
