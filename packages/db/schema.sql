@@ -60,6 +60,8 @@ create table enablebanking_authorizations (
   state text not null,
   redirect_url text not null,
   valid_until timestamp(3) with time zone not null,
+  balances boolean not null,
+  transactions boolean not null,
   status text not null default 'pending'::text,
   code_hash text,
   account_ids uuid[],

@@ -5,7 +5,8 @@ import { Migration } from '@mikro-orm/migrations';
  * owner with its redirect URLs and an RSA public key (PEM; never a private key: when Sandbank makes
  * the pair it answers the private key once and keeps only the public one); the app signs its own
  * RS256 JWTs with `kid` = the application's id. An authorization is one `POST /auth`: the ASPSP, the
- * app's `state` and `redirect_url`, the consent's `valid_until`; the owner approves (with the
+ * app's `state` and `redirect_url`, the consent's `valid_until` and whether it covers balances and
+ * transactions (`access.balances`, `access.transactions`); the owner approves (with the
  * accounts picked) or refuses it, and an approved one carries a one-time `code` (kept as its
  * SHA-256) that `POST /sessions` exchanges for a session. A session belongs to the application and
  * the user; each of its accounts gets a uid of its own (`enablebanking_session_accounts.uid`), as
@@ -37,6 +38,8 @@ export class Migration20261129103038Enablebanking extends Migration {
         state text not null,
         redirect_url text not null,
         valid_until timestamptz(3) not null,
+        balances boolean not null,
+        transactions boolean not null,
         status text not null default 'pending',
         code_hash text unique,
         account_ids uuid[],

@@ -94,6 +94,7 @@ export const routes: Record<string, FaceRoute<AppCall>> = {
         state: body.state,
         redirectUrl: body.redirect_url,
         validUntil: new Date(body.access.valid_until),
+        access: { balances: body.access.balances ?? true, transactions: body.access.transactions ?? true },
         psuType: body.psu_type,
       });
       return {
@@ -144,6 +145,7 @@ export const routes: Record<string, FaceRoute<AppCall>> = {
     response: HalBalances,
     run: async (call) => {
       const account = await readableAccount(call);
+      if (!account.access.balances) throw ebErrors.accessDenied('balances');
       const today = localDate(account.now);
       const reader = await openStatement(call.em, {
         userId: account.userId,
@@ -161,7 +163,9 @@ export const routes: Record<string, FaceRoute<AppCall>> = {
     response: HalTransactions,
     run: async (call) => {
       const query = parseQuery(TransactionsQuery, call.req.query);
-      return transactionsPage(call.em, await readableAccount(call), query);
+      const account = await readableAccount(call);
+      if (!account.access.transactions) throw ebErrors.accessDenied('transactions');
+      return transactionsPage(call.em, account, query);
     },
   },
 };

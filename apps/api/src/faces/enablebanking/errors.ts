@@ -10,6 +10,7 @@ import type { FaceAnswer } from '../kit.ts';
 
 /** The document's `ErrorCode`s this face answers. */
 export type ErrorCode =
+  | 'ACCESS_DENIED'
   | 'ACCOUNT_DOES_NOT_EXIST'
   | 'AUTHORIZATION_NOT_PROVIDED'
   | 'CLOSED_SESSION'
@@ -65,6 +66,14 @@ export const ebErrors = {
   noSession: () => e(404, 'SESSION_DOES_NOT_EXIST', 'No session found matching provided id'),
   closedSession: () => e(422, 'CLOSED_SESSION', 'Session is closed'),
   expiredSession: () => e(401, 'EXPIRED_SESSION', 'Session is expired'),
+  /** The consent does not cover it (`access.balances` or `access.transactions` was false). */
+  accessDenied: (what: 'balances' | 'transactions') =>
+    e(
+      403,
+      'ACCESS_DENIED',
+      'Access to this resource is denied',
+      `The session's consent does not cover ${what} (access.${what} was false)`,
+    ),
   noAccount: () => e(404, 'ACCOUNT_DOES_NOT_EXIST', 'No account found matching provided id'),
   dateFromInFuture: () => e(422, 'DATE_FROM_IN_FUTURE', 'date_from can not be in the future'),
   dateToWithoutFrom: () => e(422, 'DATE_TO_WITHOUT_DATE_FROM', 'date_from must be provided if date_to provided'),

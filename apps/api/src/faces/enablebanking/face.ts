@@ -64,6 +64,7 @@ export const enablebankingFace: FaceDefinition<AppCall> = {
     statuses: {
       '401':
         'No Authorization header (AUTHORIZATION_NOT_PROVIDED), a JWT refused (UNAUTHORIZED_ACCESS), or an expired session (EXPIRED_SESSION)',
+      '403': 'Balances or transactions the session’s consent does not cover (ACCESS_DENIED)',
       '404': 'No such session or account of this application (SESSION_DOES_NOT_EXIST, ACCOUNT_DOES_NOT_EXIST)',
       '409': 'An authorization decided already',
       '422': 'Wrong request parameters, ASPSP, redirect URL, code, dates or continuation key; a closed session',

@@ -102,7 +102,7 @@ export function toAccountResource(account: SessionAccount): z.infer<typeof Accou
   };
 }
 
-const accessOf = (session: Session) => ({ valid_until: session.validUntil.toISOString() });
+const accessOf = (session: Session) => ({ valid_until: session.validUntil.toISOString(), ...session.access });
 
 export const toAuthorizedSessionWire = (session: Session) => ({
   session_id: session.id,

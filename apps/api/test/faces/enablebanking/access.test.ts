@@ -118,6 +118,25 @@ describe('Enable Banking access', () => {
     expect([stale.status, stale.body.error]).toEqual([422, 'WRONG_REQUEST_PARAMETERS']);
   });
 
+  it('reads only what the consent covers (access.balances, access.transactions)', async () => {
+    const user = await app.createUser();
+    await openAccount(app, user);
+    const application = await register(user);
+    const started = await eb(application, 'POST', '/auth', {
+      access: { valid_until: validUntil(5), transactions: false },
+      aspsp: { name: 'Sandbank Sandbox', country: 'PL' },
+      state: 's',
+      redirect_url: REDIRECT,
+    });
+    const session = await eb(application, 'POST', '/sessions', { code: redirected(started.body.url).code });
+    expect(session.body.access).toMatchObject({ balances: true, transactions: false });
+    const uid = session.body.accounts[0].uid as string;
+    expect((await eb(application, 'GET', `/accounts/${uid}/details`)).status).toBe(200);
+    expect((await eb(application, 'GET', `/accounts/${uid}/balances`)).status).toBe(200);
+    const refused = await eb(application, 'GET', `/accounts/${uid}/transactions`);
+    expect([refused.status, refused.body.error]).toEqual([403, 'ACCESS_DENIED']);
+  });
+
   it('pins a continuation key’s period: a clock advance and new payments between pages move nothing', async () => {
     const user = await app.createUser();
     const accountId = await openAccount(app, user);

@@ -42,6 +42,8 @@ export interface Authorization {
   state: string;
   redirectUrl: string;
   validUntil: Date;
+  /** What the consent covers besides the accounts' details. */
+  access: { balances: boolean; transactions: boolean };
   status: AuthorizationRow['status'];
   createdAt: Date;
 }
@@ -55,6 +57,7 @@ const toAuthorization = (row: AuthorizationRow): Authorization => ({
   state: row.state,
   redirectUrl: row.redirect_url,
   validUntil: new Date(row.valid_until),
+  access: { balances: row.balances, transactions: row.transactions },
   status: row.status,
   createdAt: new Date(row.created_at),
 });
@@ -107,6 +110,7 @@ export interface StartAuthorizationParams {
   redirectUrl: string;
   /** The consent's end on the world's clock: after its now, within the ASPSP's maximum. */
   validUntil: Date;
+  access: { balances: boolean; transactions: boolean };
   psuType: 'personal' | 'business';
 }
 
@@ -141,6 +145,7 @@ export async function startAuthorization(
       state: params.state,
       redirectUrl: params.redirectUrl,
       validUntil: params.validUntil,
+      ...params.access,
       now,
     });
     if (aspsp.linksAtOnce) {

@@ -59,12 +59,14 @@ export interface AuthorizationRow {
   state: string;
   redirect_url: string;
   valid_until: Date | string;
+  balances: boolean;
+  transactions: boolean;
   status: 'pending' | 'approved' | 'refused' | 'used';
   created_at: Date | string;
 }
 
 const AUTHORIZATION_COLUMNS =
-  'id, application_id, user_id, aspsp_name, aspsp_country, psu_type, state, redirect_url, valid_until, status, created_at';
+  'id, application_id, user_id, aspsp_name, aspsp_country, psu_type, state, redirect_url, valid_until, balances, transactions, status, created_at';
 
 export async function countAuthorizations(tx: EntityManager, applicationId: string): Promise<number> {
   const [row] = await tx.execute<{ n: string }[]>(
@@ -86,13 +88,15 @@ export async function insertAuthorization(
     state: string;
     redirectUrl: string;
     validUntil: Date;
+    balances: boolean;
+    transactions: boolean;
     now: Date;
   },
 ): Promise<void> {
   await tx.execute(
     `insert into enablebanking_authorizations
-       (id, application_id, user_id, aspsp_name, aspsp_country, psu_type, state, redirect_url, valid_until, created_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       (id, application_id, user_id, aspsp_name, aspsp_country, psu_type, state, redirect_url, valid_until, balances, transactions, created_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       row.id,
       row.applicationId,
@@ -103,6 +107,8 @@ export async function insertAuthorization(
       row.state,
       row.redirectUrl,
       row.validUntil,
+      row.balances,
+      row.transactions,
       row.now,
     ],
   );
@@ -167,7 +173,7 @@ export async function useAuthorizationCode(
        from users u
       where u.id = z.user_id and z.code_hash = ? and z.application_id = ? and z.status = 'approved'
      returning z.id, z.application_id, z.user_id, z.aspsp_name, z.aspsp_country, z.psu_type, z.state, z.redirect_url,
-       z.valid_until, z.status, z.created_at, z.account_ids, ${WORLD_NOW_SQL} as now`,
+       z.valid_until, z.balances, z.transactions, z.status, z.created_at, z.account_ids, ${WORLD_NOW_SQL} as now`,
     [codeHash, applicationId],
   );
   return row;
@@ -201,6 +207,8 @@ export interface SessionRow {
   aspsp_country: string;
   psu_type: 'personal' | 'business';
   valid_until: Date | string;
+  balances: boolean;
+  transactions: boolean;
   created_at: Date | string;
   closed_at: Date | string | null;
   now: Date | string;
@@ -216,7 +224,7 @@ export interface SessionAccountRow {
   email: string;
 }
 
-const SESSION_SELECT = `select s.id, s.application_id, s.user_id, z.aspsp_name, z.aspsp_country, z.psu_type, z.valid_until,
+const SESSION_SELECT = `select s.id, s.application_id, s.user_id, z.aspsp_name, z.aspsp_country, z.psu_type, z.valid_until, z.balances, z.transactions,
     s.created_at, s.closed_at, ${WORLD_NOW_SQL} as now,
     coalesce((select json_agg(json_build_object('uid', x.uid, 'account_id', x.account_id, 'name', a.name,
         'currency', a.currency, 'status', a.status, 'email', u.email) order by x.position)
@@ -248,6 +256,8 @@ export interface SessionAccountAccessRow extends SessionAccountRow {
   session_id: string;
   user_id: string;
   valid_until: Date | string;
+  balances: boolean;
+  transactions: boolean;
   closed_at: Date | string | null;
   now: Date | string;
 }
@@ -259,7 +269,7 @@ export async function selectSessionAccount(
   uid: string,
 ): Promise<SessionAccountAccessRow | undefined> {
   const [row] = await em.execute<SessionAccountAccessRow[]>(
-    `select x.uid, x.account_id, a.name, a.currency, a.status, u.email, s.id as session_id, s.user_id, z.valid_until,
+    `select x.uid, x.account_id, a.name, a.currency, a.status, u.email, s.id as session_id, s.user_id, z.valid_until, z.balances, z.transactions,
         s.closed_at, ${WORLD_NOW_SQL} as now
        from enablebanking_session_accounts x
        join enablebanking_sessions s on s.id = x.session_id

@@ -37,6 +37,7 @@ export interface Session {
   aspsp: { name: string; country: string };
   psuType: 'personal' | 'business';
   validUntil: Date;
+  access: { balances: boolean; transactions: boolean };
   createdAt: Date;
   closedAt: Date | null;
   status: SessionStatus;
@@ -65,6 +66,7 @@ function toSession(row: SessionRow): Session {
     aspsp: { name: row.aspsp_name, country: row.aspsp_country },
     psuType: row.psu_type,
     validUntil,
+    access: { balances: row.balances, transactions: row.transactions },
     createdAt: new Date(row.created_at),
     closedAt,
     status: statusOf(closedAt, validUntil, new Date(row.now)),
@@ -112,6 +114,7 @@ export interface SessionAccountAccess extends SessionAccount {
   sessionId: string;
   userId: string;
   status: SessionStatus;
+  access: { balances: boolean; transactions: boolean };
   /** The world's now when it was read. */
   now: Date;
 }
@@ -130,6 +133,7 @@ export async function readSessionAccount(
     sessionId: row.session_id,
     userId: row.user_id,
     status: statusOf(closedAt, new Date(row.valid_until), now),
+    access: { balances: row.balances, transactions: row.transactions },
     now,
   };
 }
