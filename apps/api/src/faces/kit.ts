@@ -115,7 +115,8 @@ export function mountFace<C extends Call>(app: Express, face: FaceDefinition<C>,
           const caller = await face.prelude(call);
           body = face.within ? await face.within(caller, () => route.run(caller)) : await route.run(caller);
         }
-        res.status(route.status ?? 200).json(body);
+        // A handler that answered itself (a file, a stream) has sent its headers already.
+        if (!res.headersSent) res.status(route.status ?? 200).json(body);
       })();
       inFlight.track(work).catch((error: unknown) => fail(req, res, error));
     };
