@@ -4,8 +4,10 @@
  * our `AppError`s, a crash (500, logged), an unknown path and a body that is not JSON; the
  * per-IP refusal writer; the document built from the route table; in-flight tracking.
  */
+
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { AppError } from '@sandbank/core';
+import { AppError, readSession } from '@sandbank/core';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -34,8 +36,8 @@ const toy: FaceDefinition<ToyCall> = {
     const who = call.req.headers['x-who'];
     if (typeof who !== 'string') throw new ToyError(401, 'who are you');
     // The request's own forked EntityManager reaches the database.
-    const [row] = await call.em.execute<{ one: number }[]>('select 1 as one');
-    return { ...call, who: `${who}:${row?.one}` };
+    const none = await readSession(call.em, { applicationId: randomUUID(), id: randomUUID() });
+    return { ...call, who: `${who}:${none === null}` };
   },
   within: async (_call, work) => ({ wrapped: await work() }),
   routes: {
@@ -102,7 +104,7 @@ const who = { headers: { 'x-who': 'ada' } };
 
 describe('the face kit', () => {
   it('runs the prelude, the wrapper and the route, with the route’s status', async () => {
-    expect(await call('/toy/hello', who)).toEqual({ status: 200, body: { wrapped: { hello: 'ada:1' } } });
+    expect(await call('/toy/hello', who)).toEqual({ status: 200, body: { wrapped: { hello: 'ada:true' } } });
     const made = await call('/toy/things', { method: 'POST', body: '{"name":"x"}', ...who });
     expect(made).toEqual({ status: 201, body: { wrapped: { made: 'x' } } });
     expect(await call('/toy/open')).toEqual({ status: 200, body: { open: true } });
