@@ -77,6 +77,8 @@ const RESOURCES: Record<string, ResourceFixture> = {
       await face('/requisitions/', { redirect: 'https://app.example/cb', institution_id: 'SANDBANK_DATY_SNDBPLP1' }, access)
     ).id;
   },
+  'applications/{id}': async (owner) =>
+    (await post(owner, '/v1/enablebanking/applications', { name: 'security', redirectUrls: ['https://app.example/cb'] })).id,
   'authorizations/{id}': async (owner) => {
     const application = (await post(owner, '/v1/enablebanking/applications', {
       name: 'security',

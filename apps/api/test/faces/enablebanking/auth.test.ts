@@ -169,6 +169,39 @@ describe('Enable Banking applications', () => {
     expect([key.status, key.body.code]).toEqual([422, 'LIMIT_EXCEEDED']);
   });
 
+  it('lists the owner’s applications without private keys, and removing one ends its JWTs and sessions', async () => {
+    const user = await app.createUser();
+    const application = await register(user);
+    const list = await app.call('GET', '/v1/enablebanking/applications', { token: user.accessToken });
+    expect(list.body.data.map((a: { id: string }) => a.id)).toEqual([application.id]);
+    expect(JSON.stringify(list.body)).not.toContain('PRIVATE KEY');
+    const started = await app.call('POST', '/enablebanking/auth', {
+      headers: { authorization: `Bearer ${await jwt(application)}` },
+      body: {
+        access: { valid_until: new Date(Date.now() + 86_400_000).toISOString() },
+        aspsp: { name: 'Sandbank Sandbox', country: 'PL' },
+        state: 's',
+        redirect_url: application.redirectUrls[0],
+      },
+    });
+    expect(started.status).toBe(200);
+    const stranger = await app.createUser();
+    const notYours = await app.call('DELETE', `/v1/enablebanking/applications/${application.id}`, {
+      token: stranger.accessToken,
+    });
+    expect([notYours.status, notYours.body.code]).toEqual([404, 'NOT_FOUND']);
+    const removed = await app.call('DELETE', `/v1/enablebanking/applications/${application.id}`, { token: user.accessToken });
+    expect([removed.status, removed.body.data.id]).toEqual([200, application.id]);
+    const after = await get('/application', `Bearer ${await jwt(application)}`);
+    expect([after.status, after.body.error]).toEqual([401, 'UNAUTHORIZED_ACCESS']);
+    const { rows } = await app.db.query('select count(*)::int as n from enablebanking_authorizations where application_id = $1', [
+      application.id,
+    ]);
+    expect(rows[0].n).toBe(0);
+    const again = await app.call('DELETE', `/v1/enablebanking/applications/${application.id}`, { token: user.accessToken });
+    expect(again.status).toBe(404);
+  });
+
   it('limits each application’s calls, in Enable Banking’s shape, apart from other applications', async () => {
     const user = await app.createUser();
     const [first, second] = [await register(user), await register(user)];

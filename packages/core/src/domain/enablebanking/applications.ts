@@ -8,10 +8,10 @@
 import { createPublicKey, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@sandbank/db';
 import { exportPKCS8, exportSPKI, generateKeyPair } from 'jose';
-import { AppError } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import { userNow } from '../clock/clock.ts';
 import { checkUserLimit } from '../limits/per-user-limits.ts';
-import { type ApplicationRow, insertApplication } from './queries.ts';
+import { type ApplicationRow, deleteApplication, insertApplication, selectApplications } from './queries.ts';
 
 /** RSA keys shorter than this are refused (Enable Banking asks for 2048-bit keys or longer). */
 const MIN_MODULUS_BITS = 2048;
@@ -82,4 +82,23 @@ export async function createApplication(
     return toApplication(row);
   });
   return { application, privateKey: pair?.privateKey };
+}
+
+/** The user's applications, newest first, and how many there are. */
+export async function listApplications(
+  em: EntityManager,
+  params: { userId: string; limit: number; offset: number },
+): Promise<{ count: number; results: Application[] }> {
+  const { rows, count } = await selectApplications(em, params);
+  return { count, results: rows.map(toApplication) };
+}
+
+/**
+ * Removes an application of the user: its JWTs stop at once (401, unknown `kid`), and its
+ * authorizations and sessions go with it. Another user's, or one removed already, is 404.
+ */
+export async function removeApplication(em: EntityManager, { userId, id }: { userId: string; id: string }): Promise<Application> {
+  const row = await deleteApplication(em, userId, id);
+  if (!row) throw notFound('Application');
+  return toApplication(row);
 }

@@ -30,6 +30,31 @@ export async function insertApplication(
   return inserted;
 }
 
+/** A page of the user's applications, newest first, and how many there are. */
+export async function selectApplications(
+  em: EntityManager,
+  { userId, limit, offset }: { userId: string; limit: number; offset: number },
+): Promise<{ rows: ApplicationRow[]; count: number }> {
+  const rows = await em.execute<ApplicationRow[]>(
+    `select ${APPLICATION_COLUMNS} from enablebanking_applications a where a.user_id = ?
+      order by a.created_at desc, a.id desc limit ? offset ?`,
+    [userId, limit, offset],
+  );
+  const [total] = await em.execute<{ n: string }[]>('select count(*) as n from enablebanking_applications where user_id = ?', [
+    userId,
+  ]);
+  return { rows, count: Number(total?.n ?? 0) };
+}
+
+/** Removes an application of the user with its authorizations and sessions; the row removed, or undefined. */
+export async function deleteApplication(em: EntityManager, userId: string, id: string): Promise<ApplicationRow | undefined> {
+  const [row] = await em.execute<ApplicationRow[]>(
+    `delete from enablebanking_applications a where a.id = ? and a.user_id = ? returning ${APPLICATION_COLUMNS}`,
+    [id, userId],
+  );
+  return row;
+}
+
 /** An application with whether its world has ended (a removed world's credentials stop at once). */
 export async function selectApplication(
   em: EntityManager,
