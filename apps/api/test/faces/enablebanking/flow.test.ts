@@ -175,6 +175,20 @@ describe('Enable Banking face, end to end', () => {
     const started = await auth(application, 'Sandbank', 'picked');
     expect(started.status).toBe(200);
     expect(started.body.url).toMatch(new RegExp(`/console/enablebanking/authorizations/${started.body.authorization_id}$`));
+    const view = () =>
+      app.call('GET', `/v1/enablebanking/authorizations/${started.body.authorization_id}`, { token: user.accessToken });
+    expect((await view()).body.data).toMatchObject({
+      application: { id: application.id, name: 'Budget app' },
+      aspsp: { name: 'Sandbank', country: 'PL' },
+      redirectUrl: REDIRECT,
+      access: { balances: true, transactions: true },
+      status: 'pending',
+    });
+    const stranger = await app.createUser();
+    const hidden = await app.call('GET', `/v1/enablebanking/authorizations/${started.body.authorization_id}`, {
+      token: stranger.accessToken,
+    });
+    expect(hidden.status).toBe(404);
     const approved = await decide(user, started.body.authorization_id, { approve: true, accountIds: [main] });
     expect(approved.status).toBe(200);
     expect(approved.body.data.status).toBe('approved');
@@ -182,6 +196,7 @@ describe('Enable Banking face, end to end', () => {
     expect(back.state).toBe('picked');
     const session = await eb(application, 'POST', '/sessions', { code: back.code });
     expect(session.body.accounts.map((a: { account_id: { iban: string } }) => a.account_id.iban)).toEqual([ibanOf(main)]);
+    expect((await view()).body.data.status).toBe('used');
     // Decided once; the code works once.
     const again = await decide(user, started.body.authorization_id, { approve: false });
     expect([again.status, again.body.code]).toEqual([409, 'CONFLICT']);

@@ -17,6 +17,7 @@ import {
   countAuthorizations,
   decidePendingAuthorization,
   insertAuthorization,
+  selectAuthorizationView,
   selectOpenAccountIds,
   selectUserAuthorization,
 } from './queries.ts';
@@ -171,4 +172,13 @@ export async function decideAuthorization(
     if (!(await selectUserAuthorization(tx, userId, id))) throw notFound('Authorization');
     throw new AppError('CONFLICT', 'This authorization has been decided already');
   });
+}
+
+/** An authorization of the user as the consent page shows it (with the application's name), or null. */
+export async function readAuthorization(
+  em: EntityManager,
+  { userId, id }: { userId: string; id: string },
+): Promise<(Authorization & { applicationName: string }) | null> {
+  const row = await selectAuthorizationView(em, userId, id);
+  return row ? { ...toAuthorization(row), applicationName: row.application_name } : null;
 }

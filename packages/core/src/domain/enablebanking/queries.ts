@@ -159,6 +159,22 @@ export async function decidePendingAuthorization(
   return row;
 }
 
+/** An authorization of the user with its application's name, for the consent page; or undefined. */
+export async function selectAuthorizationView(
+  em: EntityManager,
+  userId: string,
+  id: string,
+): Promise<(AuthorizationRow & { application_name: string }) | undefined> {
+  const [row] = await em.execute<(AuthorizationRow & { application_name: string })[]>(
+    `select z.id, z.application_id, z.user_id, z.aspsp_name, z.aspsp_country, z.psu_type, z.state, z.redirect_url, z.valid_until,
+        z.balances, z.transactions, z.status, z.created_at, a.name as application_name
+       from enablebanking_authorizations z join enablebanking_applications a on a.id = z.application_id
+      where z.id = ? and z.user_id = ?`,
+    [id, userId],
+  );
+  return row;
+}
+
 export async function selectUserAuthorization(
   em: EntityManager,
   userId: string,

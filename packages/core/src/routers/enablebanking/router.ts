@@ -1,6 +1,7 @@
 import { router } from '../../trpc.ts';
 import { createApplicationProcedure } from './create-application.ts';
 import { decideAuthorizationProcedure } from './decide-authorization.ts';
+import { getAuthorizationProcedure } from './get-authorization.ts';
 import { listApplicationsProcedure } from './list-applications.ts';
 import { removeApplicationProcedure } from './remove-application.ts';
 
@@ -8,5 +9,6 @@ export const enablebankingRouter = router({
   createApplication: createApplicationProcedure,
   listApplications: listApplicationsProcedure,
   removeApplication: removeApplicationProcedure,
+  getAuthorization: getAuthorizationProcedure,
   decideAuthorization: decideAuthorizationProcedure,
 });
