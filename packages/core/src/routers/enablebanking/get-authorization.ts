@@ -31,7 +31,8 @@ export const getAuthorizationProcedure = protectedProcedure
           validUntil: TimestampSchema,
           access: z.object({ balances: z.boolean(), transactions: z.boolean() }),
           status: z.enum(STATUSES).meta({
-            description: '`pending` until the owner decides; `approved` (its code not used yet), `refused`, or `used` (a session was made)',
+            description:
+              '`pending` until the owner decides; `approved` (its code not used yet), `refused`, or `used` (a session was made)',
           }),
           createdAt: TimestampSchema,
         })
