@@ -40,6 +40,68 @@ create table api_keys (
   constraint api_keys_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 );
 
+create table enablebanking_applications (
+  id uuid not null,
+  user_id uuid not null,
+  name text not null,
+  redirect_urls text[] not null,
+  public_key text not null,
+  created_at timestamp(3) with time zone not null,
+  constraint enablebanking_applications_pkey PRIMARY KEY (id),
+  constraint enablebanking_applications_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint enablebanking_applications_redirects CHECK (cardinality(redirect_urls) >= 1 AND cardinality(redirect_urls) <= 10)
+);
+
+create table enablebanking_authorizations (
+  id uuid not null,
+  application_id uuid not null,
+  user_id uuid not null,
+  aspsp_name text not null,
+  aspsp_country text not null,
+  psu_type text not null,
+  state text not null,
+  redirect_url text not null,
+  valid_until timestamp(3) with time zone not null,
+  balances boolean not null,
+  transactions boolean not null,
+  status text not null default 'pending'::text,
+  code_hash text,
+  account_ids uuid[],
+  created_at timestamp(3) with time zone not null,
+  decided_at timestamp(3) with time zone,
+  constraint enablebanking_authorizations_pkey PRIMARY KEY (id),
+  constraint enablebanking_authorizations_code_hash_key UNIQUE (code_hash),
+  constraint enablebanking_authorizations_application_id_fkey FOREIGN KEY (application_id) REFERENCES enablebanking_applications(id) ON DELETE CASCADE,
+  constraint enablebanking_authorizations_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint enablebanking_authorizations_psu_type CHECK (psu_type = ANY (ARRAY['personal'::text, 'business'::text])),
+  constraint enablebanking_authorizations_status CHECK (status = ANY (ARRAY['pending'::text, 'approved'::text, 'refused'::text, 'used'::text]))
+);
+
+create table enablebanking_session_accounts (
+  uid uuid not null,
+  session_id uuid not null,
+  account_id uuid not null,
+  position integer not null,
+  constraint enablebanking_session_accounts_pkey PRIMARY KEY (uid),
+  constraint enablebanking_session_accounts_once UNIQUE (session_id, account_id),
+  constraint enablebanking_session_accounts_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  constraint enablebanking_session_accounts_session_id_fkey FOREIGN KEY (session_id) REFERENCES enablebanking_sessions(id) ON DELETE CASCADE
+);
+
+create table enablebanking_sessions (
+  id uuid not null,
+  application_id uuid not null,
+  user_id uuid not null,
+  authorization_id uuid not null,
+  created_at timestamp(3) with time zone not null,
+  closed_at timestamp(3) with time zone,
+  constraint enablebanking_sessions_pkey PRIMARY KEY (id),
+  constraint enablebanking_sessions_authorization_id_key UNIQUE (authorization_id),
+  constraint enablebanking_sessions_application_id_fkey FOREIGN KEY (application_id) REFERENCES enablebanking_applications(id) ON DELETE CASCADE,
+  constraint enablebanking_sessions_authorization_id_fkey FOREIGN KEY (authorization_id) REFERENCES enablebanking_authorizations(id) ON DELETE CASCADE,
+  constraint enablebanking_sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+);
+
 create table events (
   id uuid not null,
   type text not null,
@@ -529,6 +591,12 @@ CREATE UNIQUE INDEX accounts_open_name_key ON accounts USING btree (user_id, low
 CREATE INDEX accounts_user_idx ON accounts USING btree (user_id, created_at, id);
 CREATE UNIQUE INDEX api_keys_key_hash_key ON api_keys USING btree (key_hash);
 CREATE INDEX api_keys_user_idx ON api_keys USING btree (user_id, created_at);
+CREATE INDEX enablebanking_applications_user_idx ON enablebanking_applications USING btree (user_id);
+CREATE INDEX enablebanking_authorizations_application_idx ON enablebanking_authorizations USING btree (application_id);
+CREATE INDEX enablebanking_authorizations_user_idx ON enablebanking_authorizations USING btree (user_id);
+CREATE INDEX enablebanking_session_accounts_account_idx ON enablebanking_session_accounts USING btree (account_id);
+CREATE INDEX enablebanking_sessions_application_idx ON enablebanking_sessions USING btree (application_id);
+CREATE INDEX enablebanking_sessions_user_idx ON enablebanking_sessions USING btree (user_id);
 CREATE INDEX events_reversal_of_idx ON events USING btree (((payload #>> '{transaction,reversalOf}'::text[]))) WHERE ((payload #>> '{transaction,reversalOf}'::text[]) IS NOT NULL);
 CREATE INDEX events_transaction_idx ON events USING btree (((payload #>> '{transaction,id}'::text[]))) WHERE ((payload #>> '{transaction,id}'::text[]) IS NOT NULL);
 CREATE INDEX events_unrelayed_idx ON events USING btree (created_at, id) WHERE (relayed_at IS NULL);

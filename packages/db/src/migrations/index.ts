@@ -30,6 +30,7 @@ import { Migration20261126065100WorldRefreshTokens } from './20261126065100-worl
 import { Migration20261126070700WebhookAttemptRetention } from './20261126070700-webhook-attempt-retention.ts';
 import { Migration20261129080000AccountCurrencies } from './20261129080000-account-currencies.ts';
 import { Migration20261129103031FxRates } from './20261129103031-fx-rates.ts';
+import { Migration20261129103038Enablebanking } from './20261129103038-enablebanking.ts';
 import { Migration20261129104104CardConversions } from './20261129104104-card-conversions.ts';
 
 export const migrations: MigrationObject[] = [
@@ -63,5 +64,6 @@ export const migrations: MigrationObject[] = [
   { name: '20261126070700-webhook-attempt-retention', class: Migration20261126070700WebhookAttemptRetention },
   { name: '20261129080000-account-currencies', class: Migration20261129080000AccountCurrencies },
   { name: '20261129103031-fx-rates', class: Migration20261129103031FxRates },
+  { name: '20261129103038-enablebanking', class: Migration20261129103038Enablebanking },
   { name: '20261129104104-card-conversions', class: Migration20261129104104CardConversions },
 ];
