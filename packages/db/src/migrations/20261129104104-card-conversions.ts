@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * may keep what the merchant charged (`original_amount` in `original_currency`'s minor units, signed like
  * `amount`) and the rate it was converted at (`exchange_rate`, account currency per 1 unit of the
  * original), all three or none. An account has its card FX margin (`card_fx_margin`, default 2 %).
- * Snapshots keep all four. The conversion is shown, so the version rule (transactions_version_raised) covers it.
+ * Snapshots keep all four.
  */
 export class Migration20261129104104CardConversions extends Migration {
   override name = '20261129104104-card-conversions';
@@ -24,32 +24,11 @@ export class Migration20261129104104CardConversions extends Migration {
       alter table world_snapshot_accounts add column card_fx_margin numeric(6, 5) not null default 0.02;
       alter table world_snapshot_transactions add column original_amount bigint, add column original_currency text,
         add column exchange_rate numeric;
-      -- The conversion is shown on the Transaction: changing it must raise the version, as any shown column.
-      drop trigger transactions_version_raised on transactions;
-      create trigger transactions_version_raised before update on transactions for each row
-        when (new.version < old.version or (new.version = old.version and
-          (new.id, new.account_id, new.external_txn_id, new.amount, new.currency, new.date, new.description, new.raw,
-           new.status, new.posted_at, new.merchant, new.category, new.reversal_of, new.original_amount,
-           new.original_currency, new.exchange_rate)
-          is distinct from
-          (old.id, old.account_id, old.external_txn_id, old.amount, old.currency, old.date, old.description, old.raw,
-           old.status, old.posted_at, old.merchant, old.category, old.reversal_of, old.original_amount,
-           old.original_currency, old.exchange_rate)))
-        execute function transactions_version_not_raised();
     `);
   }
 
   override down(): void {
     this.addSql(`
-      drop trigger transactions_version_raised on transactions;
-      create trigger transactions_version_raised before update on transactions for each row
-        when (new.version < old.version or (new.version = old.version and
-          (new.id, new.account_id, new.external_txn_id, new.amount, new.currency, new.date, new.description, new.raw,
-           new.status, new.posted_at, new.merchant, new.category, new.reversal_of)
-          is distinct from
-          (old.id, old.account_id, old.external_txn_id, old.amount, old.currency, old.date, old.description, old.raw,
-           old.status, old.posted_at, old.merchant, old.category, old.reversal_of)))
-        execute function transactions_version_not_raised();
       alter table world_snapshot_transactions drop column original_amount, drop column original_currency,
         drop column exchange_rate;
       alter table world_snapshot_accounts drop column card_fx_margin;
