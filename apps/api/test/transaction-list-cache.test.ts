@@ -223,6 +223,9 @@ describe('a transaction version', () => {
       merchant: "'Biedronka'",
       category: "'shopping'",
       reversal_of: 'gen_random_uuid()',
+      original_amount: '-1',
+      original_currency: "'USD'",
+      exchange_rate: '1',
     };
     const shown = TRANSACTION_COLUMNS.split(', ').filter((column) => column !== 'version');
     expect(Object.keys(changes).sort()).toEqual([...shown].sort());

@@ -1,6 +1,6 @@
 // The tables as Kysely sees them, rendered from a migrated database by packages/db/src/table-types.ts.
 // Do not edit: migrations change the schema; `pnpm --filter @sandbank/db schema` rewrites this file.
-// migrations digest: 159d16cdab0767069f276dca25ca0106
+// migrations digest: 12da8dd4ef68eee3250ae20240a231c7
 import type { ColumnType } from 'kysely';
 
 /** A `jsonb` value as node-postgres parses it. */

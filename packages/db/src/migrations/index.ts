@@ -32,6 +32,7 @@ import { Migration20261129080000AccountCurrencies } from './20261129080000-accou
 import { Migration20261129103031FxRates } from './20261129103031-fx-rates.ts';
 import { Migration20261129103038Enablebanking } from './20261129103038-enablebanking.ts';
 import { Migration20261129104104CardConversions } from './20261129104104-card-conversions.ts';
+import { Migration20261129113616ConversionVersionRule } from './20261129113616-conversion-version-rule.ts';
 
 export const migrations: MigrationObject[] = [
   { name: '20261122000000-initial', class: Migration20261122000000Initial },
@@ -66,4 +67,5 @@ export const migrations: MigrationObject[] = [
   { name: '20261129103031-fx-rates', class: Migration20261129103031FxRates },
   { name: '20261129103038-enablebanking', class: Migration20261129103038Enablebanking },
   { name: '20261129104104-card-conversions', class: Migration20261129104104CardConversions },
+  { name: '20261129113616-conversion-version-rule', class: Migration20261129113616ConversionVersionRule },
 ];
