@@ -77,6 +77,7 @@ const floor = await compareWithFloor(baseUrl, floorTarget, {
   turns: Number(process.env.BENCH_FLOOR_TURNS ?? 2),
   pids: { api: api.child.pid, worker: worker.child.pid },
   groups: { postgres: () => postgresPids(new URL(databaseUrl).port ? Number(new URL(databaseUrl).port) : 5432) },
+  converted: true,
 });
 
 // Peak RSS so far: start-up and the 32-connection simulation loads (what issue 16's targets are

@@ -2,7 +2,8 @@
  * `pnpm --filter @sandbank/bench floor`: the same-work floor and Sandbank in turns, in one sitting
  * (see floor.ts). Sandbank runs as in production: NODE_ENV=production, per-IP limits on (lifted
  * high enough for the load), its worker relaying every event. Prints each turn, with CPU µs per
- * request of the API, the worker and PostgreSQL beside the floor's server and PostgreSQL.
+ * request of the API, the worker and PostgreSQL beside the floor's server and PostgreSQL, and each turn
+ * again with converted bookings (card payments in EUR on the PLN accounts) beside the same floor run.
  */
 import { postgresPids } from './cpu.ts';
 import { compareWithFloor, seedFloorShape } from './floor.ts';
@@ -35,6 +36,7 @@ const comparison = await compareWithFloor(baseUrl, target, {
   turns: TURNS,
   pids: { api: api.child.pid, worker: worker?.child.pid },
   groups: { postgres: () => postgresPids(POSTGRES_PORT) },
+  converted: true,
 });
 for (const [index, turn] of comparison.turns.entries()) {
   console.log(

@@ -131,6 +131,20 @@ export interface SandbankRun extends LoadResult {
   kiloInstructionsPerRequest: number | null;
 }
 
+/**
+ * What each booking of the load is: `plain`, an amount in the account's currency (the floor's own
+ * work), or `converted`, a card payment in EUR on the PLN account (`originalAmount` +
+ * `originalCurrency`), converted at the world's rate for the day plus the card margin.
+ */
+export type BookingKind = 'plain' | 'converted';
+
+const bookingBody = (kind: BookingKind, accountId: string | undefined, n: number) =>
+  JSON.stringify(
+    kind === 'plain'
+      ? { accountId, amount: (n % 2 ? 1 : -1) * 100, description: 'bench' }
+      : { accountId, originalAmount: (n % 2 ? 1 : -1) * 25, originalCurrency: 'EUR', description: 'bench' },
+  );
+
 /** The floor's load against Sandbank's `POST /v1/simulations/transaction`, with CPU per request of `pids`. */
 export async function floorShapedLoad(
   baseUrl: string,
@@ -143,6 +157,7 @@ export async function floorShapedLoad(
     /** Process groups to meter too (e.g. PostgreSQL's backends). */
     groups?: Record<string, () => number[]>;
     countInstructionsOf?: number | undefined;
+    bookings?: BookingKind;
   },
 ): Promise<SandbankRun> {
   let n = 0;
@@ -159,7 +174,7 @@ export async function floorShapedLoad(
     request: () => {
       n += 1;
       const accountId = target.accountIds[n % target.accountIds.length];
-      return { body: JSON.stringify({ accountId, amount: (n % 2 ? 1 : -1) * 100, description: 'bench' }) };
+      return { body: bookingBody(options.bookings ?? 'plain', accountId, n) };
     },
   });
   const used = meter.stop();
@@ -183,6 +198,8 @@ export interface FloorComparison {
   p99Ratio: number | null;
   /** pgbench TPC-B on the floor's server, same clients (baseline.mjs). */
   floorPgbenchTps: number | null;
+  /** The same turns with converted bookings (card payments in EUR), when asked: beside the same floor runs. */
+  converted: { sandbankRequestsPerSecond: number; ratio: number | null; sandbankP99: number; p99Ratio: number | null } | null;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -200,19 +217,29 @@ export async function compareWithFloor(
     turns: number;
     pids?: Record<string, number | undefined>;
     groups?: Record<string, () => number[]>;
+    /** Also measure converted bookings in each turn, right after the plain ones. */
+    converted?: boolean;
   },
 ): Promise<FloorComparison> {
   const withFloor = floorAvailable();
   await floorShapedLoad(baseUrl, target, { connections: options.connections, seconds: 6 }); // warm-up
   const turns: FloorComparison['turns'] = [];
+  const convertedRuns: SandbankRun[] = [];
+  const checked = (run: SandbankRun) => {
+    if (run.non2xx + run.errors > 0) throw new Error(`floor-shaped load: ${run.non2xx} non-2xx, ${run.errors} errors`);
+    return run;
+  };
   for (let turn = 1; turn <= options.turns; turn++) {
     const floor = withFloor ? await runFloor({ connections: options.connections, seconds: options.seconds }) : null;
-    const sandbank = await floorShapedLoad(baseUrl, target, options);
-    if (sandbank.non2xx + sandbank.errors > 0)
-      throw new Error(`floor-shaped load: ${sandbank.non2xx} non-2xx, ${sandbank.errors} errors`);
+    const sandbank = checked(await floorShapedLoad(baseUrl, target, options));
     turns.push({ floor, sandbank });
+    const converted = options.converted
+      ? checked(await floorShapedLoad(baseUrl, target, { ...options, bookings: 'converted' }))
+      : undefined;
+    if (converted) convertedRuns.push(converted);
     console.log(
-      `floor turn ${turn}: floor ${floor?.requestsPerSecond ?? '—'} req/s p99 ${floor?.p99 ?? '—'} ms; Sandbank ${sandbank.requestsPerSecond} req/s p99 ${sandbank.p99} ms`,
+      `floor turn ${turn}: floor ${floor?.requestsPerSecond ?? '—'} req/s p99 ${floor?.p99 ?? '—'} ms; Sandbank ${sandbank.requestsPerSecond} req/s p99 ${sandbank.p99} ms` +
+        (converted ? `; converted ${converted.requestsPerSecond} req/s p99 ${converted.p99} ms` : ''),
     );
   }
   const floors = turns.flatMap((t) => (t.floor ? [t.floor] : []));
@@ -220,6 +247,8 @@ export async function compareWithFloor(
   const sandbankRequestsPerSecond = median(turns.map((t) => t.sandbank.requestsPerSecond));
   const floorP99 = withFloor ? median(floors.map((f) => f.p99)) : null;
   const sandbankP99 = median(turns.map((t) => t.sandbank.p99));
+  const convertedRps = median(convertedRuns.map((run) => run.requestsPerSecond));
+  const convertedP99 = median(convertedRuns.map((run) => run.p99));
   return {
     turns,
     floorRequestsPerSecond,
@@ -229,5 +258,14 @@ export async function compareWithFloor(
     sandbankP99,
     p99Ratio: floorP99 ? Number((sandbankP99 / floorP99).toFixed(2)) : null,
     floorPgbenchTps: withFloor ? median(floors.map((f) => f.pgbenchTps)) : null,
+    converted:
+      convertedRuns.length === 0
+        ? null
+        : {
+            sandbankRequestsPerSecond: convertedRps,
+            ratio: floorRequestsPerSecond ? Number((convertedRps / floorRequestsPerSecond).toFixed(2)) : null,
+            sandbankP99: convertedP99,
+            p99Ratio: floorP99 ? Number((convertedP99 / floorP99).toFixed(2)) : null,
+          },
   };
 }
