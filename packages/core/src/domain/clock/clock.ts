@@ -2,7 +2,8 @@
  * The time inside a user's world (docs/concepts/clock-and-schedules.md): `now = wall time + offset`, the offset starting at 0
  * and only growing. Everything in the world — default dates, the "not in the future" rule, event
  * timestamps, due items — reads time here (or in SQL through `WORLD_NOW_SQL`) or takes an explicit
- * instant from a caller that did. Only delivery signatures, logs and metrics use wall time.
+ * instant from a caller that did. What lives outside every world (credentials, ids, deliveries, logs,
+ * metrics) reads the process's clock instead (docs/architecture.md, "Time").
  *
  * Wall time is the database server's (`sandbank_wall_now()`, the statement's timestamp: see its
  * migration), so every API instance and worker agrees on one clock. Instants are kept to the millisecond, like every stored timestamp.

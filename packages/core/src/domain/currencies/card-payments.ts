@@ -11,11 +11,11 @@
 import type { EntityManager } from '@sandbank/db';
 import { CURRENCIES, type Currency } from '@sandbank/schemas';
 import { Decimal } from 'decimal.js';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError, notFound, worldGone } from '../../errors.ts';
 import { adjustRate, convertMinor, rateText } from './convert.ts';
 import { currencyExponent } from './currencies.ts';
-import { fxRate, warsawDay } from './fx-rates.ts';
-import { selectAccountFx } from './queries.ts';
+import { rateInWorld } from './fx-rates.ts';
+import { selectConversionInputs } from './queries.ts';
 
 /** The largest |originalAmount|, in the original currency's minor units (the converted amount has its own bound). */
 export const MAX_ORIGINAL_AMOUNT = 1_000_000_000_000_000;
@@ -30,8 +30,8 @@ export interface Conversion {
 export interface CardConversionParams {
   userId: string;
   accountId: string;
-  /** The payment's instant: its Warsaw day picks the rate. */
-  date: Date;
+  /** The payment's instant if given (its Warsaw day picks the rate); null: the world's now. */
+  at: Date | null;
   originalAmount: number;
   originalCurrency: Currency;
   /** Given: the explicit amount in the account's currency (the rate follows from it). */
@@ -49,7 +49,7 @@ const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP, to
 export async function convertCardPayment(
   em: EntityManager,
   params: CardConversionParams,
-): Promise<{ amount: number; conversion: Conversion }> {
+): Promise<{ amount: number; conversion: Conversion; date: Date }> {
   const { userId, accountId, originalAmount, originalCurrency } = params;
   if (!Number.isSafeInteger(originalAmount) || originalAmount === 0 || Math.abs(originalAmount) > MAX_ORIGINAL_AMOUNT) {
     throw invalid('originalAmount', 'Must be a non-zero integer within ±10^15');
@@ -57,9 +57,12 @@ export async function convertCardPayment(
   if (!(CURRENCIES as readonly string[]).includes(originalCurrency)) {
     throw invalid('originalCurrency', `Must be one of ${CURRENCIES.join(', ')}`);
   }
-  const account = await selectAccountFx(em, { userId, accountId });
-  if (!account) throw notFound('Account');
-  const currency = account.currency as Currency;
+  // One prepared read: the instant and its day, the account's currency and margin, the world's seed and pins.
+  const world = await selectConversionInputs(em, { userId, accountId, at: params.at });
+  if (!world) throw worldGone();
+  if (world.currency === null || world.card_fx_margin === null) throw notFound('Account');
+  const currency = world.currency as Currency;
+  const date = params.at ?? new Date(world.at);
   if (originalCurrency === currency) {
     throw invalid('originalCurrency', `Must differ from the account's currency, ${currency}: book amount alone`);
   }
@@ -73,10 +76,10 @@ export async function convertCardPayment(
       .dividedBy(originalAmount.toString())
       .times(new Exact(10).pow(currencyExponent(originalCurrency) - currencyExponent(currency)))
       .toSignificantDigits(12, Exact.ROUND_HALF_UP);
-    return { amount: params.amount, conversion: { originalAmount, originalCurrency, exchangeRate: rateText(rate) } };
+    return { amount: params.amount, conversion: { originalAmount, originalCurrency, exchangeRate: rateText(rate) }, date };
   }
-  const reference = await fxRate(em, { userId, date: warsawDay(params.date), base: originalCurrency, quote: currency });
-  const margin = originalAmount < 0 ? account.card_fx_margin : `-${account.card_fx_margin}`;
+  const reference = rateInWorld(world, world.day, originalCurrency, currency);
+  const margin = originalAmount < 0 ? world.card_fx_margin : `-${world.card_fx_margin}`;
   const effective = adjustRate(reference, margin);
   const converted = convertMinor(original, originalCurrency, currency, effective);
   if (converted === 0n) {
@@ -85,5 +88,9 @@ export async function convertCardPayment(
   if (converted > BigInt(params.maxAmount) || converted < -BigInt(params.maxAmount)) {
     throw invalid('originalAmount', `Converts to ${converted} minor units of ${currency}, beyond ±10^12`);
   }
-  return { amount: Number(converted), conversion: { originalAmount, originalCurrency, exchangeRate: rateText(effective) } };
+  return {
+    amount: Number(converted),
+    conversion: { originalAmount, originalCurrency, exchangeRate: rateText(effective) },
+    date,
+  };
 }

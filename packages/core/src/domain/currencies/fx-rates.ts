@@ -15,7 +15,7 @@ import { CURRENCIES, type Currency } from '@sandbank/schemas';
 import { DateTime } from 'luxon';
 import { AppError, worldGone } from '../../errors.ts';
 import { userNow } from '../clock/clock.ts';
-import { countPins, lockUserForPin, type PinRow, selectFxWorld, upsertPin } from './queries.ts';
+import { countPins, type FxWorldRow, lockUserForPin, type PinRow, selectFxWorld, upsertPin } from './queries.ts';
 import {
   crossRate,
   DEFAULT_FX_SEED,
@@ -61,7 +61,7 @@ function checkDay(date: string, path = 'date'): void {
 }
 
 /** The world's day (YYYY-MM-DD in Europe/Warsaw) of an instant. */
-export const warsawDay = (at: Date): string => DateTime.fromJSDate(at, { zone: ZONE }).toISODate() ?? '';
+const warsawDay = (at: Date): string => DateTime.fromJSDate(at, { zone: ZONE }).toISODate() ?? '';
 
 /** The rates of one day of a world, as a function of (base, quote). */
 async function ratesOfDay(em: EntityManager, userId: string, date: string) {
@@ -69,6 +69,16 @@ async function ratesOfDay(em: EntityManager, userId: string, date: string) {
   const rateDate = rateDayOf(date);
   const world = await selectFxWorld(em, userId, [...new Set([date, rateDate])]);
   if (!world) throw worldGone();
+  return ratesOfWorld(world, date, rateDate);
+}
+
+/** A world's rates on a day, from its seed and pins (those of the day and of its rate day at least): no database. */
+export function rateInWorld(world: FxWorldRow, date: string, base: Currency, quote: Currency): string {
+  checkDay(date);
+  return ratesOfWorld(world, date, rateDayOf(date))(base, quote).rate;
+}
+
+function ratesOfWorld(world: FxWorldRow, date: string, rateDate: string) {
   const seed = world.fx_seed ?? DEFAULT_FX_SEED;
   const generated = generatedLegs(seed, date);
   const pinOn = (day: string, base: Currency, quote: Currency): string | undefined => {

@@ -2,7 +2,8 @@
  * The SQL of the world's rates (docs/architecture.md, "The schema"): its seed and the rates pinned in it
  * (fx-rates.ts). The generated rates are computed, never stored (reference-rates.ts).
  */
-import type { EntityManager } from '@sandbank/db';
+import { type EntityManager, executeHot } from '@sandbank/db';
+import { WORLD_NOW_SQL } from '../clock/queries.ts';
 
 export interface PinRow {
   day: string;
@@ -14,6 +15,41 @@ export interface PinRow {
 export interface FxWorldRow {
   fx_seed: number | null;
   pins: PinRow[];
+}
+
+/** What a card payment's conversion reads, in one prepared statement: its instant and Warsaw day, the account's currency and margin, the world's seed and pins. */
+export interface ConversionInputsRow extends FxWorldRow {
+  /** The payment's instant: the one given, else the world's now (PostgreSQL's timestamp text). */
+  at: string;
+  /** Its day in Europe/Warsaw, YYYY-MM-DD. */
+  day: string;
+  /** Null when the account is not the user's (or gone). */
+  currency: string | null;
+  card_fx_margin: string | null;
+}
+
+/**
+ * The pins of the payment's day and the ten before it: a TARGET closing (at most four days, Easter)
+ * shows the last business day's rate, whose pin must be among them.
+ */
+const CONVERSION_INPUTS = {
+  name: 'conversion_inputs',
+  sql: `with w as (select u.id, u.fx_seed, coalesce(?::timestamptz, ${WORLD_NOW_SQL}) as at from users u where u.id = ?),
+             d as (select w.*, (w.at at time zone 'Europe/Warsaw')::date as day from w)
+        select d.fx_seed, d.at, d.day::text as day, a.currency, a.card_fx_margin::text as card_fx_margin,
+               coalesce((select json_agg(json_build_object('day', to_char(p.day, 'YYYY-MM-DD'), 'base', p.base, 'quote', p.quote,
+                                                           'rate', p.rate::text))
+                           from fx_rate_pins p where p.user_id = d.id and p.day between d.day - 10 and d.day), '[]'::json) as pins
+          from d left join accounts a on a.id = ? and a.user_id = d.id`,
+};
+
+/** The conversion's inputs (see ConversionInputsRow); undefined for an unknown user. */
+export async function selectConversionInputs(
+  em: EntityManager,
+  { userId, accountId, at }: { userId: string; accountId: string; at: Date | null },
+): Promise<ConversionInputsRow | undefined> {
+  const [row] = await executeHot<ConversionInputsRow>(em, CONVERSION_INPUTS, [at?.toISOString() ?? null, userId, accountId]);
+  return row;
 }
 
 /** The world's seed (null: the default) and its pins on the given days; undefined for an unknown user. */
@@ -98,16 +134,4 @@ export async function copyFxWorld(tx: EntityManager, { snapshotId, userId }: { s
     [userId, snapshotId, snapshotId, userId],
     'run',
   );
-}
-
-/** The account's currency and card FX margin (text), if it is the user's. */
-export async function selectAccountFx(
-  em: EntityManager,
-  { userId, accountId }: { userId: string; accountId: string },
-): Promise<{ currency: string; card_fx_margin: string } | undefined> {
-  const [row] = await em.execute<{ currency: string; card_fx_margin: string }[]>(
-    'select currency, card_fx_margin::text as card_fx_margin from accounts where id = ? and user_id = ?',
-    [accountId, userId],
-  );
-  return row;
 }

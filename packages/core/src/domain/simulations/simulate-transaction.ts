@@ -93,8 +93,21 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
   // The world's now is read inside the statement; only a pending booking that settles or expires
   // by itself needs it beforehand, to date its due times.
   const durations = input.settleAfter !== undefined || input.expireAfter !== undefined;
-  // A conversion needs the payment's day (its rate) beforehand too.
-  const date = input.date ?? (durations || foreign ? (input.at ?? (await userNow(em, input.userId))) : null);
+  // A conversion needs the payment's day (its rate) beforehand too: it reads the world's now with the rest
+  // of its inputs, in one statement.
+  const converted =
+    foreign && input.originalAmount !== undefined && input.originalCurrency !== undefined
+      ? await convertCardPayment(em, {
+          userId: input.userId,
+          accountId: input.accountId,
+          at: input.date ?? input.at ?? null,
+          originalAmount: input.originalAmount,
+          originalCurrency: input.originalCurrency,
+          amount: input.amount,
+          maxAmount: MAX_AMOUNT,
+        })
+      : null;
+  const date = input.date ?? converted?.date ?? (durations ? (input.at ?? (await userNow(em, input.userId))) : null);
   // A due time past the holdable years comes only from a date in the future of any world (whose
   // clock ends a century before them): refused here, before anything computes with it.
   for (const field of ['settleAfter', 'expireAfter'] as const) {
@@ -103,18 +116,7 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
       throw invalid(field, `Must end by ${new Date(LATEST_INSTANT).toISOString()}, counted from date`);
     }
   }
-  const { amount, conversion } =
-    foreign && date && input.originalAmount !== undefined && input.originalCurrency !== undefined
-      ? await convertCardPayment(em, {
-          userId: input.userId,
-          accountId: input.accountId,
-          date,
-          originalAmount: input.originalAmount,
-          originalCurrency: input.originalCurrency,
-          amount: input.amount,
-          maxAmount: MAX_AMOUNT,
-        })
-      : { amount: input.amount ?? 0, conversion: null };
+  const { amount, conversion } = converted ?? { amount: input.amount ?? 0, conversion: null };
   const row: BookingRow = {
     id: uuidv7(),
     account_id: input.accountId,
