@@ -10,7 +10,7 @@ import { authenticateAccessToken } from './domain/auth/tokens.ts';
 import { authenticateWorldOwner } from './domain/auth/world-owner.ts';
 import { authenticateApiKey } from './domain/integrations/authenticate-api-key.ts';
 import { askPrimaryAgain, partnerCaller, READ_AFTER_HEADER, readEntityManager } from './domain/replication/read-routing.ts';
-import { AppError, toErrorBody } from './errors.ts';
+import { AppError, isDatabaseUnavailable, toErrorBody } from './errors.ts';
 import { currentTraceId } from './lib/request-trace.ts';
 import { findUnstorable } from './lib/storable-text.ts';
 import { withFamilyShare } from './protection/family-shares.ts';
@@ -72,6 +72,8 @@ const recordWrites = t.middleware(async ({ ctx, type, next }) => {
   const routing = ctx.deps.readRouting;
   if (!routing || type !== 'mutation') return next();
   const result = await next();
+  // A database that is down has nothing to say, and asking would only hold the 503 back.
+  if (!result.ok && isDatabaseUnavailable(result.error)) return result;
   const lsn = await routing.recordWrite(ctx.caller);
   if (lsn !== null) ctx.response.headers[READ_AFTER_HEADER] = lsn;
   return result;
