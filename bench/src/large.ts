@@ -210,7 +210,9 @@ function medianOf(turns: Measured[]) {
   return {
     bookingRequestsPerSecond: of((m) => m.booking.sandbankRequestsPerSecond),
     bookingP99: of((m) => m.booking.sandbankP99),
-    floorRequestsPerSecond: turns.some((m) => m.booking.floorRequestsPerSecond) ? of((m) => m.booking.floorRequestsPerSecond) : null,
+    floorRequestsPerSecond: turns.some((m) => m.booking.floorRequestsPerSecond)
+      ? of((m) => m.booking.floorRequestsPerSecond)
+      : null,
     bookingRatioToFloor: turns.some((m) => m.booking.ratio) ? of((m) => m.booking.ratio) : null,
     historyP99: of((m) => m.history.p99),
     historyRequestsPerSecond: of((m) => m.history.requestsPerSecond),
@@ -253,7 +255,10 @@ try {
     empty,
     large,
     largeOverEmpty: {
-      bookingRatioToFloor: empty.bookingRatioToFloor && large.bookingRatioToFloor ? ratio(large.bookingRatioToFloor, empty.bookingRatioToFloor) : null,
+      bookingRatioToFloor:
+        empty.bookingRatioToFloor && large.bookingRatioToFloor
+          ? ratio(large.bookingRatioToFloor, empty.bookingRatioToFloor)
+          : null,
       bookingRequestsPerSecond: ratio(large.bookingRequestsPerSecond, empty.bookingRequestsPerSecond),
       bookingP99: ratio(large.bookingP99, empty.bookingP99),
       historyP99: ratio(large.historyP99, empty.historyP99),
