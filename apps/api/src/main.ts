@@ -75,7 +75,8 @@ async function main(): Promise<void> {
   // One after the other: loaded concurrently, CommonJS `pg` (reached from both graphs) was now and
   // then seen half-initialised ("Cannot read properties of undefined (reading 'Client')"), seen twice
   // in `pnpm bench`'s cold starts.
-  const { createOrm, migrateDatabase, resolveDatabase } = await import('@sandbank/db');
+  const { createOrm, createReadOrm, migrateDatabase, resolveDatabase } = await import('@sandbank/db');
+  const { ReadRouting } = await import('@sandbank/core');
   const { resolveSecrets } = await import('@sandbank/config');
   const { buildApp } = await import('./app.ts');
   const { inFlightRequests } = await import('./http/in-flight.ts');
@@ -84,10 +85,18 @@ async function main(): Promise<void> {
   opened.close = database.stop;
   const { poolSize, lockSlots } = config.database;
   const orm = await createOrm({ url: database.url, poolSize, lockSlots });
+  // The read-only paths' replica (DATABASE_READ_URL), when there is one.
+  const read = config.database.read;
+  const readOrm = read ? await createReadOrm({ url: read.url, poolSize: read.poolSize }) : undefined;
+  const readRouting =
+    read && readOrm
+      ? new ReadRouting({ primary: orm, replica: readOrm, maxLagMs: read.maxLagMs, waitMs: read.waitMs })
+      : undefined;
   opened.close = async () => {
     // A stop that comes while the migrations still run finds one of the pool's connections checked
     // out for them, and closing the pool would wait for it forever: bounded, the database still stops.
-    await Promise.race([orm.close(), new Promise((resolve) => setTimeout(resolve, ORM_CLOSE_MS).unref())]);
+    const closing = Promise.all([orm.close(), readOrm?.close()]);
+    await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, ORM_CLOSE_MS).unref())]);
     await database.stop();
   };
   const inFlight = inFlightRequests();
@@ -95,7 +104,7 @@ async function main(): Promise<void> {
   let migrated = false;
   opened.streams = eventStreams();
   const app = buildApp(
-    { config, secrets: resolveSecrets(config), orm, logger },
+    { config, secrets: resolveSecrets(config), orm, logger, ...(readRouting ? { readRouting } : {}) },
     { inFlight, starting: () => !migrated, eventStreams: opened.streams },
   );
   server.removeListener('request', bootingHandler);

@@ -5,8 +5,8 @@
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createLogger, loadConfig, resolveSecrets } from '@sandbank/config';
-import { type AppRouter, type Deps, issueSession } from '@sandbank/core';
-import { createOrm, nativePool, UserEntity } from '@sandbank/db';
+import { type AppRouter, type Deps, issueSession, ReadRouting } from '@sandbank/core';
+import { createOrm, createReadOrm, nativePool, UserEntity } from '@sandbank/db';
 import type { WebhookEvent } from '@sandbank/schemas';
 import { createTestDatabase } from '@sandbank/testing';
 import type { Loose } from '@sandbank/testing/fixtures';
@@ -90,6 +90,11 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
   /** The app's own pg pool, for SQL fixtures and assertions. */
   const db = await nativePool(orm);
   const deps: Deps = { config, secrets: resolveSecrets(config), orm, logger: createLogger(config, 'api', sink) };
+  // DATABASE_READ_URL: the read-only paths' replica, as main.ts sets it up.
+  const read = config.database.read;
+  const readOrm = read && (await createReadOrm({ url: read.url, poolSize: read.poolSize }));
+  if (read && readOrm)
+    deps.readRouting = new ReadRouting({ primary: orm, replica: readOrm, maxLagMs: read.maxLagMs, waitMs: read.waitMs });
   const server = buildApp(deps).listen(0, '127.0.0.1');
   /** Face answers that do not match their provider's published document (face-answers.ts). */
   const faceProblems: string[] = [];
@@ -125,6 +130,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     await orm.close();
+    await readOrm?.close();
     await database.drop();
     if (faceProblems.length > 0) {
       throw new Error(`${faceProblems.length} face answers do not match their provider's document:\n${faceProblems.join('\n')}`);

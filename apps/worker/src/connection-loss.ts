@@ -6,10 +6,14 @@
  * by this worker; the heartbeat releases such orphaned locks (see heartbeat.ts). So an unhandled
  * rejection that is a lost database connection is logged and survived; anything else still ends
  * the process, as it should.
+ *
+ * 25006 (read_only_sql_transaction) counts as a lost primary: in a failover a new connection can
+ * land, for up to HAProxy's check interval, on a node that Patroni is demoting. Seen in the cluster
+ * drill (2026-11-29): `batchFailJobs` met it and the worker died.
  */
 import type { Logger } from 'pino';
 
-const CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+const CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', '25006', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
 const CONNECTION_MESSAGES = [
   'Connection terminated',
   'Client has encountered a connection error',

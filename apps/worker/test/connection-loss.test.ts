@@ -89,6 +89,8 @@ describe('isConnectionLoss', () => {
     expect(isConnectionLoss(withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'))).toBe(true);
     expect(isConnectionLoss(withCode('connection failure', '08006'))).toBe(true);
     expect(isConnectionLoss(new Error('Connection terminated unexpectedly'))).toBe(true);
+    // A write on a node being demoted in a failover (the cluster drill's worker died of it).
+    expect(isConnectionLoss(withCode('cannot execute UPDATE in a read-only transaction', '25006'))).toBe(true);
   });
   it('does not excuse anything else', () => {
     expect(isConnectionLoss(withCode('duplicate key value violates unique constraint', '23505'))).toBe(false);

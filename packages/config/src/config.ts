@@ -44,6 +44,13 @@ const EnvSchema = z.object({
 
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   DATABASE_POOL_SIZE: int(20, 1, 500),
+  // A streaming replica for the read-only paths (docs/operations/high-availability.md, "Read replicas").
+  DATABASE_READ_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  DATABASE_READ_POOL_SIZE: int(10, 1, 500),
+  // Reads fall back to the primary when the replica is further behind than this (milliseconds).
+  DATABASE_READ_MAX_LAG_MS: int(2_000, 0, 600_000),
+  // How long a read after the caller's write waits for the replica to replay it before reading the primary.
+  DATABASE_READ_WAIT_MS: int(200, 0, 10_000),
   DATA_DIR: z.string().min(1).default('.data'),
   EMBEDDED_PG_PORT: int(54329, 1, 65535),
 
@@ -147,6 +154,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database: {
       url: e.DATABASE_URL,
       poolSize: e.DATABASE_POOL_SIZE,
+      read: e.DATABASE_READ_URL
+        ? {
+            url: e.DATABASE_READ_URL,
+            poolSize: e.DATABASE_READ_POOL_SIZE,
+            maxLagMs: e.DATABASE_READ_MAX_LAG_MS,
+            waitMs: e.DATABASE_READ_WAIT_MS,
+          }
+        : undefined,
       // A family's share of the world locks one process holds (packages/db/src/advisory-lock.ts sets
       // their total: a quarter of the pool).
       lockSlots: { perShare: e.LIMIT_FAMILY_HEAVY_OPERATIONS },

@@ -18,6 +18,10 @@ export interface Context {
   authorization: string | undefined;
   ip: string;
   response: ResponseMeta;
+  /** The request's `Sandbank-Read-After` header: the position of a write this read must see (with a replica). */
+  readAfter: string | undefined;
+  /** Who writes and reads, for read-your-writes: the world's user, or a partner key; set by the auth middlewares. */
+  caller?: string;
 }
 
 export interface ContextInput {
@@ -26,10 +30,11 @@ export interface ContextInput {
   authorization?: string | undefined;
   ip?: string;
   log?: Logger;
+  readAfter?: string | undefined;
 }
 
 /** Builds a context without HTTP, so tests and scripts can call procedures directly. */
-export function createContextInner({ deps, requestId, authorization, ip = '127.0.0.1', log }: ContextInput): Context {
+export function createContextInner({ deps, requestId, authorization, ip = '127.0.0.1', log, readAfter }: ContextInput): Context {
   return {
     deps,
     em: deps.orm.em.fork(),
@@ -38,5 +43,6 @@ export function createContextInner({ deps, requestId, authorization, ip = '127.0
     authorization,
     ip,
     response: { headers: {} },
+    readAfter,
   };
 }

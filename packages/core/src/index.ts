@@ -85,6 +85,14 @@ export {
   findVerificationKey,
   rotatePlaidSigningKey,
 } from './domain/plaid/notifications.ts';
+export {
+  askPrimaryAgain,
+  partnerCaller,
+  READ_AFTER_HEADER,
+  ReadRouting,
+  type ReadSource,
+  readEntityManager,
+} from './domain/replication/read-routing.ts';
 export { createSchedule } from './domain/schedules/schedules.ts';
 export { type AccountSet, MAX_TRANSACTIONS_PER_ACCOUNT, readAccountSet } from './domain/simplefin/account-set.ts';
 export { authenticateSimplefin } from './domain/simplefin/credentials.ts';

@@ -9,8 +9,9 @@ import type { Context } from './context.ts';
 import { authenticateAccessToken } from './domain/auth/tokens.ts';
 import { authenticateWorldOwner } from './domain/auth/world-owner.ts';
 import { authenticateApiKey } from './domain/integrations/authenticate-api-key.ts';
+import { askPrimaryAgain, partnerCaller, READ_AFTER_HEADER, readEntityManager } from './domain/replication/read-routing.ts';
 import { asTRPCError, toErrorBody } from './error-body.ts';
-import { AppError } from './errors.ts';
+import { AppError, isDatabaseUnavailable } from './errors.ts';
 import { currentTraceId } from './lib/request-trace.ts';
 import { findUnstorable } from './lib/storable-text.ts';
 import { withFamilyShare } from './protection/family-shares.ts';
@@ -76,7 +77,38 @@ const storableInput = t.middleware(async ({ getRawInput, next }) => {
   return next();
 });
 
-export const publicProcedure = procedure.use(storableInput);
+/**
+ * With a read replica (`DATABASE_READ_URL`), after every mutation: the primary's WAL position, kept as
+ * the caller's and sent as `Sandbank-Read-After`, so the caller's next replica read waits for it
+ * (domain/replication/read-routing.ts). Errors too: a refusal may follow a committed write.
+ */
+const recordWrites = t.middleware(async ({ ctx, type, next }) => {
+  const routing = ctx.deps.readRouting;
+  if (!routing || type !== 'mutation') return next();
+  const result = await next();
+  // A database that is down has nothing to say, and asking would only hold the 503 back.
+  if (!result.ok && isDatabaseUnavailable(result.error)) return result;
+  const lsn = await routing.recordWrite(ctx.caller);
+  if (lsn !== null) ctx.response.headers[READ_AFTER_HEADER] = lsn;
+  return result;
+});
+
+/**
+ * A read-only procedure's reads go to the replica when it has the caller's writes (and the request's
+ * `Sandbank-Read-After`) and lags less than its bound; otherwise to the primary. Use after the auth.
+ */
+export const readsFromReplica = t.middleware(async ({ ctx, next }) => {
+  const routing = ctx.deps.readRouting;
+  if (!routing) return next();
+  const em = await readEntityManager(routing, ctx.em, ctx.caller, ctx.readAfter);
+  if (em === ctx.em) return next();
+  const result = await next({ ctx: { ...ctx, em } });
+  if (result.ok || !askPrimaryAgain(result.error)) return result;
+  routing.counts.askedAgain++;
+  return next();
+});
+
+export const publicProcedure = procedure.use(recordWrites).use(storableInput);
 
 /** Resolves the user from `Authorization: Bearer <accessToken>`; 401 UNAUTHENTICATED otherwise. */
 export const protectedProcedure = procedure
@@ -84,8 +116,9 @@ export const protectedProcedure = procedure
     const token = bearerToken(ctx.authorization);
     if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
     const user = await authenticateAccessToken(ctx.em, ctx.deps, token);
-    return withFamilyShare(ctx.deps, ctx.em, user.id, () => next({ ctx: { ...ctx, user } }));
+    return withFamilyShare(ctx.deps, ctx.em, user.id, () => next({ ctx: { ...ctx, user, caller: user.id } }));
   })
+  .use(recordWrites)
   .use(storableInput);
 
 /**
@@ -97,9 +130,10 @@ export const apiKeyProcedure = procedure
   .use(async ({ ctx, next }) => {
     const apiKey = await authenticateApiKey(ctx.em, ctx.deps.config, bearerToken(ctx.authorization));
     // A partner key reads every owner and belongs to no family: its own rate limit bounds it.
-    if (apiKey.kind !== 'user') return next({ ctx: { ...ctx, apiKey } });
-    return withFamilyShare(ctx.deps, ctx.em, apiKey.userId, () => next({ ctx: { ...ctx, apiKey } }));
+    if (apiKey.kind !== 'user') return next({ ctx: { ...ctx, apiKey, caller: partnerCaller(apiKey.keyId) } });
+    return withFamilyShare(ctx.deps, ctx.em, apiKey.userId, () => next({ ctx: { ...ctx, apiKey, caller: apiKey.userId } }));
   })
+  .use(recordWrites)
   .use(storableInput);
 
 /**
@@ -111,8 +145,11 @@ export const worldOwnerProcedure = procedure
   .meta({ auth: 'userOrApiKey' })
   .use(async ({ ctx, next }) => {
     const owner = await authenticateWorldOwner(ctx.em, ctx.deps, bearerToken(ctx.authorization));
-    return withFamilyShare(ctx.deps, ctx.em, owner.userId, () => next({ ctx: { ...ctx, user: { id: owner.userId } } }));
+    return withFamilyShare(ctx.deps, ctx.em, owner.userId, () =>
+      next({ ctx: { ...ctx, user: { id: owner.userId }, caller: owner.userId } }),
+    );
   })
+  .use(recordWrites)
   .use(storableInput);
 
 export function bearerToken(header: string | undefined): string | null {

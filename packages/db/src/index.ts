@@ -11,7 +11,7 @@ export {
 export { createDatabaseIfMissing, embeddedServerUrl, startEmbeddedPostgres } from './embedded.ts';
 export * from './entities/index.ts';
 export { executeHot, type HotStatement } from './hot-statement.ts';
-export { createOrm, type EntityManager, MIGRATION_NAMES, nativePool, type Orm } from './orm.ts';
+export { createOrm, createReadOrm, type EntityManager, MIGRATION_NAMES, nativePool, type Orm } from './orm.ts';
 export { EmbeddedPostgresError } from './postgres-process.ts';
 export { type Database, type Json, kysely } from './query-builder.ts';
 export { findRelocatedData, type RelocatedData, removeRelocatedData, removeUnusedBinaries } from './relocated-data.ts';

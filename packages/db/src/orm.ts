@@ -51,6 +51,33 @@ export async function createOrm({ url, poolSize = 10, lockSlots }: OrmOptions): 
   return orm;
 }
 
+export interface ReadOrmOptions {
+  url: string;
+  poolSize?: number;
+  /** How long a new connection may take: a replica that is down must not hold a read for long. */
+  connectTimeoutMs?: number;
+}
+
+/**
+ * An ORM on a streaming replica (`DATABASE_READ_URL`): the same entities and session settings, no
+ * migrations (a replica is read-only; the primary's migrations reach it by replication), and its
+ * sessions named `sandbank-read` in `pg_stat_activity`.
+ */
+export async function createReadOrm({ url, poolSize = 10, connectTimeoutMs = 2_000 }: ReadOrmOptions): Promise<MikroORM> {
+  return MikroORM.init({
+    clientUrl: url,
+    entities,
+    pool: { min: 0, max: poolSize },
+    driverOptions: {
+      options: `${SESSION_OPTIONS} -c default_transaction_read_only=on`,
+      application_name: 'sandbank-read',
+      connectionTimeoutMillis: connectTimeoutMs,
+    },
+    forceUtcTimezone: true,
+    debug: false,
+  });
+}
+
 /** The `pg.Pool` under the ORM: for the few hot-path statements written by hand. */
 export async function nativePool(orm: MikroORM): Promise<pg.Pool> {
   return orm.em.getConnection().getNativeClient();

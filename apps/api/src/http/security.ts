@@ -25,9 +25,16 @@ export function corsPolicy(config: Config) {
   return cors({
     origin: config.http.corsOrigins,
     credentials: false,
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Sandbank-Read-After'],
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+    exposedHeaders: [
+      'X-Request-Id',
+      'Retry-After',
+      'Sandbank-Read-After',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+    ],
     maxAge: 600,
   });
 }

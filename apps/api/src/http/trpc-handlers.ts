@@ -38,6 +38,7 @@ export function createContextFactory(deps: Deps) {
       authorization: request.headers.authorization,
       ip: request.ip ?? '',
       log: request.log,
+      readAfter: request.get('sandbank-read-after'),
     });
   };
 }

@@ -12,11 +12,14 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   AppError,
+  askPrimaryAgain,
   authenticateAccessToken,
   authenticateApiKey,
   bearerToken,
   consumePoint,
   type Deps,
+  partnerCaller,
+  readEntityManager,
   resolveOwner,
   statusOf,
   toErrorBody,
@@ -64,7 +67,8 @@ export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
       if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
       const em = deps.orm.em.fork();
       const user = await authenticateAccessToken(em, deps, token);
-      await withFamilyShare(deps, em, user.id, () => sendStatement(req, res, deps, em, user.id));
+      const readEm = await readEntityManager(deps.readRouting, em, user.id, req.get('sandbank-read-after'));
+      await withFamilyShare(deps, em, user.id, () => sendStatementRead(req, res, deps, { em, readEm }, user.id));
     }),
   );
 
@@ -81,10 +85,33 @@ export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
           throw new AppError('RATE_LIMITED', `Too many requests; retry after ${outcome.headers['Retry-After']} s`);
       }
       const owner = await resolveOwner(em, apiKey, String(req.params.owner));
-      await withFamilyShare(deps, em, owner.id, () => sendStatement(req, res, deps, em, owner.id));
+      const caller = apiKey.kind === 'user' ? apiKey.userId : partnerCaller(apiKey.keyId);
+      const readEm = await readEntityManager(deps.readRouting, em, caller, req.get('sandbank-read-after'));
+      await withFamilyShare(deps, em, owner.id, () => sendStatementRead(req, res, deps, { em, readEm }, owner.id));
     }),
   );
   return router;
+}
+
+/**
+ * The statement from the replica `readEm` (DATABASE_READ_URL), or from the primary `em` when the
+ * replica does not have what was asked yet, or failed before the file began (askPrimaryAgain).
+ */
+async function sendStatementRead(
+  req: Request,
+  res: Response,
+  deps: Deps,
+  { em, readEm }: { em: EntityManager; readEm: EntityManager },
+  userId: string,
+): Promise<void> {
+  if (readEm === em) return sendStatement(req, res, deps, em, userId);
+  try {
+    await sendStatement(req, res, deps, readEm, userId);
+  } catch (error) {
+    if (res.headersSent || !askPrimaryAgain(error)) throw error;
+    if (deps.readRouting) deps.readRouting.counts.askedAgain++;
+    await sendStatement(req, res, deps, em, userId);
+  }
 }
 
 async function sendStatement(req: Request, res: Response, deps: Deps, em: EntityManager, userId: string): Promise<void> {

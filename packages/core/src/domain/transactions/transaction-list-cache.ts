@@ -27,6 +27,7 @@
 import type { EntityManager } from '@sandbank/db';
 import { type ListMeta, listMeta, type Transaction } from '@sandbank/schemas';
 import { LRUCache } from 'lru-cache';
+import { readsReplica } from '../replication/read-routing.ts';
 import { readTransactionPage, type TransactionPage } from './list-transactions.ts';
 import { type ListTransactionsParams, selectPageStamps } from './queries/history.ts';
 
@@ -152,7 +153,9 @@ export async function readTransactionList(
 ): Promise<TransactionList | null> {
   if (!cache || em.isInTransaction()) return listFrom(params, await readTransactionPage(em, params));
   const arrived = cache.ticket();
-  const query = JSON.stringify(params);
+  // A replica's read is never shared with a primary's: a request sent to the primary (the replica
+  // lacked its caller's write) must not take a replica read's older snapshot (read-routing.ts).
+  const query = (readsReplica(em) ? 'replica:' : '') + JSON.stringify(params);
   if (cache.has(query)) {
     const now = await selectPageStamps(em, params);
     if (!now) return null;

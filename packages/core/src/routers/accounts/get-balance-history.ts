@@ -1,9 +1,10 @@
 import { BalanceHistorySchema, dataOf, MAX_BALANCE_HISTORY_DAYS } from '@sandbank/schemas';
 import { getBalanceHistory } from '../../domain/accounts/balance-history.ts';
-import { protectedProcedure } from '../../trpc.ts';
+import { protectedProcedure, readsFromReplica } from '../../trpc.ts';
 import { GetBalanceHistoryInputSchema } from './accounts.schema.ts';
 
 export const getBalanceHistoryProcedure = protectedProcedure
+  .use(readsFromReplica)
   .meta({
     openapi: {
       method: 'GET',

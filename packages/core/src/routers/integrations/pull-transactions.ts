@@ -6,7 +6,7 @@ import { readTransactionList } from '../../domain/transactions/transaction-list-
 import { notFound } from '../../errors.ts';
 import { DaySchema } from '../../lib/date-range.ts';
 import { byApiKey, rateLimit } from '../../protection/rate-limit-middleware.ts';
-import { apiKeyProcedure } from '../../trpc.ts';
+import { apiKeyProcedure, readsFromReplica } from '../../trpc.ts';
 import { StatusFilterSchema } from '../transactions/status-filter.schema.ts';
 
 /** `:owner` of the pull and sync endpoints (resolved by `resolveOwner`). */
@@ -26,6 +26,7 @@ const PullTransactionsInputSchema = z.strictObject({
 
 export const pullTransactionsProcedure = apiKeyProcedure
   .use(rateLimit('apiKey', byApiKey))
+  .use(readsFromReplica)
   .meta({
     openapi: {
       method: 'GET',

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { resolveOwner } from '../../domain/integrations/resolve-owner.ts';
 import { syncTransactions } from '../../domain/transactions/sync-transactions.ts';
 import { byApiKey, rateLimit } from '../../protection/rate-limit-middleware.ts';
-import { apiKeyProcedure } from '../../trpc.ts';
+import { apiKeyProcedure, readsFromReplica } from '../../trpc.ts';
 import { SYNC_DESCRIPTION, SyncQuerySchema, SyncTransactionsOutputSchema } from '../transactions/sync.schema.ts';
 import { OwnerParamSchema } from './pull-transactions.ts';
 
 export const syncOwnerTransactionsProcedure = apiKeyProcedure
   .use(rateLimit('apiKey', byApiKey))
+  .use(readsFromReplica)
   .meta({
     openapi: {
       method: 'GET',

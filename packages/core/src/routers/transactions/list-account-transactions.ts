@@ -4,10 +4,11 @@ import { readTransactionList } from '../../domain/transactions/transaction-list-
 import { notFound } from '../../errors.ts';
 import { DayOrInstantSchema, toDateRange } from '../../lib/date-range.ts';
 import { textSchema } from '../../lib/text.ts';
-import { protectedProcedure } from '../../trpc.ts';
+import { protectedProcedure, readsFromReplica } from '../../trpc.ts';
 import { StatusFilterSchema } from './status-filter.schema.ts';
 
 export const listAccountTransactionsProcedure = protectedProcedure
+  .use(readsFromReplica)
   .meta({
     openapi: {
       method: 'GET',

@@ -1,10 +1,11 @@
 import { IdSchema } from '@sandbank/schemas';
 import { z } from 'zod';
 import { syncTransactions } from '../../domain/transactions/sync-transactions.ts';
-import { protectedProcedure } from '../../trpc.ts';
+import { protectedProcedure, readsFromReplica } from '../../trpc.ts';
 import { SYNC_DESCRIPTION, SyncQuerySchema, SyncTransactionsOutputSchema } from './sync.schema.ts';
 
 export const syncTransactionsProcedure = protectedProcedure
+  .use(readsFromReplica)
   .meta({
     openapi: {
       method: 'GET',
