@@ -516,6 +516,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your payments
+         * @description Newest first; `accountId` keeps those from or to one account, `status` one status.
+         */
+        get: operations["payments.listPayments"];
+        put?: never;
+        /**
+         * Make a payment
+         * @description Between your own accounts (`to: { accountId }`): instant, both legs booked together (category transfer, each carrying counterpartTransactionId). To an IBAN (`to: { iban, name }`): over elixir, express_elixir, sepa or sepa_instant, with ISO 20022 statuses on the clearing calendar (docs/concepts/payments.md). A payment the bank refuses (insufficient funds AM04, a test IBAN, a limit) is still created: 201 with status RJCT and statusReason. Send an `Idempotency-Key` header: the same key with the same body answers 200 with the same payment; with another body, 409 IDEMPOTENCY_CONFLICT.
+         */
+        post: operations["payments.createPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One payment */
+        get: operations["payments.getPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/plaid/items": {
         parameters: {
             query?: never;
@@ -1543,7 +1584,7 @@ export interface components {
             /** @description The snapshot’s webhooks (kept with `include: ["webhooks"]`), registered anew in this world, each with a fresh secret; its deliveries are signed with it. Empty otherwise */
             webhooks: {
                 clientId: string;
-                events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
+                events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "payment.created" | "payment.updated" | "webhook.test")[];
                 /**
                  * Format: uuid
                  * @description UUID v7
@@ -1600,7 +1641,7 @@ export interface components {
              * @description The event delivered; `plaid.webhook` for a Plaid Item’s ITEM notification (its webhook only)
              * @enum {string}
              */
-            eventType: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test" | "plaid.webhook";
+            eventType: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "payment.created" | "payment.updated" | "webhook.test" | "plaid.webhook";
             /**
              * Format: uuid
              * @description UUID v7
@@ -1679,7 +1720,7 @@ export interface components {
         /** @description The error contract of every endpoint */
         Error: {
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "INVALID_PASSWORD" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "EMAIL_TAKEN" | "ACCOUNT_NAME_TAKEN" | "ACCOUNT_CLOSED" | "BALANCE_NOT_ZERO" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "CLOCK_BACKWARD" | "CLOCK_ADVANCING" | "CURSOR_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BALANCE_LIMIT_EXCEEDED" | "CONFIRMATION_MISMATCH" | "REVERSAL_EXCEEDS_ORIGINAL" | "ADVANCE_TOO_LARGE" | "SCENARIO_TOO_LARGE" | "PERIOD_TOO_LONG" | "LIMIT_EXCEEDED" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "INVALID_PASSWORD" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "EMAIL_TAKEN" | "ACCOUNT_NAME_TAKEN" | "ACCOUNT_CLOSED" | "BALANCE_NOT_ZERO" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "CLOCK_BACKWARD" | "CLOCK_ADVANCING" | "CURSOR_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BALANCE_LIMIT_EXCEEDED" | "CONFIRMATION_MISMATCH" | "REVERSAL_EXCEEDS_ORIGINAL" | "ADVANCE_TOO_LARGE" | "SCENARIO_TOO_LARGE" | "PERIOD_TOO_LONG" | "LIMIT_EXCEEDED" | "SCHEME_UNAVAILABLE" | "CONVERSION_UNAVAILABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
             details?: {
                 message: string;
                 path: string;
@@ -1699,6 +1740,8 @@ export interface components {
             data: {
                 balances?: components["schemas"]["Balances"];
                 changes?: string[];
+                /** @description Every payment.* event: the payment after the change */
+                payment?: components["schemas"]["Payment"];
                 previous?: {
                     [key: string]: unknown;
                 };
@@ -1733,7 +1776,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test";
+            type: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "payment.created" | "payment.updated" | "webhook.test";
         };
         GocardlessDecision: {
             data: {
@@ -1788,6 +1831,91 @@ export interface components {
              * @example 2026-11-21T10:15:30.123Z
              */
             stepAt: string;
+        };
+        Payment: {
+            /** @description When it was accepted (ACTC) and the debit held */
+            acceptedAt: string | null;
+            /**
+             * Format: int64
+             * @description Positive, in the source account's currency
+             * @example 12000
+             */
+            amount: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T10:15:30.123Z
+             */
+            createdAt: string;
+            /**
+             * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
+             * @enum {string}
+             */
+            currency: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+            description: string;
+            /**
+             * @description ISO 20022 EndToEndId (≤ 35 characters)
+             * @example E2E-2026-0001
+             */
+            endToEndId: string;
+            /**
+             * Format: uuid
+             * @description UUID v7
+             * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+             */
+            fromAccountId: string;
+            /**
+             * Format: uuid
+             * @description UUID v7
+             * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+             */
+            id: string;
+            /** @description The day asked for (Warsaw), or null: as soon as possible */
+            requestedExecutionDate: string | null;
+            /** @description A settled payment that came back: the reason and when (the credit is in transactionIds) */
+            returned: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T10:15:30.123Z
+                 */
+                at: string;
+                reason: components["schemas"]["PaymentReason"];
+            } | null;
+            /** @enum {string} */
+            scheme: "internal" | "elixir" | "express_elixir" | "sepa" | "sepa_instant";
+            /** @description When it settled (ACSC) and the debit posted */
+            settledAt: string | null;
+            /**
+             * @description ISO 20022: RCVD received → ACTC accepted (the debit is held) → ACSP in a clearing session → ACSC settled (the debit posted); RJCT rejected (statusReason says why, the hold released); CANC cancelled before its session
+             * @enum {string}
+             */
+            status: "RCVD" | "ACTC" | "ACSP" | "ACSC" | "RJCT" | "CANC";
+            /** @description Why it was rejected (RJCT only), else null */
+            statusReason: components["schemas"]["PaymentReason"] | null;
+            to: components["schemas"]["PaymentDestination"];
+            /** @description Its transactions: the debit, the credit leg (own accounts), a return */
+            transactionIds: string[];
+        };
+        PaymentDestination: {
+            /**
+             * Format: uuid
+             * @description UUID v7
+             * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+             */
+            accountId: string;
+        } | {
+            iban: string;
+            name: string;
+        };
+        PaymentReason: {
+            /**
+             * @description ISO 20022 ExternalStatusReason1Code / ExternalReturnReason1Code
+             * @example AM04
+             */
+            code: string;
+            /** @example Insufficient funds */
+            message: string;
         };
         PlaidItemSummary: {
             /** @description The accounts linked, in the Item’s order (those open when it was created) */
@@ -1971,7 +2099,7 @@ export interface components {
                  *       "transaction.created"
                  *     ]
                  */
-                events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
+                events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "payment.created" | "payment.updated" | "webhook.test")[];
                 /**
                  * @description 16–256 printable ASCII characters; never returned. `whsec_` + base64 (the Standard Webhooks form) is signed with the decoded key, which must be at least 16 bytes; any other secret with its UTF-8 bytes
                  * @example whsec_MfKQ9r8GKYqrTFKsLLBAkyVE0tOAtMHs
@@ -2150,6 +2278,8 @@ export interface components {
              */
             amount: number;
             category: ("groceries" | "transport" | "fuel" | "utilities" | "telecom" | "subscriptions" | "restaurants" | "health" | "shopping" | "housing" | "salary" | "transfer" | "cash" | "entertainment" | "education" | "other") | null;
+            /** @description An own-account transfer's other leg, or null; absent in events stored before payments */
+            counterpartTransactionId?: string | null;
             /**
              * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
              * @enum {string}
@@ -2170,6 +2300,8 @@ export interface components {
              */
             id: string;
             merchant: string | null;
+            /** @description The payment this transaction is a leg (or a return) of, or null; absent in events stored before payments */
+            paymentId?: string | null;
             /** @description When it posted; null while pending or voided */
             postedAt: string | null;
             raw: {
@@ -2257,7 +2389,7 @@ export interface components {
             createdAt: string;
             /** @description Why the webhook was disabled (e.g. the receiver answered 410) */
             disabledReason: string | null;
-            events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
+            events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "payment.created" | "payment.updated" | "webhook.test")[];
             /** @description Faults injected into deliveries for testing the receiver (null: none, the default) */
             faults: components["schemas"]["WebhookFaultsOutput"] | null;
             /**
@@ -2475,7 +2607,9 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
                      *         }
                      *       ],
                      *       "meta": {
@@ -2668,7 +2802,9 @@ export interface operations {
                      *             "version": 1,
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
-                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
                      *           }
                      *         ],
                      *         "modified": [
@@ -2688,7 +2824,9 @@ export interface operations {
                      *             "version": 1,
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
-                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
                      *           }
                      *         ],
                      *         "removed": [
@@ -4269,7 +4407,9 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
                      *         }
                      *       ],
                      *       "meta": {
@@ -6197,13 +6337,46 @@ export interface operations {
                      *               "version": 1,
                      *               "merchant": "xxxxxx",
                      *               "category": "groceries",
-                     *               "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *               "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *               "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *               "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
                      *             },
                      *             "previous": {},
                      *             "changes": [
                      *               "xxxxxx"
                      *             ],
                      *             "reason": "voided",
+                     *             "payment": {
+                     *               "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *               "fromAccountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *               "to": {
+                     *                 "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *               },
+                     *               "amount": 12000,
+                     *               "currency": "PLN",
+                     *               "scheme": "internal",
+                     *               "status": "RCVD",
+                     *               "statusReason": {
+                     *                 "code": "AM04",
+                     *                 "message": "Insufficient funds"
+                     *               },
+                     *               "endToEndId": "E2E-2026-0001",
+                     *               "description": "xxxxxx",
+                     *               "requestedExecutionDate": "2026-11-21",
+                     *               "acceptedAt": "2026-11-21T10:15:30.123Z",
+                     *               "settledAt": "2026-11-21T10:15:30.123Z",
+                     *               "returned": {
+                     *                 "reason": {
+                     *                   "code": "AM04",
+                     *                   "message": "Insufficient funds"
+                     *                 },
+                     *                 "at": "2026-11-21T10:15:30.123Z"
+                     *               },
+                     *               "transactionIds": [
+                     *                 "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *               ],
+                     *               "createdAt": "2026-11-21T10:15:30.123Z"
+                     *             },
                      *             "balances": {
                      *               "balance": 1,
                      *               "availableBalance": 1
@@ -6368,13 +6541,46 @@ export interface operations {
                      *             "version": 1,
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
-                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
                      *           },
                      *           "previous": {},
                      *           "changes": [
                      *             "xxxxxx"
                      *           ],
                      *           "reason": "voided",
+                     *           "payment": {
+                     *             "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "fromAccountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "to": {
+                     *               "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             },
+                     *             "amount": 12000,
+                     *             "currency": "PLN",
+                     *             "scheme": "internal",
+                     *             "status": "RCVD",
+                     *             "statusReason": {
+                     *               "code": "AM04",
+                     *               "message": "Insufficient funds"
+                     *             },
+                     *             "endToEndId": "E2E-2026-0001",
+                     *             "description": "xxxxxx",
+                     *             "requestedExecutionDate": "2026-11-21",
+                     *             "acceptedAt": "2026-11-21T10:15:30.123Z",
+                     *             "settledAt": "2026-11-21T10:15:30.123Z",
+                     *             "returned": {
+                     *               "reason": {
+                     *                 "code": "AM04",
+                     *                 "message": "Insufficient funds"
+                     *               },
+                     *               "at": "2026-11-21T10:15:30.123Z"
+                     *             },
+                     *             "transactionIds": [
+                     *               "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             ],
+                     *             "createdAt": "2026-11-21T10:15:30.123Z"
+                     *           },
                      *           "balances": {
                      *             "balance": 1,
                      *             "availableBalance": 1
@@ -6541,7 +6747,7 @@ export interface operations {
                      *       "transaction.created"
                      *     ]
                      */
-                    types?: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
+                    types?: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "payment.created" | "payment.updated" | "webhook.test")[];
                     /**
                      * @description Opaque: pass back the `nextCursor` of an earlier answer
                      * @example eyJ2IjoxLCJ0IjoiNzQ1IiwicyI6IjEyIn0
@@ -7424,6 +7630,653 @@ export interface operations {
                      *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.listPayments": {
+        parameters: {
+            query?: {
+                accountId?: string;
+                limit?: number;
+                page?: number;
+                status?: "RCVD" | "ACTC" | "ACSP" | "ACSC" | "RJCT" | "CANC";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "fromAccountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "to": {
+                     *             "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           },
+                     *           "amount": 12000,
+                     *           "currency": "PLN",
+                     *           "scheme": "internal",
+                     *           "status": "RCVD",
+                     *           "statusReason": {
+                     *             "code": "AM04",
+                     *             "message": "Insufficient funds"
+                     *           },
+                     *           "endToEndId": "E2E-2026-0001",
+                     *           "description": "xxxxxx",
+                     *           "requestedExecutionDate": "2026-11-21",
+                     *           "acceptedAt": "2026-11-21T10:15:30.123Z",
+                     *           "settledAt": "2026-11-21T10:15:30.123Z",
+                     *           "returned": {
+                     *             "reason": {
+                     *               "code": "AM04",
+                     *               "message": "Insufficient funds"
+                     *             },
+                     *             "at": "2026-11-21T10:15:30.123Z"
+                     *           },
+                     *           "transactionIds": [
+                     *             "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           ],
+                     *           "createdAt": "2026-11-21T10:15:30.123Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "limit": 1,
+                     *         "total": 1,
+                     *         "hasMore": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Payment"][];
+                        meta: {
+                            hasMore: boolean;
+                            /** Format: int64 */
+                            limit: number;
+                            /** Format: int64 */
+                            page: number;
+                            /** Format: int64 */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.createPayment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fromAccountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                 *       "to": {
+                 *         "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                 *       },
+                 *       "amount": 12000,
+                 *       "currency": "PLN",
+                 *       "description": "Rent December",
+                 *       "scheme": "elixir",
+                 *       "requestedExecutionDate": "2026-11-21",
+                 *       "endToEndId": "INV-2026-0042"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: int64
+                     * @description Minor units of the source account's currency, > 0
+                     * @example 12000
+                     */
+                    amount: number;
+                    /**
+                     * @description The source account's currency (default); any other is 400
+                     * @enum {string}
+                     */
+                    currency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+                    /**
+                     * @description Remittance information (≤ 140 characters)
+                     * @example Rent December
+                     */
+                    description?: string;
+                    /**
+                     * @description EndToEndId (ISO 20022 Max35Text, SEPA characters); generated when omitted
+                     * @example INV-2026-0042
+                     */
+                    endToEndId?: string;
+                    /**
+                     * Format: uuid
+                     * @description UUID v7
+                     * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                     */
+                    fromAccountId: string;
+                    /**
+                     * Format: date
+                     * @description A Warsaw day from today to a year ahead: the payment joins the first session on or after it
+                     */
+                    requestedExecutionDate?: string;
+                    /**
+                     * @description To an IBAN only: elixir (PLN, sessions; PLN default), express_elixir (PLN, instant), sepa (EUR; EUR default), sepa_instant (EUR, instant)
+                     * @enum {string}
+                     */
+                    scheme?: "elixir" | "express_elixir" | "sepa" | "sepa_instant";
+                    /** @description `{ accountId }`: another of your accounts (instant); `{ iban, name }`: anyone else, over a scheme */
+                    to: {
+                        /**
+                         * Format: uuid
+                         * @description UUID v7
+                         * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                         */
+                        accountId: string;
+                    } | {
+                        /**
+                         * @description An IBAN, with or without spaces; its check digits must be right
+                         * @example PL61109010140000071219812874
+                         */
+                        iban: string;
+                        /**
+                         * @description The creditor's name
+                         * @example Jan Kowalski
+                         */
+                        name: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The payment (200 when an Idempotency-Key replay) */
+            201: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "fromAccountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "to": {
+                     *           "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         },
+                     *         "amount": 12000,
+                     *         "currency": "PLN",
+                     *         "scheme": "internal",
+                     *         "status": "RCVD",
+                     *         "statusReason": {
+                     *           "code": "AM04",
+                     *           "message": "Insufficient funds"
+                     *         },
+                     *         "endToEndId": "E2E-2026-0001",
+                     *         "description": "xxxxxx",
+                     *         "requestedExecutionDate": "2026-11-21",
+                     *         "acceptedAt": "2026-11-21T10:15:30.123Z",
+                     *         "settledAt": "2026-11-21T10:15:30.123Z",
+                     *         "returned": {
+                     *           "reason": {
+                     *             "code": "AM04",
+                     *             "message": "Insufficient funds"
+                     *           },
+                     *           "at": "2026-11-21T10:15:30.123Z"
+                     *         },
+                     *         "transactionIds": [
+                     *           "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         ],
+                     *         "createdAt": "2026-11-21T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_CLOSED, IDEMPOTENCY_CONFLICT: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "ACCOUNT_CLOSED",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SCHEME_UNAVAILABLE, CONVERSION_UNAVAILABLE: The request is understood but breaks a business rule */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "SCHEME_UNAVAILABLE",
+                     *       "message": "The request is understood but breaks a business rule"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.getPayment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID v7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "fromAccountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "to": {
+                     *           "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         },
+                     *         "amount": 12000,
+                     *         "currency": "PLN",
+                     *         "scheme": "internal",
+                     *         "status": "RCVD",
+                     *         "statusReason": {
+                     *           "code": "AM04",
+                     *           "message": "Insufficient funds"
+                     *         },
+                     *         "endToEndId": "E2E-2026-0001",
+                     *         "description": "xxxxxx",
+                     *         "requestedExecutionDate": "2026-11-21",
+                     *         "acceptedAt": "2026-11-21T10:15:30.123Z",
+                     *         "settledAt": "2026-11-21T10:15:30.123Z",
+                     *         "returned": {
+                     *           "reason": {
+                     *             "code": "AM04",
+                     *             "message": "Insufficient funds"
+                     *           },
+                     *           "at": "2026-11-21T10:15:30.123Z"
+                     *         },
+                     *         "transactionIds": [
+                     *           "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         ],
+                     *         "createdAt": "2026-11-21T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -11442,7 +12295,9 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -11675,7 +12530,9 @@ export interface operations {
                      *         "version": 1,
                      *         "merchant": "xxxxxx",
                      *         "category": "groceries",
-                     *         "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
                      *       }
                      *     }
                      */
@@ -11851,7 +12708,9 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -12086,7 +12945,9 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -12347,7 +13208,9 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -12596,7 +13459,9 @@ export interface operations {
                      *           "version": 1,
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
-                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -12812,7 +13677,9 @@ export interface operations {
                      *             "version": 1,
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
-                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
                      *           }
                      *         ],
                      *         "modified": [
@@ -12832,7 +13699,9 @@ export interface operations {
                      *             "version": 1,
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
-                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
                      *           }
                      *         ],
                      *         "removed": [
@@ -13172,7 +14041,7 @@ export interface operations {
                      *       "transaction.created"
                      *     ]
                      */
-                    events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
+                    events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "payment.created" | "payment.updated" | "webhook.test")[];
                     /**
                      * @description 16–256 printable ASCII characters; never returned. `whsec_` + base64 (the Standard Webhooks form) is signed with the decoded key, which must be at least 16 bytes; any other secret with its UTF-8 bytes
                      * @example whsec_MfKQ9r8GKYqrTFKsLLBAkyVE0tOAtMHs
@@ -13771,7 +14640,7 @@ export interface operations {
                      *       "transaction.created"
                      *     ]
                      */
-                    events?: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
+                    events?: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "payment.created" | "payment.updated" | "webhook.test")[];
                     faults?: components["schemas"]["WebhookFaults"] | null;
                     /**
                      * @description 16–256 printable ASCII characters; never returned. `whsec_` + base64 (the Standard Webhooks form) is signed with the decoded key, which must be at least 16 bytes; any other secret with its UTF-8 bytes

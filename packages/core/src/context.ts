@@ -17,6 +17,8 @@ export interface Context {
   /** The raw `Authorization` header, if any; the auth middlewares read it. */
   authorization: string | undefined;
   ip: string;
+  /** The raw `Idempotency-Key` header, if any (POST /v1/payments reads it). */
+  idempotencyKey: string | undefined;
   response: ResponseMeta;
 }
 
@@ -25,11 +27,19 @@ export interface ContextInput {
   requestId: string;
   authorization?: string | undefined;
   ip?: string;
+  idempotencyKey?: string | undefined;
   log?: Logger;
 }
 
 /** Builds a context without HTTP, so tests and scripts can call procedures directly. */
-export function createContextInner({ deps, requestId, authorization, ip = '127.0.0.1', log }: ContextInput): Context {
+export function createContextInner({
+  deps,
+  requestId,
+  authorization,
+  ip = '127.0.0.1',
+  idempotencyKey,
+  log,
+}: ContextInput): Context {
   return {
     deps,
     em: deps.orm.em.fork(),
@@ -37,6 +47,7 @@ export function createContextInner({ deps, requestId, authorization, ip = '127.0
     log: log ?? deps.logger.child({ traceId: requestId }),
     authorization,
     ip,
+    idempotencyKey,
     response: { headers: {} },
   };
 }

@@ -7,7 +7,7 @@ import { isoTimestamp } from '../lib/timestamps.ts';
 
 /** The columns every statement returns for a transaction (`t.`-qualified variant below). */
 export const TRANSACTION_COLUMNS =
-  'id, account_id, external_txn_id, amount, currency, date, description, raw, status, posted_at, version, merchant, category, reversal_of';
+  'id, account_id, external_txn_id, amount, currency, date, description, raw, status, posted_at, version, merchant, category, reversal_of, payment_id, counterpart_transaction_id';
 
 /** The columns of a transaction as they come from a hand-written SQL statement. */
 export interface TransactionRow {
@@ -25,6 +25,9 @@ export interface TransactionRow {
   merchant: string | null;
   category: string | null;
   reversal_of: string | null;
+  /** Absent on rows built in JavaScript before they are stored (a simulation, a reversal): null. */
+  payment_id?: string | null | undefined;
+  counterpart_transaction_id?: string | null | undefined;
 }
 
 export function rowToTransaction(row: TransactionRow): Transaction {
@@ -43,5 +46,8 @@ export function rowToTransaction(row: TransactionRow): Transaction {
     merchant: row.merchant,
     category: row.category as Category | null,
     reversalOf: row.reversal_of,
+    // Only on a payment's transactions: every other transaction keeps the shape it always had.
+    ...(row.payment_id ? { paymentId: row.payment_id } : {}),
+    ...(row.counterpart_transaction_id ? { counterpartTransactionId: row.counterpart_transaction_id } : {}),
   };
 }

@@ -29,6 +29,7 @@ import { Migration20261126065000SnapshotInclude } from './20261126065000-snapsho
 import { Migration20261126065100WorldRefreshTokens } from './20261126065100-world-refresh-tokens.ts';
 import { Migration20261126070700WebhookAttemptRetention } from './20261126070700-webhook-attempt-retention.ts';
 import { Migration20261129080000AccountCurrencies } from './20261129080000-account-currencies.ts';
+import { Migration20261129103059Payments } from './20261129103059-payments.ts';
 
 export const migrations: MigrationObject[] = [
   { name: '20261122000000-initial', class: Migration20261122000000Initial },
@@ -60,4 +61,5 @@ export const migrations: MigrationObject[] = [
   { name: '20261126065100-world-refresh-tokens', class: Migration20261126065100WorldRefreshTokens },
   { name: '20261126070700-webhook-attempt-retention', class: Migration20261126070700WebhookAttemptRetention },
   { name: '20261129080000-account-currencies', class: Migration20261129080000AccountCurrencies },
+  { name: '20261129103059-payments', class: Migration20261129103059Payments },
 ];
