@@ -547,8 +547,51 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One payment */
+        /**
+         * One payment
+         * @description The payment as it is now: its status, reason, transactions and any return.
+         */
         get: operations["payments.getPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payment before its session
+         * @description A payment waiting for its clearing session (ACTC) becomes CANC and its hold is released. Once its session has begun, or for any other status, 409 INVALID_TRANSITION. Cancelling a cancelled payment answers it as it is.
+         */
+        post: operations["payments.cancelPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Clearing sessions
+         * @description The sessions of elixir (09:30, 13:30, 16:00 Warsaw on Polish business days, cut-off 30 minutes before) and sepa (cut-off 15:00 on TARGET days, settled 09:00 the next TARGET day) between two Warsaw days (default: the world’s today and 14 days on; at most 92 days). Instant schemes have no sessions.
+         */
+        get: operations["payments.getPaymentCalendar"];
         put?: never;
         post?: never;
         delete?: never;
@@ -925,6 +968,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/simulations/incoming-payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a payment from outside
+         * @description Credits one of your accounts from a debtor outside the world, on the scheme’s timing: express_elixir and sepa_instant post now; elixir and sepa book a pending credit that posts when the next session settles (GET /v1/payments/calendar). The debtor is on the transaction (merchant, raw.counterparty). The scheme defaults by currency (PLN elixir, EUR sepa); one that cannot carry the currency is 422 SCHEME_UNAVAILABLE.
+         */
+        post: operations["simulations.simulateIncomingPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/simulations/payments/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a payment now
+         * @description The receiving side refuses a payment that is accepted (ACTC) or in clearing (ACSP): it becomes RJCT with `reasonCode` and its hold is released. The same rejection again answers the payment as it is; a settled payment is returned instead (409 INVALID_TRANSITION).
+         */
+        post: operations["simulations.simulatePaymentRejection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/simulations/payments/{id}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return a settled payment now
+         * @description A settled payment to an IBAN (ACSC) comes back: a credit reversing its debit (`reversalOf`) is booked with the reason, and the payment shows `returned`. The same return again answers the payment as it is; any other status is 409 INVALID_TRANSITION.
+         */
+        post: operations["simulations.simulatePaymentReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/simulations/transaction": {
         parameters: {
             query?: never;
@@ -1280,6 +1383,11 @@ export interface components {
                     expired: number;
                     /**
                      * Format: int64
+                     * @description Payments' steps on the clearing calendar (into a session, settled or rejected, returned)
+                     */
+                    payments: number;
+                    /**
+                     * Format: int64
                      * @description Schedule occurrences that fired (booked or failed)
                      */
                     scheduled: number;
@@ -1478,6 +1586,33 @@ export interface components {
              * @description Integer amount in minor units
              */
             balance: number;
+        };
+        ClearingSession: {
+            /**
+             * Format: date-time
+             * @description The last instant a payment joins it
+             * @example 2026-11-21T10:15:30.123Z
+             */
+            cutoffAt: string;
+            /**
+             * Format: date
+             * @description The business day (Warsaw) the session belongs to
+             */
+            day: string;
+            /** @enum {string} */
+            scheme: "elixir" | "sepa";
+            /**
+             * Format: date-time
+             * @description Its payments go into clearing (ACSP)
+             * @example 2026-11-21T10:15:30.123Z
+             */
+            sessionAt: string;
+            /**
+             * Format: date-time
+             * @description Its payments settle (ACSC)
+             * @example 2026-11-21T10:15:30.123Z
+             */
+            settlesAt: string;
         };
         Clock: {
             /**
@@ -2278,8 +2413,12 @@ export interface components {
              */
             amount: number;
             category: ("groceries" | "transport" | "fuel" | "utilities" | "telecom" | "subscriptions" | "restaurants" | "health" | "shopping" | "housing" | "salary" | "transfer" | "cash" | "entertainment" | "education" | "other") | null;
-            /** @description An own-account transfer's other leg, or null; absent in events stored before payments */
-            counterpartTransactionId?: string | null;
+            /**
+             * Format: uuid
+             * @description Present on an own-account transfer’s legs only: the other leg
+             * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+             */
+            counterpartTransactionId?: string;
             /**
              * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
              * @enum {string}
@@ -2300,8 +2439,12 @@ export interface components {
              */
             id: string;
             merchant: string | null;
-            /** @description The payment this transaction is a leg (or a return) of, or null; absent in events stored before payments */
-            paymentId?: string | null;
+            /**
+             * Format: uuid
+             * @description Present on a payment’s transactions only: the payment this is a leg (or a return) of
+             * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+             */
+            paymentId?: string;
             /** @description When it posted; null while pending or voided */
             postedAt: string | null;
             raw: {
@@ -6019,7 +6162,8 @@ export interface operations {
                      *         "fired": {
                      *           "scheduled": 1,
                      *           "settled": 1,
-                     *           "expired": 1
+                     *           "expired": 1,
+                     *           "payments": 1
                      *         },
                      *         "events": 1
                      *       }
@@ -8277,6 +8421,355 @@ export interface operations {
                      *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *       "code": "NOT_FOUND",
                      *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.cancelPayment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID v7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "fromAccountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "to": {
+                     *           "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         },
+                     *         "amount": 12000,
+                     *         "currency": "PLN",
+                     *         "scheme": "internal",
+                     *         "status": "RCVD",
+                     *         "statusReason": {
+                     *           "code": "AM04",
+                     *           "message": "Insufficient funds"
+                     *         },
+                     *         "endToEndId": "E2E-2026-0001",
+                     *         "description": "xxxxxx",
+                     *         "requestedExecutionDate": "2026-11-21",
+                     *         "acceptedAt": "2026-11-21T10:15:30.123Z",
+                     *         "settledAt": "2026-11-21T10:15:30.123Z",
+                     *         "returned": {
+                     *           "reason": {
+                     *             "code": "AM04",
+                     *             "message": "Insufficient funds"
+                     *           },
+                     *           "at": "2026-11-21T10:15:30.123Z"
+                     *         },
+                     *         "transactionIds": [
+                     *           "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         ],
+                     *         "createdAt": "2026-11-21T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_TRANSITION: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INVALID_TRANSITION",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.getPaymentCalendar": {
+        parameters: {
+            query?: {
+                from?: string;
+                scheme?: "elixir" | "sepa";
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "scheme": "elixir",
+                     *           "day": "2026-11-21",
+                     *           "cutoffAt": "2026-11-21T10:15:30.123Z",
+                     *           "sessionAt": "2026-11-21T10:15:30.123Z",
+                     *           "settlesAt": "2026-11-21T10:15:30.123Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ClearingSession"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -12095,6 +12588,772 @@ export interface operations {
                      *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *       "code": "UNAUTHENTICATED",
                      *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "simulations.simulateIncomingPayment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                 *       "amount": 25000,
+                 *       "currency": "PLN",
+                 *       "debtorName": "ACME sp. z o.o.",
+                 *       "debtorIban": "PL61109010140000071219812874",
+                 *       "scheme": "elixir",
+                 *       "description": "Invoice 2026/11/42",
+                 *       "endToEndId": "INV-2026-0042"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID v7
+                     * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                     */
+                    accountId: string;
+                    /**
+                     * Format: int64
+                     * @description Minor units, > 0
+                     * @example 25000
+                     */
+                    amount: number;
+                    /**
+                     * @description The account's currency (default); any other is 400
+                     * @enum {string}
+                     */
+                    currency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+                    /**
+                     * @description An IBAN, with or without spaces; its check digits must be right
+                     * @example PL61109010140000071219812874
+                     */
+                    debtorIban: string;
+                    /** @example ACME sp. z o.o. */
+                    debtorName: string;
+                    /** @example Invoice 2026/11/42 */
+                    description?: string;
+                    /**
+                     * @description EndToEndId (ISO 20022 Max35Text, SEPA characters); generated when omitted
+                     * @example INV-2026-0042
+                     */
+                    endToEndId?: string;
+                    /**
+                     * @description Default by currency: PLN elixir, EUR sepa
+                     * @enum {string}
+                     */
+                    scheme?: "elixir" | "express_elixir" | "sepa" | "sepa_instant";
+                };
+            };
+        };
+        responses: {
+            /** @description The credit and the balance after it */
+            201: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "transaction": {
+                     *           "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "externalTxnId": "xxxxxx",
+                     *           "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "amount": 1,
+                     *           "currency": "PLN",
+                     *           "date": "2026-11-21T10:15:30.123Z",
+                     *           "description": "xxxxxx",
+                     *           "raw": {
+                     *             "source": "xxxxxx"
+                     *           },
+                     *           "status": "pending",
+                     *           "postedAt": "2026-11-21T10:15:30.123Z",
+                     *           "version": 1,
+                     *           "merchant": "xxxxxx",
+                     *           "category": "groceries",
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         },
+                     *         "balance": 1,
+                     *         "availableBalance": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SimulationResult"];
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_CLOSED: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "ACCOUNT_CLOSED",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BALANCE_LIMIT_EXCEEDED, SCHEME_UNAVAILABLE: The request is understood but breaks a business rule */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "BALANCE_LIMIT_EXCEEDED",
+                     *       "message": "The request is understood but breaks a business rule"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "simulations.simulatePaymentRejection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID v7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reasonCode": "AC04"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description ISO 20022 ExternalStatusReason1Code / ExternalReturnReason1Code
+                     * @example AC04
+                     */
+                    reasonCode: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "fromAccountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "to": {
+                     *           "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         },
+                     *         "amount": 12000,
+                     *         "currency": "PLN",
+                     *         "scheme": "internal",
+                     *         "status": "RCVD",
+                     *         "statusReason": {
+                     *           "code": "AM04",
+                     *           "message": "Insufficient funds"
+                     *         },
+                     *         "endToEndId": "E2E-2026-0001",
+                     *         "description": "xxxxxx",
+                     *         "requestedExecutionDate": "2026-11-21",
+                     *         "acceptedAt": "2026-11-21T10:15:30.123Z",
+                     *         "settledAt": "2026-11-21T10:15:30.123Z",
+                     *         "returned": {
+                     *           "reason": {
+                     *             "code": "AM04",
+                     *             "message": "Insufficient funds"
+                     *           },
+                     *           "at": "2026-11-21T10:15:30.123Z"
+                     *         },
+                     *         "transactionIds": [
+                     *           "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         ],
+                     *         "createdAt": "2026-11-21T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_TRANSITION: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INVALID_TRANSITION",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "simulations.simulatePaymentReturn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID v7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reasonCode": "AC04"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description ISO 20022 ExternalStatusReason1Code / ExternalReturnReason1Code
+                     * @example AC04
+                     */
+                    reasonCode: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "fromAccountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "to": {
+                     *           "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         },
+                     *         "amount": 12000,
+                     *         "currency": "PLN",
+                     *         "scheme": "internal",
+                     *         "status": "RCVD",
+                     *         "statusReason": {
+                     *           "code": "AM04",
+                     *           "message": "Insufficient funds"
+                     *         },
+                     *         "endToEndId": "E2E-2026-0001",
+                     *         "description": "xxxxxx",
+                     *         "requestedExecutionDate": "2026-11-21",
+                     *         "acceptedAt": "2026-11-21T10:15:30.123Z",
+                     *         "settledAt": "2026-11-21T10:15:30.123Z",
+                     *         "returned": {
+                     *           "reason": {
+                     *             "code": "AM04",
+                     *             "message": "Insufficient funds"
+                     *           },
+                     *           "at": "2026-11-21T10:15:30.123Z"
+                     *         },
+                     *         "transactionIds": [
+                     *           "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         ],
+                     *         "createdAt": "2026-11-21T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_TRANSITION: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INVALID_TRANSITION",
+                     *       "message": "A conflict with the current state"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -15,7 +15,7 @@
 import { DateTime } from 'luxon';
 import { type BusinessCalendar, isBusinessDay } from '../../lib/business-days.ts';
 
-export const CALENDAR_ZONE = 'Europe/Warsaw';
+const CALENDAR_ZONE = 'Europe/Warsaw';
 export type SessionScheme = 'elixir' | 'sepa';
 
 export interface ClearingSession {
@@ -100,4 +100,9 @@ export function sessionsBetween(scheme: SessionScheme, from: string, to: string)
   const sessions: ClearingSession[] = [];
   for (let day = from; day <= to; day = dayAfter(day)) sessions.push(...sessionsOfDay(scheme, day));
   return sessions;
+}
+
+/** The session that goes into clearing exactly at `instant`, if any (a payment's due time while ACTC). */
+export function sessionAt(scheme: SessionScheme, instant: Date): ClearingSession | undefined {
+  return sessionsOfDay(scheme, warsawDay(instant)).find((session) => session.sessionAt.getTime() === instant.getTime());
 }

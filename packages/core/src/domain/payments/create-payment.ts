@@ -38,11 +38,11 @@ import {
 import { defaultScheme, EXPRESS_ELIXIR_LIMIT, isInstant, SCHEME_CURRENCY } from './schemes.ts';
 import { reasonMessage, testIbanOutcome } from './test-ibans.ts';
 
-export const PAYMENT_SOURCE = 'sandbank-payment';
+const PAYMENT_SOURCE = 'sandbank-payment';
 /** The largest amount of one payment, in minor units (as for one transaction). */
 export const MAX_PAYMENT_AMOUNT = 1_000_000_000_000;
 /** How far ahead a requested execution date may lie. */
-export const MAX_EXECUTION_DAYS_AHEAD = 365;
+const MAX_EXECUTION_DAYS_AHEAD = 365;
 
 export interface CreatePaymentParams {
   userId: string;

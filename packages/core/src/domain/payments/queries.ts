@@ -39,7 +39,7 @@ const PAYMENT_COLUMNS = `p.id, p.user_id, p.from_account_id, p.currency, p.to_ac
   p.amount, p.scheme, p.status, p.reason_code, p.reason_message, p.end_to_end_id, p.description,
   to_char(p.requested_execution_date, 'YYYY-MM-DD') as requested_execution_date, p.due_at, p.accepted_at, p.settled_at,
   p.return_reason_code, p.return_reason_message, p.returned_at, p.request_fingerprint, p.created_at,
-  coalesce((select array_agg(t.id order by t.created_at, t.id) from transactions t where t.payment_id = p.id), '{}') as transaction_ids`;
+  coalesce((select array_agg(t.id order by t.date, t.id) from transactions t where t.payment_id = p.id), '{}') as transaction_ids`;
 
 /** The user's payment, or undefined (another user's is not found either); `lock`: FOR UPDATE. */
 export async function selectPayment(
@@ -319,4 +319,13 @@ export async function selectDebitLeg(em: EntityManager, paymentId: string): Prom
     [paymentId],
   );
   return row;
+}
+
+/** The currency of the user's account, or undefined when it is not theirs. */
+export async function selectAccountCurrency(em: EntityManager, userId: string, accountId: string): Promise<string | undefined> {
+  const [row] = await em.execute<{ currency: string }[]>('select currency from accounts where id = ? and user_id = ?', [
+    accountId,
+    userId,
+  ]);
+  return row?.currency;
 }

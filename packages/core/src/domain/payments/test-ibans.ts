@@ -6,7 +6,7 @@
  */
 import { composeIBAN } from 'ibantools';
 
-export type OutcomeStage = 'validation' | 'session' | 'return';
+type OutcomeStage = 'validation' | 'session' | 'return';
 
 export interface TestIbanOutcome {
   stage: OutcomeStage;
@@ -17,7 +17,7 @@ export interface TestIbanOutcome {
 }
 
 /** ISO 20022 reason codes and the messages Sandbank gives them. */
-export const REASONS: Record<string, string> = {
+const REASONS: Record<string, string> = {
   AC01: 'Incorrect account number',
   AC04: 'Closed account number',
   AC06: 'Blocked account',

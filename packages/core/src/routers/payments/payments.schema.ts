@@ -1,4 +1,11 @@
-import { CurrencySchema, ExternalSchemeSchema, IdSchema, PageQuerySchema, PaymentStatusSchema } from '@sandbank/schemas';
+import {
+  CurrencySchema,
+  ExternalSchemeSchema,
+  IdSchema,
+  PageQuerySchema,
+  PaymentStatusSchema,
+  TimestampSchema,
+} from '@sandbank/schemas';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { z } from 'zod';
 import { MAX_PAYMENT_AMOUNT } from '../../domain/payments/create-payment.ts';
@@ -6,7 +13,7 @@ import { exactJson } from '../../lib/exact-json.ts';
 import { nameSchema, textSchema } from '../../lib/text.ts';
 
 /** An IBAN in print or electronic form, checksum-valid (ISO 13616 mod 97, via ibantools); stored electronic. */
-export const IbanSchema = z
+const IbanSchema = z
   .string()
   .max(50)
   .transform((value) => electronicFormatIBAN(value) ?? '')
@@ -69,3 +76,45 @@ export const IdempotencyKeySchema = z
   .string()
   .regex(/^[\x21-\x7e]{1,255}$/, 'Expected 1–255 visible ASCII characters')
   .optional();
+
+const DaySchema = z.iso.date().refine((day) => day >= '1970-01-01' && day <= '9000-12-31', 'Must be a day from 1970 to 9000');
+
+export const CalendarInputSchema = z.strictObject({
+  from: DaySchema.optional().meta({ description: 'First Warsaw day (YYYY-MM-DD); default: the world’s today' }),
+  to: DaySchema.optional().meta({ description: 'Last Warsaw day, inclusive; default: from + 13 days; at most from + 91' }),
+  scheme: z.enum(['elixir', 'sepa']).optional().meta({ description: 'One scheme; default both' }),
+});
+
+export const CalendarOutputSchema = z.object({
+  data: z.array(
+    z
+      .object({
+        scheme: z.enum(['elixir', 'sepa']),
+        day: z.iso.date().meta({ description: 'The business day (Warsaw) the session belongs to' }),
+        cutoffAt: TimestampSchema.meta({ description: 'The last instant a payment joins it' }),
+        sessionAt: TimestampSchema.meta({ description: 'Its payments go into clearing (ACSP)' }),
+        settlesAt: TimestampSchema.meta({ description: 'Its payments settle (ACSC)' }),
+      })
+      .meta({ id: 'ClearingSession' }),
+  ),
+});
+
+export const ReasonCodeInputSchema = z.strictObject({
+  id: IdSchema,
+  reasonCode: z
+    .string()
+    .max(4)
+    .regex(/^[A-Z0-9]{4}$/, 'An ISO 20022 reason code: 4 capital letters or digits')
+    .meta({ description: 'ISO 20022 ExternalStatusReason1Code / ExternalReturnReason1Code', example: 'AC04' }),
+});
+
+export const IncomingPaymentInputSchema = z.strictObject({
+  accountId: IdSchema,
+  amount: exactJson(z.int().min(1).max(MAX_PAYMENT_AMOUNT).meta({ description: 'Minor units, > 0', example: 250_00 })),
+  currency: CurrencySchema.optional().meta({ description: "The account's currency (default); any other is 400" }),
+  debtorName: nameSchema(140).meta({ example: 'ACME sp. z o.o.' }),
+  debtorIban: IbanSchema,
+  scheme: ExternalSchemeSchema.optional().meta({ description: 'Default by currency: PLN elixir, EUR sepa' }),
+  description: textSchema(140).optional().meta({ example: 'Invoice 2026/11/42' }),
+  endToEndId: EndToEndIdSchema.optional(),
+});
