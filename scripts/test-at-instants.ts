@@ -49,7 +49,7 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
     'test/worlds.test.ts',
   ],
   // Due items fired by the worker as wall time passes (settlements, expiries, schedule runs).
-  '@sandbank/worker': ['test/clock-advance.test.ts'],
+  '@sandbank/worker': ['test/clock-advance.test.ts', 'test/payment-sessions.test.ts'],
 };
 
 const LEAD_MS = 20_000;
