@@ -28,6 +28,18 @@ module.exports = {
       },
     },
     {
+      name: 'domain-not-http-through-anything',
+      severity: 'error',
+      comment:
+        'Not through any path either: a domain module reaches no tRPC, Express or OpenAPI module through its imports ' +
+        '(AppError is a plain Error; error-body.ts and trpc.ts turn it into tRPC’s at the router edge).',
+      from: { path: '^packages/core/src/domain/' },
+      to: {
+        path: '^packages/core/src/(routers|trpc\\.ts|router\\.ts|openapi|error-body\\.ts)|node_modules/.*/(@trpc|express|trpc-to-openapi|zod-openapi)/',
+        reachable: true,
+      },
+    },
+    {
       name: 'clock-is-a-base',
       severity: 'error',
       comment:
@@ -53,7 +65,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(dist|node_modules|\\.data)/' },
+    exclude: { path: '(^|/)\\.data/|^(apps|packages|bench)/.*/dist/' },
     tsPreCompilationDeps: true,
     combinedDependencies: true,
     enhancedResolveOptions: {

@@ -58,7 +58,12 @@ export async function trigger(api: Api, kind: string, options: { account?: strin
     );
   if (kind === 'transaction.created') {
     const { data } = await simulate({ amount: options.amount });
-    return { kind, accountId: account.id, transactionId: data.transaction.id, summary: `+${options.amount} on ${account.id}` };
+    return {
+      kind,
+      accountId: account.id,
+      transactionId: data.transaction.id,
+      summary: `+${options.amount} ${account.currency} minor units on ${account.id}`,
+    };
   }
   // A pending debit needs the money: credit it first when the account is short.
   if (account.availableBalance < options.amount) await simulate({ amount: options.amount });
@@ -74,6 +79,6 @@ export async function trigger(api: Api, kind: string, options: { account?: strin
     kind,
     accountId: account.id,
     transactionId: id,
-    summary: `-${options.amount} pending on ${account.id}, then ${kind === 'transaction.updated' ? 'posted' : 'voided'}`,
+    summary: `-${options.amount} ${account.currency} minor units pending on ${account.id}, then ${kind === 'transaction.updated' ? 'posted' : 'voided'}`,
   };
 }

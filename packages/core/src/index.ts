@@ -12,7 +12,6 @@ export {
   cursorOf,
   LOG_START,
   type LogPosition,
-  logFilter,
   positionFromCursor,
   readLog,
 } from './domain/events/event-log.ts';
@@ -93,7 +92,8 @@ export { familyOf } from './domain/tenancy/family.ts';
 export { settleDueTransaction } from './domain/transactions/settle-due.ts';
 export { jsonOf, readTransactionList, TransactionListCache } from './domain/transactions/transaction-list-cache.ts';
 export { sweepExpiredWorlds } from './domain/worlds/remove-worlds.ts';
-export { AppError, isDatabaseUnavailable, retryAfterOf, statusOf, toErrorBody } from './errors.ts';
+export { retryAfterOf, statusOf, toErrorBody } from './error-body.ts';
+export { AppError, isDatabaseUnavailable } from './errors.ts';
 export { applyFrameworkWorkarounds } from './framework-workarounds.ts';
 export { LocalDaySchema } from './lib/date-range.ts';
 export { uuidv7 } from './lib/ids.ts';

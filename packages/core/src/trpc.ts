@@ -9,7 +9,8 @@ import type { Context } from './context.ts';
 import { authenticateAccessToken } from './domain/auth/tokens.ts';
 import { authenticateWorldOwner } from './domain/auth/world-owner.ts';
 import { authenticateApiKey } from './domain/integrations/authenticate-api-key.ts';
-import { AppError, toErrorBody } from './errors.ts';
+import { asTRPCError, toErrorBody } from './error-body.ts';
+import { AppError } from './errors.ts';
 import { currentTraceId } from './lib/request-trace.ts';
 import { findUnstorable } from './lib/storable-text.ts';
 import { withFamilyShare } from './protection/family-shares.ts';
@@ -52,6 +53,19 @@ const t = initTRPC
 export const router = t.router;
 export const middleware = t.middleware;
 
+/**
+ * The router edge of the error contract: an `AppError` thrown by a rule or a middleware below (which
+ * tRPC wraps as an internal error) becomes the tRPC error of its status, so tRPC answers that status and
+ * every handler reads the `AppError` as its cause.
+ */
+const appErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) throw asTRPCError(result.error.cause);
+  return result;
+});
+
+const procedure = t.procedure.use(appErrors);
+
 /** Every string of every input, before its schema: nothing PostgreSQL cannot store gets further (400 with the path). */
 const storableInput = t.middleware(async ({ getRawInput, next }) => {
   const path = findUnstorable(await getRawInput());
@@ -62,10 +76,10 @@ const storableInput = t.middleware(async ({ getRawInput, next }) => {
   return next();
 });
 
-export const publicProcedure = t.procedure.use(storableInput);
+export const publicProcedure = procedure.use(storableInput);
 
 /** Resolves the user from `Authorization: Bearer <accessToken>`; 401 UNAUTHENTICATED otherwise. */
-export const protectedProcedure = t.procedure
+export const protectedProcedure = procedure
   .use(async ({ ctx, next }) => {
     const token = bearerToken(ctx.authorization);
     if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
@@ -78,7 +92,7 @@ export const protectedProcedure = t.procedure
  * Resolves an API key (a user's `sbk_…` key or a partner key) from `Authorization: Bearer <API_KEY>`;
  * 401 UNAUTHENTICATED otherwise, user access tokens included. `ctx.apiKey` is the key's identity.
  */
-export const apiKeyProcedure = t.procedure
+export const apiKeyProcedure = procedure
   .meta({ auth: 'apiKey' })
   .use(async ({ ctx, next }) => {
     const apiKey = await authenticateApiKey(ctx.em, ctx.deps.config, bearerToken(ctx.authorization));
@@ -93,7 +107,7 @@ export const apiKeyProcedure = t.procedure
  * (`sbk_…`), so a CI job holding only an API key can make snapshots and worlds. Partner keys read
  * every owner but own no world: 403 FORBIDDEN. `ctx.user.id` is the world's user.
  */
-export const worldOwnerProcedure = t.procedure
+export const worldOwnerProcedure = procedure
   .meta({ auth: 'userOrApiKey' })
   .use(async ({ ctx, next }) => {
     const owner = await authenticateWorldOwner(ctx.em, ctx.deps, bearerToken(ctx.authorization));

@@ -1,6 +1,6 @@
 /**
- * Rewrites packages/db/schema.sql: migrates a scratch database and renders its schema
- * (src/schema-reference.ts). Uses DATABASE_URL's server if given (a scratch database is created
+ * Rewrites packages/db/schema.sql and src/generated/tables.ts: migrates a scratch database and
+ * renders its schema (src/schema-reference.ts) and its tables' types (src/table-types.ts). Uses DATABASE_URL's server if given (a scratch database is created
  * and dropped on it), otherwise an embedded PostgreSQL in a temporary folder.
  */
 
@@ -11,8 +11,10 @@ import path from 'node:path';
 import pg from 'pg';
 import { createOrm, migrateDatabase, startEmbeddedPostgres } from '../src/index.ts';
 import { renderSchemaReference } from '../src/schema-reference.ts';
+import { renderTableTypes } from '../src/table-types.ts';
 
 const target = path.join(import.meta.dirname, '..', 'schema.sql');
+const types = path.join(import.meta.dirname, '..', 'src', 'generated', 'tables.ts');
 const database = `sandbank_schema_${randomBytes(4).toString('hex')}`;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbank-schema-'));
 
@@ -41,10 +43,11 @@ try {
   await client.connect();
   try {
     fs.writeFileSync(target, await renderSchemaReference(client));
+    fs.writeFileSync(types, await renderTableTypes(client));
   } finally {
     await client.end();
   }
-  console.log(`wrote ${path.relative(process.cwd(), target)}`);
+  console.log(`wrote ${path.relative(process.cwd(), target)} and ${path.relative(process.cwd(), types)}`);
 } finally {
   await admin.query(`drop database if exists "${database}" with (force)`).catch(() => {});
   await admin.end();

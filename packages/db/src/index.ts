@@ -13,6 +13,8 @@ export * from './entities/index.ts';
 export { executeHot, type HotStatement } from './hot-statement.ts';
 export { createOrm, type EntityManager, MIGRATION_NAMES, nativePool, type Orm } from './orm.ts';
 export { EmbeddedPostgresError } from './postgres-process.ts';
+export { type Database, type Json, kysely } from './query-builder.ts';
 export { findRelocatedData, type RelocatedData, removeRelocatedData, removeUnusedBinaries } from './relocated-data.ts';
 export { renderSchemaReference } from './schema-reference.ts';
 export { openSnapshot, type Snapshot } from './snapshot.ts';
+export { renderTableTypes } from './table-types.ts';

@@ -33,12 +33,11 @@ import {
   familyOf,
   LOG_START,
   type LogPosition,
-  logFilter,
   positionFromCursor,
   readLog,
   toErrorBody,
 } from '@sandbank/core';
-import { buildEventBody, EVENT_TYPES, type EventRow, type EventType } from '@sandbank/schemas';
+import { buildEventBody, EVENT_TYPES, type EventType } from '@sandbank/schemas';
 import { TRPCError } from '@trpc/server';
 import type { Request, RequestHandler, Response } from 'express';
 import { sendError } from './errors.ts';
@@ -180,11 +179,11 @@ export function eventStreamHandler(
       // How long EventSource waits before reconnecting; the comment flushes the headers at once.
       res.write('retry: 2000\n: connected\n\n');
       const em = deps.orm.em.fork();
-      const where = logFilter(types);
+      const filter = { kind: 'logged', types } as const;
       let position: LogPosition = after;
       let lastWrite = Date.now();
       while (!signal.aborted) {
-        const rows = await readLog<EventRow>(em, { userId: user.id, after: position, limit: batch, where });
+        const rows = await readLog(em, { userId: user.id, after: position, limit: batch, filter, columns: 'event' });
         if (signal.aborted) break;
         if (rows.length > 0) {
           let chunk = '';

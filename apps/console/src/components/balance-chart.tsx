@@ -85,9 +85,9 @@ export function BalanceChart({ accountId }: { accountId: string }) {
         <>
           <p className="muted" data-testid="balance-chart-summary">
             {formatDay(history.from)} – {formatDay(history.to)} (world days, Europe/Warsaw), booked balance: lowest{' '}
-            <Money amount={summary.low.balance} /> ({formatDay(summary.low.date)}), highest{' '}
-            <Money amount={summary.high.balance} /> ({formatDay(summary.high.date)}), now <Money amount={summary.last.balance} />.
-            Pending holds are not included.
+            <Money amount={summary.low.balance} currency={history.currency} /> ({formatDay(summary.low.date)}), highest{' '}
+            <Money amount={summary.high.balance} currency={history.currency} /> ({formatDay(summary.high.date)}), now{' '}
+            <Money amount={summary.last.balance} currency={history.currency} />. Pending holds are not included.
           </p>
           <figure className="chart-frame">
             {/* The chunk may fail to arrive (offline): the chart says so, the rest of the page stays. */}
@@ -105,6 +105,7 @@ export function BalanceChart({ accountId }: { accountId: string }) {
               <Suspense fallback={<Loading what="the chart" />}>
                 <BalancePlot
                   points={history.points}
+                  currency={history.currency}
                   title={CHART_TITLE}
                   desc={`Line chart of the booked balance from ${formatDay(history.from)} to ${formatDay(history.to)}; the table below has every day.`}
                 />
@@ -132,7 +133,7 @@ export function BalanceChart({ accountId }: { accountId: string }) {
                     <tr key={point.date}>
                       <td>{formatDay(point.date)}</td>
                       <td className="num">
-                        <Money amount={point.balance} />
+                        <Money amount={point.balance} currency={history.currency} />
                       </td>
                     </tr>
                   ))}

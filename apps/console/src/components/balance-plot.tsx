@@ -17,10 +17,13 @@ export const yDomain = ([low, high]: readonly [number, number]): [number, number
 
 export default function BalancePlot({
   points,
+  currency,
   title,
   desc,
 }: {
   points: { date: string; balance: number }[];
+  /** The account's currency: every balance is in its minor units. */
+  currency: string;
   title: string;
   desc: string;
 }) {
@@ -38,12 +41,12 @@ export default function BalancePlot({
       <YAxis
         width={72}
         domain={yDomain}
-        tickFormatter={(value: number) => formatMoneyCompact(value)}
+        tickFormatter={(value: number) => formatMoneyCompact(value, currency)}
         tick={{ className: 'chart-tick' }}
         allowDecimals={false}
       />
       <Tooltip
-        formatter={(value) => [formatMoney(Number(value)), 'Balance']}
+        formatter={(value) => [formatMoney(Number(value), currency), 'Balance']}
         labelFormatter={(label) => formatDay(String(label))}
         contentStyle={{ background: 'var(--surface)', borderColor: 'var(--border)', color: 'var(--text)' }}
         itemStyle={{ color: 'var(--text)' }}

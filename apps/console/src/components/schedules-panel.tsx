@@ -5,7 +5,7 @@
 
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { formatDateTime, localInputToIso, parseAmount } from '../lib/format.ts';
+import { exampleAmount, formatDateTime, localInputToIso, parseAmount } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
 import { ConfirmButton } from './confirm-button.tsx';
 import { ErrorNote } from './error-note.tsx';
@@ -37,7 +37,7 @@ function Runs({ scheduleId }: { scheduleId: string }) {
   );
 }
 
-export function SchedulesPanel({ accountId, open }: { accountId: string; open: boolean }) {
+export function SchedulesPanel({ accountId, currency, open }: { accountId: string; currency: string; open: boolean }) {
   const trpc = useTRPC();
   const schedules = useQuery(trpc.schedules.listAccountSchedules.queryOptions({ id: accountId }));
   // What each change refetches is derived from the mutation (lib/query-client.ts).
@@ -54,9 +54,9 @@ export function SchedulesPanel({ accountId, open }: { accountId: string; open: b
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const minor = parseAmount(amountText);
+    const minor = parseAmount(amountText, currency);
     if (minor === undefined || minor <= 0) {
-      setAmountError('Enter a positive amount in PLN, e.g. 3200 or 12.50');
+      setAmountError(`Enter a positive amount in ${currency}, e.g. 3200 or ${exampleAmount(currency)}`);
       return;
     }
     setAmountError(undefined);
@@ -84,7 +84,7 @@ export function SchedulesPanel({ accountId, open }: { accountId: string; open: b
           {list.map((schedule) => (
             <li key={schedule.id}>
               <div>
-                <strong>{schedule.description}</strong> <Money amount={schedule.amount} signed />{' '}
+                <strong>{schedule.description}</strong> <Money amount={schedule.amount} currency={currency} signed />{' '}
                 <StatusBadge status={schedule.state} />
               </div>
               <div className="muted mono">{schedule.rrule}</div>
@@ -130,7 +130,7 @@ export function SchedulesPanel({ accountId, open }: { accountId: string; open: b
             </label>
           </fieldset>
           <label className="field">
-            <span>Amount each time (PLN)</span>
+            <span>Amount each time ({currency})</span>
             <input
               required
               inputMode="decimal"

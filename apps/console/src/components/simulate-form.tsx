@@ -6,13 +6,13 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { formatMoney, localInputToIso, parseAmount } from '../lib/format.ts';
+import { decimalsRule, exampleAmount, formatMoney, localInputToIso, parseAmount } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
 import type { Category } from '../lib/types.ts';
 import { CategorySelect } from './category-select.tsx';
 import { ErrorNote } from './error-note.tsx';
 
-export function SimulateForm({ accountId }: { accountId: string }) {
+export function SimulateForm({ accountId, currency }: { accountId: string; currency: string }) {
   const trpc = useTRPC();
   const id = useId();
   const [direction, setDirection] = useState<'debit' | 'credit'>('debit');
@@ -39,7 +39,7 @@ export function SimulateForm({ accountId }: { accountId: string }) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const minor = parseAmount(amountText);
+    const minor = parseAmount(amountText, currency);
     setInvalid(minor === undefined || minor <= 0);
     if (minor === undefined || minor <= 0) return;
     const isoDate = localInputToIso(date);
@@ -87,17 +87,19 @@ export function SimulateForm({ accountId }: { accountId: string }) {
         </div>
       </fieldset>
       <label className="field">
-        <span>Amount (PLN)</span>
+        <span>Amount ({currency})</span>
         <input
           inputMode="decimal"
           required
           value={amountText}
           onChange={(e) => setAmountText(e.target.value)}
-          placeholder="12.50"
+          placeholder={exampleAmount(currency)}
           aria-invalid={invalid || undefined}
           aria-describedby={`${id}-amount-help`}
         />
-        <small id={`${id}-amount-help`}>{invalid ? 'Enter a positive amount with at most two decimals.' : 'e.g. 12.50'}</small>
+        <small id={`${id}-amount-help`}>
+          {invalid ? `Enter a positive amount with ${decimalsRule(currency)}.` : `e.g. ${exampleAmount(currency)}`}
+        </small>
       </label>
       <label className="field">
         <span>Description</span>
@@ -131,9 +133,9 @@ export function SimulateForm({ accountId }: { accountId: string }) {
       {result && !simulate.isPending && (
         <div className="note success" role="status">
           {result.transaction.status === 'pending'
-            ? `Pending ${formatMoney(result.transaction.amount)}, held until it posts.`
-            : `Booked ${formatMoney(result.transaction.amount)}.`}
-          {` Balance ${formatMoney(result.balance)}, available ${formatMoney(result.availableBalance)}.`}
+            ? `Pending ${formatMoney(result.transaction.amount, currency)}, held until it posts.`
+            : `Booked ${formatMoney(result.transaction.amount, currency)}.`}
+          {` Balance ${formatMoney(result.balance, currency)}, available ${formatMoney(result.availableBalance, currency)}.`}
         </div>
       )}
       <button type="submit" disabled={simulate.isPending}>

@@ -45,7 +45,7 @@ export function TransactionActions({ transaction }: { transaction: Transaction }
       patch.mutate({ ...guarded, description, merchant: merchant || null, category: category || null });
       return;
     }
-    const magnitude = amountText ? parseAmount(amountText) : undefined;
+    const magnitude = amountText ? parseAmount(amountText, transaction.currency) : undefined;
     const bad = amountText !== '' && (magnitude === undefined || magnitude <= 0);
     setInvalid(bad);
     if (bad) return;
@@ -57,7 +57,9 @@ export function TransactionActions({ transaction }: { transaction: Transaction }
   };
 
   const label =
-    mode === 'post' ? 'Final amount in PLN (empty: as authorised)' : 'Amount to give back in PLN (empty: all that is left)';
+    mode === 'post'
+      ? `Final amount in ${transaction.currency} (empty: as authorised)`
+      : `Amount to give back in ${transaction.currency} (empty: all that is left)`;
   return (
     <div className="stack">
       <div className="row">

@@ -61,7 +61,7 @@ export function TransactionPanel({ id, onClose }: { id: string; onClose: () => v
           <dl className="facts">
             <dt>Amount</dt>
             <dd data-testid="panel-amount">
-              <Money amount={transaction.amount} signed />
+              <Money amount={transaction.amount} currency={transaction.currency} signed />
             </dd>
             <dt>Status</dt>
             <dd>
@@ -102,7 +102,7 @@ export function TransactionPanel({ id, onClose }: { id: string; onClose: () => v
                   <ul className="plain-list">
                     {timeline.reversals.map((reversal) => (
                       <li key={reversal.id} className="mono">
-                        <Money amount={reversal.amount} signed />{' '}
+                        <Money amount={reversal.amount} currency={reversal.currency} signed />{' '}
                         <Link href={hrefOf(reversal.id)} state={focusState(reversal.id)} data-testid="reversal-link">
                           {reversal.id}
                         </Link>{' '}

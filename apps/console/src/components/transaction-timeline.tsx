@@ -79,7 +79,7 @@ export function TransactionTimeline({
                 {other && (
                   <>
                     {' '}
-                    <Money amount={other.amount} signed /> by{' '}
+                    <Money amount={other.amount} currency={other.currency} signed /> by{' '}
                     <Link href={hrefOf(other.id)} state={focusState(other.id)}>
                       reversal {other.id.slice(-8)}
                     </Link>

@@ -138,7 +138,7 @@ export function TransactionsTable({ accountId, selectedId, onSelect }: Props) {
                     <StatusBadge status={transaction.status} />
                   </td>
                   <td data-label="Amount" className="num">
-                    <Money amount={transaction.amount} signed />
+                    <Money amount={transaction.amount} currency={transaction.currency} signed />
                   </td>
                 </tr>
               ))}

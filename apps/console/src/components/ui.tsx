@@ -17,8 +17,9 @@ export function PageHeader({ title, subtitle, children }: { title: string; subti
   );
 }
 
-export function Money({ amount, signed = false }: { amount: number; signed?: boolean }) {
-  const text = formatMoney(amount);
+/** An amount in its own currency's minor units, written in that currency. */
+export function Money({ amount, currency, signed = false }: { amount: number; currency: string; signed?: boolean }) {
+  const text = formatMoney(amount, currency);
   if (!signed) return <span>{text}</span>;
   return <span className={amount > 0 ? 'credit' : 'debit'}>{amount > 0 ? `+${text}` : text}</span>;
 }

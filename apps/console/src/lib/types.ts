@@ -7,6 +7,7 @@ type Inputs = inferRouterInputs<AppRouter>;
 
 export type Transaction = Outputs['transactions']['listAccountTransactions']['data'][number];
 export type Category = NonNullable<Transaction['category']>;
+export type Currency = Transaction['currency'];
 export type StatusFilter = NonNullable<Inputs['transactions']['listAccountTransactions']['status']>;
 export type EventItem = Outputs['events']['listEvents']['data'][number];
 export type EventType = EventItem['type'];

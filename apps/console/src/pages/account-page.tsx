@@ -44,19 +44,19 @@ export function AccountPage({ id }: { id: string }) {
         <div className="figure">
           <dt>Balance</dt>
           <dd data-testid="balance">
-            <Money amount={data.balance} />
+            <Money amount={data.balance} currency={data.currency} />
           </dd>
         </div>
         <div className="figure">
           <dt>Held by pending debits</dt>
           <dd data-testid="held">
-            <Money amount={data.heldAmount} />
+            <Money amount={data.heldAmount} currency={data.currency} />
           </dd>
         </div>
         <div className="figure">
           <dt>Available</dt>
           <dd data-testid="available">
-            <Money amount={data.availableBalance} />
+            <Money amount={data.availableBalance} currency={data.currency} />
           </dd>
         </div>
       </dl>
@@ -73,10 +73,10 @@ export function AccountPage({ id }: { id: string }) {
           {data.status === 'open' && (
             <section className="card" aria-labelledby="simulate">
               <h2 id="simulate">Simulate</h2>
-              <SimulateForm accountId={id} />
+              <SimulateForm accountId={id} currency={data.currency} />
             </section>
           )}
-          <SchedulesPanel accountId={id} open={data.status === 'open'} />
+          <SchedulesPanel accountId={id} currency={data.currency} open={data.status === 'open'} />
           <StatementForm accountId={id} />
           {data.status === 'open' && <CloseAccountForm account={data} />}
         </div>

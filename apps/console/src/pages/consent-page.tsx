@@ -97,7 +97,7 @@ export function ConsentPage({ id }: { id: string }) {
             {open.map((account) => (
               <label key={account.id} className="check">
                 <input type="checkbox" checked={!unpicked.has(account.id)} onChange={() => toggle(account.id)} />
-                {account.name} <Money amount={account.balance} />
+                {account.name} <Money amount={account.balance} currency={account.currency} />
               </label>
             ))}
           </fieldset>

@@ -32,14 +32,15 @@ function Summary({ event }: { event: EventItem }) {
   }
   return (
     <span>
-      <Money amount={transaction.amount} signed /> {transaction.description || '(no description)'}{' '}
+      <Money amount={transaction.amount} currency={transaction.currency} signed /> {transaction.description || '(no description)'}{' '}
       <StatusBadge status={transaction.status} />
       {changes && changes.length > 0 && <span className="muted"> changed {changes.join(', ')}</span>}
       {reason && <span className="muted"> ({reason})</span>}
       {balances && (
         <span className="muted">
           {' '}
-          → balance <Money amount={balances.balance} />, available <Money amount={balances.availableBalance} />
+          → balance <Money amount={balances.balance} currency={transaction.currency} />, available{' '}
+          <Money amount={balances.availableBalance} currency={transaction.currency} />
         </span>
       )}
     </span>

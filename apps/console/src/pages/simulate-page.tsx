@@ -32,7 +32,7 @@ export function SimulatePage() {
             <h2 id="simulate-title">New transaction</h2>
             {account && (
               <span className="muted">
-                Balance <Money amount={account.balance} />
+                Balance <Money amount={account.balance} currency={account.currency} />
               </span>
             )}
           </header>
@@ -41,12 +41,12 @@ export function SimulatePage() {
             <select value={accountId} onChange={(e) => url.set({ account: e.target.value })}>
               {open.map((item) => (
                 <option key={item.id} value={item.id}>
-                  {item.name}
+                  {item.currency === 'PLN' ? item.name : `${item.name} (${item.currency})`}
                 </option>
               ))}
             </select>
           </label>
-          <SimulateForm key={accountId} accountId={accountId} />
+          {account && <SimulateForm key={accountId} accountId={accountId} currency={account.currency} />}
         </section>
       )}
     </>

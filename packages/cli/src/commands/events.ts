@@ -83,7 +83,7 @@ export function registerEventCommands(program: Command, { output, api }: Command
     .description(`book a simulation that makes an event: ${TRIGGER_KINDS.join(', ')}`)
     .argument('<kind>', 'the event kind to make')
     .option('-a, --account <id>', 'the account (default: your first open account, opened if you have none)')
-    .option('--amount <minor>', 'the amount in minor units (grosze)', positiveInt, 1250)
+    .option('--amount <minor>', "the amount in the account's minor units (grosze for PLN, yen for JPY)", positiveInt, 1250)
     .option('-w, --webhook <id>', 'webhook.test: the webhook to send it to (default: your only webhook)')
     .action(async (kind: string, options: { account?: string; amount: number; webhook?: string }) => {
       const out = output();

@@ -1,10 +1,10 @@
-import { ApiKeyEntity, WorkerHeartbeatEntity } from './integration.ts';
-import { AccountEntity, EventEntity, TransactionEntity } from './ledger.ts';
+import { ApiKeyEntity } from './integration.ts';
+import { AccountEntity, EventEntity } from './ledger.ts';
 import { RefreshTokenEntity, UserEntity } from './user.ts';
 import { DeliveryAttemptEntity, DeliveryEntity, WebhookEntity } from './webhook.ts';
 
-export { ApiKeyEntity, WorkerHeartbeatEntity } from './integration.ts';
-export { AccountEntity, EventEntity, TransactionEntity } from './ledger.ts';
+export { ApiKeyEntity } from './integration.ts';
+export { AccountEntity, EventEntity } from './ledger.ts';
 export { RefreshTokenEntity, UserEntity } from './user.ts';
 export { DeliveryAttemptEntity, DeliveryEntity, WebhookEntity } from './webhook.ts';
 
@@ -12,11 +12,9 @@ export const entities = [
   UserEntity,
   RefreshTokenEntity,
   AccountEntity,
-  TransactionEntity,
   EventEntity,
   WebhookEntity,
   DeliveryEntity,
   DeliveryAttemptEntity,
   ApiKeyEntity,
-  WorkerHeartbeatEntity,
 ];

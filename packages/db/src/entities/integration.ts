@@ -20,15 +20,3 @@ const ApiKeyDefinition = defineEntity({
 });
 export class ApiKeyEntity extends ApiKeyDefinition.class {}
 ApiKeyDefinition.setClass(ApiKeyEntity);
-
-/** Liveness of worker processes, so live workers can release the jobs of dead ones. */
-const WorkerHeartbeatDefinition = defineEntity({
-  name: 'WorkerHeartbeat',
-  tableName: 'worker_heartbeats',
-  properties: {
-    workerId: p.text().primary(),
-    lastSeenAt: p.datetime(3),
-  },
-});
-export class WorkerHeartbeatEntity extends WorkerHeartbeatDefinition.class {}
-WorkerHeartbeatDefinition.setClass(WorkerHeartbeatEntity);

@@ -23,37 +23,6 @@ const AccountDefinition = defineEntity({
 export class AccountEntity extends AccountDefinition.class {}
 AccountDefinition.setClass(AccountEntity);
 
-const TransactionDefinition = defineEntity({
-  name: 'Transaction',
-  tableName: 'transactions',
-  properties: {
-    id: p.uuid().primary(),
-    account: () => p.manyToOne(AccountEntity),
-    /** The account's owner, copied at insert (accounts never change hands) for the owner-wide history index. */
-    owner: () => p.manyToOne(UserEntity).name('user_id'),
-    externalTxnId: p.text(),
-    amount: p.bigint('number'),
-    currency: p.text(),
-    date: p.datetime(3),
-    description: p.text(),
-    raw: p.json<Record<string, unknown>>(),
-    /** The lifecycle (docs/concepts/lifecycle.md); the transitions change these with hand-written SQL only. */
-    status: p.enum(['pending', 'posted', 'voided'] as const).default('posted'),
-    postedAt: p.datetime(3).nullable(),
-    version: p.integer().default(1),
-    merchant: p.text().nullable(),
-    category: p.text().nullable(),
-    reversalOf: p.uuid().nullable(),
-    reversedAmount: p.bigint('number').default(0),
-    settleAt: p.datetime(3).nullable(),
-    expireAt: p.datetime(3).nullable(),
-    createdAt: p.datetime(3).onCreate(() => new Date()),
-    updatedAt: p.datetime(3).onCreate(() => new Date()),
-  },
-});
-export class TransactionEntity extends TransactionDefinition.class {}
-TransactionDefinition.setClass(TransactionEntity);
-
 /** The outbox: one row per business event, written in the same transaction as the change. */
 const EventDefinition = defineEntity({
   name: 'Event',

@@ -50,7 +50,7 @@ export function statementsRouter(deps: Deps, inFlight: InFlight): Router {
   });
   const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => {
     inFlight.track(handler(req, res)).catch((error: unknown) => {
-      if (error instanceof TRPCError) {
+      if (error instanceof AppError || error instanceof TRPCError) {
         const body = toErrorBody(error, req.id);
         sendError(res, body, errorHeaders(error, statusOf(body), {}));
       } else next(error);

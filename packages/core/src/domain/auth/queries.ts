@@ -1,30 +1,41 @@
 /**
  * The SQL of users and their sessions (docs/architecture.md, "The schema"): one named function per
- * statement, typed rows in and out; the domain modules call these instead of writing SQL inline.
+ * statement, written with Kysely over the generated table types (`kysely(em)`, bound to the
+ * EntityManager's transaction), so every column and every row type is checked against the schema.
  */
-import { type EntityManager, executeHot } from '@sandbank/db';
+import { type EntityManager, executeHot, kysely } from '@sandbank/db';
+import { sql } from 'kysely';
+
+const NOW = sql<string>`now()`;
+const WALL_NOW = sql<string>`sandbank_wall_now()`;
 
 /**
  * Locks the user's row (FOR NO KEY UPDATE) until the transaction ends: creations counted against a
  * per-user limit, a reset and a world's creation serialise on it; bookings only KEY SHARE it.
  */
 export async function lockUser(tx: EntityManager, userId: string): Promise<void> {
-  await tx.execute('select 1 from users where id = ? for no key update', [userId]);
+  await kysely(tx).selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().execute();
 }
 
 /** Revokes every live refresh token of a session family. */
 export async function revokeRefreshTokenFamily(em: EntityManager, familyId: string): Promise<void> {
-  await em.execute('update refresh_tokens set revoked_at = now() where family_id = ? and revoked_at is null', [familyId], 'run');
+  await kysely(em)
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: NOW })
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /** Revokes the live tokens of the family the token with this hash belongs to (nothing when unknown). */
 export async function revokeRefreshTokenFamilyOf(em: EntityManager, tokenHash: string): Promise<void> {
-  await em.execute(
-    `update refresh_tokens set revoked_at = now()
-      where family_id = (select family_id from refresh_tokens where token_hash = ?) and revoked_at is null`,
-    [tokenHash],
-    'run',
-  );
+  const db = kysely(em);
+  await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: NOW })
+    .where('family_id', '=', db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', tokenHash))
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /**
@@ -34,9 +45,13 @@ export async function revokeRefreshTokenFamilyOf(em: EntityManager, tokenHash: s
  * user by the time this returns, and the claim that follows finds no token.
  */
 export async function lockRefreshTokenUser(tx: EntityManager, tokenHash: string): Promise<void> {
-  await tx.execute('select 1 from users where id = (select user_id from refresh_tokens where token_hash = ?) for key share', [
-    tokenHash,
-  ]);
+  const db = kysely(tx);
+  await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', db.selectFrom('refresh_tokens').select('user_id').where('token_hash', '=', tokenHash))
+    .forKeyShare()
+    .execute();
 }
 
 /**
@@ -52,28 +67,44 @@ export async function claimRefreshToken(
   tx: EntityManager,
   tokenHash: string,
 ): Promise<{ user_id: string; family_id: string; world: boolean } | undefined> {
-  const [claimed] = await tx.execute<{ user_id: string; family_id: string; world: boolean }[]>(
-    `update refresh_tokens set used_at = now()
-        where token_hash = ? and used_at is null and revoked_at is null and expires_at > now()
-          and (not world
-               or exists (select 1 from worlds w where w.id = refresh_tokens.user_id and w.expires_at > sandbank_wall_now()))
-          and not exists (select 1 from worlds w where w.id = refresh_tokens.user_id and w.expires_at <= sandbank_wall_now())
-        returning user_id, family_id, world or exists (select 1 from worlds w where w.id = refresh_tokens.user_id) as world`,
-    [tokenHash],
-  );
-  return claimed;
+  return kysely(tx)
+    .updateTable('refresh_tokens')
+    .set({ used_at: NOW })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', NOW)
+    .where((eb) => {
+      const worldOf = () => eb.selectFrom('worlds as w').select('w.id').whereRef('w.id', '=', 'refresh_tokens.user_id');
+      return eb.and([
+        eb.or([eb('world', '=', false), eb.exists(worldOf().where('w.expires_at', '>', WALL_NOW))]),
+        eb.not(eb.exists(worldOf().where('w.expires_at', '<=', WALL_NOW))),
+      ]);
+    })
+    .returning((eb) => [
+      'user_id',
+      'family_id',
+      eb
+        .or([
+          eb('world', '=', true),
+          eb.exists(eb.selectFrom('worlds as w').select('w.id').whereRef('w.id', '=', 'refresh_tokens.user_id')),
+        ])
+        .$castTo<boolean>()
+        .as('world'),
+    ])
+    .executeTakeFirst();
 }
 
-/** A refresh token's family and when it was used, whatever its state; or undefined. */
+/** A refresh token's family and when it was used (PostgreSQL's timestamp text), whatever its state; or undefined. */
 export async function selectRefreshToken(
   tx: EntityManager,
   tokenHash: string,
-): Promise<{ family_id: string; used_at: Date | null } | undefined> {
-  const [known] = await tx.execute<{ family_id: string; used_at: Date | null }[]>(
-    'select family_id, used_at from refresh_tokens where token_hash = ?',
-    [tokenHash],
-  );
-  return known;
+): Promise<{ family_id: string; used_at: string | null } | undefined> {
+  return kysely(tx)
+    .selectFrom('refresh_tokens')
+    .select(['family_id', 'used_at'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
 }
 
 const LIVE_WORLD = { sql: 'select 1 as live from worlds where id = ? and expires_at > sandbank_wall_now()' };

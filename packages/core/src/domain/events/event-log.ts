@@ -21,33 +21,40 @@
  * (never loses anything) until it ends.
  */
 import type { EntityManager } from '@sandbank/db';
-import type { EventRow, EventType, WebhookEvent } from '@sandbank/schemas';
+import type { EventType, WebhookEvent } from '@sandbank/schemas';
 import { z } from 'zod';
 import { notFound } from '../../errors.ts';
 import { decodeCursor, encodeCursor, Int8TextSchema } from '../../lib/cursor.ts';
 import { toEvent } from '../../mappers/event.ts';
-import { LOGGED_EVENTS, type LogPosition, selectLoggedEvent, selectLogRows, selectSnapshotXmin } from './queries.ts';
+import {
+  type LogColumns,
+  type LogFilter,
+  type LogPosition,
+  selectLoggedEvent,
+  selectLogRows,
+  selectSnapshotXmin,
+} from './queries.ts';
 
 export type { LogPosition } from './queries.ts';
 export { PLAID_WEBHOOK_EVENT, WEBHOOK_TEST_EVENT } from './queries.ts';
 export const LOG_START: LogPosition = { txid: '0', seq: '0' };
 
-export interface ReadLogParams {
+export interface ReadLogParams<C extends keyof LogColumns> {
   userId: string;
   after: LogPosition;
   limit: number;
-  /** Extra conditions on `events` (with their params), e.g. a type filter. */
-  where?: { sql: string; params: unknown[] };
-  /** The columns to read besides the position; the whole event by default. */
-  columns?: string;
+  /** Which events: the log's own (of some types, one transaction's, up to a position) or sync's. */
+  filter: LogFilter;
+  /** The columns to read besides the position: the whole event (`event`), its `id`, or what sync needs. */
+  columns: C;
 }
 
 /** Up to `limit` of the user's events after `after`, in log order, each with its position. */
-export async function readLog<Row extends object = EventRow>(
+export async function readLog<C extends keyof LogColumns>(
   em: EntityManager,
-  { userId, after, limit, where, columns = 'id, type, created_at, payload' }: ReadLogParams,
-): Promise<(Row & LogPosition)[]> {
-  return selectLogRows<Row>(em, { userId, after, limit, where, columns });
+  params: ReadLogParams<C>,
+): Promise<(LogColumns[C] & LogPosition)[]> {
+  return selectLogRows(em, params);
 }
 
 /** The horizon itself, as a position: every event before it is committed and readable. */
@@ -79,8 +86,8 @@ export async function listEvents(
   { userId, after, types, transactionId, limit }: ListEventsParams,
 ): Promise<EventPage> {
   const position = after ? positionFromCursor(after, 'after') : LOG_START;
-  const where = transactionFilter(logFilter(types), transactionId);
-  const rows = await readLog(em, { userId, after: position, limit: limit + 1, where });
+  const filter = { kind: 'logged', types, transactionId } as const;
+  const rows = await readLog(em, { userId, after: position, limit: limit + 1, filter, columns: 'event' });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
@@ -106,22 +113,3 @@ export const positionFromCursor = (raw: string, path: string): LogPosition =>
 
 /** The cursor that continues after `position`. */
 export const cursorOf = (position: LogPosition): string => encodeLogCursor(position);
-
-/** The log's events (world events only), of the given kinds if any. */
-export function logFilter(types?: readonly string[]): { sql: string; params: unknown[] } {
-  const kinds = types?.length ? ` and type in (${types.map(() => '?').join(', ')})` : '';
-  return { sql: `${LOGGED_EVENTS}${kinds}`, params: [...(types ?? [])] };
-}
-
-/**
- * Narrows a filter to one transaction's timeline: the events whose transaction is it, and the
- * creation of its reversals. The expressions are those of the `events_transaction_idx` and
- * `events_reversal_of_idx` indexes, so the read does not walk the whole log.
- */
-function transactionFilter(filter: { sql: string; params: unknown[] }, transactionId?: string) {
-  if (!transactionId) return filter;
-  return {
-    sql: `${filter.sql} and ((payload #>> '{transaction,id}') = ? or (payload #>> '{transaction,reversalOf}') = ?)`,
-    params: [...filter.params, transactionId, transactionId],
-  };
-}

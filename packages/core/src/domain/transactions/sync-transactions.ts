@@ -161,33 +161,14 @@ async function snapshotPage(
   return { added, modified: [], removed: [], nextCursor: logCursor(scope, start), hasMore: pending.length > 0 };
 }
 
-type LogEvent = {
-  type: string;
-  /** transaction.* events: the transaction it names. */
-  transaction_id: string | null;
-  /** scenario.applied: the accounts it created. */
-  accounts: { id: string }[] | null;
-  /** transaction.updated: the status before it (`pending` for a post). */
-  previous_status: string | null;
-} & LogPosition;
-
 /** The events sync follows after `after`, in log order: transaction.* and scenario.applied (optionally one account's). */
 function syncEvents(em: EntityManager, scope: Scope, after: LogPosition, limit: number) {
-  const where = scope.accountId
-    ? {
-        sql: `((type like 'transaction.%' and payload->'transaction'->>'accountId' = ?)
-               or (type = 'scenario.applied' and payload->'scenario'->'accounts' @> ?::jsonb))`,
-        params: [scope.accountId, JSON.stringify([{ id: scope.accountId }])],
-      }
-    : { sql: "(type like 'transaction.%' or type = 'scenario.applied')", params: [] };
-  return readLog<LogEvent>(em, {
+  return readLog(em, {
     userId: scope.userId,
     after,
     limit,
-    where,
-    columns: `type, payload->'transaction'->>'id' as transaction_id,
-              case when type = 'scenario.applied' then payload->'scenario'->'accounts' end as accounts,
-              payload->'previous'->>'status' as previous_status`,
+    filter: { kind: 'sync', accountId: scope.accountId },
+    columns: 'sync',
   });
 }
 

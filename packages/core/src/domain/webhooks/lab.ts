@@ -7,7 +7,7 @@ import { deliveryJob } from '@sandbank/webhooks';
 import { AppError } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { userNow } from '../clock/clock.ts';
-import { cursorOf, LOG_START, logFilter, positionFromCursor, readLog, WEBHOOK_TEST_EVENT } from '../events/event-log.ts';
+import { cursorOf, LOG_START, positionFromCursor, readLog, WEBHOOK_TEST_EVENT } from '../events/event-log.ts';
 import { enqueueDeliveryJobs, insertTestEvent, selectWebhookPlaidItem, upsertDeliveries } from './queries.ts';
 import { getOwnedWebhook } from './webhooks.ts';
 
@@ -74,13 +74,10 @@ export async function replayEvents(em: EntityManager, { userId, webhookId, after
   const to = until ? positionFromCursor(until, 'until') : null;
   const kinds = (webhook.events as string[]).filter((kind) => !types || types.includes(kind));
   if (kinds.length === 0) return { eventIds: [] as string[], hasMore: false, nextCursor: cursorOf(from) };
-  const filter = logFilter(kinds);
-  const where = to
-    ? { sql: `${filter.sql} and (txid, seq) <= (?::xid8, ?::bigint)`, params: [...filter.params, to.txid, to.seq] }
-    : filter;
+  const filter = { kind: 'logged', types: kinds, until: to ?? undefined } as const;
   const bounded = Math.min(limit, REPLAY_MAX_EVENTS);
   return em.transactional(async (tx) => {
-    const rows = await readLog<{ id: string }>(tx, { userId, after: from, limit: bounded + 1, where, columns: 'id' });
+    const rows = await readLog(tx, { userId, after: from, limit: bounded + 1, filter, columns: 'id' });
     const page = rows.slice(0, bounded);
     await queue(
       tx,
