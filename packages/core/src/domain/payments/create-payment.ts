@@ -22,6 +22,7 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { retriedTransaction } from '../../lib/retried-transaction.ts';
 import { toPayment } from '../../mappers/payment.ts';
 import { accountClosed } from '../accounts/accounts.ts';
+import { ibanOf } from '../accounts/iban.ts';
 import { sessionFor, warsawDay } from './calendar.ts';
 import { paymentEvent } from './payment-events.ts';
 import {
@@ -128,6 +129,7 @@ async function book(tx: EntityManager, params: CreatePaymentParams, fingerprint:
   checkExecutionDate(params, now);
   const outcome = decide(params, from, currency, now);
   const id = uuidv7();
+  const endToEndId = params.endToEndId ?? `SB${id.replaceAll('-', '')}`;
   const inserted = await insertPayment(tx, {
     id,
     userId: params.userId,
@@ -141,7 +143,7 @@ async function book(tx: EntityManager, params: CreatePaymentParams, fingerprint:
     status: outcome.status,
     reasonCode: outcome.reason?.code ?? null,
     reasonMessage: outcome.reason?.message ?? null,
-    endToEndId: params.endToEndId ?? `SB${id.replaceAll('-', '')}`,
+    endToEndId,
     description: params.description ?? '',
     requestedExecutionDate: params.requestedExecutionDate ?? null,
     dueAt: outcome.dueAt,
@@ -152,7 +154,9 @@ async function book(tx: EntityManager, params: CreatePaymentParams, fingerprint:
     at: now,
   });
   if (!inserted) throw new KeyTaken();
-  if (outcome.status !== 'RJCT') await insertLegs(tx, legsOf(params, { id, userId: params.userId, currency, to, now, outcome }));
+  if (outcome.status !== 'RJCT') {
+    await insertLegs(tx, legsOf(params, { id, endToEndId, userId: params.userId, currency, from, to, now, outcome }));
+  }
   const row = await selectPayment(tx, { userId: params.userId, paymentId: id });
   if (!row) throw new Error(`payment ${id} vanished`);
   const payment = toPayment(row);
@@ -216,12 +220,17 @@ function decide(params: CreatePaymentParams, from: LockedAccountRow, currency: C
 
 interface LegContext {
   id: string;
+  endToEndId: string;
   userId: string;
   currency: Currency;
+  from: LockedAccountRow;
   to: LockedAccountRow | undefined;
   now: Date;
   outcome: Outcome;
 }
+
+/** An own account as the other side of a transfer: its name and IBAN. */
+const accountParty = (account: LockedAccountRow) => ({ name: account.name, iban: ibanOf(account.id) });
 
 /** The debit (posted when settled at once, else a pending hold) and, between own accounts, the credit leg. */
 function legsOf(params: CreatePaymentParams, c: LegContext): PaymentLeg[] {
@@ -229,32 +238,42 @@ function legsOf(params: CreatePaymentParams, c: LegContext): PaymentLeg[] {
   const settled = c.outcome.status === 'ACSC';
   const debitId = uuidv7();
   const creditId = c.to ? uuidv7() : null;
-  const counterparty = 'iban' in params.to ? { name: params.to.name, iban: params.to.iban } : null;
+  // Who is on the other side, as every face shows it: the creditor, or the other own account.
+  const creditor = 'iban' in params.to ? { name: params.to.name, iban: params.to.iban } : c.to ? accountParty(c.to) : null;
   const leg = (
     fields: Pick<Transaction, 'id' | 'accountId' | 'externalTxnId' | 'amount'>,
     counterpart: string | null,
+    counterparty: { name: string; iban: string } | null,
   ): Transaction => ({
     ...fields,
     currency: c.currency,
     date: at,
     description: params.description ?? '',
-    raw: { source: PAYMENT_SOURCE, paymentId: c.id, scheme: c.outcome.scheme, ...(counterparty ? { counterparty } : {}) },
+    raw: {
+      source: PAYMENT_SOURCE,
+      paymentId: c.id,
+      scheme: c.outcome.scheme,
+      endToEndId: c.endToEndId,
+      ...(counterparty ? { counterparty } : {}),
+    },
     status: settled ? 'posted' : 'pending',
     postedAt: settled ? at : null,
     version: 1,
-    merchant: counterparty?.name ?? null,
+    merchant: 'iban' in params.to ? params.to.name : null,
     category: 'transfer',
     reversalOf: null,
     paymentId: c.id,
     ...(counterpart ? { counterpartTransactionId: counterpart } : {}),
   });
-  const debit = leg(
-    { id: debitId, accountId: params.fromAccountId, externalTxnId: `pay_${c.id}`, amount: -params.amount },
-    creditId,
-  );
+  const debitFields = { id: debitId, accountId: params.fromAccountId, externalTxnId: `pay_${c.id}`, amount: -params.amount };
+  const debit = leg(debitFields, creditId, creditor);
   const legs: PaymentLeg[] = [{ transaction: debit, userId: c.userId, held: settled ? 0 : params.amount, eventId: uuidv7() }];
   if (c.to && creditId) {
-    const credit = leg({ id: creditId, accountId: c.to.id, externalTxnId: `pay_${c.id}`, amount: params.amount }, debitId);
+    const credit = leg(
+      { id: creditId, accountId: c.to.id, externalTxnId: `pay_${c.id}`, amount: params.amount },
+      debitId,
+      accountParty(c.from),
+    );
     legs.push({ transaction: credit, userId: c.userId, held: 0, eventId: uuidv7() });
   }
   return legs;

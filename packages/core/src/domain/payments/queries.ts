@@ -100,6 +100,7 @@ export async function selectPaymentPage(em: EntityManager, p: PaymentListParams)
 
 export interface LockedAccountRow {
   id: string;
+  name: string;
   currency: string;
   status: 'open' | 'closed';
   balance: string;
@@ -109,7 +110,7 @@ export interface LockedAccountRow {
 /** The user's accounts among `ids`, locked FOR NO KEY UPDATE in id order (so two transfers never deadlock). */
 export function lockAccounts(em: EntityManager, userId: string, ids: string[]): Promise<LockedAccountRow[]> {
   return em.execute<LockedAccountRow[]>(
-    `select id, currency, status, balance, held_amount from accounts
+    `select id, name, currency, status, balance, held_amount from accounts
       where user_id = ? and id in (${ids.map(() => '?').join(', ')}) order by id for no key update`,
     [userId, ...ids],
   );

@@ -14,7 +14,7 @@ import { type EntityManager, openSnapshot, type Snapshot } from '@sandbank/db';
 import { AppError, notFound } from '../../errors.ts';
 import { daysBetween } from '../../lib/calendar-days.ts';
 import { ibanOf, SANDBANK_BIC } from '../accounts/iban.ts';
-import { type PendingEntry, toPendingEntry } from './pending-entries.ts';
+import { type PendingEntry, partyOf, toPendingEntry } from './pending-entries.ts';
 import {
   type EntryRow,
   fetchEntries,
@@ -42,6 +42,9 @@ export interface StatementEntry {
   merchant: string | null;
   category: string | null;
   reversalOf: string | null;
+  /** A payment's other side and EndToEndId (docs/concepts/payments.md); null on other transactions. */
+  counterparty: { name: string | null; iban: string | null } | null;
+  endToEndId: string | null;
   /** The booked balance right after this entry. */
   balanceAfter: number;
 }
@@ -191,6 +194,8 @@ function toEntry(row: EntryRow, balanceAfter: number): StatementEntry {
     merchant: row.merchant,
     category: row.category,
     reversalOf: row.reversal_of,
+    counterparty: partyOf(row),
+    endToEndId: row.end_to_end_id,
     balanceAfter,
   };
 }
