@@ -110,6 +110,39 @@ describe('own-account transfers', () => {
     expectConsistent(await ledgerOf(app, from));
   });
 
+  it('transfers both ways between two accounts at once never deadlock and add up', async () => {
+    const user = await app.createUser();
+    const a = await openAccount(app, user);
+    const b = await openAccount(app, user);
+    expect((await simulate(app, user, { accountId: a, amount: 50_00 })).status).toBe(201);
+    expect((await simulate(app, user, { accountId: b, amount: 50_00 })).status).toBe(201);
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        pay(
+          user,
+          i % 2
+            ? { fromAccountId: a, to: { accountId: b }, amount: 1_00 }
+            : { fromAccountId: b, to: { accountId: a }, amount: 2_00 },
+        ),
+      ),
+    );
+    expect(results.map((r) => r.body.data?.status)).toEqual(Array(40).fill('ACSC'));
+    // 20 × 1.00 from a to b, 20 × 2.00 from b to a.
+    expect(await account(user, a)).toMatchObject({ balance: 70_00 });
+    expect(await account(user, b)).toMatchObject({ balance: 30_00 });
+    expectConsistent(await ledgerOf(app, a));
+    expectConsistent(await ledgerOf(app, b));
+  });
+
+  it('a world reset takes its payments with it', async () => {
+    const { user, from, to } = await twoAccounts();
+    expect((await pay(user, { fromAccountId: from, to: { accountId: to }, amount: 1_00 })).status).toBe(201);
+    const reset = await app.call('POST', '/v1/sandbox/reset', { token: user.accessToken, body: { confirm: 'RESET' } });
+    expect(reset.status, JSON.stringify(reset.body)).toBe(200);
+    const list = await app.call<Output['payments']['listPayments']>('GET', '/v1/payments', { token: user.accessToken });
+    expect(list.body.meta.total).toBe(0);
+  });
+
   it('refuses what cannot be a payment, creating nothing', async () => {
     const { user, from, to } = await twoAccounts();
     const other = await app.createUser();
