@@ -183,6 +183,26 @@ describe('test IBANs', () => {
     expect(await account(user, accountId)).toMatchObject({ balance: 1_000_00 });
     expectConsistent(await ledgerOf(app, accountId));
   });
+
+  it('a return due to an account closed since cannot land: the payment stays settled, the clock moves on', async () => {
+    const { user, accountId } = await worldAt(warsaw(friday, '10:00'), 'PLN', 25_00);
+    const paid = await pay(user, {
+      fromAccountId: accountId,
+      to: toIban(TEST.AC04_RETURN_1D),
+      amount: 25_00,
+      scheme: 'express_elixir',
+    });
+    expect(paid.body.data.status).toBe('ACSC');
+    const close = await app.call('POST', `/v1/accounts/${accountId}/close`, {
+      token: user.accessToken,
+      body: { name: 'Main', password: user.password },
+    });
+    expect(close.status, JSON.stringify(close.body)).toBe(200);
+    const later = await advanceTo(user, warsaw(friday.plus({ days: 2 }), '10:00'));
+    expect(later.status, JSON.stringify(later.body)).toBe(200);
+    expect(await payment(user, paid.body.data.id)).toMatchObject({ status: 'ACSC', returned: null });
+    expect(await account(user, accountId)).toMatchObject({ status: 'closed', balance: 0 });
+  });
 });
 
 describe('schemes', () => {

@@ -103,7 +103,14 @@ export async function firePaymentStep(
       await move(tx, row, { status: 'ACSC', settledAt: at, dueAt: returnAt, at }, { status: 'ACSP', settledAt: null });
     }
   } else if (row.status === 'ACSC' && row.returned_at === null) {
-    await bookReturn(tx, row, planned?.stage === 'return' ? planned.code : 'MS03', at);
+    try {
+      await bookReturn(tx, row, planned?.stage === 'return' ? planned.code : 'MS03', at);
+    } catch (error) {
+      // The account was closed since (the rule refuses before it writes anything): no return can land.
+      if (!(error instanceof AppError) || error.appCode !== 'ACCOUNT_CLOSED') throw error;
+      await updatePayment(tx, { paymentId: row.id, status: 'ACSC', dueAt: null, at });
+      return 0;
+    }
   } else {
     throw new Error(`payment ${row.id} is due in status ${row.status}`);
   }
