@@ -32,7 +32,10 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
     'test/cli-listen.test.ts', // sandbank listen across a clock advance and a scenario; a statement's default period
     'test/cli-human-output.test.ts', // a scenario's past run, then a clock advance that fires and settles
     'test/clock.test.ts',
+    'test/faces/enablebanking/access.test.ts', // consent validity on the world's clock; date_from/date_to bounds
+    'test/faces/enablebanking/flow.test.ts', // a year of history paged by Warsaw days
     'test/faces/statements/statement-api.test.ts',
+    'test/fx-rates.test.ts', // a rates day defaults to the world's today in Warsaw
     'test/faces/statements/statement-stream.test.ts',
     'test/lifecycle.test.ts',
     'test/payments-clearing.test.ts', // sessions on the calendar of next June, reached by advances from today
@@ -40,6 +43,7 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
     'test/pull-dates.test.ts',
     'test/scenario-worlds.test.ts',
     'test/scenarios.test.ts',
+    'test/scenario-currencies.test.ts', // generated histories end yesterday; the export carries the world's now
     'test/schedules.test.ts',
     'test/simulations.test.ts',
     'test/sync.test.ts',

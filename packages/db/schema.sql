@@ -12,12 +12,14 @@ create table accounts (
   closed_at timestamp(3) with time zone,
   transaction_count bigint not null default 0,
   held_amount bigint not null default 0,
+  card_fx_margin numeric(6,5) not null default 0.02,
   constraint accounts_pkey PRIMARY KEY (id),
   constraint accounts_id_currency_key UNIQUE (id, currency),
   constraint accounts_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
   constraint accounts_available_non_negative CHECK ((balance - held_amount) >= 0),
   constraint accounts_balance_non_negative CHECK (balance >= 0),
   constraint accounts_balance_within_limit CHECK (balance <= '1000000000000000'::bigint),
+  constraint accounts_card_fx_margin_range CHECK (card_fx_margin >= 0::numeric AND card_fx_margin <= 0.1),
   constraint accounts_closed_at_matches CHECK ((status = 'closed'::text) = (closed_at IS NOT NULL)),
   constraint accounts_currency_known CHECK (currency = ANY (ARRAY['PLN'::text, 'EUR'::text, 'USD'::text, 'GBP'::text, 'CHF'::text, 'CZK'::text, 'SEK'::text, 'NOK'::text, 'DKK'::text, 'HUF'::text, 'JPY'::text, 'KWD'::text])),
   constraint accounts_held_non_negative CHECK (held_amount >= 0),
@@ -38,6 +40,68 @@ create table api_keys (
   constraint api_keys_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 );
 
+create table enablebanking_applications (
+  id uuid not null,
+  user_id uuid not null,
+  name text not null,
+  redirect_urls text[] not null,
+  public_key text not null,
+  created_at timestamp(3) with time zone not null,
+  constraint enablebanking_applications_pkey PRIMARY KEY (id),
+  constraint enablebanking_applications_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint enablebanking_applications_redirects CHECK (cardinality(redirect_urls) >= 1 AND cardinality(redirect_urls) <= 10)
+);
+
+create table enablebanking_authorizations (
+  id uuid not null,
+  application_id uuid not null,
+  user_id uuid not null,
+  aspsp_name text not null,
+  aspsp_country text not null,
+  psu_type text not null,
+  state text not null,
+  redirect_url text not null,
+  valid_until timestamp(3) with time zone not null,
+  balances boolean not null,
+  transactions boolean not null,
+  status text not null default 'pending'::text,
+  code_hash text,
+  account_ids uuid[],
+  created_at timestamp(3) with time zone not null,
+  decided_at timestamp(3) with time zone,
+  constraint enablebanking_authorizations_pkey PRIMARY KEY (id),
+  constraint enablebanking_authorizations_code_hash_key UNIQUE (code_hash),
+  constraint enablebanking_authorizations_application_id_fkey FOREIGN KEY (application_id) REFERENCES enablebanking_applications(id) ON DELETE CASCADE,
+  constraint enablebanking_authorizations_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint enablebanking_authorizations_psu_type CHECK (psu_type = ANY (ARRAY['personal'::text, 'business'::text])),
+  constraint enablebanking_authorizations_status CHECK (status = ANY (ARRAY['pending'::text, 'approved'::text, 'refused'::text, 'used'::text]))
+);
+
+create table enablebanking_session_accounts (
+  uid uuid not null,
+  session_id uuid not null,
+  account_id uuid not null,
+  position integer not null,
+  constraint enablebanking_session_accounts_pkey PRIMARY KEY (uid),
+  constraint enablebanking_session_accounts_once UNIQUE (session_id, account_id),
+  constraint enablebanking_session_accounts_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  constraint enablebanking_session_accounts_session_id_fkey FOREIGN KEY (session_id) REFERENCES enablebanking_sessions(id) ON DELETE CASCADE
+);
+
+create table enablebanking_sessions (
+  id uuid not null,
+  application_id uuid not null,
+  user_id uuid not null,
+  authorization_id uuid not null,
+  created_at timestamp(3) with time zone not null,
+  closed_at timestamp(3) with time zone,
+  constraint enablebanking_sessions_pkey PRIMARY KEY (id),
+  constraint enablebanking_sessions_authorization_id_key UNIQUE (authorization_id),
+  constraint enablebanking_sessions_application_id_fkey FOREIGN KEY (application_id) REFERENCES enablebanking_applications(id) ON DELETE CASCADE,
+  constraint enablebanking_sessions_authorization_id_fkey FOREIGN KEY (authorization_id) REFERENCES enablebanking_authorizations(id) ON DELETE CASCADE,
+  constraint enablebanking_sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+);
+
 create table events (
   id uuid not null,
   type text not null,
@@ -49,6 +113,19 @@ create table events (
   seq bigint not null,
   constraint events_pkey PRIMARY KEY (id),
   constraint events_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+);
+
+create table fx_rate_pins (
+  user_id uuid not null,
+  day date not null,
+  base text not null,
+  quote text not null,
+  rate numeric not null,
+  created_at timestamp(3) with time zone not null default now(),
+  constraint fx_rate_pins_pkey PRIMARY KEY (user_id, day, base, quote),
+  constraint fx_rate_pins_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint fx_rate_pins_pair CHECK (base <> quote AND (base = ANY (ARRAY['PLN'::text, 'EUR'::text, 'USD'::text, 'GBP'::text, 'CHF'::text, 'CZK'::text, 'SEK'::text, 'NOK'::text, 'DKK'::text, 'HUF'::text, 'JPY'::text, 'KWD'::text])) AND (quote = ANY (ARRAY['PLN'::text, 'EUR'::text, 'USD'::text, 'GBP'::text, 'CHF'::text, 'CZK'::text, 'SEK'::text, 'NOK'::text, 'DKK'::text, 'HUF'::text, 'JPY'::text, 'KWD'::text]))),
+  constraint fx_rate_pins_rate CHECK (rate > 0::numeric AND rate < '1000000000000'::bigint::numeric)
 );
 
 create table gocardless_accounts (
@@ -298,6 +375,9 @@ create table transactions (
   posted_from_pending boolean not null default false,
   payment_id uuid,
   counterpart_transaction_id uuid,
+  original_amount bigint,
+  original_currency text,
+  exchange_rate numeric,
   constraint transactions_pkey PRIMARY KEY (id),
   constraint transactions_account_currency_fkey FOREIGN KEY (account_id, currency) REFERENCES accounts(id, currency) ON DELETE CASCADE,
   constraint transactions_counterpart_transaction_id_fkey FOREIGN KEY (counterpart_transaction_id) REFERENCES transactions(id) ON DELETE SET NULL,
@@ -306,6 +386,8 @@ create table transactions (
   constraint transactions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
   constraint transactions_amount_non_zero CHECK (amount <> 0),
   constraint transactions_category_known CHECK (category = ANY (ARRAY['groceries'::text, 'transport'::text, 'fuel'::text, 'utilities'::text, 'telecom'::text, 'subscriptions'::text, 'restaurants'::text, 'health'::text, 'shopping'::text, 'housing'::text, 'salary'::text, 'transfer'::text, 'cash'::text, 'entertainment'::text, 'education'::text, 'other'::text])),
+  constraint transactions_conversion_sane CHECK (original_amount IS NULL OR sign(original_amount::double precision) = sign(amount::double precision) AND exchange_rate > 0::numeric AND original_currency <> currency AND (original_currency = ANY (ARRAY['PLN'::text, 'EUR'::text, 'USD'::text, 'GBP'::text, 'CHF'::text, 'CZK'::text, 'SEK'::text, 'NOK'::text, 'DKK'::text, 'HUF'::text, 'JPY'::text, 'KWD'::text]))),
+  constraint transactions_conversion_whole CHECK ((original_amount IS NULL) = (original_currency IS NULL) AND (original_amount IS NULL) = (exchange_rate IS NULL)),
   constraint transactions_counterpart_not_self CHECK (counterpart_transaction_id <> id),
   constraint transactions_due_only_pending CHECK (status = 'pending'::text OR settle_at IS NULL AND expire_at IS NULL),
   constraint transactions_posted_at_matches CHECK ((status = 'posted'::text) = (posted_at IS NOT NULL)),
@@ -323,9 +405,11 @@ create table users (
   updated_at timestamp(3) with time zone not null default now(),
   sync_epoch integer not null default 0,
   clock_offset_ms bigint not null default 0,
+  fx_seed integer,
   constraint users_pkey PRIMARY KEY (id),
   constraint users_clock_offset_non_negative CHECK (clock_offset_ms >= 0),
-  constraint users_email_lowercase CHECK (email = lower(email))
+  constraint users_email_lowercase CHECK (email = lower(email)),
+  constraint users_fx_seed_range CHECK (fx_seed >= 0)
 );
 
 create table webhook_deliveries (
@@ -411,6 +495,7 @@ create table world_snapshot_accounts (
   closed_at timestamp(3) with time zone,
   transaction_count bigint not null,
   held_amount bigint not null,
+  card_fx_margin numeric(6,5) not null default 0.02,
   constraint world_snapshot_accounts_pkey PRIMARY KEY (snapshot_id, ord),
   constraint world_snapshot_accounts_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
 );
@@ -424,6 +509,16 @@ create table world_snapshot_api_keys (
   expires_at timestamp(3) with time zone,
   constraint world_snapshot_api_keys_pkey PRIMARY KEY (snapshot_id, ord),
   constraint world_snapshot_api_keys_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
+);
+
+create table world_snapshot_fx_rate_pins (
+  snapshot_id uuid not null,
+  day date not null,
+  base text not null,
+  quote text not null,
+  rate numeric not null,
+  constraint world_snapshot_fx_rate_pins_pkey PRIMARY KEY (snapshot_id, day, base, quote),
+  constraint world_snapshot_fx_rate_pins_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
 );
 
 create table world_snapshot_schedule_runs (
@@ -490,6 +585,9 @@ create table world_snapshot_transactions (
   created_at timestamp(3) with time zone not null,
   request_fingerprint text,
   posted_from_pending boolean not null,
+  original_amount bigint,
+  original_currency text,
+  exchange_rate numeric,
   constraint world_snapshot_transactions_pkey PRIMARY KEY (snapshot_id, ord),
   constraint world_snapshot_transactions_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
 );
@@ -522,6 +620,7 @@ create table world_snapshots (
   webhooks integer not null default 0,
   api_keys integer not null default 0,
   include text[] not null default '{}'::text[],
+  fx_seed integer,
   constraint world_snapshots_pkey PRIMARY KEY (id),
   constraint world_snapshots_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
   constraint world_snapshots_include_known CHECK (include = '{}'::text[] OR include = '{webhooks}'::text[] OR include = '{apiKeys}'::text[] OR include = '{webhooks,apiKeys}'::text[])
@@ -546,6 +645,12 @@ CREATE UNIQUE INDEX accounts_open_name_key ON accounts USING btree (user_id, low
 CREATE INDEX accounts_user_idx ON accounts USING btree (user_id, created_at, id);
 CREATE UNIQUE INDEX api_keys_key_hash_key ON api_keys USING btree (key_hash);
 CREATE INDEX api_keys_user_idx ON api_keys USING btree (user_id, created_at);
+CREATE INDEX enablebanking_applications_user_idx ON enablebanking_applications USING btree (user_id);
+CREATE INDEX enablebanking_authorizations_application_idx ON enablebanking_authorizations USING btree (application_id);
+CREATE INDEX enablebanking_authorizations_user_idx ON enablebanking_authorizations USING btree (user_id);
+CREATE INDEX enablebanking_session_accounts_account_idx ON enablebanking_session_accounts USING btree (account_id);
+CREATE INDEX enablebanking_sessions_application_idx ON enablebanking_sessions USING btree (application_id);
+CREATE INDEX enablebanking_sessions_user_idx ON enablebanking_sessions USING btree (user_id);
 CREATE INDEX events_reversal_of_idx ON events USING btree (((payload #>> '{transaction,reversalOf}'::text[]))) WHERE ((payload #>> '{transaction,reversalOf}'::text[]) IS NOT NULL);
 CREATE INDEX events_transaction_idx ON events USING btree (((payload #>> '{transaction,id}'::text[]))) WHERE ((payload #>> '{transaction,id}'::text[]) IS NOT NULL);
 CREATE INDEX events_unrelayed_idx ON events USING btree (created_at, id) WHERE (relayed_at IS NULL);

@@ -18,8 +18,10 @@ import {
 } from '@sandbank/core';
 import { checkReadiness } from '@sandbank/db';
 import express, { type Express } from 'express';
+import { enablebankingFace } from './faces/enablebanking/face.ts';
 import { buildGocardlessOpenApiDocument } from './faces/gocardless/openapi.ts';
 import { gocardlessRateLimited, gocardlessRouter } from './faces/gocardless/router.ts';
+import { faceRefusals, mountFace, serveFaceDocument } from './faces/kit.ts';
 import { buildPlaidOpenApiDocument } from './faces/plaid/openapi.ts';
 import { plaidRateLimited, plaidRouter } from './faces/plaid/router.ts';
 import { simplefinRateLimited } from './faces/simplefin/errors.ts';
@@ -93,6 +95,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
         '/plaid/': plaidRateLimited,
         '/simplefin/': simplefinRateLimited,
         '/gocardless/api/v2/': gocardlessRateLimited,
+        ...faceRefusals([enablebankingFace]),
       }),
     );
   }
@@ -125,12 +128,14 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.use('/console', consoleRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.get('/metrics', metrics.serve);
   app.get('/faces/simplefin/openapi.json', simplefinOpenApi(config.http.publicUrl));
+  serveFaceDocument(app, enablebankingFace, config.http.publicUrl);
   app.use(noStore);
   app.use('/simplefin', simplefinRouter(deps, inFlight));
   app.use(statementsRouter(deps, inFlight));
   app.get(STREAM_PATH, eventStreamHandler(deps, inFlight, options.eventStreams ?? eventStreams()));
   app.use('/plaid', plaidRouter(deps, inFlight));
   app.use('/gocardless/api/v2', gocardlessRouter(deps, inFlight));
+  mountFace(app, enablebankingFace, deps, inFlight);
 
   // A scenario may carry up to 50,000 transactions (applied, or a child world made from one); every other body stays within 64 KiB.
   app.use(

@@ -31,6 +31,7 @@ describe('POST /v1/accounts', () => {
       availableBalance: 0,
       iban: ibanOf(res.body.data.id),
       bic: 'SNDBPLP0',
+      cardFxMargin: '0.02',
     });
   });
 

@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@sandbank/testing';
+import { freePort, waitUntil } from '@sandbank/testing';
 
 const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -43,14 +43,14 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
     stdout: () => printed.stdout,
     stderr: () => printed.stderr,
     async ready() {
-      for (;;) {
-        const ok = await fetch(`${baseUrl}/readyz`).then(
-          (res) => res.status === 200,
-          () => false,
-        );
-        if (ok) return;
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+      await waitUntil(
+        () =>
+          fetch(`${baseUrl}/readyz`).then(
+            (res) => res.status === 200,
+            () => false,
+          ),
+        { timeoutMs: 60_000, intervalMs: 5, what: 'the API process ready' },
+      );
     },
     async stop(timeoutMs) {
       child.kill('SIGTERM');

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { waitUntil } from '@sandbank/testing';
+import { pause, waitUntil } from '@sandbank/testing';
 import { insertAccount, insertTransactionEvent } from '@sandbank/testing/fixtures';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -239,7 +239,7 @@ describe('sandbank', () => {
       const accountId = await insertAccount(short.db, user.id);
       for (let i = 0; i < 24; i++) {
         await insertTransactionEvent(short.db, { accountId, amount: 100 + i });
-        await new Promise((resolve) => setTimeout(resolve, 250));
+        await pause(250, "events spread over three access tokens' lifetimes");
       }
       const { rows } = await short.db.query<{ id: string }>('select id from events where user_id = $1', [user.id]);
       const ids = rows.map((row) => row.id).sort();

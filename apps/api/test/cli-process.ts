@@ -1,8 +1,10 @@
 /** Runs the real `sandbank` CLI (packages/cli) as a child process (Node 24 from the checkout), with its own config directory. */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitUntil } from '@sandbank/testing';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const main = path.join(root, 'packages/cli/src/bin.ts');
@@ -63,11 +65,15 @@ export function startSandbank(args: string[], env: Record<string, string>): Back
     stdout: () => stdout,
     stderr: () => stderr,
     async waitFor(text, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!`${stdout}${stderr}`.includes(text)) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no "${text}" in:\n${stdout}\n${stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      await waitUntil(
+        () => {
+          if (child.exitCode !== null && !`${stdout}${stderr}`.includes(text)) {
+            throw new Error(`no "${text}" in:\n${stdout}\n${stderr}`);
+          }
+          return `${stdout}${stderr}`.includes(text);
+        },
+        { timeoutMs, what: `"${text}" in:\n${stdout}\n${stderr}` },
+      );
     },
   };
 }

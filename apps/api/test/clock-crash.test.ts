@@ -7,7 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@sandbank/testing';
+import { freePort, waitUntil } from '@sandbank/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers.ts';
 import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
@@ -34,15 +34,15 @@ async function startApiProcess(): Promise<{ url: string; exited: Promise<unknown
   });
   const exited = new Promise((resolve) => child?.once('exit', resolve));
   const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 300; attempt++) {
-    const ready = await fetch(`${url}/readyz`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (ready) return { url, exited };
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the API process did not get ready');
+  await waitUntil(
+    () =>
+      fetch(`${url}/readyz`).then(
+        (res) => res.ok,
+        () => false,
+      ),
+    { timeoutMs: 15_000, intervalMs: 50, what: 'the API process ready' },
+  );
+  return { url, exited };
 }
 
 const count = async (sql: string, params: unknown[]) => Number((await app.db.query(sql, params)).rows[0].count);
@@ -83,7 +83,7 @@ it('a one-year advance killed midway and asked again books every run and settlem
   }).catch((error: unknown) => error);
   const runsOf = () =>
     count('select count(*) from schedule_runs r join schedules s on s.id = r.schedule_id where s.user_id = $1', [user.id]);
-  while ((await runsOf()) < 100) await new Promise((resolve) => setTimeout(resolve, 5));
+  await waitUntil(async () => (await runsOf()) >= 100, { timeoutMs: 60_000, intervalMs: 5, what: '100 runs fired' });
   child?.kill('SIGKILL');
   await api.exited;
   expect(await advancing).toBeInstanceOf(Error); // the answer never came

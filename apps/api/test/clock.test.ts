@@ -3,7 +3,9 @@
  * due items at their own due times, the errors, concurrent advances, items that fall due as wall
  * time passes, and a reset. Schedules are in schedules.test.ts.
  */
+
 import { fireDueItemsEverywhere } from '@sandbank/core';
+import { waitUntil } from '@sandbank/testing';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRefusal, type Output, startTestApp, type TestApp, visibleEvents } from './helpers.ts';
@@ -344,11 +346,13 @@ async function withPendingDebit() {
 
 /** Until `count` sessions of this test file's database wait for a lock. */
 async function lockWaiters(count: number): Promise<void> {
-  for (;;) {
-    const { rows } = await app.db.query<{ n: number }>(
-      `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
-    );
-    if ((rows[0]?.n ?? 0) >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await waitUntil(
+    async () => {
+      const { rows } = await app.db.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+      );
+      return (rows[0]?.n ?? 0) >= count;
+    },
+    { intervalMs: 10, what: `${count} sessions waiting for a lock` },
+  );
 }

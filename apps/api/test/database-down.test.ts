@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createOrm, migrateDatabase, startEmbeddedPostgres } from '@sandbank/db';
-import { freePort } from '@sandbank/testing';
+import { freePort, waitUntil } from '@sandbank/testing';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, expect, it } from 'vitest';
 import { startTestApp } from './helpers.ts';
@@ -38,9 +38,7 @@ it('answers 503 with Retry-After while PostgreSQL is down, never 500, and recove
         }
       }),
     );
-    const until = async (check: () => boolean) => {
-      for (let i = 0; i < 400 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    };
+    const until = (check: () => boolean) => waitUntil(check, { timeoutMs: 20_000, intervalMs: 50, what: 'the load to see it' });
 
     await until(() => seen.some((r) => r.status === 201));
     await postgres.stop();

@@ -2,6 +2,7 @@
  * The event log (docs/concepts/events-and-sync.md): GET /v1/events and /v1/events/:id, and the gap-free property proven
  * for real — transactions that commit out of order while a poller follows `nextCursor`.
  */
+import { pause, waitUntil } from '@sandbank/testing';
 import { insertAccount, insertTransactionEvent, openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Output, startTestApp, type TestApp, type TestUser } from './helpers.ts';
@@ -11,8 +12,6 @@ beforeAll(async () => {
   app = await startTestApp();
 });
 afterAll(() => app.close());
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A small seeded PRNG (mulberry32), so a failing interleaving can be replayed from its seed. */
 function seeded(seed: number) {
@@ -45,7 +44,7 @@ function startPoller(user: TestUser, random: () => number) {
       seen.push(...body.data.map((event) => event.id));
       cursor = body.meta.nextCursor;
       polls += 1;
-      if (!body.meta.hasMore) await sleep(5);
+      if (!body.meta.hasMore) await pause(5, 'a reader at the end of the log polls again');
     }
   })();
   return {
@@ -166,7 +165,7 @@ describe('no gaps when transactions commit out of order', () => {
       ({ eventId: heldEventId } = await insertTransactionEvent(early, { accountId: await insertAccount(early, owner.id) }));
       for (let i = 0; i < 8; i++) expect((await simulate(app, owner, { accountId, amount: 100 + i })).status).toBe(201);
       const pollsBefore = poller.polls();
-      while (poller.polls() < pollsBefore + 10) await sleep(5);
+      await waitUntil(() => poller.polls() >= pollsBefore + 10, { intervalMs: 5, what: 'ten more polls' });
       // Eight later events are committed, yet none may be served: a cursor past them would skip the held one.
       expect(poller.seen).toEqual([]);
       await early.query('commit');

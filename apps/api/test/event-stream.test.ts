@@ -10,7 +10,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { signAccessToken, verifyAccessToken } from '@sandbank/core';
-import { waitUntil } from '@sandbank/testing';
+import { pause, waitUntil } from '@sandbank/testing';
 import { insertAccount, insertTransactionEvent, openAccount, simulate } from '@sandbank/testing/fixtures';
 import { EventSource } from 'eventsource';
 import express from 'express';
@@ -25,8 +25,6 @@ beforeAll(async () => {
   app = await startTestApp({ LIMIT_EVENT_STREAMS: '3' });
 });
 afterAll(() => app.close());
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Client {
   ids: string[];
@@ -88,7 +86,7 @@ describe('GET /v1/events/stream', () => {
             await db.query('rollback');
             rolledBack.push(eventId);
           } else await db.query('commit');
-          await sleep(10);
+          await pause(10, 'writers interleave with the stream instead of finishing before it');
         }
       } finally {
         db.release();
@@ -108,7 +106,7 @@ describe('GET /v1/events/stream', () => {
       client.source.close();
       seen.push(...client.ids);
       const resumeAt = client.lastEventId();
-      await sleep(60); // commits go on while no one listens
+      await pause(60, 'commits go on while no one listens');
       client = connect(app.url, owner, { lastEventId: resumeAt });
       await client.opened;
     }
@@ -116,7 +114,7 @@ describe('GET /v1/events/stream', () => {
     await Promise.all([...writers, booker]);
     const committed = await committedEventIds(owner.id);
     await waitUntil(() => seen.length + client.ids.length >= committed.length, { timeoutMs: 30_000, what: 'every event' });
-    await sleep(300); // nothing more may come
+    await pause(300, 'nothing more may come: time for a duplicate to show');
     client.source.close();
     seen.push(...client.ids);
 
@@ -170,7 +168,7 @@ describe('GET /v1/events/stream', () => {
     const other = connect(app.url, await app.createUser());
     await other.opened;
     open[0]!.source.close();
-    await sleep(100);
+    await pause(100, "the server has seen the first stream's close (no event tells it)");
     const again = connect(app.url, owner);
     await again.opened;
     for (const client of [...open, other, again]) client.source.close();
@@ -376,7 +374,7 @@ describe('the end of the credential', () => {
     const second = await openStream(app.url, owner.accessToken, resumeAt);
     const all = await visibleEvents(app, owner, 2);
     await waitUntil(() => first.eventIds().length + second.eventIds().length >= all.length, { what: 'every event' });
-    await sleep(300); // nothing more may come
+    await pause(300, 'nothing more may come: time for a duplicate to show');
     await second.cancel();
     expect([...first.eventIds(), ...second.eventIds()]).toEqual(all.map((event) => event.id));
   });
@@ -388,7 +386,7 @@ describe('the end of the credential', () => {
       const expiring = await forkWorld('PT2S');
       const gone = await openStream(server.url, removed.accessToken);
       const ttl = await openStream(server.url, expiring.accessToken);
-      await sleep(300); // re-checked a few times while the worlds live
+      await pause(300, 'the stream re-checks its world a few times while the worlds live');
       expect([gone.done(), ttl.done()]).toEqual([false, false]);
 
       const res = await app.call('DELETE', `/v1/worlds/${removed.id}`, { token: removed.parentToken });
@@ -414,7 +412,7 @@ describe('the end of the credential', () => {
       const world = await forkWorld('PT1H');
       const worldAccount = (await app.call('GET', '/v1/accounts', { token: world.accessToken })).body.data[0].id as string;
       const streams = [await openStream(server.url, owner.accessToken), await openStream(server.url, world.accessToken)];
-      await sleep(1_000); // some 40 re-checks each
+      await pause(1_000, 'some 40 re-checks each');
       await simulate(app, owner, { accountId, amount: 100 });
       await simulate(app, { accessToken: world.accessToken }, { accountId: worldAccount, amount: 100 });
       await waitUntil(() => streams.every((stream) => stream.eventIds().length >= 1), { what: 'an event on each stream' });

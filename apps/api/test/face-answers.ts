@@ -1,5 +1,5 @@
 /**
- * Every answer of the Plaid and GoCardless faces that a test app serves is checked against its
+ * Every answer of the Plaid, GoCardless and Enable Banking faces that a test app serves is checked against its
  * provider's published document (@sandbank/testing/provider-documents), whatever the test asked: a
  * success, a refusal, a 404. The app's server reports here; `startTestApp`'s `close()` fails the test
  * file with every answer that did not match.
@@ -7,7 +7,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { faceAnswerProblems } from '@sandbank/testing/provider-documents';
 
-const FACE_PATH = /^\/(plaid|gocardless\/api\/v2)\//;
+const FACE_PATH = /^\/(plaid|gocardless\/api\/v2|enablebanking)\//;
 
 /** Records what is wrong with each face answer of `server` into `problems`. */
 export function watchFaceAnswers(server: Server, problems: string[]): void {
@@ -15,8 +15,9 @@ export function watchFaceAnswers(server: Server, problems: string[]): void {
     // Read now: Express strips a router's mount path from req.url while the request is routed.
     const url = req.url ?? '/';
     const method = req.method ?? 'GET';
-    // The faces answer GET and POST; a preflight or HEAD has no body to check.
-    if (!FACE_PATH.test(url) || (method !== 'GET' && method !== 'POST')) return;
+    // The faces answer GET and POST (Enable Banking's also DELETE); a preflight or HEAD has no body to check.
+    const checked = method === 'GET' || method === 'POST' || (method === 'DELETE' && url.startsWith('/enablebanking/'));
+    if (!FACE_PATH.test(url) || !checked) return;
     const chunks: Buffer[] = [];
     const keep = (chunk: unknown) => {
       if (typeof chunk === 'string') chunks.push(Buffer.from(chunk));

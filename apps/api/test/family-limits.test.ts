@@ -2,6 +2,8 @@
  * Limits of a user's family (the user and its child worlds), where per-world limits would multiply
  * with the children (docs/reference/limits.md): open event streams and heavy operations in flight.
  */
+
+import { pause } from '@sandbank/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
 
@@ -146,7 +148,7 @@ describe('a family’s limits', () => {
       const theirs = await app.call('GET', '/v1/accounts', { token: stranger.accessToken });
       expect(theirs.status).toBe(200);
       expect(performance.now() - started).toBeLessThan(2_000);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await pause(300, 'nothing may be served while the family is over its share: time for a wrong answer to show');
       expect(served).toBe(0);
       expect(await waitingOnLock()).toBe(2);
       await blocker.query('rollback');

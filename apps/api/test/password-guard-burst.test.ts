@@ -4,6 +4,8 @@
  * number are checked. Each case runs on the in-memory store (one process) and on the Postgres
  * store with the burst spread over two API processes sharing one database.
  */
+
+import { pause } from '@sandbank/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CallResult, startTestApp, type TestApp } from './helpers.ts';
 
@@ -131,7 +133,7 @@ describe('the block', () => {
       const blocked = await login(user.password);
       expect(blocked.status).toBe(429);
       expect(Number(blocked.headers.get('retry-after'))).toBeLessThanOrEqual(2);
-      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      await pause(2_100, "the block's window (at most 2 s, Retry-After) passes");
       expect((await login(user.password)).status).toBe(200);
     },
   );

@@ -4,6 +4,8 @@
  * (rate-limiter-flexible's `consume` counted refusals, and the bucket then stayed full for a day).
  * A bucket full only of guesses still being checked is not a block: Retry-After is 1 s, not 15 min.
  */
+
+import { pause } from '@sandbank/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers.ts';
 
@@ -25,7 +27,7 @@ describe.each(['memory', 'postgres'] as const)('the guard after calls without a 
     expect(burst.map((res) => res.body.code)).toContain('CONFIRMATION_MISMATCH');
     // Refused ones (if any) say: retry after a second, not a block's length.
     for (const res of burst.filter((r) => r.status === 429)) expect(res.headers.get('retry-after')).toBe('1');
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await pause(1_100, "the refusals' Retry-After (1 s) passes");
     // Zero wrong passwords: the right name and password close it.
     const right = await close('Spare', user.password);
     expect([right.status, right.body.code, right.headers.get('retry-after')]).toEqual([200, undefined, null]);

@@ -393,5 +393,6 @@ it('publishes the JSON Schema that docs/scenario.schema.json holds (run `pnpm sc
     'student',
     'family',
     'freelancer',
+    'abroad',
   ]);
 });

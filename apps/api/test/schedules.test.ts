@@ -4,6 +4,7 @@
  * rules, pause/resume/delete, and a backfill from a start in the past.
  */
 import { createSchedule, tryClockLock } from '@sandbank/core';
+import { pause } from '@sandbank/testing';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRefusal, startTestApp, type TestApp } from './helpers.ts';
@@ -259,7 +260,7 @@ describe('schedules', () => {
 
     // Within the wait: it answers once the advance ends, with its runs.
     const created = schedule(user, accountId, body);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await pause(500, "the schedule call must be waiting on the advance's lock before it is released");
     await advancing.release();
     const answered = await created;
     expect(answered.status, JSON.stringify(answered.body)).toBe(201);

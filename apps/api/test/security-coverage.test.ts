@@ -16,7 +16,7 @@
  * (`accounts/{id}`): a new kind of resource fails this test until it gets a fixture there.
  */
 import { type Meta, procedureMetas } from '@sandbank/core';
-import { SignJWT } from 'jose';
+import { importPKCS8, SignJWT } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
@@ -76,6 +76,35 @@ const RESOURCES: Record<string, ResourceFixture> = {
     return (
       await face('/requisitions/', { redirect: 'https://app.example/cb', institution_id: 'SANDBANK_DATY_SNDBPLP1' }, access)
     ).id;
+  },
+  'applications/{id}': async (owner) =>
+    (await post(owner, '/v1/enablebanking/applications', { name: 'security', redirectUrls: ['https://app.example/cb'] })).id,
+  'authorizations/{id}': async (owner) => {
+    const application = (await post(owner, '/v1/enablebanking/applications', {
+      name: 'security',
+      redirectUrls: ['https://app.example/cb'],
+    })) as { id: string; privateKey: string };
+    const now = Math.floor(Date.now() / 1000);
+    const jwt = await new SignJWT({})
+      .setProtectedHeader({ alg: 'RS256', kid: application.id })
+      .setIssuer('enablebanking.com')
+      .setAudience('api.enablebanking.com')
+      .setIssuedAt(now)
+      .setExpirationTime(now + 600)
+      .sign(await importPKCS8(application.privateKey, 'RS256'));
+    // An ASPSP that waits for the owner's decision, so the authorization stays pending.
+    const res = await fetch(`${app.url}/enablebanking/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
+      body: JSON.stringify({
+        access: { valid_until: new Date(Date.now() + 86_400_000).toISOString() },
+        aspsp: { name: 'Sandbank', country: 'PL' },
+        state: 'security',
+        redirect_url: 'https://app.example/cb',
+      }),
+    });
+    if (res.status !== 200) throw new Error(`fixture POST /enablebanking/auth answered ${res.status}`);
+    return ((await res.json()) as { authorization_id: string }).authorization_id;
   },
   'owner/{owner}': async (owner) => owner.email,
   'items/{id}': async (owner) => {

@@ -10,6 +10,8 @@ export const authSampleInputs: Record<string, unknown> = {
   'sandbox.resetSandbox': { confirm: 'RESET' },
   'gocardless.decideRequisition': { approve: false },
   'gocardless.advanceRequisition': { step: 'GC' },
+  'enablebanking.decideAuthorization': { approve: false },
+  'enablebanking.createApplication': { name: 'Budget app', redirectUrls: ['https://app.example/cb'] },
   'scenarios.applyScenario': { scenario: { version: 1, seed: 1, accounts: [] } },
   'worlds.takeSnapshot': { name: 'security' },
   'worlds.restoreSnapshot': { snapshotId: '0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d' },

@@ -6,7 +6,7 @@
  * start" line (it once hung on closing the pool, and before that reported a failed start).
  */
 import { MIGRATION_LOCK_ID } from '@sandbank/db';
-import { createTestDatabase, type TestDatabase } from '@sandbank/testing';
+import { createTestDatabase, pause, type TestDatabase, waitUntil } from '@sandbank/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ApiProcess, startApiProcess } from './api-process.ts';
@@ -27,14 +27,15 @@ async function holdMigrationLock(): Promise<pg.Client> {
 
 /** Waits until the app (not the booting handler) answers: its `/readyz` names why it is not ready. */
 async function appServing(api: ApiProcess): Promise<{ status: number; body: { code?: string; message?: string } }> {
-  for (;;) {
-    const res = await fetch(`${api.baseUrl}/readyz`).catch(() => undefined);
-    if (res) {
+  return waitUntil(
+    async () => {
+      const res = await fetch(`${api.baseUrl}/readyz`).catch(() => undefined);
+      if (!res) return undefined;
       const body = (await res.json()) as { code?: string; message?: string };
-      if (!body.message?.startsWith('Starting up')) return { status: res.status, body };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+      return body.message?.startsWith('Starting up') ? undefined : { status: res.status, body };
+    },
+    { timeoutMs: 60_000, intervalMs: 10, what: 'the app (not the booting handler) answering /readyz' },
+  );
 }
 
 it('/readyz is 503 until its own migration run ends, though the database is migrated', { timeout: 60_000 }, async () => {
@@ -44,7 +45,7 @@ it('/readyz is 503 until its own migration run ends, though the database is migr
     const blocked = await appServing(api);
     expect(blocked.status).toBe(503);
     expect(blocked.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'Not ready: still starting (migrations)' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await pause(300, 'the API keeps waiting for the migration lock: time for a wrong ready to show');
     expect((await fetch(`${api.baseUrl}/readyz`)).status).toBe(503); // still waiting for the lock
     await holder.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
     await api.ready();

@@ -4,7 +4,7 @@
  * still run. The database pool must outlive them: the process ends with exit code 0 and no request
  * fails on a closed pool ("Cannot use a pool after calling end" was logged as a failed procedure).
  */
-import { createTestDatabase, type TestDatabase } from '@sandbank/testing';
+import { createTestDatabase, pause, type TestDatabase } from '@sandbank/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startApiProcess } from './api-process.ts';
 
@@ -52,7 +52,7 @@ it('lets handlers whose clients left finish before it closes the database', { ti
         signal: abort.signal,
       }).catch(() => undefined),
     );
-    await new Promise((resolve) => setTimeout(resolve, 15));
+    await pause(15, 'the pulls are in flight (sent, not answered) when their clients go away');
     abort.abort();
     await Promise.all(pulls);
     const code = await api.stop(15_000);

@@ -9,7 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmbeddedPostgres } from '@sandbank/db';
-import { freePort, withClient } from '@sandbank/testing';
+import { freePort, waitUntil, withClient } from '@sandbank/testing';
 import { chooseTestServerPort, probeTestServer } from '@sandbank/testing/test-server';
 import { afterAll, expect, inject, it } from 'vitest';
 
@@ -88,7 +88,7 @@ it('a shared server outlives the run that started it (other runs may still use i
   cleanups.push(async () => {
     if (fs.existsSync(pidFile())) {
       process.kill(Number(fs.readFileSync(pidFile(), 'utf8').split('\n')[0]), 'SIGINT');
-      while (fs.existsSync(pidFile())) await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitUntil(() => !fs.existsSync(pidFile()), { timeoutMs: 30_000, intervalMs: 50, what: 'the test server stopped' });
     }
     const note = path.join(dataDir, 'pg.location');
     const relocated = fs.existsSync(note) ? /lives in (\S+):/.exec(fs.readFileSync(note, 'utf8'))?.[1] : undefined;

@@ -4,7 +4,7 @@
  * family) holds at most its part of the process's slots.
  */
 import { acquireAdvisoryLock, createOrm, type HeldLock, nativePool, type Orm } from '@sandbank/db';
-import { createTestDatabase, type TestDatabase } from '@sandbank/testing';
+import { createTestDatabase, pause, type TestDatabase } from '@sandbank/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let database: TestDatabase;
@@ -40,7 +40,7 @@ describe('world locks', () => {
         await held?.release();
       }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await pause(100, 'the waiters have queued: time for a wrongly taken connection to show');
     // Only the holder's connection is out; a pool of 4 has room for everyone else's work.
     expect(pool.totalCount - pool.idleCount).toBe(1);
     expect(pool.waitingCount).toBe(0);
@@ -55,7 +55,7 @@ describe('world locks', () => {
     expect(await lock(one, 'across', 0)).toBeNull();
     expect(await lock(one, 'across', 300)).toBeNull();
     const waiting = lock(one, 'across', 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await pause(100, 'the waiter is polling: time for a wrongly held connection to show');
     expect(pool.totalCount - pool.idleCount).toBe(0);
     await held.release();
     const got = await waiting;

@@ -5,6 +5,7 @@
  * world whose TTL passed while no worker ran (a worker that was down at the moment of expiry).
  */
 import { sweepExpiredWorlds } from '@sandbank/core';
+import { pause } from '@sandbank/testing';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRefusal, type Output, startTestApp, type TestApp, type TestUser } from './helpers.ts';
@@ -248,7 +249,7 @@ describe('removal is complete', () => {
       return ((await made.json()) as { access: string }).access;
     };
     const gocardless = { short: await gocardlessToken(short), long: await gocardlessToken(long) };
-    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    await pause(1_300, "the short world's 1 s TTL runs out on the wall clock");
 
     /** The status each door answers this world's credentials with. */
     const doors = async (child: Child, access: string) => ({
@@ -298,7 +299,7 @@ describe('removal is complete', () => {
     const long = await fork('PT1H');
     await useWorld(short);
     const ids = await idsOfWorld(short.world.id);
-    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    await pause(1_300, "the short world's 1 s TTL runs out on the wall clock");
     // Expired, nobody swept: the rows are still there, but its token is refused, and the parent no longer lists or gets it.
     expectRefusal(await app.call('GET', '/v1/accounts', { token: short.accessToken }), [401, 'UNAUTHENTICATED', undefined]);
     expect((await app.call('GET', '/v1/accounts', { token: long.accessToken })).status).toBe(200);

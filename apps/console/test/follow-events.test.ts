@@ -6,7 +6,7 @@
  */
 import { startTestApp, type TestApp } from '@sandbank/api/test-helpers';
 import { createSession } from '@sandbank/client';
-import { waitUntil } from '@sandbank/testing';
+import { pause, waitUntil } from '@sandbank/testing';
 import { insertAccount, insertTransactionEvent } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followEvents } from '../src/lib/follow-events.ts';
@@ -49,7 +49,7 @@ describe('following the event stream', () => {
     const accountId = await insertAccount(app.db, user.id);
     for (let i = 0; i < 24; i++) {
       await insertTransactionEvent(app.db, { accountId, amount: 100 + i });
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await pause(250, "events spread over three access tokens' lifetimes");
     }
     const { rows } = await app.db.query<{ id: string }>('select id from events where user_id = $1', [user.id]);
     await waitUntil(() => received.length >= rows.length, { timeoutMs: 10_000, what: 'every event' });

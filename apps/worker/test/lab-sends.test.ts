@@ -4,7 +4,7 @@
  * out of the event log; a replay redelivers the same event ids as new attempts, bounded and by cursor.
  */
 
-import { waitUntil } from '@sandbank/testing';
+import { pause, waitUntil } from '@sandbank/testing';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DeliveryStack, startDeliveryStack } from './stack.ts';
@@ -38,7 +38,7 @@ describe('POST /v1/webhooks/:id/test', () => {
     const one = await stack.call('GET', `/v1/events/${res.body.data.eventId}`, { token: owner.token });
     expect(one.status).toBe(404);
     // The relay gives it to no other webhook.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await pause(200, 'a wrong delivery to another webhook would arrive in this time');
     expect(requestsTo('/test-other')).toHaveLength(0);
     const deliveries = await stack.call('GET', `/v1/webhooks/${webhook.id}/deliveries`, { token: owner.token });
     expect(deliveries.body.data[0]).toMatchObject({ eventId: res.body.data.eventId, eventType: 'webhook.test' });

@@ -2,6 +2,7 @@
  * The worker removes child worlds whose TTL has passed (docs/concepts/disposable-worlds.md):
  * a world that expired while no worker ran is gone, whole, once a worker starts; a live one stays.
  */
+import { pause } from '@sandbank/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Stack, startStack } from './stack.ts';
 
@@ -24,7 +25,7 @@ it('a world that expired with no worker running is removed by the next worker; a
       .world.id as string;
   const short = await fork('PT1S');
   const long = await fork('PT1H');
-  await new Promise((resolve) => setTimeout(resolve, 1_200));
+  await pause(1_200, "the short world's 1 s TTL runs out on the wall clock");
   const rows = async (id: string) =>
     Number(
       (

@@ -4,7 +4,7 @@
  * the child's NEW secret from the fork's answer (a Standard Webhooks `whsec_` one) — not the parent's — and the parent's webhook never
  * sees it; a child forked from a snapshot without the option has no webhook and delivers nothing.
  */
-import { waitUntil } from '@sandbank/testing';
+import { pause, waitUntil } from '@sandbank/testing';
 import { verifySignature } from '@sandbank/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -82,7 +82,7 @@ it('a forked child delivers its own events to its copy of the webhook, signed wi
   expect(delivery).toMatchObject({ status: 'succeeded' });
 
   // Nothing else arrives: the bare child has no webhook, the parent booked nothing.
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await pause(500, 'nothing else may arrive: time for a wrong delivery to show');
   expect(stack.receiver.received.filter((request) => request.path === '/shop')).toHaveLength(1);
   const { rows } = await stack.db.query('select count(*)::int as n from webhooks where user_id = $1', [bare.world.id]);
   expect(rows[0].n).toBe(0);

@@ -376,6 +376,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/enablebanking/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your Enable Banking applications
+         * @description Every application registered in the caller’s world, newest first, with its public key (never a private key).
+         */
+        get: operations["enablebanking.listApplications"];
+        put?: never;
+        /**
+         * Register an Enable Banking application
+         * @description An app of yours that calls the Enable Banking face (`/enablebanking`) with its own RS256 JWTs: `kid` = this `id`, `iss` `enablebanking.com`, `aud` `api.enablebanking.com`, at most 24 h. Bring an RSA public key (PEM) or get a fresh pair: the private key is in this answer only. Counts toward LIMIT_API_KEYS with your active API keys (422 LIMIT_EXCEEDED).
+         */
+        post: operations["enablebanking.createApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/enablebanking/applications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an Enable Banking application
+         * @description Its JWTs stop working at once (401 UNAUTHORIZED_ACCESS on the face) and its authorizations and sessions are removed with it. Another user’s application, or one removed already, is 404.
+         */
+        delete: operations["enablebanking.removeApplication"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/enablebanking/authorizations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An Enable Banking authorization as its consent page shows it
+         * @description What an app asks for through `POST /auth`: the application, the ASPSP, until when (the world’s clock), whether balances and transactions, and where the owner’s browser goes after the decision. Another user’s authorization is 404.
+         */
+        get: operations["enablebanking.getAuthorization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/enablebanking/authorizations/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or refuse an Enable Banking authorization (the consent page)
+         * @description What the consent page behind `POST /auth`’s `url` sends. `approve: true` grants the accounts picked (default: every open account) and answers the app’s `redirect_url` with a one-time `code` and the app’s `state`, which the app exchanges at `POST /sessions`; `false` refuses (`error=access_denied`). Once only: a decided authorization is 409 CONFLICT. Another user’s authorization is 404.
+         */
+        post: operations["enablebanking.decideAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -430,6 +514,30 @@ export interface paths {
          * @description Queues the log's events again for one webhook, oldest first: those after the cursor `after` up to and including the event the cursor `until` follows (both are `nextCursor` values of GET /v1/events), of the kinds the webhook subscribes to (narrowed by `types`). The same event ids (so receivers deduplicate), new attempts. At most `limit` (≤ 1000) per call: with `hasMore`, call again with `after: nextCursor`. A disabled webhook is 409 CONFLICT; a malformed cursor 400.
          */
         post: operations["events.replayEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fx/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The world's exchange rates for a day
+         * @description Every supported currency's rate against `base` (quote per 1 base) on `date` (default: the world's today, Europe/Warsaw): the reference rates generated from the world’s seed (the same on every machine; TARGET business days change, weekends and closing days keep the last business day’s), unless one is pinned in this world (`PUT /v1/fx/rates`). Cross rates go through PLN, rounded once to 12 significant digits.
+         */
+        get: operations["currencies.listFxRates"];
+        /**
+         * Pin an exchange rate in the world
+         * @description Sets `rate` (quote per 1 base) for one day and pair in this world only, replacing a pin of the pair or its inverse that day. It holds on that day and, for a business day, on the closing days after it; cross rates through a pinned PLN leg follow it. Pins are world data: snapshots keep them, forks and restores copy them, a reset removes them. At most 1000 per world (422 LIMIT_EXCEEDED).
+         */
+        put: operations["currencies.pinFxRate"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1039,7 +1147,7 @@ export interface paths {
         put?: never;
         /**
          * Simulate a transaction
-         * @description Books a credit (amount > 0) or debit (amount < 0) on one of your open accounts and emits a transaction.created event, atomically. `status: pending` books it as pending instead: a pending debit holds its amount (availableBalance drops, balance does not) until it is posted or voided, by /v1/transactions/{id}/post or /void, or by itself after settleAfter / expireAfter. A debit larger than the available balance is 422 INSUFFICIENT_FUNDS; a closed account is 409 ACCOUNT_CLOSED. Idempotent per (accountId, externalTxnId): the same payload again answers 200 with the original and changes nothing; a different payload is 409 IDEMPOTENCY_CONFLICT.
+         * @description Books a credit (amount > 0) or debit (amount < 0) on one of your open accounts and emits a transaction.created event, atomically. `status: pending` books it as pending instead: a pending debit holds its amount (availableBalance drops, balance does not) until it is posted or voided, by /v1/transactions/{id}/post or /void, or by itself after settleAfter / expireAfter. A debit larger than the available balance is 422 INSUFFICIENT_FUNDS; a closed account is 409 ACCOUNT_CLOSED. Idempotent per (accountId, externalTxnId): the same payload again answers 200 with the original and changes nothing; a different payload is 409 IDEMPOTENCY_CONFLICT. A card payment in another currency gives originalAmount and originalCurrency instead of amount: it is converted at the world’s rate for its day (Europe/Warsaw, GET /v1/fx/rates) plus the account’s cardFxMargin (a debit pays rate × (1 + margin), a refund gets rate × (1 − margin)), rounded once to the account’s minor unit, half away from zero; amount with them gives the rate explicitly. The transaction then keeps originalAmount, originalCurrency and exchangeRate.
          */
         post: operations["simulations.simulateTransaction"];
         delete?: never;
@@ -1336,6 +1444,11 @@ export interface components {
              * @example SNDBPLP0
              */
             bic: string;
+            /**
+             * @description What a card payment in another currency costs on top of the reference rate, as a fraction (0.02: 2 %, the default; 0 to 0.1)
+             * @example 0.02
+             */
+            cardFxMargin: string;
             closedAt: string | null;
             /**
              * Format: date-time
@@ -1852,6 +1965,75 @@ export interface components {
              */
             statusCode: number;
         };
+        EnablebankingApplication: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T10:15:30.123Z
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description The application’s id: the `kid` of the JWTs it signs
+             */
+            id: string;
+            name: string;
+            /** @description PKCS #8 PEM, only when Sandbank made the pair, only in this answer (never stored) */
+            privateKey?: string;
+            /** @description SPKI PEM */
+            publicKey: string;
+            redirectUrls: string[];
+        };
+        EnablebankingAuthorization: {
+            access: {
+                balances: boolean;
+                transactions: boolean;
+            };
+            application: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            };
+            aspsp: {
+                country: string;
+                name: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T10:15:30.123Z
+             */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            psuType: "personal" | "business";
+            redirectUrl: string;
+            /**
+             * @description `pending` until the owner decides; `approved` (its code not used yet), `refused`, or `used` (a session was made)
+             * @enum {string}
+             */
+            status: "pending" | "approved" | "refused" | "used";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T10:15:30.123Z
+             */
+            validUntil: string;
+        };
+        EnablebankingDecision: {
+            data: {
+                /** Format: uuid */
+                id: string;
+                /**
+                 * Format: uri
+                 * @description Where the owner’s browser goes: the app’s redirect_url with `code` (or `error`) and `state`
+                 */
+                redirect: string;
+                /** @enum {string} */
+                status: "approved" | "refused";
+            };
+        };
         /** @description The error contract of every endpoint */
         Error: {
             /** @enum {string} */
@@ -1912,6 +2094,35 @@ export interface components {
             id: string;
             /** @enum {string} */
             type: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "payment.created" | "payment.updated" | "webhook.test";
+        };
+        FxRate: {
+            /**
+             * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
+             * @enum {string}
+             */
+            base: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+            /**
+             * @description The day asked (YYYY-MM-DD, Europe/Warsaw)
+             * @example 2026-11-28
+             */
+            date: string;
+            /** @description Whether a rate pinned in this world decided it (the pair, its inverse or a PLN leg) */
+            pinned: boolean;
+            /**
+             * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
+             * @enum {string}
+             */
+            quote: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+            /**
+             * @description Quote currency per 1 unit of the base, a plain decimal
+             * @example 4.2965
+             */
+            rate: string;
+            /**
+             * @description The TARGET business day whose rate the date shows: the date itself, or the last business day before a weekend or closing day
+             * @example 2026-11-27
+             */
+            rateDate: string;
         };
         GocardlessDecision: {
             data: {
@@ -2133,12 +2344,17 @@ export interface components {
          */
         Scenario: {
             accounts: {
+                /**
+                 * @description The account's currency (GET /v1/currencies); default PLN. Every amount of the account is in its minor units
+                 * @enum {string}
+                 */
+                currency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
                 /** @description A generated history of this many months before today, from the profile and the seed: the same transactions at the same days before today and Warsaw times, whatever the day of applying */
                 history?: {
                     /** Format: int32 */
                     months: number;
                     /** @enum {string} */
-                    profile: "student" | "family" | "freelancer";
+                    profile: "student" | "family" | "freelancer" | "abroad";
                 };
                 /**
                  * @description Names the account inside the scenario
@@ -2191,6 +2407,11 @@ export interface components {
                     category?: ("groceries" | "transport" | "fuel" | "utilities" | "telecom" | "subscriptions" | "restaurants" | "health" | "shopping" | "housing" | "salary" | "transfer" | "cash" | "entertainment" | "education" | "other") | null;
                     description: string;
                     /**
+                     * @description The account currency per 1 unit of originalCurrency the payment was converted at
+                     * @example 4.386
+                     */
+                    exchangeRate?: string;
+                    /**
                      * @description A positive ISO 8601 duration of at most P100Y, e.g. P2D or PT36H
                      * @example P2D
                      */
@@ -2198,6 +2419,16 @@ export interface components {
                     /** @description Default scn_<account key>_<n> */
                     externalTxnId?: string;
                     merchant?: string | null;
+                    /**
+                     * Format: int64
+                     * @description A card payment in another currency: what the merchant charged, signed like amount (with originalCurrency and exchangeRate)
+                     */
+                    originalAmount?: number;
+                    /**
+                     * @description The merchant’s currency, not the account’s
+                     * @enum {string}
+                     */
+                    originalCurrency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
                     /**
                      * @description A positive ISO 8601 duration of at most P100Y, e.g. P2D or PT36H
                      * @example P2D
@@ -2215,6 +2446,12 @@ export interface components {
              * @example -P3D
              */
             asOf?: string;
+            /**
+             * Format: int32
+             * @description The seed of the world's reference exchange rates (docs/concepts/currencies.md); without it the documented default, 18
+             * @example 7
+             */
+            fxSeed?: number;
             /**
              * @description Every generated value comes from this seed alone
              * @example 42
@@ -2431,6 +2668,11 @@ export interface components {
              */
             date: string;
             description: string;
+            /**
+             * @description A card payment in another currency only: the account currency per 1 unit of originalCurrency it was converted at (the card FX margin included), at least 10 significant digits
+             * @example 4.386000000
+             */
+            exchangeRate?: string;
             externalTxnId: string;
             /**
              * Format: uuid
@@ -2439,6 +2681,16 @@ export interface components {
              */
             id: string;
             merchant: string | null;
+            /**
+             * Format: int64
+             * @description A card payment in another currency only: what the merchant charged, in minor units of originalCurrency, signed like amount
+             */
+            originalAmount?: number;
+            /**
+             * @description A card payment in another currency only: the merchant’s currency
+             * @enum {string}
+             */
+            originalCurrency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
             /**
              * Format: uuid
              * @description Present on a payment’s transactions only: the payment this is a leg (or a return) of
@@ -2752,7 +3004,10 @@ export interface operations {
                      *           "category": "groceries",
                      *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
-                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         }
                      *       ],
                      *       "meta": {
@@ -2947,7 +3202,10 @@ export interface operations {
                      *             "category": "groceries",
                      *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *             "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
-                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "originalAmount": 1,
+                     *             "originalCurrency": "PLN",
+                     *             "exchangeRate": "4.386000000"
                      *           }
                      *         ],
                      *         "modified": [
@@ -2969,7 +3227,10 @@ export interface operations {
                      *             "category": "groceries",
                      *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *             "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
-                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "originalAmount": 1,
+                     *             "originalCurrency": "PLN",
+                     *             "exchangeRate": "4.386000000"
                      *           }
                      *         ],
                      *         "removed": [
@@ -3167,7 +3428,8 @@ export interface operations {
                      *           "heldAmount": 1,
                      *           "availableBalance": 1,
                      *           "iban": "PL59999000122246899461306395",
-                     *           "bic": "SNDBPLP0"
+                     *           "bic": "SNDBPLP0",
+                     *           "cardFxMargin": "0.02"
                      *         }
                      *       ],
                      *       "meta": {
@@ -3287,10 +3549,16 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Daily spending",
-                 *       "currency": "PLN"
+                 *       "currency": "PLN",
+                 *       "cardFxMargin": "0.02"
                  *     }
                  */
                 "application/json": {
+                    /**
+                     * @description Card FX margin: a fraction on top of the reference rate for card payments in another currency; default 0.02
+                     * @example 0.02
+                     */
+                    cardFxMargin?: string;
                     /**
                      * @description The account’s currency for good; defaults to PLN. `GET /v1/currencies` lists the supported ones
                      * @enum {string}
@@ -3328,7 +3596,8 @@ export interface operations {
                      *         "heldAmount": 1,
                      *         "availableBalance": 1,
                      *         "iban": "PL59999000122246899461306395",
-                     *         "bic": "SNDBPLP0"
+                     *         "bic": "SNDBPLP0",
+                     *         "cardFxMargin": "0.02"
                      *       }
                      *     }
                      */
@@ -3515,7 +3784,8 @@ export interface operations {
                      *         "heldAmount": 1,
                      *         "availableBalance": 1,
                      *         "iban": "PL59999000122246899461306395",
-                     *         "bic": "SNDBPLP0"
+                     *         "bic": "SNDBPLP0",
+                     *         "cardFxMargin": "0.02"
                      *       }
                      *     }
                      */
@@ -3851,7 +4121,8 @@ export interface operations {
                      *         "heldAmount": 1,
                      *         "availableBalance": 1,
                      *         "iban": "PL59999000122246899461306395",
-                     *         "bic": "SNDBPLP0"
+                     *         "bic": "SNDBPLP0",
+                     *         "cardFxMargin": "0.02"
                      *       }
                      *     }
                      */
@@ -4552,7 +4823,10 @@ export interface operations {
                      *           "category": "groceries",
                      *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
-                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         }
                      *       ],
                      *       "meta": {
@@ -6433,6 +6707,895 @@ export interface operations {
             };
         };
     };
+    "enablebanking.listApplications": {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "name": "xxxxxx",
+                     *           "redirectUrls": [
+                     *             "xxxxxx"
+                     *           ],
+                     *           "publicKey": "xxxxxx",
+                     *           "privateKey": "xxxxxx",
+                     *           "createdAt": "2026-11-21T10:15:30.123Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "limit": 1,
+                     *         "total": 1,
+                     *         "hasMore": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EnablebankingApplication"][];
+                        meta: {
+                            hasMore: boolean;
+                            /** Format: int64 */
+                            limit: number;
+                            /** Format: int64 */
+                            page: number;
+                            /** Format: int64 */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "enablebanking.createApplication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Budget app",
+                 *       "redirectUrls": [
+                 *         "https://budget.example/enablebanking/callback"
+                 *       ],
+                 *       "publicKey": "xxxxxx"
+                 *     }
+                 */
+                "application/json": {
+                    /** @example Budget app */
+                    name: string;
+                    /** @description Your RSA public key (PEM, at least 2048 bits), whose private half signs your JWTs; without one Sandbank makes a pair and answers `privateKey` once */
+                    publicKey?: string;
+                    /** @description Where `POST /auth` may send the user back (its `redirect_url` must be one of them) */
+                    redirectUrls: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The application (and its private key, when Sandbank made the pair) */
+            201: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "name": "xxxxxx",
+                     *         "redirectUrls": [
+                     *           "xxxxxx"
+                     *         ],
+                     *         "publicKey": "xxxxxx",
+                     *         "privateKey": "xxxxxx",
+                     *         "createdAt": "2026-11-21T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EnablebankingApplication"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT_EXCEEDED: The request is understood but breaks a business rule */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "LIMIT_EXCEEDED",
+                     *       "message": "The request is understood but breaks a business rule"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "enablebanking.removeApplication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "name": "xxxxxx",
+                     *         "redirectUrls": [
+                     *           "xxxxxx"
+                     *         ],
+                     *         "publicKey": "xxxxxx",
+                     *         "privateKey": "xxxxxx",
+                     *         "createdAt": "2026-11-21T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EnablebankingApplication"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "enablebanking.getAuthorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "application": {
+                     *           "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "name": "xxxxxx"
+                     *         },
+                     *         "aspsp": {
+                     *           "name": "xxxxxx",
+                     *           "country": "xxxxxx"
+                     *         },
+                     *         "psuType": "personal",
+                     *         "redirectUrl": "xxxxxx",
+                     *         "validUntil": "2026-11-21T10:15:30.123Z",
+                     *         "access": {
+                     *           "balances": true,
+                     *           "transactions": true
+                     *         },
+                     *         "status": "pending",
+                     *         "createdAt": "2026-11-21T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EnablebankingAuthorization"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "enablebanking.decideAuthorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "approve": true,
+                 *       "accountIds": [
+                 *         "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    accountIds?: string[];
+                    approve: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "status": "approved",
+                     *         "redirect": "https://example.com/webhooks/sandbank"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EnablebankingDecision"];
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "CONFLICT",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "events.listEvents": {
         parameters: {
             query?: {
@@ -6483,7 +7646,10 @@ export interface operations {
                      *               "category": "groceries",
                      *               "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *               "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
-                     *               "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *               "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *               "originalAmount": 1,
+                     *               "originalCurrency": "PLN",
+                     *               "exchangeRate": "4.386000000"
                      *             },
                      *             "previous": {},
                      *             "changes": [
@@ -6687,7 +7853,10 @@ export interface operations {
                      *             "category": "groceries",
                      *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *             "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
-                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "originalAmount": 1,
+                     *             "originalCurrency": "PLN",
+                     *             "exchangeRate": "4.386000000"
                      *           },
                      *           "previous": {},
                      *           "changes": [
@@ -7023,6 +8192,322 @@ export interface operations {
                      *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *       "code": "CONFLICT",
                      *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "currencies.listFxRates": {
+        parameters: {
+            query?: {
+                base?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "date": "2026-11-28",
+                     *           "rateDate": "2026-11-27",
+                     *           "base": "PLN",
+                     *           "quote": "PLN",
+                     *           "rate": "4.2965",
+                     *           "pinned": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["FxRate"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "currencies.pinFxRate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "date": "2026-11-27",
+                 *       "base": "PLN",
+                 *       "quote": "PLN",
+                 *       "rate": "4.2965"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
+                     * @enum {string}
+                     */
+                    base: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+                    /**
+                     * @description A day (YYYY-MM-DD, Europe/Warsaw), 1999-01-04 to 9999-12-30
+                     * @example 2026-11-27
+                     */
+                    date: string;
+                    /**
+                     * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
+                     * @enum {string}
+                     */
+                    quote: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+                    /**
+                     * @description Quote currency per 1 unit of the base
+                     * @example 4.2965
+                     */
+                    rate: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "date": "2026-11-28",
+                     *         "rateDate": "2026-11-27",
+                     *         "base": "PLN",
+                     *         "quote": "PLN",
+                     *         "rate": "4.2965",
+                     *         "pinned": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["FxRate"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10620,11 +12105,13 @@ export interface operations {
                  *       "scenario": {
                  *         "version": 1,
                  *         "seed": 42,
+                 *         "fxSeed": 7,
                  *         "asOf": "-P3D",
                  *         "accounts": [
                  *           {
                  *             "key": "main",
                  *             "name": "x",
+                 *             "currency": "PLN",
                  *             "openingBalance": 1,
                  *             "history": {
                  *               "months": 1,
@@ -10640,7 +12127,10 @@ export interface operations {
                  *                 "status": "posted",
                  *                 "settleAfter": "P2D",
                  *                 "expireAfter": "P2D",
-                 *                 "externalTxnId": "xxxxxx"
+                 *                 "externalTxnId": "xxxxxx",
+                 *                 "originalAmount": 1,
+                 *                 "originalCurrency": "PLN",
+                 *                 "exchangeRate": "4.386"
                  *               }
                  *             ],
                  *             "schedules": [
@@ -11299,11 +12789,13 @@ export interface operations {
                  *       "scenario": {
                  *         "version": 1,
                  *         "seed": 42,
+                 *         "fxSeed": 7,
                  *         "asOf": "-P3D",
                  *         "accounts": [
                  *           {
                  *             "key": "main",
                  *             "name": "x",
+                 *             "currency": "PLN",
                  *             "openingBalance": 1,
                  *             "history": {
                  *               "months": 1,
@@ -11319,7 +12811,10 @@ export interface operations {
                  *                 "status": "posted",
                  *                 "settleAfter": "P2D",
                  *                 "expireAfter": "P2D",
-                 *                 "externalTxnId": "xxxxxx"
+                 *                 "externalTxnId": "xxxxxx",
+                 *                 "originalAmount": 1,
+                 *                 "originalCurrency": "PLN",
+                 *                 "exchangeRate": "4.386"
                  *               }
                  *             ],
                  *             "schedules": [
@@ -12769,7 +14264,10 @@ export interface operations {
                      *           "category": "groceries",
                      *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
-                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -13455,6 +14953,8 @@ export interface operations {
                  * @example {
                  *       "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                  *       "amount": 1250,
+                 *       "originalAmount": -2500,
+                 *       "originalCurrency": "PLN",
                  *       "description": "Coffee",
                  *       "externalTxnId": "bank-ref-2026-0001",
                  *       "date": "2026-11-21T10:15:30.123Z",
@@ -13475,14 +14975,14 @@ export interface operations {
                     accountId: string;
                     /**
                      * Format: int64
-                     * @description Minor units: positive for a credit, negative for a debit; 0 < |amount| ≤ 10^12
+                     * @description Minor units of the account’s currency: positive for a credit, negative for a debit; 0 < |amount| ≤ 10^12. Omitted: converted from originalAmount
                      * @example 1250
                      */
-                    amount: number;
+                    amount?: number;
                     /** @enum {string} */
                     category?: "groceries" | "transport" | "fuel" | "utilities" | "telecom" | "subscriptions" | "restaurants" | "health" | "shopping" | "housing" | "salary" | "transfer" | "cash" | "entertainment" | "education" | "other";
                     /**
-                     * @description The account's currency (default); any other is 400 VALIDATION_ERROR (conversion is not offered yet)
+                     * @description The account's currency (default); any other is 400 VALIDATION_ERROR (a payment in another currency gives originalAmount and originalCurrency)
                      * @enum {string}
                      */
                     currency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
@@ -13511,6 +15011,17 @@ export interface operations {
                      * @example Biedronka
                      */
                     merchant?: string;
+                    /**
+                     * Format: int64
+                     * @description A card payment in another currency: what the merchant charged, in minor units of originalCurrency, signed like amount (0 < |originalAmount| ≤ 10^15). Without amount it is converted at the world’s rate for the day plus the account’s cardFxMargin; with amount, amount / originalAmount is the rate
+                     * @example -2500
+                     */
+                    originalAmount?: number;
+                    /**
+                     * @description With originalAmount: the merchant’s currency, not the account’s
+                     * @enum {string}
+                     */
+                    originalCurrency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
                     /**
                      * @description Pending only: posts by itself when the clock passes date + this (a positive ISO 8601 duration, at most P100Y)
                      * @example P2D
@@ -13556,7 +15067,10 @@ export interface operations {
                      *           "category": "groceries",
                      *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
-                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -13791,7 +15305,10 @@ export interface operations {
                      *         "category": "groceries",
                      *         "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *         "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
-                     *         "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "originalAmount": 1,
+                     *         "originalCurrency": "PLN",
+                     *         "exchangeRate": "4.386000000"
                      *       }
                      *     }
                      */
@@ -13969,7 +15486,10 @@ export interface operations {
                      *           "category": "groceries",
                      *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
-                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -14206,7 +15726,10 @@ export interface operations {
                      *           "category": "groceries",
                      *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
-                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -14469,7 +15992,10 @@ export interface operations {
                      *           "category": "groceries",
                      *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
-                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -14720,7 +16246,10 @@ export interface operations {
                      *           "category": "groceries",
                      *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
-                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
                      *         },
                      *         "balance": 1,
                      *         "availableBalance": 1
@@ -14938,7 +16467,10 @@ export interface operations {
                      *             "category": "groceries",
                      *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *             "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
-                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "originalAmount": 1,
+                     *             "originalCurrency": "PLN",
+                     *             "exchangeRate": "4.386000000"
                      *           }
                      *         ],
                      *         "modified": [
@@ -14960,7 +16492,10 @@ export interface operations {
                      *             "category": "groceries",
                      *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *             "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
-                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "originalAmount": 1,
+                     *             "originalCurrency": "PLN",
+                     *             "exchangeRate": "4.386000000"
                      *           }
                      *         ],
                      *         "removed": [
@@ -16943,11 +18478,13 @@ export interface operations {
                  *       "scenario": {
                  *         "version": 1,
                  *         "seed": 42,
+                 *         "fxSeed": 7,
                  *         "asOf": "-P3D",
                  *         "accounts": [
                  *           {
                  *             "key": "main",
                  *             "name": "x",
+                 *             "currency": "PLN",
                  *             "openingBalance": 1,
                  *             "history": {
                  *               "months": 1,
@@ -16963,7 +18500,10 @@ export interface operations {
                  *                 "status": "posted",
                  *                 "settleAfter": "P2D",
                  *                 "expireAfter": "P2D",
-                 *                 "externalTxnId": "xxxxxx"
+                 *                 "externalTxnId": "xxxxxx",
+                 *                 "originalAmount": 1,
+                 *                 "originalCurrency": "PLN",
+                 *                 "exchangeRate": "4.386"
                  *               }
                  *             ],
                  *             "schedules": [

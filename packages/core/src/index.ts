@@ -5,9 +5,24 @@ export { issueSession, refreshSession, revokeFamilyOfRefreshToken } from './doma
 export { authenticateAccessToken, signAccessToken, verifyAccessToken } from './domain/auth/tokens.ts';
 export { authenticateWorldOwner } from './domain/auth/world-owner.ts';
 export { readClock, tryClockLock } from './domain/clock/clock.ts';
+export { rateWithin } from './domain/currencies/convert.ts';
 export { currencyExponent } from './domain/currencies/currencies.ts';
+export { type FxRateParams, fxRate } from './domain/currencies/fx-rates.ts';
 export { minorToDecimal } from './domain/currencies/money.ts';
 export { fireDueItems, fireDueItemsEverywhere } from './domain/due-items/due-items.ts';
+export type { Application } from './domain/enablebanking/applications.ts';
+export { type Aspsp, type Authorization, startAuthorization } from './domain/enablebanking/authorizations.ts';
+export { JWT_AUDIENCE, JWT_ISSUER, type JwtRefusal, MAX_JWT_SECONDS, verifyApplicationJwt } from './domain/enablebanking/jwt.ts';
+export {
+  closeSession,
+  createSession,
+  readSession,
+  readSessionAccount,
+  type Session,
+  type SessionAccount,
+  type SessionAccountAccess,
+  type SessionStatus,
+} from './domain/enablebanking/sessions.ts';
 export {
   cursorOf,
   LOG_START,
@@ -76,6 +91,7 @@ export { type AccountSet, MAX_TRANSACTIONS_PER_ACCOUNT, readAccountSet } from '.
 export { authenticateSimplefin } from './domain/simplefin/credentials.ts';
 export { claimSetupToken } from './domain/simplefin/setup-tokens.ts';
 export { simulateTransaction } from './domain/simulations/simulate-transaction.ts';
+export type { EntryConversion } from './domain/statements/entry-conversion.ts';
 export type { PendingEntry } from './domain/statements/pending-entries.ts';
 export { readPendingEntries } from './domain/statements/pending-entries.ts';
 export {
@@ -87,7 +103,7 @@ export {
   type StatementReader,
   type StatementSide,
 } from './domain/statements/statement.ts';
-export { StatementDaySchema } from './domain/statements/statement-period.ts';
+export { MAX_STATEMENT_DAYS, StatementDaySchema } from './domain/statements/statement-period.ts';
 export { familyOf } from './domain/tenancy/family.ts';
 export { settleDueTransaction } from './domain/transactions/settle-due.ts';
 export { jsonOf, readTransactionList, TransactionListCache } from './domain/transactions/transaction-list-cache.ts';

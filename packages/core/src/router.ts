@@ -4,6 +4,7 @@ import { accountsRouter } from './routers/accounts/router.ts';
 import { authRouter } from './routers/auth/router.ts';
 import { clockRouter } from './routers/clock/router.ts';
 import { currenciesRouter } from './routers/currencies/router.ts';
+import { enablebankingRouter } from './routers/enablebanking/router.ts';
 import { eventsRouter } from './routers/events/router.ts';
 import { gocardlessRouter } from './routers/gocardless/router.ts';
 import { integrationsRouter } from './routers/integrations/router.ts';
@@ -35,6 +36,7 @@ export const appRouter = router({
   scenarios: scenariosRouter,
   simplefin: simplefinRouter,
   gocardless: gocardlessRouter,
+  enablebanking: enablebankingRouter,
   plaid: plaidRouter,
   worlds: worldsRouter,
 });

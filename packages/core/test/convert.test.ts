@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adjustRate, convertMinor, rateText } from '../src/domain/currencies/convert.ts';
+import { adjustRate, convertMinor, rateText, rateWithin } from '../src/domain/currencies/convert.ts';
 
 describe('convertMinor', () => {
   it('is exact at the extremes of exponents and size', () => {
@@ -22,5 +22,16 @@ describe('convertMinor', () => {
     expect(rateText(adjustRate('4.3', '0.02'))).toBe('4.386000000');
     expect(convertMinor(-1_000n, 'EUR', 'PLN', adjustRate('4.3', '0.02'))).toBe(-4_386n);
     expect(() => convertMinor(1n, 'EUR', 'PLN', '1e3')).toThrow(/Not a decimal rate/);
+  });
+});
+
+describe('rateWithin', () => {
+  it('rounds half away from zero to a format’s digits (camt BaseOneRate: 11 in all, 10 after the point)', () => {
+    const base = { totalDigits: 11, fractionDigits: 10 };
+    expect(rateWithin('0.232558139535', base)).toBe('0.2325581395');
+    expect(rateWithin('0.00000000005', base)).toBe('0.0000000001');
+    expect(rateWithin('4.386000000', base)).toBe('4.386');
+    expect(rateWithin('123456789.987654', base)).toBe('123456789.99');
+    expect(rateWithin('13.05', base)).toBe('13.05');
   });
 });

@@ -22,6 +22,25 @@ export const CurrencyInfoSchema = z
   .meta({ id: 'Currency' });
 export type CurrencyInfo = z.infer<typeof CurrencyInfoSchema>;
 
+/** A world's exchange rate for one day (`GET`/`PUT /v1/fx/rates`, docs/concepts/currencies.md "Rates"). */
+export const FxRateSchema = z
+  .object({
+    date: z.string().meta({ description: 'The day asked (YYYY-MM-DD, Europe/Warsaw)', example: '2026-11-28' }),
+    rateDate: z.string().meta({
+      description:
+        'The TARGET business day whose rate the date shows: the date itself, or the last business day before a weekend or closing day',
+      example: '2026-11-27',
+    }),
+    base: CurrencySchema,
+    quote: CurrencySchema,
+    rate: z.string().meta({ description: 'Quote currency per 1 unit of the base, a plain decimal', example: '4.2965' }),
+    pinned: z
+      .boolean()
+      .meta({ description: 'Whether a rate pinned in this world decided it (the pair, its inverse or a PLN leg)' }),
+  })
+  .meta({ id: 'FxRate' });
+export type FxRate = z.infer<typeof FxRateSchema>;
+
 export const AccountStatusSchema = z.enum(['open', 'closed']);
 export const AccountSchema = z
   .object({
@@ -45,6 +64,11 @@ export const AccountSchema = z
     bic: z
       .string()
       .meta({ description: 'Sandbank’s BIC: `SNDBPLP0` (a test BIC: location code ending in 0)', example: 'SNDBPLP0' }),
+    cardFxMargin: z.string().meta({
+      description:
+        'What a card payment in another currency costs on top of the reference rate, as a fraction (0.02: 2 %, the default; 0 to 0.1)',
+      example: '0.02',
+    }),
   })
   .meta({ id: 'Account' });
 export type Account = z.infer<typeof AccountSchema>;
@@ -97,6 +121,18 @@ export const TransactionSchema = z
     }),
     counterpartTransactionId: IdSchema.optional().meta({
       description: 'Present on an own-account transfer’s legs only: the other leg',
+    }),
+    originalAmount: MinorUnitsSchema.optional().meta({
+      description:
+        'A card payment in another currency only: what the merchant charged, in minor units of originalCurrency, signed like amount',
+    }),
+    originalCurrency: CurrencySchema.optional().meta({
+      description: 'A card payment in another currency only: the merchant’s currency',
+    }),
+    exchangeRate: z.string().optional().meta({
+      description:
+        'A card payment in another currency only: the account currency per 1 unit of originalCurrency it was converted at (the card FX margin included), at least 10 significant digits',
+      example: '4.386000000',
     }),
   })
   .meta({ id: 'Transaction' });

@@ -77,4 +77,4 @@ export function freePort(): Promise<number> {
     });
   });
 }
-export { type WaitOptions, waitUntil } from './wait-until.ts';
+export { pause, type WaitOptions, waitUntil } from './wait-until.ts';

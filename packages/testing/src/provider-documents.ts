@@ -1,6 +1,7 @@
 /**
- * The providers' published OpenAPI documents (reference/README.md: Plaid's 2020-09-14 and GoCardless
- * Bank Account Data v2), compiled with Ajv, and the checks the suite runs on every face answer and
+ * The providers' published OpenAPI documents (reference/README.md: Plaid's 2020-09-14, GoCardless
+ * Bank Account Data v2 and Enable Banking's API reference), compiled with Ajv (Enable Banking's is
+ * OpenAPI 3.1, so JSON Schema 2020-12: Ajv2020), and the checks the suite runs on every face answer and
  * Plaid webhook: `faceAnswerProblems` says what is wrong with one answer against its provider's
  * document (nothing for a path that is no face's). Each document is read once per process, on first
  * use. Ajv reads OpenAPI 3.0's `nullable`; other OpenAPI-only keywords (`example`, `x-*`, formats
@@ -9,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import yaml from 'js-yaml';
 
@@ -45,14 +47,18 @@ function withNulls(node: unknown): unknown {
 /** One provider's document with a validator per schema, compiled on first use. */
 class ProviderDocument {
   readonly document: Document;
-  private readonly ajv = new Ajv({ strict: false, allErrors: true });
+  private readonly ajv: Ajv;
   private readonly validators = new Map<string, ValidateFunction>();
 
-  constructor(document: Document) {
+  constructor(document: Document, dialect: 'draft-07' | '2020-12' = 'draft-07') {
     this.document = document;
+    this.ajv =
+      dialect === '2020-12' ? new Ajv2020({ strict: false, allErrors: true }) : new Ajv({ strict: false, allErrors: true });
     (addFormatsModule as unknown as (ajv: Ajv) => void)(this.ajv);
     for (const format of ['double', 'float', 'int32', 'int64', 'ipv4', 'ipv6', 'uuid', 'date-time', 'date'])
       if (!this.ajv.formats[format]) this.ajv.addFormat(format, true);
+    // Enable Banking's document names version-4 UUIDs `uuid4`.
+    this.ajv.addFormat('uuid4', /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i);
     this.ajv.addSchema({ ...(withNulls(document) as object), $id: 'doc' });
   }
 
@@ -80,6 +86,7 @@ class ProviderDocument {
 
 let plaid: ProviderDocument | undefined;
 let gocardless: ProviderDocument | undefined;
+let enablebanking: ProviderDocument | undefined;
 
 /** Plaid's 2020-09-14 document. */
 export function plaidDocument(): ProviderDocument {
@@ -93,6 +100,37 @@ export function gocardlessDocument(): ProviderDocument {
     JSON.parse(readFileSync(path.join(REFERENCE, 'gocardless-bankaccountdata-v2.json'), 'utf8')) as Document,
   );
   return gocardless;
+}
+
+/** Enable Banking's API reference (OpenAPI 3.1). */
+export function enablebankingDocument(): ProviderDocument {
+  enablebanking ??= new ProviderDocument(
+    yaml.load(readFileSync(path.join(REFERENCE, 'enablebanking-api.yml'), 'utf8')) as Document,
+    '2020-12',
+  );
+  return enablebanking;
+}
+
+/** `/sessions/<uuid>` → the document's `/sessions/{session_id}`, `/accounts/<uid>/balances` → `/accounts/{account_id}/balances`. */
+function enablebankingOpenPath(facePath: string): string {
+  return facePath
+    .replace(/\/$/, '')
+    .replace(/^\/sessions\/[^/]+$/, '/sessions/{session_id}')
+    .replace(/^\/accounts\/[^/]+\//, '/accounts/{account_id}/');
+}
+
+/**
+ * Problems of an Enable Banking answer against the document's answer for its path, method and
+ * status; an error the document does not list for the path (an unknown path's 404, a 409) is still
+ * its `ErrorResponse`.
+ */
+export function enablebankingAnswerProblems(facePath: string, method: string, status: number, body: unknown): string[] {
+  const doc = enablebankingDocument();
+  const openPath = enablebankingOpenPath(facePath);
+  const pointer =
+    doc.responsePointer(openPath, method, String(status)) ?? (status >= 400 ? '/components/schemas/ErrorResponse' : null);
+  if (!pointer) return [`Enable Banking's document has no ${status} answer for ${method.toUpperCase()} ${openPath}`];
+  return doc.problems(pointer, body);
 }
 
 /** Sandbank's own sandbox endpoints on the Plaid face (docs/faces/plaid.md), which Plaid's document cannot describe. */
@@ -179,13 +217,17 @@ export function gocardlessAnswerProblems(facePath: string, method: string, statu
 
 /**
  * What is wrong with one answer of the app against its provider's document: a Plaid answer under
- * `/plaid/`, a GoCardless one under `/gocardless/api/v2/`; nothing for any other path.
+ * `/plaid/`, a GoCardless one under `/gocardless/api/v2/`, an Enable Banking one under
+ * `/enablebanking/`; nothing for any other path.
  */
 export function faceAnswerProblems(method: string, url: string, status: number, body: unknown): string[] {
   const pathname = new URL(url, 'http://face').pathname;
   if (pathname.startsWith('/plaid/')) return plaidAnswerProblems(pathname.slice('/plaid'.length), status, body);
   if (pathname.startsWith('/gocardless/api/v2/') && !pathname.includes('/openapi')) {
     return gocardlessAnswerProblems(pathname.slice('/gocardless/api/v2'.length), method.toLowerCase(), status, body);
+  }
+  if (pathname.startsWith('/enablebanking/')) {
+    return enablebankingAnswerProblems(pathname.slice('/enablebanking'.length), method.toLowerCase(), status, body);
   }
   return [];
 }

@@ -24,3 +24,13 @@ export async function waitUntil<T>(
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/**
+ * A fixed wait, for the few tests whose subject is time passing or something *not* happening (a TTL
+ * running out, a refusal window closing, a message that must not arrive). `why` says which, so a
+ * reader never meets a bare sleep; anything that can be awaited is awaited with `waitUntil`.
+ */
+export async function pause(ms: number, why: string): Promise<void> {
+  if (!why.trim()) throw new Error('pause() needs a reason');
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -133,9 +133,9 @@ export function SimulateForm({ accountId, currency }: { accountId: string; curre
       {result && !simulate.isPending && (
         <div className="note success" role="status">
           {result.transaction.status === 'pending'
-            ? `Pending ${formatMoney(result.transaction.amount, currency)}, held until it posts.`
-            : `Booked ${formatMoney(result.transaction.amount, currency)}.`}
-          {` Balance ${formatMoney(result.balance, currency)}, available ${formatMoney(result.availableBalance, currency)}.`}
+            ? `Pending ${formatMoney(result.transaction.amount, result.transaction.currency)}, held until it posts.`
+            : `Booked ${formatMoney(result.transaction.amount, result.transaction.currency)}.`}
+          {` Balance ${formatMoney(result.balance, result.transaction.currency)}, available ${formatMoney(result.availableBalance, result.transaction.currency)}.`}
         </div>
       )}
       <button type="submit" disabled={simulate.isPending}>

@@ -18,7 +18,7 @@ import { CopyButton } from './copy-button.tsx';
 import { ErrorNote } from './error-note.tsx';
 import { TransactionActions } from './transaction-actions.tsx';
 import { focusState, TransactionTimeline, useTimeline } from './transaction-timeline.tsx';
-import { Loading, Money, StatusBadge } from './ui.tsx';
+import { Loading, Money, originalOf, StatusBadge } from './ui.tsx';
 
 /** The address of this view with another transaction selected (`?tx=`), the rest of the query kept. */
 function useTransactionHref(): (id: string) => string {
@@ -61,7 +61,7 @@ export function TransactionPanel({ id, onClose }: { id: string; onClose: () => v
           <dl className="facts">
             <dt>Amount</dt>
             <dd data-testid="panel-amount">
-              <Money amount={transaction.amount} currency={transaction.currency} signed />
+              <Money amount={transaction.amount} currency={transaction.currency} signed original={originalOf(transaction)} />
             </dd>
             <dt>Status</dt>
             <dd>

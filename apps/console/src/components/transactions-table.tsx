@@ -7,7 +7,7 @@ import { useTRPC } from '../lib/trpc.ts';
 import type { StatusFilter } from '../lib/types.ts';
 import { useUrlState } from '../lib/url-state.ts';
 import { ErrorNote } from './error-note.tsx';
-import { Loading, Money, Pager, StatusBadge } from './ui.tsx';
+import { Loading, Money, originalOf, Pager, StatusBadge } from './ui.tsx';
 
 const SIZES = [10, 20, 50, 100];
 const STATUSES = new Set(['pending', 'posted', 'voided', 'all']);
@@ -138,7 +138,12 @@ export function TransactionsTable({ accountId, selectedId, onSelect }: Props) {
                     <StatusBadge status={transaction.status} />
                   </td>
                   <td data-label="Amount" className="num">
-                    <Money amount={transaction.amount} currency={transaction.currency} signed />
+                    <Money
+                      amount={transaction.amount}
+                      currency={transaction.currency}
+                      signed
+                      original={originalOf(transaction)}
+                    />
                   </td>
                 </tr>
               ))}

@@ -18,11 +18,40 @@ export function PageHeader({ title, subtitle, children }: { title: string; subti
 }
 
 /** An amount in its own currency's minor units, written in that currency. */
-export function Money({ amount, currency, signed = false }: { amount: number; currency: string; signed?: boolean }) {
+export function Money({
+  amount,
+  currency,
+  signed = false,
+  original,
+}: {
+  amount: number;
+  currency: string;
+  signed?: boolean;
+  /** A card payment in another currency: what the merchant charged, shown beside the booked amount. */
+  original?: { amount: number; currency: string } | undefined;
+}) {
   const text = formatMoney(amount, currency);
-  if (!signed) return <span>{text}</span>;
-  return <span className={amount > 0 ? 'credit' : 'debit'}>{amount > 0 ? `+${text}` : text}</span>;
+  const beside = original ? <span className="original-amount"> ({formatMoney(original.amount, original.currency)})</span> : null;
+  if (!signed)
+    return (
+      <span>
+        {text}
+        {beside}
+      </span>
+    );
+  return (
+    <span className={amount > 0 ? 'credit' : 'debit'}>
+      {amount > 0 ? `+${text}` : text}
+      {beside}
+    </span>
+  );
 }
+
+/** The merchant's amount of a transaction paid in another currency, for `Money`'s `original`. */
+export const originalOf = (transaction: { originalAmount?: number | undefined; originalCurrency?: string | undefined }) =>
+  transaction.originalAmount !== undefined && transaction.originalCurrency
+    ? { amount: transaction.originalAmount, currency: transaction.originalCurrency }
+    : undefined;
 
 const TONES: Record<string, 'ok' | 'warn' | 'danger' | undefined> = {
   open: 'ok',

@@ -33,7 +33,7 @@ export function exponentOf(currency: string): number {
 }
 
 /** Minor units as an exact decimal string by the currency's exponent: (-1234, PLN) → "-12.34", (5, KWD) → "0.005". */
-export function minorToDecimal(minorUnits: number, currency: string): string {
+function minorToDecimal(minorUnits: number, currency: string): string {
   const exponent = exponentOf(currency);
   const value = BigInt(minorUnits);
   const abs = value < 0n ? -value : value;

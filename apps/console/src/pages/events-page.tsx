@@ -4,7 +4,7 @@
  * whole body (byte for byte what a webhook receives) opens below.
  */
 import { ErrorNote } from '../components/error-note.tsx';
-import { Loading, Money, PageHeader, StatusBadge } from '../components/ui.tsx';
+import { Loading, Money, originalOf, PageHeader, StatusBadge } from '../components/ui.tsx';
 import { formatDateTime } from '../lib/format.ts';
 import type { EventItem, EventType } from '../lib/types.ts';
 import { useUrlState } from '../lib/url-state.ts';
@@ -32,8 +32,8 @@ function Summary({ event }: { event: EventItem }) {
   }
   return (
     <span>
-      <Money amount={transaction.amount} currency={transaction.currency} signed /> {transaction.description || '(no description)'}{' '}
-      <StatusBadge status={transaction.status} />
+      <Money amount={transaction.amount} currency={transaction.currency} signed original={originalOf(transaction)} />{' '}
+      {transaction.description || '(no description)'} <StatusBadge status={transaction.status} />
       {changes && changes.length > 0 && <span className="muted"> changed {changes.join(', ')}</span>}
       {reason && <span className="muted"> ({reason})</span>}
       {balances && (

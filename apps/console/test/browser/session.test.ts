@@ -5,6 +5,7 @@
  * the token's own `exp` claim and waited for exactly, never guessed. Refreshes go through the
  * console's cookie route (/console/session/refresh).
  */
+import { pause } from '@sandbank/testing';
 import type { Page, Response } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD } from './api.ts';
@@ -22,7 +23,7 @@ const expiryOf = (accessToken: string): number =>
 /** Resolves once the access token of this session answer has lapsed. */
 async function outlive(body: { data: { accessToken: string } }): Promise<void> {
   const left = expiryOf(body.data.accessToken) - Date.now();
-  if (left >= 0) await new Promise((resolve) => setTimeout(resolve, left + 5));
+  if (left >= 0) await pause(left + 5, 'the access token lapses on the wall clock');
 }
 
 const sessionAnswer = (page: Page, path: RegExp) =>

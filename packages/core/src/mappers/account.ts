@@ -2,6 +2,7 @@
 import type { AccountEntity } from '@sandbank/db';
 import type { Account, Currency } from '@sandbank/schemas';
 import { ibanOf, SANDBANK_BIC } from '../domain/accounts/iban.ts';
+import { decimalText } from '../domain/currencies/convert.ts';
 
 export const toAccount = (account: AccountEntity): Account => ({
   id: account.id,
@@ -15,4 +16,5 @@ export const toAccount = (account: AccountEntity): Account => ({
   availableBalance: account.balance - account.heldAmount,
   iban: ibanOf(account.id),
   bic: SANDBANK_BIC,
+  cardFxMargin: decimalText(account.cardFxMargin),
 });

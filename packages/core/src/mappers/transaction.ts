@@ -7,7 +7,7 @@ import { isoTimestamp } from '../lib/timestamps.ts';
 
 /** The columns every statement returns for a transaction (`t.`-qualified variant below). */
 export const TRANSACTION_COLUMNS =
-  'id, account_id, external_txn_id, amount, currency, date, description, raw, status, posted_at, version, merchant, category, reversal_of, payment_id, counterpart_transaction_id';
+  'id, account_id, external_txn_id, amount, currency, date, description, raw, status, posted_at, version, merchant, category, reversal_of, original_amount, original_currency, exchange_rate, payment_id, counterpart_transaction_id';
 
 /** The columns of a transaction as they come from a hand-written SQL statement. */
 export interface TransactionRow {
@@ -25,6 +25,10 @@ export interface TransactionRow {
   merchant: string | null;
   category: string | null;
   reversal_of: string | null;
+  /** A card payment in another currency (all three or none): what the merchant charged, and the rate it was converted at. */
+  original_amount?: string | number | null;
+  original_currency?: string | null;
+  exchange_rate?: string | null;
   /** Absent on rows built in JavaScript before they are stored (a simulation, a reversal): null. */
   payment_id?: string | null | undefined;
   counterpart_transaction_id?: string | null | undefined;
@@ -46,6 +50,14 @@ export function rowToTransaction(row: TransactionRow): Transaction {
     merchant: row.merchant,
     category: row.category as Category | null,
     reversalOf: row.reversal_of,
+    // Only a converted transaction has them: every other answer stays as it always was, byte for byte.
+    ...(row.original_currency
+      ? {
+          originalAmount: Number(row.original_amount),
+          originalCurrency: row.original_currency as Currency,
+          exchangeRate: String(row.exchange_rate),
+        }
+      : {}),
     // Only on a payment's transactions: every other transaction keeps the shape it always had.
     ...(row.payment_id ? { paymentId: row.payment_id } : {}),
     ...(row.counterpart_transaction_id ? { counterpartTransactionId: row.counterpart_transaction_id } : {}),

@@ -15,6 +15,8 @@ const AccountDefinition = defineEntity({
     /** Σ |amount| of the account's pending debits; available = balance − held ≥ 0 (CHECK). */
     heldAmount: p.bigint('number').default(0),
     currency: p.text().default('PLN'),
+    /** What a foreign card payment costs on top of the reference rate (0.02: 2 %; 0 … 0.1, CHECK), as decimal text. */
+    cardFxMargin: p.decimal('string').default('0.02'),
     status: p.enum(['open', 'closed'] as const).default('open'),
     createdAt: p.datetime(3).onCreate(() => new Date()),
     closedAt: p.datetime(3).nullable(),

@@ -1,6 +1,6 @@
 // The tables as Kysely sees them, rendered from a migrated database by packages/db/src/table-types.ts.
 // Do not edit: migrations change the schema; `pnpm --filter @sandbank/db schema` rewrites this file.
-// migrations digest: 4a371fc1dc3aaa50830a5184a1b25b08
+// migrations digest: 92c837e1ac80031995da39ce19386066
 import type { ColumnType } from 'kysely';
 
 /** A `jsonb` value as node-postgres parses it. */
@@ -17,6 +17,7 @@ interface AccountsTable {
   closed_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
   transaction_count: ColumnType<string, string | bigint | number | undefined, string | bigint | number>;
   held_amount: ColumnType<string, string | bigint | number | undefined, string | bigint | number>;
+  card_fx_margin: ColumnType<string, string | bigint | number | undefined, string | bigint | number>;
 }
 
 interface ApiKeysTable {
@@ -31,6 +32,50 @@ interface ApiKeysTable {
   revoked_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
 }
 
+interface EnablebankingApplicationsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  redirect_urls: string[];
+  public_key: string;
+  created_at: ColumnType<string, string | Date, string | Date>;
+}
+
+interface EnablebankingAuthorizationsTable {
+  id: string;
+  application_id: string;
+  user_id: string;
+  aspsp_name: string;
+  aspsp_country: string;
+  psu_type: string;
+  state: string;
+  redirect_url: string;
+  valid_until: ColumnType<string, string | Date, string | Date>;
+  balances: boolean;
+  transactions: boolean;
+  status: ColumnType<string, string | undefined, string>;
+  code_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  account_ids: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
+  created_at: ColumnType<string, string | Date, string | Date>;
+  decided_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+}
+
+interface EnablebankingSessionAccountsTable {
+  uid: string;
+  session_id: string;
+  account_id: string;
+  position: number;
+}
+
+interface EnablebankingSessionsTable {
+  id: string;
+  application_id: string;
+  user_id: string;
+  authorization_id: string;
+  created_at: ColumnType<string, string | Date, string | Date>;
+  closed_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+}
+
 interface EventsTable {
   id: string;
   type: string;
@@ -40,6 +85,15 @@ interface EventsTable {
   relayed_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
   txid: ColumnType<string, string | undefined, string>;
   seq: ColumnType<string, string | bigint | number | undefined, string | bigint | number>;
+}
+
+interface FxRatePinsTable {
+  user_id: string;
+  day: ColumnType<string, string | Date, string | Date>;
+  base: string;
+  quote: string;
+  rate: ColumnType<string, string | bigint | number, string | bigint | number>;
+  created_at: ColumnType<string, string | Date | undefined, string | Date>;
 }
 
 interface GocardlessAccountsTable {
@@ -227,6 +281,9 @@ interface TransactionsTable {
   posted_from_pending: ColumnType<boolean, boolean | undefined, boolean>;
   payment_id: ColumnType<string | null, string | null | undefined, string | null>;
   counterpart_transaction_id: ColumnType<string | null, string | null | undefined, string | null>;
+  original_amount: ColumnType<string | null, string | bigint | number | null | undefined, string | bigint | number | null>;
+  original_currency: ColumnType<string | null, string | null | undefined, string | null>;
+  exchange_rate: ColumnType<string | null, string | bigint | number | null | undefined, string | bigint | number | null>;
 }
 
 interface UsersTable {
@@ -237,6 +294,7 @@ interface UsersTable {
   updated_at: ColumnType<string, string | Date | undefined, string | Date>;
   sync_epoch: ColumnType<number, number | undefined, number>;
   clock_offset_ms: ColumnType<string, string | bigint | number | undefined, string | bigint | number>;
+  fx_seed: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 interface WebhookDeliveriesTable {
@@ -310,6 +368,7 @@ interface WorldSnapshotAccountsTable {
   closed_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
   transaction_count: ColumnType<string, string | bigint | number, string | bigint | number>;
   held_amount: ColumnType<string, string | bigint | number, string | bigint | number>;
+  card_fx_margin: ColumnType<string, string | bigint | number | undefined, string | bigint | number>;
 }
 
 interface WorldSnapshotApiKeysTable {
@@ -319,6 +378,14 @@ interface WorldSnapshotApiKeysTable {
   name: string;
   created_at: ColumnType<string, string | Date, string | Date>;
   expires_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+}
+
+interface WorldSnapshotFxRatePinsTable {
+  snapshot_id: string;
+  day: ColumnType<string, string | Date, string | Date>;
+  base: string;
+  quote: string;
+  rate: ColumnType<string, string | bigint | number, string | bigint | number>;
 }
 
 interface WorldSnapshotScheduleRunsTable {
@@ -381,6 +448,9 @@ interface WorldSnapshotTransactionsTable {
   created_at: ColumnType<string, string | Date, string | Date>;
   request_fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
   posted_from_pending: boolean;
+  original_amount: ColumnType<string | null, string | bigint | number | null | undefined, string | bigint | number | null>;
+  original_currency: ColumnType<string | null, string | null | undefined, string | null>;
+  exchange_rate: ColumnType<string | null, string | bigint | number | null | undefined, string | bigint | number | null>;
 }
 
 interface WorldSnapshotWebhooksTable {
@@ -409,6 +479,7 @@ interface WorldSnapshotsTable {
   webhooks: ColumnType<number, number | undefined, number>;
   api_keys: ColumnType<number, number | undefined, number>;
   include: ColumnType<string[], string[] | undefined, string[]>;
+  fx_seed: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 interface WorldsTable {
@@ -424,7 +495,12 @@ interface WorldsTable {
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
+  enablebanking_applications: EnablebankingApplicationsTable;
+  enablebanking_authorizations: EnablebankingAuthorizationsTable;
+  enablebanking_session_accounts: EnablebankingSessionAccountsTable;
+  enablebanking_sessions: EnablebankingSessionsTable;
   events: EventsTable;
+  fx_rate_pins: FxRatePinsTable;
   gocardless_accounts: GocardlessAccountsTable;
   gocardless_agreements: GocardlessAgreementsTable;
   gocardless_daily_access: GocardlessDailyAccessTable;
@@ -446,6 +522,7 @@ export interface Database {
   worker_heartbeats: WorkerHeartbeatsTable;
   world_snapshot_accounts: WorldSnapshotAccountsTable;
   world_snapshot_api_keys: WorldSnapshotApiKeysTable;
+  world_snapshot_fx_rate_pins: WorldSnapshotFxRatePinsTable;
   world_snapshot_schedule_runs: WorldSnapshotScheduleRunsTable;
   world_snapshot_schedules: WorldSnapshotSchedulesTable;
   world_snapshot_transactions: WorldSnapshotTransactionsTable;

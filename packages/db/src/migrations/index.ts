@@ -29,7 +29,10 @@ import { Migration20261126065000SnapshotInclude } from './20261126065000-snapsho
 import { Migration20261126065100WorldRefreshTokens } from './20261126065100-world-refresh-tokens.ts';
 import { Migration20261126070700WebhookAttemptRetention } from './20261126070700-webhook-attempt-retention.ts';
 import { Migration20261129080000AccountCurrencies } from './20261129080000-account-currencies.ts';
+import { Migration20261129103031FxRates } from './20261129103031-fx-rates.ts';
+import { Migration20261129103038Enablebanking } from './20261129103038-enablebanking.ts';
 import { Migration20261129103059Payments } from './20261129103059-payments.ts';
+import { Migration20261129104104CardConversions } from './20261129104104-card-conversions.ts';
 
 export const migrations: MigrationObject[] = [
   { name: '20261122000000-initial', class: Migration20261122000000Initial },
@@ -61,5 +64,8 @@ export const migrations: MigrationObject[] = [
   { name: '20261126065100-world-refresh-tokens', class: Migration20261126065100WorldRefreshTokens },
   { name: '20261126070700-webhook-attempt-retention', class: Migration20261126070700WebhookAttemptRetention },
   { name: '20261129080000-account-currencies', class: Migration20261129080000AccountCurrencies },
+  { name: '20261129103031-fx-rates', class: Migration20261129103031FxRates },
+  { name: '20261129103038-enablebanking', class: Migration20261129103038Enablebanking },
   { name: '20261129103059-payments', class: Migration20261129103059Payments },
+  { name: '20261129104104-card-conversions', class: Migration20261129104104CardConversions },
 ];

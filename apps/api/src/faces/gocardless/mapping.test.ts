@@ -62,6 +62,7 @@ describe('quirks', () => {
     counterparty: null,
     endToEndId: null,
     balanceAfter: 75_00,
+    conversion: null,
   };
   const pending = {
     id: 'tx-2',
@@ -73,6 +74,7 @@ describe('quirks', () => {
     category: null,
     counterparty: null,
     endToEndId: null,
+    conversion: null,
   };
   const view = (id: string) => toTransactionsWire(account, findInstitution(id)?.quirks ?? {}, [entry], [pending]).transactions;
 

@@ -9,7 +9,15 @@
  * - the institution's quirks (institutions.ts), applied here as the last step of a transaction.
  */
 import { createHash } from 'node:crypto';
-import type { Agreement, LinkedAccount, PendingEntry, Requisition, Statement, StatementEntry } from '@sandbank/core';
+import type {
+  Agreement,
+  EntryConversion,
+  LinkedAccount,
+  PendingEntry,
+  Requisition,
+  Statement,
+  StatementEntry,
+} from '@sandbank/core';
 import { ibanOf, minorToDecimal, nrbOf, SANDBANK_BIC } from '@sandbank/core';
 import type { Institution, Quirks } from './institutions.ts';
 
@@ -144,8 +152,26 @@ function baseTransaction(linkedAccountId: string, currency: string, entry: State
     ...counterparty,
     remittanceInformationUnstructured: entry.description,
     proprietaryBankTransactionCode: bankCode(entry),
+    ...(entry.conversion ? { currencyExchange: [currencyExchangeOf(entry.conversion, currency, entry.valueDate)] } : {}),
   };
 }
+
+/**
+ * A card payment in another currency, as GoCardless's `currencyExchange` (its CurrencyExchangeSchema, ISO 20022's
+ * CcyXchg): the rate is the account's currency (target) per 1 unit of the merchant's (source, also the unit
+ * currency), quoted on the value date; `instructedAmount` is what the merchant charged, signed like the amount.
+ */
+const currencyExchangeOf = (conversion: EntryConversion, currency: string, valueDate: string) => ({
+  sourceCurrency: conversion.originalCurrency,
+  exchangeRate: conversion.exchangeRate,
+  unitCurrency: conversion.originalCurrency,
+  targetCurrency: currency,
+  quotationDate: valueDate,
+  instructedAmount: {
+    amount: amountOf(conversion.originalAmount, conversion.originalCurrency),
+    currency: conversion.originalCurrency,
+  },
+});
 
 /** Each quirk is one step on the wire object; the order is fixed so two quirks compose the same way every time. */
 function applyQuirks(wire: Wire, quirks: Quirks, { pending, outgoing }: { pending: boolean; outgoing: boolean }): Wire {

@@ -5,7 +5,7 @@
  * at a time. Free text is first made one line and cut to the schema's MaxNText; the builder
  * escapes it. Element order follows the XSDs of each version.
  */
-import type { PendingEntry, StatementEntry, StatementHead } from '@sandbank/core';
+import { type EntryConversion, type PendingEntry, rateWithin, type StatementEntry, type StatementHead } from '@sandbank/core';
 import { codesOf } from './codes.ts';
 import type { StatementSource } from './source.ts';
 import { decimal, oneLine, truncate } from './wire.ts';
@@ -103,9 +103,28 @@ function summary({ credits, debits }: StatementHead, currency: string, v08: bool
   };
 }
 
+/**
+ * A card payment in another currency: what the merchant charged (`InstdAmt`, in its currency, without sign: the
+ * entry's CdtDbtInd tells) and the rate (`CcyXchg`: account currency per 1 unit of the source, the unit currency;
+ * XchgRate is a BaseOneRate, at most 11 digits with 10 after the point, so the kept rate is rounded to fit).
+ */
+function amountDetails(conversion: EntryConversion, currency: string): XmlTree {
+  return {
+    InstdAmt: {
+      Amt: { '@Ccy': conversion.originalCurrency, '#text': decimal(conversion.originalAmount, conversion.originalCurrency) },
+      CcyXchg: {
+        SrcCcy: conversion.originalCurrency,
+        TrgtCcy: currency,
+        UnitCcy: conversion.originalCurrency,
+        XchgRate: rateWithin(conversion.exchangeRate, { totalDigits: 11, fractionDigits: 10 }),
+      },
+    },
+  };
+}
+
 type EntryFields = Pick<
   StatementEntry,
-  'id' | 'externalTxnId' | 'amount' | 'valueDate' | 'description' | 'merchant' | 'category'
+  'id' | 'externalTxnId' | 'amount' | 'valueDate' | 'description' | 'merchant' | 'category' | 'conversion'
 > &
   Partial<Pick<StatementEntry, 'bookingDate' | 'reversalOf' | 'counterparty' | 'endToEndId'>>;
 
@@ -118,6 +137,8 @@ function entryTree(entry: EntryFields | PendingEntry, currency: string, v08: boo
   const details: XmlTree = {
     Refs: { AcctSvcrRef: ref, EndToEndId: endToEnd && [...endToEnd].length <= MAX.ref ? endToEnd : 'NOTPROVIDED' },
   };
+  // Right after Refs, as both versions' TxDtls order it.
+  if (entry.conversion) details.AmtDtls = amountDetails(entry.conversion, currency);
   // The other side: who was paid for a debit, who paid for a credit; a payment's with its IBAN.
   const partyName = entry.counterparty?.name ?? entry.merchant;
   const partyIban = entry.counterparty?.iban;

@@ -8,7 +8,7 @@
  * `ACCTID` holds at most 22 characters, so it carries the NRB's 16-digit account number and
  * `BANKID` Sandbank's sort code; the IBAN's check digits are in `ACCTKEY`.
  */
-import { nrbOf, type StatementEntry, type StatementHead } from '@sandbank/core';
+import { nrbOf, rateWithin, type StatementEntry, type StatementHead } from '@sandbank/core';
 import { codesOf } from './codes.ts';
 import type { StatementSource } from './source.ts';
 import { oneLine, signedDecimal, truncate } from './wire.ts';
@@ -72,6 +72,13 @@ function transaction(entry: StatementEntry, currency: string): XmlTree {
   const name = oneLine(entry.merchant ?? '') || description;
   if (name) trn.NAME = truncate(name, NAME_MAX);
   if (description) trn.MEMO = truncate(description, MEMO_MAX);
+  // A card payment in another currency: TRNAMT stays in CURDEF; CURRATE is CURDEF per 1 CURSYM (the merchant's).
+  if (entry.conversion) {
+    trn.ORIGCURRENCY = {
+      CURRATE: rateWithin(entry.conversion.exchangeRate, { totalDigits: 11, fractionDigits: 10 }),
+      CURSYM: entry.conversion.originalCurrency,
+    };
+  }
   return trn;
 }
 

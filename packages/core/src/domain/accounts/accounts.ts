@@ -16,8 +16,17 @@ export async function createAccount(
     userId,
     name,
     currency = 'PLN',
+    cardFxMargin = '0.02',
     limit,
-  }: { userId: string; name: string; currency?: Currency | undefined /** LIMIT_OPEN_ACCOUNTS */; limit: number },
+  }: {
+    userId: string;
+    name: string;
+    currency?: Currency | undefined;
+    /** A fraction 0 … 0.1 as decimal text (the schema checks it; the database too). */
+    cardFxMargin?: string | undefined;
+    /** LIMIT_OPEN_ACCOUNTS */
+    limit: number;
+  },
 ): Promise<AccountEntity> {
   return em.transactional(async (tx) => {
     await checkUserLimit(tx, { userId, resource: 'openAccounts', limit });
@@ -26,6 +35,7 @@ export async function createAccount(
       user: userId,
       name,
       currency,
+      cardFxMargin,
       balance: 0,
       status: 'open',
       createdAt: await userNow(tx, userId), // the world's time, as everything in it

@@ -40,6 +40,23 @@ export function convertMinor(amount: bigint, from: string, to: string, rate: str
 export const adjustRate = (rate: string | Decimal, adjustment: string): Decimal =>
   (typeof rate === 'string' ? parseRate(rate) : rate).times(new Exact(1).plus(adjustment));
 
+/** A decimal as plain text without trailing zeros (`"0.02000"` → `"0.02"`). */
+export const decimalText = (value: string): string => new Exact(value).toFixed();
+
+/**
+ * A rate rounded (half away from zero) to fit a format's decimal type: at most `fractionDigits` after
+ * the point and `totalDigits` in all (camt's BaseOneRate: 11 and 10), as plain text.
+ */
+export function rateWithin(
+  rate: string,
+  { totalDigits, fractionDigits }: { totalDigits: number; fractionDigits: number },
+): string {
+  let value = new Exact(rate).toDecimalPlaces(fractionDigits, Exact.ROUND_HALF_UP);
+  const integerDigits = value.truncated().isZero() ? 0 : value.truncated().toFixed().length;
+  value = value.toDecimalPlaces(Math.max(0, Math.min(fractionDigits, totalDigits - integerDigits)), Exact.ROUND_HALF_UP);
+  return value.toFixed();
+}
+
 /** The rate as text with at least `significant` significant digits, never in exponent notation. */
 export const rateText = (rate: Decimal, significant = 10): string =>
   rate.precision(true) >= significant ? rate.toFixed() : rate.toPrecision(significant);

@@ -12,7 +12,11 @@ import { countLimited, type LimitedResource } from './queries.ts';
 
 export type { LimitedResource };
 
-const WHAT: Record<LimitedResource, string> = { webhooks: 'webhooks', apiKeys: 'active API keys', openAccounts: 'open accounts' };
+const WHAT: Record<LimitedResource, string> = {
+  webhooks: 'webhooks',
+  apiKeys: 'active API keys (and Enable Banking applications)',
+  openAccounts: 'open accounts',
+};
 
 /** Throws LIMIT_EXCEEDED unless `adding` more fit under `limit`; call it inside the inserting transaction. */
 export async function checkUserLimit(

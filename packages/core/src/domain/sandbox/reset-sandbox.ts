@@ -1,6 +1,7 @@
 /**
  * `POST /v1/sandbox/reset` (docs/concepts/clock-and-schedules.md): empty a world and set its clock back to 0. Removes the
- * user's accounts, transactions, schedules (and their runs), events and their pending deliveries;
+ * user's accounts, transactions, schedules (and their runs), events and their pending deliveries,
+ * pinned rates and the rates' seed;
  * keeps the user, credentials, API keys and webhooks (their world timestamps move back with the
  * clock, so each keeps its age). One database transaction, under the world's
  * clock lock, so no advance or due-item pass runs halfway through it. Sync cursors issued before
@@ -11,6 +12,7 @@ import { DEADLOCK, retriedTransaction } from '../../lib/retried-transaction.ts';
 import { lockAccountsOfUser } from '../accounts/queries.ts';
 import { lockUser } from '../auth/queries.ts';
 import { withClockLock } from '../clock/clock.ts';
+import { deleteFxWorld } from '../currencies/queries.ts';
 import { deleteWorldRows, resetClockAndEpoch, shiftKeptRows } from './queries.ts';
 
 export interface ResetCounts {
@@ -53,6 +55,8 @@ export async function resetWorld(tx: EntityManager, userId: string): Promise<Res
   transactions += await remove('transactions');
   const accounts = await remove('accounts');
   const events = await remove('events');
+  // The world's pinned rates and its seed go too: a reset world has the default rates.
+  await deleteFxWorld(tx, userId);
   // The clock goes back by its offset; what the world keeps (API keys, webhooks) goes back with it,
   // so each keeps its age: an expired key stays expired, none was last used in the future.
   await shiftKeptRows(tx, userId, 'back by the clock offset');

@@ -32,6 +32,8 @@ import {
   readClock,
   withClockLock,
 } from '../clock/clock.ts';
+import { selectFxWorld, updateFxSeed } from '../currencies/queries.ts';
+import { DEFAULT_FX_SEED } from '../currencies/reference-rates.ts';
 import { fireDueItems } from '../due-items/due-items.ts';
 import { checkUserLimit } from '../limits/per-user-limits.ts';
 import { resetWorld } from '../sandbox/reset-sandbox.ts';
@@ -74,6 +76,7 @@ export async function applyScenario(
   return withClockLock(em, userId, async () => {
     const built = await em.transactional(async (tx) => {
       if (reset) await resetWorld(tx, userId);
+      if (scenario.fxSeed !== undefined) await updateFxSeed(tx, userId, scenario.fxSeed);
       let { now } = await readClock(tx, userId);
       let clockMoved = false;
       if (scenario.asOf) {
@@ -91,7 +94,8 @@ export async function applyScenario(
           clockMoved = true;
         }
       }
-      const plan = planTransactions(scenario, now);
+      const fxSeed = (await selectFxWorld(tx, userId, []))?.fx_seed ?? DEFAULT_FX_SEED;
+      const plan = planTransactions(scenario, now, fxSeed);
       const dueRuns = countDueRuns(scenario, now, SCENARIO_LIMITS.transactions - plan.length);
       checkFunds(scenario, plan);
       checkSchedulesPerAccount(scenario, deps.config.limits.schedulesPerAccount);
@@ -162,7 +166,13 @@ async function insertAccounts(tx: EntityManager, userId: string, scenario: Scena
   const accounts: { key: string; id: string; name: string }[] = [];
   for (const [index, account] of scenario.accounts.entries()) {
     const id = uuidv7();
-    const inserted = await insertScenarioAccount(tx, { id, userId, name: account.name, now });
+    const inserted = await insertScenarioAccount(tx, {
+      id,
+      userId,
+      name: account.name,
+      currency: account.currency ?? 'PLN',
+      now,
+    });
     if (!inserted) {
       throw new AppError('ACCOUNT_NAME_TAKEN', `You already have an open account named ${account.name}`, {
         details: [{ path: `scenario.accounts.${index}.name`, message: 'An open account has this name' }],

@@ -13,8 +13,10 @@
  * → apply → export gives the same document.
  */
 import type { EntityManager } from '@sandbank/db';
+import type { Currency } from '@sandbank/schemas';
 import { Duration } from 'luxon';
 import { readClock } from '../clock/clock.ts';
+import { selectFxWorld } from '../currencies/queries.ts';
 import { selectExportedAccounts, selectExportedSchedules, selectExportedTransactions } from './queries.ts';
 import type { Scenario } from './scenario-document.ts';
 
@@ -33,13 +35,17 @@ export async function exportScenario(em: EntityManager, { userId }: { userId: st
   const accounts = await selectExportedAccounts(em, userId);
   const transactions = await selectExportedTransactions(em, userId);
   const schedules = await selectExportedSchedules(em, userId);
+  const fxSeed = (await selectFxWorld(em, userId, []))?.fx_seed ?? null;
   return {
     version: 1,
     seed: 0,
+    // Only what differs from the defaults: a PLN world on the default rates exports as it always did.
+    ...(fxSeed !== null ? { fxSeed } : {}),
     asOf: now.toISOString(),
     accounts: accounts.map((account, index) => ({
       key: `a${index + 1}`,
       name: account.name,
+      ...(account.currency !== 'PLN' ? { currency: account.currency as Currency } : {}),
       transactions: transactions
         .filter((row) => row.account_id === account.id)
         .map((row) => {
@@ -56,6 +62,13 @@ export async function exportScenario(em: EntityManager, { userId }: { userId: st
             ...(settleAfter ? { settleAfter } : {}),
             ...(expireAfter ? { expireAfter } : {}),
             externalTxnId: row.external_txn_id,
+            ...(row.original_currency !== null
+              ? {
+                  originalAmount: Number(row.original_amount),
+                  originalCurrency: row.original_currency as Currency,
+                  exchangeRate: row.exchange_rate ?? '',
+                }
+              : {}),
           };
         }),
       schedules: schedules

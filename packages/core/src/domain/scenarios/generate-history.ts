@@ -23,10 +23,12 @@
  * Three days after a date at most two days back is always tomorrow or later, so whether a history
  * ends with pending payments depends on the seed and the profile only, never on the hour.
  */
-import type { Category } from '@sandbank/schemas';
+import type { Category, Currency } from '@sandbank/schemas';
 import { DateTime } from 'luxon';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { adjustRate, convertMinor, rateText } from '../currencies/convert.ts';
+import { ANCHORS, crossRate, DEFAULT_FX_SEED, generatedLegs, invertRate } from '../currencies/reference-rates.ts';
 import { type Profile, type Rhythm, rhythmsOf } from './profiles.ts';
 
 const ZONE = 'Europe/Warsaw';
@@ -49,6 +51,8 @@ export interface GeneratedTransaction {
   category: Category | null;
   status: 'posted' | 'pending';
   settleAfter: string | null;
+  /** A payment charged in another currency (the `abroad` profile). */
+  conversion?: GeneratedConversion;
 }
 
 export interface GenerateHistoryParams {
@@ -59,6 +63,52 @@ export interface GenerateHistoryParams {
   openingBalance: number;
   /** The world's now; the history ends the day before it (in Warsaw), at the same distance from it every time. */
   now: Date;
+  /**
+   * The account's currency (default PLN): a profile's amounts are złoty, drawn as ever, then moved into this
+   * currency at its anchor (reference-rates.ts), so a yen account spends yen, not grosze.
+   */
+  currency?: Currency | undefined;
+  /** The world's rates seed (reference-rates.ts): what a payment in another currency converts at. */
+  fxSeed?: number | undefined;
+}
+
+/** What a generated payment in another currency keeps (docs/concepts/currencies.md). */
+interface GeneratedConversion {
+  originalAmount: number;
+  originalCurrency: Currency;
+  exchangeRate: string;
+}
+
+/** The default card FX margin an account opened by a scenario has (accounts.card_fx_margin). */
+const CARD_FX_MARGIN = '0.02';
+
+/**
+ * A rhythm's drawn amount in the account's currency: złoty moved at the anchor, or, for a rhythm charged in
+ * another currency, converted at the reference rate of the REFERENCE day it is drawn on (so the history is the
+ * same whatever the day of applying) plus the default card FX margin, rounded once.
+ */
+function amountOf(
+  drawn: number,
+  rhythm: Rhythm,
+  { currency, fxSeed, day }: { currency: Currency; fxSeed: number; day: string },
+): { amount: number; conversion: GeneratedConversion | null } {
+  const original = rhythm.originalCurrency;
+  if (!original) return { amount: fromPln(drawn, currency), conversion: null };
+  if (original === currency) return { amount: drawn, conversion: null };
+  const rate = adjustRate(
+    crossRate(generatedLegs(fxSeed, day), original, currency),
+    drawn < 0 ? CARD_FX_MARGIN : `-${CARD_FX_MARGIN}`,
+  );
+  return {
+    amount: Number(convertMinor(BigInt(drawn), original, currency, rate)),
+    conversion: { originalAmount: drawn, originalCurrency: original, exchangeRate: rateText(rate) },
+  };
+}
+
+/** A profile's PLN minor units in `currency`'s, at the currency's anchor, rounded once (half away from zero). */
+function fromPln(amount: number, currency: Currency): number {
+  if (currency === 'PLN') return amount;
+  return Number(convertMinor(BigInt(amount), 'PLN', currency, invertRate(ANCHORS[currency])));
 }
 
 /** FNV-1a over the UTF-16 code units: a stable 32-bit seed from any text. */
@@ -85,7 +135,13 @@ export function generateHistory(params: GenerateHistoryParams): GeneratedTransac
   const rhythms = rhythmsOf(params.profile);
   const out: GeneratedTransaction[] = [];
   let balance = 0;
-  const add = (date: Date, amount: number, rhythm: Pick<Rhythm, 'description' | 'merchant' | 'category'>, pending: boolean) => {
+  const add = (
+    date: Date,
+    amount: number,
+    rhythm: Pick<Rhythm, 'description' | 'merchant' | 'category'>,
+    pending: boolean,
+    conversion: GeneratedConversion | null = null,
+  ) => {
     out.push({
       externalTxnId: `scn_${params.accountKey}_${out.length}`,
       date,
@@ -95,14 +151,16 @@ export function generateHistory(params: GenerateHistoryParams): GeneratedTransac
       category: rhythm.category,
       status: pending ? 'pending' : 'posted',
       settleAfter: pending ? CARD_SETTLE_AFTER : null,
+      ...(conversion ? { conversion } : {}),
     });
   };
+  const money = { currency: params.currency ?? 'PLN', fxSeed: params.fxSeed ?? DEFAULT_FX_SEED };
   if (params.openingBalance > 0) {
     add(placed(first, 0), params.openingBalance, { description: 'Saldo otwarcia', merchant: null, category: 'transfer' }, false);
     balance = params.openingBalance;
   }
   for (let day = first; day < REFERENCE_TODAY; day = day.plus({ days: 1 })) {
-    const items: { secondOfDay: number; amount: number; rhythm: Rhythm }[] = [];
+    const items: { secondOfDay: number; amount: number; rhythm: Rhythm; conversion: GeneratedConversion | null }[] = [];
     const weekend = day.weekday >= 6;
     for (const rhythm of rhythms) {
       let due: boolean;
@@ -112,7 +170,7 @@ export function generateHistory(params: GenerateHistoryParams): GeneratedTransac
       const minute = uniformInt(rng, rhythm.hours[0] * 60, rhythm.hours[1] * 60 - 1);
       items.push({
         secondOfDay: minute * 60 + uniformInt(rng, 0, 59),
-        amount: uniformInt(rng, rhythm.amount[0], rhythm.amount[1]),
+        ...amountOf(uniformInt(rng, rhythm.amount[0], rhythm.amount[1]), rhythm, { ...money, day: day.toISODate() ?? '' }),
         rhythm,
       });
     }
@@ -124,7 +182,7 @@ export function generateHistory(params: GenerateHistoryParams): GeneratedTransac
       // Pending debits hold funds too: the available balance is what must cover a debit.
       if (item.amount < 0 && balance + item.amount < 0) continue;
       if (item.amount < 0 || !pending) balance += item.amount;
-      add(placed(day, item.secondOfDay), item.amount, item.rhythm, pending);
+      add(placed(day, item.secondOfDay), item.amount, item.rhythm, pending, item.conversion);
     }
   }
   return out;

@@ -27,7 +27,13 @@ export interface PlannedTransaction {
   category: Category | null;
   settle_at: string | null;
   expire_at: string | null;
+  /** A payment in another currency (all three or none). */
+  original_amount: number | null;
+  original_currency: string | null;
+  exchange_rate: string | null;
 }
+
+const NO_CONVERSION = { original_amount: null, original_currency: null, exchange_rate: null } as const;
 
 const invalid = (path: string, message: string) =>
   new AppError('VALIDATION_ERROR', `Invalid ${path}: ${message}`, { details: [{ path, message }] });
@@ -36,10 +42,35 @@ export function resolveTime(value: ScenarioTime, now: Date): Date {
   return value.startsWith('-') ? subtractIsoDuration(now, value.slice(1)) : new Date(value);
 }
 
+/** An explicit transaction's conversion (as an export writes it): all three fields or none, consistent with its account. */
+function explicitConversion(
+  item: {
+    amount: number;
+    originalAmount?: number | undefined;
+    originalCurrency?: string | undefined;
+    exchangeRate?: string | undefined;
+  },
+  currency: string,
+  path: string,
+): Pick<PlannedTransaction, 'original_amount' | 'original_currency' | 'exchange_rate'> {
+  const { originalAmount, originalCurrency, exchangeRate } = item;
+  if (originalAmount === undefined && originalCurrency === undefined && exchangeRate === undefined) return NO_CONVERSION;
+  if (originalAmount === undefined || originalCurrency === undefined || exchangeRate === undefined) {
+    throw invalid(`${path}.originalAmount`, 'originalAmount, originalCurrency and exchangeRate go together');
+  }
+  if (originalCurrency === currency)
+    throw invalid(`${path}.originalCurrency`, `Must differ from the account's currency, ${currency}`);
+  if (Math.sign(originalAmount) !== Math.sign(item.amount))
+    throw invalid(`${path}.originalAmount`, 'Must have the sign of amount');
+  return { original_amount: originalAmount, original_currency: originalCurrency, exchange_rate: exchangeRate };
+}
+
 /** Every transaction of the scenario, generated and explicit, validated and dated; nothing written yet. */
 export function planTransactions(
   scenario: Scenario,
   now: Date,
+  /** The world's rates seed: what a generated payment in another currency converts at. */
+  fxSeed?: number,
 ): (Omit<PlannedTransaction, 'account_id'> & { accountIndex: number })[] {
   const planned: (Omit<PlannedTransaction, 'account_id'> & { accountIndex: number })[] = [];
   for (const [accountIndex, account] of scenario.accounts.entries()) {
@@ -52,6 +83,8 @@ export function planTransactions(
           months: account.history.months,
           openingBalance: account.openingBalance ?? 0,
           now,
+          currency: account.currency,
+          fxSeed,
         })
       : [];
     if (!account.history && (account.openingBalance ?? 0) > 0) {
@@ -80,6 +113,13 @@ export function planTransactions(
         category: item.category,
         settle_at: item.settleAfter ? addIsoDuration(item.date, item.settleAfter).toISOString() : null,
         expire_at: null,
+        ...(item.conversion
+          ? {
+              original_amount: item.conversion.originalAmount,
+              original_currency: item.conversion.originalCurrency,
+              exchange_rate: item.conversion.exchangeRate,
+            }
+          : NO_CONVERSION),
       });
     }
     const seen = new Set(generated.map((item) => item.externalTxnId));
@@ -106,6 +146,7 @@ export function planTransactions(
         category: item.category ?? null,
         settle_at: item.settleAfter ? addIsoDuration(at, item.settleAfter).toISOString() : null,
         expire_at: item.expireAfter ? addIsoDuration(at, item.expireAfter).toISOString() : null,
+        ...explicitConversion(item, account.currency ?? 'PLN', `${path}.transactions.${index}`),
       });
     }
     if (planned.length > SCENARIO_LIMITS.transactions) {

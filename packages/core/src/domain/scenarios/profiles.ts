@@ -4,9 +4,9 @@
  * categories and amounts in grosze. The generator (generate-history.ts) draws from them with a
  * seeded PRNG only, so a profile plus a seed is always the same history.
  */
-import type { Category } from '@sandbank/schemas';
+import type { Category, Currency } from '@sandbank/schemas';
 
-export const PROFILES = ['student', 'family', 'freelancer'] as const;
+export const PROFILES = ['student', 'family', 'freelancer', 'abroad'] as const;
 export type Profile = (typeof PROFILES)[number];
 
 /** Inclusive range of minor units; debits are negative. */
@@ -26,6 +26,11 @@ export interface Rhythm {
   weekend?: number;
   /** Card payments: in the last two days of the history they are still pending (posting three days after their date). */
   card?: boolean;
+  /**
+   * Charged in another currency: `amount` is in its minor units, converted at the world's reference rate of the
+   * day plus the default card FX margin (docs/concepts/currencies.md); an account in this currency books it as is.
+   */
+  originalCurrency?: Currency;
 }
 
 const rent = (amount: number, day = 1): Rhythm => ({
@@ -290,6 +295,68 @@ const PROFILE_RHYTHMS: Record<Profile, Rhythm[]> = {
       amount: [-400_00, -100_00],
       hours: [10, 20],
       perWeek: 0.25,
+    },
+  ],
+  // Someone who lives in Poland, is paid in euro and spends abroad: a EUR salary, USD subscriptions, a holiday's card payments.
+  abroad: [
+    {
+      description: 'Salary ACME GmbH',
+      merchant: 'ACME GmbH',
+      category: 'salary',
+      amount: [2_400_00, 2_400_00],
+      hours: [9, 11],
+      dayOfMonth: 25,
+      originalCurrency: 'EUR',
+    },
+    rent(2_900_00, 2),
+    {
+      description: 'Netflix.com',
+      merchant: 'Netflix',
+      category: 'subscriptions',
+      amount: [-15_49, -15_49],
+      hours: [3, 6],
+      dayOfMonth: 8,
+      originalCurrency: 'USD',
+    },
+    {
+      description: 'GitHub Copilot',
+      merchant: 'GitHub',
+      category: 'subscriptions',
+      amount: [-10_00, -10_00],
+      hours: [3, 6],
+      dayOfMonth: 14,
+      originalCurrency: 'USD',
+    },
+    ...groceries,
+    {
+      description: 'Restaurant abroad',
+      merchant: 'Trattoria da Enzo',
+      category: 'restaurants',
+      amount: [-85_00, -12_00],
+      hours: [12, 23],
+      perWeek: 1.5,
+      card: true,
+      originalCurrency: 'EUR',
+    },
+    {
+      description: 'Hotel abroad',
+      merchant: 'Booking.com',
+      category: 'entertainment',
+      amount: [-450_00, -90_00],
+      hours: [14, 22],
+      perWeek: 0.3,
+      card: true,
+      originalCurrency: 'EUR',
+    },
+    {
+      description: 'Uber trip',
+      merchant: 'Uber',
+      category: 'transport',
+      amount: [-42_00, -6_00],
+      hours: [7, 23],
+      perWeek: 1,
+      card: true,
+      originalCurrency: 'USD',
     },
   ],
   freelancer: [

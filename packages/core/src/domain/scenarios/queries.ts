@@ -7,11 +7,15 @@ import type { Category } from '@sandbank/schemas';
 
 const INSERT_TRANSACTIONS = `
 insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, status,
-                          posted_at, merchant, category, settle_at, expire_at, created_at)
-select r.id, r.account_id, ?, r.external_txn_id, r.amount, 'PLN', r.date, r.description, '{"source":"scenario"}'::jsonb, r.status,
-       r.posted_at, r.merchant, r.category, r.settle_at, r.expire_at, ?::timestamptz
+                          posted_at, merchant, category, settle_at, expire_at, created_at, original_amount, original_currency,
+                          exchange_rate)
+select r.id, r.account_id, ?, r.external_txn_id, r.amount, a.currency, r.date, r.description, '{"source":"scenario"}'::jsonb, r.status,
+       r.posted_at, r.merchant, r.category, r.settle_at, r.expire_at, ?::timestamptz, r.original_amount, r.original_currency,
+       r.exchange_rate
   from jsonb_to_recordset(?::jsonb) as r(id uuid, account_id uuid, external_txn_id text, amount bigint, date timestamptz,
-       description text, status text, posted_at timestamptz, merchant text, category text, settle_at timestamptz, expire_at timestamptz)`;
+       description text, status text, posted_at timestamptz, merchant text, category text, settle_at timestamptz, expire_at timestamptz,
+       original_amount bigint, original_currency text, exchange_rate numeric)
+  join accounts a on a.id = r.account_id`;
 
 // The sums the booking statement keeps one row at a time, here from all rows at once.
 const APPLY_BALANCES = `
@@ -80,13 +84,13 @@ export async function countScheduleRuns(
 /** An open account of a scenario; false when the user already has an open account of that name. */
 export async function insertScenarioAccount(
   tx: EntityManager,
-  { id, userId, name, now }: { id: string; userId: string; name: string; now: Date },
+  { id, userId, name, currency, now }: { id: string; userId: string; name: string; currency: string; now: Date },
 ): Promise<boolean> {
   const inserted = await tx.execute<{ id: string }[]>(
     `insert into accounts (id, user_id, name, currency, balance, status, created_at)
-       values (?, ?, ?, 'PLN', 0, 'open', ?::timestamptz)
+       values (?, ?, ?, ?, 0, 'open', ?::timestamptz)
        on conflict (user_id, lower(name)) where status = 'open' do nothing returning id`,
-    [id, userId, name, now.toISOString()],
+    [id, userId, name, currency, now.toISOString()],
   );
   return inserted.length > 0;
 }
@@ -94,6 +98,7 @@ export async function insertScenarioAccount(
 export interface ExportedAccountRow {
   id: string;
   name: string;
+  currency: string;
 }
 
 export interface ExportedTransactionRow {
@@ -107,6 +112,9 @@ export interface ExportedTransactionRow {
   category: Category | null;
   settle_at: Date | null;
   expire_at: Date | null;
+  original_amount: string | null;
+  original_currency: string | null;
+  exchange_rate: string | null;
 }
 
 export interface ExportedScheduleRow {
@@ -127,7 +135,7 @@ export interface ExportedScheduleRow {
 /** The user's open accounts, in creation order. */
 export async function selectExportedAccounts(em: EntityManager, userId: string): Promise<ExportedAccountRow[]> {
   return em.execute<ExportedAccountRow[]>(
-    `select id, name from accounts where user_id = ? and status = 'open' order by created_at, id`,
+    `select id, name, currency from accounts where user_id = ? and status = 'open' order by created_at, id`,
     [userId],
   );
 }
@@ -135,7 +143,8 @@ export async function selectExportedAccounts(em: EntityManager, userId: string):
 /** The user's transactions that are not voided, by date and externalTxnId. */
 export async function selectExportedTransactions(em: EntityManager, userId: string): Promise<ExportedTransactionRow[]> {
   return em.execute<ExportedTransactionRow[]>(
-    `select account_id, external_txn_id, amount, date, description, status, merchant, category, settle_at, expire_at
+    `select account_id, external_txn_id, amount, date, description, status, merchant, category, settle_at, expire_at,
+            original_amount, original_currency, exchange_rate::text
        from transactions where user_id = ? and status <> 'voided' order by date, external_txn_id`,
     [userId],
   );

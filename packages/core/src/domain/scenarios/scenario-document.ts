@@ -8,7 +8,7 @@
  * world's now (`-P3D`, `-PT2H`): a scenario written with relative times is the same world whenever
  * it is applied.
  */
-import { CategorySchema } from '@sandbank/schemas';
+import { CategorySchema, CurrencySchema } from '@sandbank/schemas';
 import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { IsoDurationSchema, isoDurationProblem, MAX_DURATION } from '../../lib/duration.ts';
@@ -100,6 +100,26 @@ const ScenarioTransactionSchema = z.strictObject({
   settleAfter: IsoDurationSchema.optional(),
   expireAfter: IsoDurationSchema.optional(),
   externalTxnId: ExternalTxnIdSchema.optional().meta({ description: 'Default scn_<account key>_<n>' }),
+  originalAmount: exactJson(
+    z
+      .int()
+      .min(-1_000_000_000_000_000)
+      .max(1_000_000_000_000_000)
+      .refine((amount) => amount !== 0, 'Must not be zero'),
+  )
+    .optional()
+    .meta({
+      description:
+        'A card payment in another currency: what the merchant charged, signed like amount (with originalCurrency and exchangeRate)',
+    }),
+  originalCurrency: CurrencySchema.optional().meta({ description: 'The merchant’s currency, not the account’s' }),
+  exchangeRate: z
+    .string()
+    .max(33)
+    .regex(/^\d{1,12}(\.\d{1,20})?$/, 'Expected a positive decimal such as 4.386')
+    .refine((value) => /[1-9]/.test(value), 'Must be above zero')
+    .optional()
+    .meta({ description: 'The account currency per 1 unit of originalCurrency the payment was converted at', example: '4.386' }),
 });
 
 const ScenarioScheduleSchema = z.strictObject({
@@ -122,6 +142,9 @@ const ScenarioAccountSchema = z.strictObject({
     .regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'Lowercase letters, digits, - and _; up to 32')
     .meta({ description: 'Names the account inside the scenario', example: 'main' }),
   name: nameSchema(100),
+  currency: CurrencySchema.optional().meta({
+    description: "The account's currency (GET /v1/currencies); default PLN. Every amount of the account is in its minor units",
+  }),
   openingBalance: exactJson(z.int().min(0).max(1_000_000_000_000))
     .optional()
     .meta({ description: 'Minor units credited at the start of the history (or now); default 0' }),
@@ -163,6 +186,11 @@ export const ScenarioSchema = z
         description: 'Every generated value comes from this seed alone',
         example: 42,
       }),
+    fxSeed: exactJson(z.int().min(0).max(2_147_483_647)).optional().meta({
+      description:
+        "The seed of the world's reference exchange rates (docs/concepts/currencies.md); without it the documented default, 18",
+      example: 7,
+    }),
     asOf: ScenarioTimeSchema.optional().meta({
       description:
         "Export only: the exporting world's now; applying moves a younger clock forward to it (at most two years, as an advance, when a schedule run, settlement or expiry of the world is due on the way)",

@@ -22,10 +22,11 @@ with clock as (
   for no key update of a
 ), inserted as (
   insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw,
-                            status, posted_at, merchant, category, settle_at, expire_at, request_fingerprint, created_at)
+                            status, posted_at, merchant, category, settle_at, expire_at, request_fingerprint, created_at,
+                            original_amount, original_currency, exchange_rate)
   select ?, account.id, account.user_id, ?, ?, account.currency, coalesce(?::timestamptz, account.now), ?, ?::jsonb,
          ?, case when ? = 'posted' then coalesce(?::timestamptz, account.now) end, ?, ?, ?::timestamptz, ?::timestamptz,
-         ?, account.now
+         ?, account.now, ?::bigint, ?::text, ?::numeric
   from account
   on conflict (account_id, external_txn_id) do nothing
   returning ${TRANSACTION_COLUMNS}
@@ -45,7 +46,7 @@ with clock as (
 )
 select inserted.*, applied.balance, applied.held_amount from inserted, applied`;
 
-const SIMULATE_STATEMENT = { name: 'sandbank_simulate_v2', sql: SIMULATE };
+const SIMULATE_STATEMENT = { name: 'sandbank_simulate_v3', sql: SIMULATE };
 
 /** The values of one booking, as bound into SIMULATE (timestamps as ISO strings, JSON as text). */
 export interface SimulatedBooking {
@@ -71,6 +72,10 @@ export interface SimulatedBooking {
   settleAt: string | null;
   expireAt: string | null;
   requestFingerprint: string;
+  /** A card payment in another currency: what the merchant charged and the rate (all three or none). */
+  originalAmount: number | null;
+  originalCurrency: string | null;
+  exchangeRate: string | null;
   eventId: string;
   /** The transaction as the event shows it (JSON). */
   eventTransaction: string;
@@ -105,6 +110,9 @@ export async function insertSimulatedBooking(em: EntityManager, b: SimulatedBook
     b.settleAt,
     b.expireAt,
     b.requestFingerprint,
+    b.originalAmount,
+    b.originalCurrency,
+    b.exchangeRate,
     b.deltaBalance,
     b.deltaHeld,
     b.eventId,

@@ -13,6 +13,7 @@ import { isoTimestamp, LATEST_INSTANT } from '../../lib/timestamps.ts';
 import { rowToTransaction } from '../../mappers/transaction.ts';
 import { accountClosed } from '../accounts/accounts.ts';
 import { userNow } from '../clock/clock.ts';
+import { convertCardPayment } from '../currencies/card-payments.ts';
 import {
   type BookingRow,
   bookingDeltas,
@@ -31,8 +32,11 @@ const MAX_ATTEMPTS = 5;
 export interface SimulateTransactionParams {
   userId: string;
   accountId: string;
-  /** Non-zero minor units: credits > 0, debits < 0. */
-  amount: number;
+  /** Non-zero minor units: credits > 0, debits < 0. Omitted: converted from originalAmount. */
+  amount?: number | undefined;
+  /** A card payment in another currency: what the merchant charged (signed like amount) and in what (card-payments.ts). */
+  originalAmount?: number | undefined;
+  originalCurrency?: Currency | undefined;
   /** Must be the account's currency; omitted: the account's. */
   currency?: Currency | undefined;
   description?: string | undefined;
@@ -66,7 +70,19 @@ export interface SimulationResult {
 
 export async function simulateTransaction(em: EntityManager, input: SimulateTransactionParams): Promise<SimulationResult> {
   // The HTTP schema checks these too; domain callers without HTTP (the clock, scenarios, tests) get the same rules.
-  if (!Number.isSafeInteger(input.amount) || input.amount === 0 || Math.abs(input.amount) > MAX_AMOUNT) {
+  const foreign = input.originalAmount !== undefined || input.originalCurrency !== undefined;
+  if (foreign && (input.originalAmount === undefined || input.originalCurrency === undefined)) {
+    throw invalid(
+      input.originalAmount === undefined ? 'originalAmount' : 'originalCurrency',
+      'originalAmount and originalCurrency go together',
+    );
+  }
+  if (!foreign && input.amount === undefined)
+    throw invalid('amount', 'Required, unless originalAmount and originalCurrency are given');
+  if (
+    input.amount !== undefined &&
+    (!Number.isSafeInteger(input.amount) || input.amount === 0 || Math.abs(input.amount) > MAX_AMOUNT)
+  ) {
     throw invalid('amount', 'Must be a non-zero integer within ±10^12');
   }
   const status = input.status ?? 'posted';
@@ -81,7 +97,8 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
   // The world's now is read inside the statement; only a pending booking that settles or expires
   // by itself needs it beforehand, to date its due times.
   const durations = input.settleAfter !== undefined || input.expireAfter !== undefined;
-  const date = input.date ?? (durations ? (input.at ?? (await userNow(em, input.userId))) : null);
+  // A conversion needs the payment's day (its rate) beforehand too.
+  const date = input.date ?? (durations || foreign ? (input.at ?? (await userNow(em, input.userId))) : null);
   // A due time past the holdable years comes only from a date in the future of any world (whose
   // clock ends a century before them): refused here, before anything computes with it.
   for (const field of ['settleAfter', 'expireAfter'] as const) {
@@ -90,11 +107,23 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
       throw invalid(field, `Must end by ${new Date(LATEST_INSTANT).toISOString()}, counted from date`);
     }
   }
+  const { amount, conversion } =
+    foreign && date && input.originalAmount !== undefined && input.originalCurrency !== undefined
+      ? await convertCardPayment(em, {
+          userId: input.userId,
+          accountId: input.accountId,
+          date,
+          originalAmount: input.originalAmount,
+          originalCurrency: input.originalCurrency,
+          amount: input.amount,
+          maxAmount: MAX_AMOUNT,
+        })
+      : { amount: input.amount ?? 0, conversion: null };
   const row: BookingRow = {
     id: uuidv7(),
     account_id: input.accountId,
     external_txn_id: input.externalTxnId ?? `sim_${uuidv7()}`,
-    amount: input.amount,
+    amount,
     // The statement stores the account's currency (and refuses another one): this is the event's placeholder.
     currency: input.currency ?? 'PLN',
     date,
@@ -109,6 +138,9 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
     settle_at: input.settleAt ?? (date && input.settleAfter ? addIsoDuration(date, input.settleAfter) : null),
     expire_at: date && input.expireAfter ? addIsoDuration(date, input.expireAfter) : null,
     request_fingerprint: requestFingerprint(input, date),
+    original_amount: conversion?.originalAmount ?? null,
+    original_currency: conversion?.originalCurrency ?? null,
+    exchange_rate: conversion?.exchangeRate ?? null,
   };
   // Its `date` and `postedAt` are written into the event by the statement, which knows the world's now.
   const transaction = rowToTransaction({ ...row, date: row.date ?? new Date(0) });
@@ -140,7 +172,7 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
       const now = input.at ?? (await userNow(em, input.userId));
       if (input.date.getTime() > now.getTime() + CLOCK_SKEW_MS) throw invalid('date', 'Must not be in the future');
     }
-    const delta = bookingDeltas(status, input.amount);
+    const delta = bookingDeltas(status, amount);
     if (probe.balance + delta.balance - probe.heldAmount - delta.held < 0) {
       throw new AppError('INSUFFICIENT_FUNDS', 'The available balance is lower than the debit');
     }
@@ -203,7 +235,7 @@ function requestFingerprint(input: SimulateTransactionParams, date: Date | null)
   // An omitted currency (the account's) counts as 'PLN', the only one there was when fingerprints began,
   // so a PLN request booked then is the same request now.
   const asked = [
-    input.amount,
+    input.amount ?? null,
     input.currency ?? 'PLN',
     input.description ?? '',
     input.status ?? 'posted',
@@ -211,6 +243,8 @@ function requestFingerprint(input: SimulateTransactionParams, date: Date | null)
     input.category ?? null,
     offsetMs(date, input.settleAfter),
     offsetMs(date, input.expireAfter),
+    // Only a conversion adds to what was asked: every other request keeps the fingerprint it always had.
+    ...(input.originalCurrency !== undefined ? [input.originalAmount ?? null, input.originalCurrency] : []),
   ];
   return hash('sha256', JSON.stringify(asked), 'base64url');
 }

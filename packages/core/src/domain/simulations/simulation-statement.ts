@@ -96,6 +96,9 @@ export async function runSimulationStatement(
     settleAt: isoOrNull(row.settle_at),
     expireAt: isoOrNull(row.expire_at),
     requestFingerprint: row.request_fingerprint,
+    originalAmount: row.original_amount === undefined || row.original_amount === null ? null : Number(row.original_amount),
+    originalCurrency: row.original_currency ?? null,
+    exchangeRate: row.exchange_rate ?? null,
     eventId,
     eventTransaction: JSON.stringify(eventTransaction),
   });

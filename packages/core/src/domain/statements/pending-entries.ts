@@ -4,6 +4,7 @@
  * statement's one balance statement.
  */
 import type { EntityManager } from '@sandbank/db';
+import { conversionOf, type EntryConversion } from './entry-conversion.ts';
 import { type PendingRow, selectPendingRows } from './queries.ts';
 
 export interface PendingEntry {
@@ -18,6 +19,8 @@ export interface PendingEntry {
   /** A payment's other side and EndToEndId; null on other transactions. */
   counterparty: { name: string | null; iban: string | null } | null;
   endToEndId: string | null;
+  /** A card payment in another currency: what the merchant charged and the rate; null for any other entry. */
+  conversion: EntryConversion | null;
 }
 
 /** A payment's other side as a statement entry shows it, or null. */
@@ -36,6 +39,7 @@ export const toPendingEntry = (row: PendingRow): PendingEntry => ({
   category: row.category,
   counterparty: partyOf(row),
   endToEndId: row.end_to_end_id,
+  conversion: conversionOf(row),
 });
 
 export async function readPendingEntries(

@@ -9,7 +9,14 @@ import { WORLD_NOW_SQL } from '../clock/clock.ts';
 /** Statements' days are Polish banking days. */
 const STATEMENT_TIME_ZONE = 'Europe/Warsaw';
 
-export interface PendingRow {
+/** A card payment in another currency (all three or none: the database checks it). */
+export interface ConversionColumns {
+  original_amount: string | null;
+  original_currency: string | null;
+  exchange_rate: string | null;
+}
+
+export interface PendingRow extends ConversionColumns {
   id: string;
   external_txn_id: string;
   amount: string;
@@ -27,9 +34,9 @@ const PAYMENT_PARTY = `t.raw->'counterparty'->>'name' as counterparty_name, t.ra
       t.raw->>'endToEndId' as end_to_end_id`;
 
 const PENDING_SQL = {
-  name: 'statement_pending',
+  name: 'statement_pending_v3',
   sql: `select t.id, t.external_txn_id, t.amount, to_char(t.date at time zone 'Europe/Warsaw', 'YYYY-MM-DD') as value_date,
-      t.description, t.merchant, t.category, ${PAYMENT_PARTY}
+      t.description, t.merchant, t.category, t.original_amount, t.original_currency, t.exchange_rate::text, ${PAYMENT_PARTY}
     from transactions t
     where t.account_id = ? and t.status = 'pending'
       and t.date >= (?::date)::timestamp at time zone 'Europe/Warsaw'
@@ -62,7 +69,7 @@ export interface HeadRow {
   debit_sum: string;
 }
 
-export interface EntryRow {
+export interface EntryRow extends ConversionColumns {
   id: string;
   external_txn_id: string;
   amount: string;
@@ -110,7 +117,8 @@ const HEAD_SQL = `with account as (
 /** The period's entries, oldest posting first, as a cursor of the snapshot. */
 const ENTRIES_CURSOR_SQL = `declare statement_entries no scroll cursor for
     select t.id, t.external_txn_id, t.amount, ${local('t.posted_at')} as booking_date, ${local('t.date')} as value_date,
-      t.posted_at, t.description, t.merchant, t.category, t.reversal_of, ${PAYMENT_PARTY}
+      t.posted_at, t.description, t.merchant, t.category, t.reversal_of, t.original_amount, t.original_currency,
+      t.exchange_rate::text, ${PAYMENT_PARTY}
     from transactions t
     where t.account_id = ? and ${inPeriod('?::date', '?::date + 1')}
     order by t.posted_at, t.id`;

@@ -14,6 +14,7 @@ import { type EntityManager, openSnapshot, type Snapshot } from '@sandbank/db';
 import { AppError, notFound } from '../../errors.ts';
 import { daysBetween } from '../../lib/calendar-days.ts';
 import { ibanOf, SANDBANK_BIC } from '../accounts/iban.ts';
+import { conversionOf, type EntryConversion } from './entry-conversion.ts';
 import { type PendingEntry, partyOf, toPendingEntry } from './pending-entries.ts';
 import {
   type EntryRow,
@@ -47,6 +48,8 @@ export interface StatementEntry {
   endToEndId: string | null;
   /** The booked balance right after this entry. */
   balanceAfter: number;
+  /** A card payment in another currency: what the merchant charged and the rate; null for any other entry. */
+  conversion: EntryConversion | null;
 }
 
 /** Count and sum (absolute, minor units) of a period's entries on one side. */
@@ -197,5 +200,6 @@ function toEntry(row: EntryRow, balanceAfter: number): StatementEntry {
     counterparty: partyOf(row),
     endToEndId: row.end_to_end_id,
     balanceAfter,
+    conversion: conversionOf(row),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Copying a snapshot into a world, set-wise inside PostgreSQL: one INSERT … SELECT per table
- * (accounts, transactions, schedules, schedule runs), never row by row.
+ * (accounts, transactions, schedules, schedule runs, pinned rates), never row by row.
  *
  * Every row gets a new id derived in SQL from the fork's prefix (24 hex digits of a fresh
  *   UUID v7: its millisecond, version, variant and random bits) and the row's `ord` in the snapshot
@@ -17,6 +17,7 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import { uuidv7 } from '../../lib/ids.ts';
+import { copyFxWorld } from '../currencies/queries.ts';
 import {
   type CopyTarget,
   copySnapshotRows,
@@ -42,6 +43,8 @@ export type { CopyTarget } from './queries/forks.ts';
 export async function copySnapshotInto(tx: EntityManager, target: CopyTarget, skipForeignKeyChecks = false): Promise<void> {
   if (skipForeignKeyChecks) await setReplicationRole(tx, 'replica');
   await copySnapshotRows(tx, target);
+  // The world's rates: its seed and pinned rates, days unmoved (a rate belongs to a calendar day).
+  await copyFxWorld(tx, target);
   if (skipForeignKeyChecks) await setReplicationRole(tx, 'origin');
 }
 

@@ -15,6 +15,7 @@
 import { acquireAdvisoryLock, type EntityManager } from '@sandbank/db';
 import { AppError, notFound, worldGone } from '../../errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
+import { keepFxWorld } from '../currencies/queries.ts';
 import { familyOf } from '../tenancy/family.ts';
 import {
   countSnapshots,
@@ -110,6 +111,8 @@ async function copyWorld(
   // A schedule's run was booked as sch_<scheduleId>_<n>: the snapshot remembers which schedule, so a fork renames it.
   await keepTransactions(tx, { snapshotId: id, userId, after: accounts });
   await keepScheduleRuns(tx, id);
+  // The world's rates: its seed and pinned rates (docs/concepts/currencies.md).
+  await keepFxWorld(tx, { snapshotId: id, userId });
   // Numbered after the schedules: a fork derives their new ids from `ord` like every other row's.
   if (webhooks > 0) await keepWebhooks(tx, { snapshotId: id, userId, after: accounts + transactions + schedules });
   if (apiKeys > 0) await keepApiKeys(tx, { snapshotId: id, userId, after: accounts + transactions + schedules + webhooks });

@@ -15,6 +15,15 @@ export const CreateAccountInputSchema = z.strictObject({
   currency: CurrencySchema.optional().meta({
     description: 'The account’s currency for good; defaults to PLN. `GET /v1/currencies` lists the supported ones',
   }),
+  cardFxMargin: z
+    .string()
+    .max(7)
+    .regex(/^0(\.(0\d{0,4}|10{0,4}))?$/, 'Expected a fraction from 0 to 0.1 (10 %), at most 5 decimals, such as 0.02')
+    .optional()
+    .meta({
+      description: 'Card FX margin: a fraction on top of the reference rate for card payments in another currency; default 0.02',
+      example: '0.02',
+    }),
 });
 
 export const CloseAccountInputSchema = z.strictObject({

@@ -27,6 +27,7 @@ export const createAccountProcedure = protectedProcedure
         userId: ctx.user.id,
         name: input.name,
         currency: input.currency,
+        cardFxMargin: input.cardFxMargin,
         limit: ctx.deps.config.limits.openAccounts,
       }),
     ),

@@ -1,5 +1,6 @@
 import { CategorySchema, CurrencySchema, dataOf, IdSchema, MinorUnitsSchema, TransactionSchema } from '@sandbank/schemas';
 import { z } from 'zod';
+import { MAX_ORIGINAL_AMOUNT } from '../../domain/currencies/card-payments.ts';
 import { MAX_AMOUNT } from '../../domain/simulations/simulate-transaction.ts';
 import { IsoDurationSchema } from '../../lib/duration.ts';
 import { exactJson } from '../../lib/exact-json.ts';
@@ -16,8 +17,27 @@ export const SimulateTransactionInputSchema = z.strictObject({
       .min(-MAX_AMOUNT)
       .max(MAX_AMOUNT)
       .refine((amount) => amount !== 0, 'Must not be zero')
-      .meta({ description: 'Minor units: positive for a credit, negative for a debit; 0 < |amount| ≤ 10^12', example: 12_50 }),
-  ),
+      .meta({
+        description:
+          'Minor units of the account’s currency: positive for a credit, negative for a debit; 0 < |amount| ≤ 10^12. Omitted: converted from originalAmount',
+        example: 12_50,
+      }),
+  ).optional(),
+  originalAmount: exactJson(
+    z
+      .int()
+      .min(-MAX_ORIGINAL_AMOUNT)
+      .max(MAX_ORIGINAL_AMOUNT)
+      .refine((amount) => amount !== 0, 'Must not be zero')
+      .meta({
+        description:
+          'A card payment in another currency: what the merchant charged, in minor units of originalCurrency, signed like amount (0 < |originalAmount| ≤ 10^15). Without amount it is converted at the world’s rate for the day plus the account’s cardFxMargin; with amount, amount / originalAmount is the rate',
+        example: -2_500,
+      }),
+  ).optional(),
+  originalCurrency: CurrencySchema.optional().meta({
+    description: 'With originalAmount: the merchant’s currency, not the account’s',
+  }),
   description: textSchema(500).optional().meta({ description: "Up to 500 characters; default ''", example: 'Coffee' }),
   externalTxnId: z
     .string()
@@ -32,7 +52,8 @@ export const SimulateTransactionInputSchema = z.strictObject({
     .optional()
     .meta({ description: 'When it happened; defaults to now. May lie in the past, not in the future.' }),
   currency: CurrencySchema.optional().meta({
-    description: "The account's currency (default); any other is 400 VALIDATION_ERROR (conversion is not offered yet)",
+    description:
+      "The account's currency (default); any other is 400 VALIDATION_ERROR (a payment in another currency gives originalAmount and originalCurrency)",
   }),
   status: z
     .enum(['posted', 'pending'])

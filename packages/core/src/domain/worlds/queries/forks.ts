@@ -21,20 +21,23 @@ const COPY_KEYS = `with k as (select ?::uuid as snapshot_id, ?::uuid as user_id,
 
 const SQL = {
   accounts: `${COPY_KEYS}
-    insert into accounts (id, user_id, name, balance, currency, status, created_at, closed_at, transaction_count, held_amount)
+    insert into accounts (id, user_id, name, balance, currency, status, created_at, closed_at, transaction_count, held_amount,
+                          card_fx_margin)
     select ${idOf('s.ord')}, k.user_id, s.name, s.balance, s.currency, s.status, s.created_at + k.shift,
-           s.closed_at + k.shift, s.transaction_count, s.held_amount
+           s.closed_at + k.shift, s.transaction_count, s.held_amount, s.card_fx_margin
       from k join world_snapshot_accounts s on s.snapshot_id = k.snapshot_id`,
   // One statement: a reversal's original is checked (foreign key) at its end, wherever it lies in the copy.
   transactions: `${COPY_KEYS}
     insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, created_at,
                               status, posted_at, version, merchant, category, reversal_of, reversed_amount, settle_at,
-                              expire_at, updated_at, request_fingerprint, posted_from_pending)
+                              expire_at, updated_at, request_fingerprint, posted_from_pending, original_amount,
+                              original_currency, exchange_rate)
     select ${idOf('s.ord')}, ${idOf('s.account_ord')}, k.user_id,
            coalesce('sch_' || ${idOf('s.schedule_ord')}::text || substr(s.external_txn_id, 41), s.external_txn_id),
            s.amount, s.currency, s.date + k.shift, s.description, s.raw, s.created_at + k.shift,
            s.status, s.posted_at + k.shift, s.version, s.merchant, s.category, ${idOf('s.reversal_ord')},
-           s.reversed_amount, s.settle_at + k.shift, s.expire_at + k.shift, now(), s.request_fingerprint, s.posted_from_pending
+           s.reversed_amount, s.settle_at + k.shift, s.expire_at + k.shift, now(), s.request_fingerprint, s.posted_from_pending,
+           s.original_amount, s.original_currency, s.exchange_rate
       from k join world_snapshot_transactions s on s.snapshot_id = k.snapshot_id`,
   schedules: `${COPY_KEYS}
     insert into schedules (id, user_id, account_id, amount, description, merchant, category, rrule, timezone, start_at,

@@ -135,9 +135,9 @@ export async function keepAccounts(
 ): Promise<void> {
   await tx.execute(
     `insert into world_snapshot_accounts (snapshot_id, ord, id, name, balance, currency, status, created_at, closed_at,
-                                          transaction_count, held_amount)
+                                          transaction_count, held_amount, card_fx_margin)
      select ?, row_number() over (order by a.id), a.id, a.name, a.balance, a.currency, a.status, a.created_at, a.closed_at,
-            a.transaction_count, a.held_amount
+            a.transaction_count, a.held_amount, a.card_fx_margin
        from accounts a where a.user_id = ?`,
     [snapshotId, userId],
     'run',
@@ -174,10 +174,12 @@ export async function keepTransactions(tx: EntityManager, { snapshotId, userId, 
      insert into world_snapshot_transactions (snapshot_id, ord, id, account_ord, account_id, external_txn_id, schedule_ord,
                                               amount, currency, date, description, raw, status, posted_at, version, merchant,
                                               category, reversal_ord, reversal_of, reversed_amount, settle_at, expire_at,
-                                              created_at, request_fingerprint, posted_from_pending)
+                                              created_at, request_fingerprint, posted_from_pending, original_amount,
+                                              original_currency, exchange_rate)
      select ?, t.ord, t.id, sa.ord, t.account_id, t.external_txn_id, ss.ord, t.amount, t.currency, t.date, t.description,
             t.raw, t.status, t.posted_at, t.version, t.merchant, t.category, r.ord, t.reversal_of, t.reversed_amount,
-            t.settle_at, t.expire_at, t.created_at, t.request_fingerprint, t.posted_from_pending
+            t.settle_at, t.expire_at, t.created_at, t.request_fingerprint, t.posted_from_pending, t.original_amount,
+            t.original_currency, t.exchange_rate
        from t
        join world_snapshot_accounts sa on sa.snapshot_id = ? and sa.id = t.account_id
        left join world_snapshot_schedules ss

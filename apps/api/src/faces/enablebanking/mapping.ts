@@ -1,0 +1,176 @@
+/**
+ * The one mapping between the world and Enable Banking's wire format (docs/faces/enablebanking.md),
+ * each conversion once:
+ * - money: integer minor units → Enable Banking's decimal string in major units with the currency's
+ *   places (`minorToDecimal`); a transaction's amount unsigned with `credit_debit_indicator`
+ *   (`DBIT` when money leaves the account), as the live service sends them; balances signed;
+ * - dates: local dates in Europe/Warsaw of the world's instants; instants as ISO 8601 UTC;
+ * - ids: a session account's `uid` is its own (new per session); `identification_hash` is stable per
+ *   account across sessions (a hash of its IBAN), as apps use it to recognise an account again;
+ *   `entry_reference` and `transaction_id` are the Sandbank transaction's id (the same pending and booked).
+ */
+import { createHash } from 'node:crypto';
+import {
+  type Application,
+  type Aspsp,
+  ibanOf,
+  minorToDecimal,
+  nrbOf,
+  type PendingEntry,
+  SANDBANK_BIC,
+  type Session,
+  type SessionAccount,
+  type StatementEntry,
+  type StatementHead,
+} from '@sandbank/core';
+import type { z } from 'zod';
+import type { AccountResource, TransactionSchema } from './wire.ts';
+
+const ZONE = 'Europe/Warsaw';
+const DAY_MS = 86_400_000;
+
+const warsawDay = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/** The local date (YYYY-MM-DD) in Europe/Warsaw of an instant. */
+export const localDate = (instant: Date): string => warsawDay.format(instant);
+
+/** A calendar date `days` days later (earlier when negative). */
+export const addDays = (day: string, days: number): string =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** Minor units → `{ currency, amount }`, signed (balances). */
+export const amountOf = (minor: number, currency: string) => ({ currency, amount: minorToDecimal(minor, currency) });
+
+/** Minor units → an unsigned amount and its direction (transactions). */
+export function directedAmountOf(minor: number, currency: string) {
+  const signed = minorToDecimal(minor, currency);
+  const debit = signed.startsWith('-');
+  return {
+    transaction_amount: { currency, amount: debit ? signed.slice(1) : signed },
+    credit_debit_indicator: debit ? ('DBIT' as const) : ('CRDT' as const),
+  };
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
+
+/** Stands for the user at the bank without naming them (the document requires it). */
+export const psuIdHash = (userId: string) => sha256(`sandbank-psu:${userId}`);
+
+export const toApplicationWire = (application: Application) => ({
+  name: application.name,
+  kid: application.id,
+  environment: 'SANDBOX' as const,
+  redirect_urls: application.redirectUrls,
+  active: true,
+  countries: ['PL'],
+  services: ['AIS' as const],
+});
+
+export const toAspspWire = (aspsp: Aspsp) => ({
+  name: aspsp.name,
+  country: aspsp.country,
+  logo: `https://sandbank.invalid/aspsps/${aspsp.country}/${encodeURIComponent(aspsp.name)}.png`,
+  psu_types: ['personal' as const, 'business' as const],
+  auth_methods: [
+    { name: 'redirect', psu_type: 'personal' as const, approach: 'REDIRECT' as const, hidden_method: false },
+    { name: 'redirect', psu_type: 'business' as const, approach: 'REDIRECT' as const, hidden_method: false },
+  ],
+  maximum_consent_validity: aspsp.maximumConsentSeconds,
+  beta: false,
+  bic: SANDBANK_BIC,
+  required_psu_headers: [],
+});
+
+const identificationHash = (accountId: string) => sha256(`sandbank-account:${ibanOf(accountId)}`);
+
+export function toAccountResource(account: SessionAccount): z.infer<typeof AccountResource> {
+  const iban = ibanOf(account.accountId);
+  const hash = identificationHash(account.accountId);
+  return {
+    account_id: { iban },
+    all_account_ids: [{ identification: nrbOf(iban), scheme_name: 'BBAN' }],
+    account_servicer: { bic_fi: SANDBANK_BIC, name: 'Sandbank' },
+    name: account.name,
+    usage: 'PRIV',
+    cash_account_type: 'CACC',
+    product: 'Sandbank sandbox account',
+    currency: account.currency,
+    psu_status: account.open ? 'enabled' : 'deleted',
+    uid: account.uid,
+    identification_hash: hash,
+    identification_hashes: [hash],
+  };
+}
+
+const accessOf = (session: Session) => ({ valid_until: session.validUntil.toISOString(), ...session.access });
+
+export const toAuthorizedSessionWire = (session: Session) => ({
+  session_id: session.id,
+  accounts: session.accounts.map(toAccountResource),
+  aspsp: session.aspsp,
+  psu_type: session.psuType,
+  access: accessOf(session),
+});
+
+export const toSessionWire = (session: Session) => ({
+  status: session.status,
+  accounts: session.accounts.map((account) => account.uid),
+  accounts_data: session.accounts.map((account) => {
+    const hash = identificationHash(account.accountId);
+    return { uid: account.uid, identification_hash: hash, identification_hashes: [hash] };
+  }),
+  aspsp: session.aspsp,
+  psu_type: session.psuType,
+  psu_id_hash: psuIdHash(session.userId),
+  access: accessOf(session),
+  created: session.createdAt.toISOString(),
+  authorized: session.createdAt.toISOString(),
+  ...(session.closedAt ? { closed: session.closedAt.toISOString() } : {}),
+});
+
+/** Booked now (`CLBD`), and available now (`ITAV`, and `CLAV` as the live service also sends it). */
+export function toBalancesWire(today: StatementHead) {
+  const { currency } = today.account;
+  const day = today.period.to;
+  const at = today.createdAt.toISOString();
+  return {
+    balances: [
+      { name: 'Booked balance', balance_amount: amountOf(today.closing, currency), balance_type: 'CLBD' as const },
+      { name: 'Interim available', balance_amount: amountOf(today.available, currency), balance_type: 'ITAV' as const },
+      { name: 'Closing available', balance_amount: amountOf(today.available, currency), balance_type: 'CLAV' as const },
+    ].map((balance) => ({ ...balance, reference_date: day, last_change_date_time: at })),
+  };
+}
+
+type WireTransaction = z.infer<typeof TransactionSchema>;
+
+function common(currency: string, entry: StatementEntry | PendingEntry) {
+  const directed = directedAmountOf(entry.amount, currency);
+  const party = entry.merchant
+    ? { [directed.credit_debit_indicator === 'DBIT' ? 'creditor' : 'debtor']: { name: entry.merchant } }
+    : {};
+  return {
+    entry_reference: entry.id,
+    transaction_id: entry.id,
+    ...directed,
+    ...party,
+    bank_transaction_code: { description: entry.category ?? 'other' },
+    remittance_information: [entry.description],
+  };
+}
+
+export const toBookedWire = (currency: string, entry: StatementEntry): WireTransaction => ({
+  ...common(currency, entry),
+  status: 'BOOK',
+  booking_date: entry.bookingDate,
+  value_date: entry.valueDate,
+  transaction_date: entry.valueDate,
+  balance_after_transaction: amountOf(entry.balanceAfter, currency),
+});
+
+export const toPendingWire = (currency: string, entry: PendingEntry): WireTransaction => ({
+  ...common(currency, entry),
+  status: 'PDNG',
+  value_date: entry.valueDate,
+  transaction_date: entry.valueDate,
+});

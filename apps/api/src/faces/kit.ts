@@ -1,0 +1,212 @@
+/**
+ * The face kit (docs/concepts/faces.md): what every face of the host does the same way, in one place,
+ * so a face is only its protocol — its routes, its wire schemas, its mapping and its error shape.
+ *
+ * - One table of routes (`'get /sessions/:session_id'` → summary, query and body schemas, the answer's
+ *   schema, the handler) drives both the Express router and the face's OpenAPI document, so the
+ *   document cannot miss a route.
+ * - Every handler runs with a forked EntityManager, is tracked in flight (the process's shutdown
+ *   waits for it), and any failure — the face's own error, our `AppError`, a body the parser refused,
+ *   an unknown path, a crash — is answered in the protocol's error shape by the face's `errors`.
+ * - A face may run a prelude before its routes (authentication, the per-credential rate limit:
+ *   `limitCredential`), and its refusals of the per-IP limit are in its shape (`faceRefusals`).
+ * - `/faces/<name>/openapi.json` serves the document, built once on first use.
+ *
+ * The Enable Banking face is built on it; the older faces (Plaid, GoCardless, SimpleFIN) predate it
+ * and can move onto it route table by route table.
+ */
+import { consumePoint, type Deps } from '@sandbank/core';
+import type { EntityManager } from '@sandbank/db';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { z } from 'zod';
+import type { InFlight } from '../http/in-flight.ts';
+import { BODY_ERROR_TYPES, jsonBody } from '../http/json-body.ts';
+import type { FaceRefusals } from '../http/rate-limit.ts';
+import { schemaCollector, withComponentRefs } from './openapi-json.ts';
+
+/** What every handler of a face is handed. */
+export interface Call {
+  deps: Deps;
+  em: EntityManager;
+  req: Request;
+  res: Response;
+}
+
+/** An answer in the protocol's shape: its HTTP status, body and headers. */
+export interface FaceAnswer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface FaceRoute<C extends Call> {
+  summary: string;
+  /** The query string's schema (for the document; the handler parses it). */
+  query?: z.ZodObject;
+  /** The JSON body's schema (for the document; the handler parses it). */
+  body?: z.ZodType;
+  /** The success answer's schema. */
+  response: z.ZodType;
+  /** Default 200. */
+  status?: number;
+  /** Skips the face's prelude (e.g. a token endpoint). */
+  public?: boolean;
+  run(call: C): Promise<unknown>;
+}
+
+interface FaceErrors {
+  /** Any failure of a handler (the face's error, an `AppError`, anything else) as the protocol's answer. */
+  answer(error: unknown, req: Request): FaceAnswer;
+  /** A body the host's parser refused (not JSON, too large, too deep, not UTF-8). */
+  bodyRefused(req: Request): FaceAnswer;
+  notFound(req: Request): FaceAnswer;
+  /** The per-IP limit's refusal; `headers` are the limiter's (`RateLimit-*`, `Retry-After`). */
+  rateLimited(req: Request, headers: Record<string, string>): FaceAnswer;
+  /** The error body's schema, and what each error status means (the document's responses). */
+  schema: z.ZodType;
+  statuses: Record<string, string>;
+}
+
+export interface FaceDefinition<C extends Call> {
+  /** Its document is served at `/faces/<name>/openapi.json`. */
+  name: string;
+  /** Where the face is mounted: `/enablebanking`. */
+  basePath: string;
+  /** The document's title, version and description. */
+  info: { title: string; version: string; description: string };
+  /** The document's security scheme (every route but the public ones). */
+  securityScheme: Record<string, unknown>;
+  /** Body parsing: the size limit, and whether any content type is read as JSON (as most providers' APIs do). */
+  body: { limit: string; anyContentType: boolean };
+  /** Runs before every route that is not public: authenticates and rate limits, and gives the handler its caller. */
+  prelude(call: Call): Promise<C>;
+  /** Runs each authenticated handler within something of the caller's (e.g. its family's share of the process). */
+  within?(call: C, work: () => Promise<unknown>): Promise<unknown>;
+  /** Keyed `method path` with Express's `:param`s. */
+  routes: Record<string, FaceRoute<C>>;
+  errors: FaceErrors;
+}
+
+function send(res: Response, answer: FaceAnswer): void {
+  if (res.headersSent) return;
+  res
+    .status(answer.status)
+    .set(answer.headers ?? {})
+    .json(answer.body);
+}
+
+/** Mounts the face's router at its base path. */
+export function mountFace<C extends Call>(app: Express, face: FaceDefinition<C>, deps: Deps, inFlight: InFlight): void {
+  const router = express.Router({ caseSensitive: true, strict: false });
+  router.use(jsonBody({ limit: face.body.limit, strict: true, ...(face.body.anyContentType ? { type: () => true } : {}) }));
+  const fail = (req: Request, res: Response, error: unknown) => {
+    const answer = face.errors.answer(error, req);
+    if (answer.status >= 500) req.log.error({ err: error }, `${face.name} face: unexpected error`);
+    send(res, answer);
+  };
+  for (const [key, route] of Object.entries(face.routes)) {
+    const [method, path] = key.split(' ') as ['get' | 'post' | 'delete', string];
+    const handler: RequestHandler = (req, res) => {
+      const call: Call = { deps, em: deps.orm.em.fork(), req, res };
+      const work = (async () => {
+        let body: unknown;
+        if (route.public) body = await route.run(call as C);
+        else {
+          const caller = await face.prelude(call);
+          body = face.within ? await face.within(caller, () => route.run(caller)) : await route.run(caller);
+        }
+        // A handler that answered itself (a file, a stream) has sent its headers already.
+        if (!res.headersSent) res.status(route.status ?? 200).json(body);
+      })();
+      inFlight.track(work).catch((error: unknown) => fail(req, res, error));
+    };
+    router[method](path, handler);
+  }
+  router.use((req, res) => send(res, face.errors.notFound(req)));
+  router.use((error: { type?: string }, req: Request, res: Response, _next: NextFunction) => {
+    if (error.type !== undefined && BODY_ERROR_TYPES.has(error.type)) return send(res, face.errors.bodyRefused(req));
+    fail(req, res, error);
+  });
+  app.use(face.basePath, router);
+}
+
+/** The per-IP limit's refusals of these faces' paths, in each one's shape (for `limitPerIp`). */
+export function faceRefusals(faces: Pick<FaceDefinition<Call>, 'basePath' | 'errors'>[]): FaceRefusals {
+  return Object.fromEntries(
+    faces.map((face) => [
+      `${face.basePath}/`,
+      (req: Request, res: Response, headers: Record<string, string>) => send(res, face.errors.rateLimited(req, headers)),
+    ]),
+  );
+}
+
+/**
+ * One point of the credential's rate limit (LIMIT per API key, the same limiter as our API keys'),
+ * keyed by the face and the credential: the limiter's headers and whether the call may go on. Always
+ * allowed when rate limits are off.
+ */
+export async function limitCredential(
+  call: Call,
+  key: string,
+): Promise<{ allowed: boolean; headers: Record<string, string>; limit: string }> {
+  const limiter = call.deps.rateLimits?.apiKey;
+  if (!limiter) return { allowed: true, headers: {}, limit: '' };
+  const outcome = await consumePoint(limiter, key);
+  return { ...outcome, limit: `${limiter.points}/${limiter.duration}s` };
+}
+
+/** `GET /faces/<name>/openapi.json`: the face's document, built once. */
+export function serveFaceDocument<C extends Call>(app: Express, face: FaceDefinition<C>, publicUrl: string): void {
+  let document: string | undefined;
+  app.get(`/faces/${face.name}/openapi.json`, (_req, res) => {
+    document ??= JSON.stringify(buildFaceDocument(face, publicUrl));
+    res.type('application/json').send(document);
+  });
+}
+
+/** The face's OpenAPI 3.1 document, from its route table and its error schema. */
+function buildFaceDocument<C extends Call>(face: FaceDefinition<C>, publicUrl: string): Record<string, unknown> {
+  const schemas = schemaCollector();
+  const json = (schema: z.ZodType, io: 'input' | 'output') => ({ 'application/json': { schema: schemas.json(schema, io) } });
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [key, route] of Object.entries(face.routes)) {
+    const [method, path] = key.split(' ') as [string, string];
+    const openPath = path.replace(/:(\w+)/g, '{$1}');
+    const query = route.query
+      ? (schemas.json(route.query, 'input') as { properties?: Record<string, unknown>; required?: string[] })
+      : null;
+    paths[openPath] ??= {};
+    paths[openPath][method] = {
+      operationId: `${method}_${path.replace(/[/:]+/g, '_').replace(/^_|_$/g, '')}`,
+      summary: route.summary,
+      ...(route.public ? { security: [] } : {}),
+      parameters: [
+        ...[...path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+        ...Object.entries(query?.properties ?? {}).map(([name, schema]) => ({
+          name,
+          in: 'query',
+          required: query?.required?.includes(name) ?? false,
+          schema,
+        })),
+      ],
+      ...(route.body ? { requestBody: { required: true, content: json(route.body, 'input') } } : {}),
+      responses: {
+        [route.status ?? 200]: { description: 'success', content: json(route.response, 'output') },
+        ...Object.fromEntries(
+          Object.entries(face.errors.statuses).map(([status, description]) => [
+            status,
+            { description, content: json(face.errors.schema, 'output') },
+          ]),
+        ),
+      },
+    };
+  }
+  return withComponentRefs({
+    openapi: '3.1.0',
+    info: face.info,
+    servers: [{ url: `${publicUrl.replace(/\/$/, '')}${face.basePath}` }],
+    security: [{ face: [] }],
+    paths,
+    components: { schemas: schemas.components, securitySchemes: { face: face.securityScheme } },
+  });
+}
