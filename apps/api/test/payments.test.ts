@@ -158,7 +158,6 @@ describe('own-account transfers', () => {
       [{ fromAccountId: from, to: { accountId: to }, amount: 1, scheme: 'elixir' }, [400, 'VALIDATION_ERROR', 'scheme']],
       [{ fromAccountId: from, to: { accountId: foreign }, amount: 1 }, [404, 'NOT_FOUND', undefined]],
       [{ fromAccountId: foreign, to: { accountId: to }, amount: 1 }, [404, 'NOT_FOUND', undefined]],
-      [{ fromAccountId: from, to: { accountId: eur.body.data.id }, amount: 1 }, [422, 'CONVERSION_UNAVAILABLE', undefined]],
       [
         { fromAccountId: from, to: { accountId: to }, amount: 1, description: 'x'.repeat(141) },
         [400, 'VALIDATION_ERROR', 'description'],
@@ -168,6 +167,37 @@ describe('own-account transfers', () => {
     const list = await app.call<Output['payments']['listPayments']>('GET', '/v1/payments', { token: user.accessToken });
     expect(list.body.meta.total).toBe(0);
     expect(await account(user, from)).toMatchObject({ balance: 100_00 });
+  });
+
+  it('across currencies: the credit at the world’s rate less the 0.5 % spread, both amounts on the credit leg', async () => {
+    const user = await app.createUser();
+    const from = await openAccount(app, user);
+    const eur = await app.call('POST', '/v1/accounts', { token: user.accessToken, body: { name: 'Euro', currency: 'EUR' } });
+    expect((await simulate(app, user, { accountId: from, amount: 500_00 })).status).toBe(201);
+    // Pinned for the world's today and the next day, so a run that crosses midnight meets the same rate.
+    const now = Date.parse((await app.call('GET', '/v1/clock', { token: user.accessToken })).body.data.now as string);
+    for (const at of [now, now + 86_400_000]) {
+      const date = new Date(at).toLocaleDateString('sv-SE', { timeZone: 'Europe/Warsaw' });
+      const pin = await app.call('PUT', '/v1/fx/rates', {
+        token: user.accessToken,
+        body: { date, base: 'PLN', quote: 'EUR', rate: '0.25' },
+      });
+      expect(pin.status, JSON.stringify(pin.body)).toBeLessThan(300);
+    }
+    const res = await pay(user, { fromAccountId: from, to: { accountId: eur.body.data.id }, amount: 100_00 });
+    expect(res.body.data, JSON.stringify(res.body)).toMatchObject({ status: 'ACSC', currency: 'PLN', amount: 100_00 });
+    const legs = await Promise.all(res.body.data.transactionIds.map((id) => transaction(user, id)));
+    // 100.00 PLN × 0.25 × (1 − 0.005) = 24.875 EUR, rounded half away from zero once: 24.88.
+    expect(legs.find((leg) => leg.amount < 0)).toMatchObject({ amount: -100_00, currency: 'PLN' });
+    expect(legs.find((leg) => leg.amount > 0)).toMatchObject({
+      amount: 24_88,
+      currency: 'EUR',
+      originalAmount: 100_00,
+      originalCurrency: 'PLN',
+      exchangeRate: '0.2487500000',
+    });
+    expect(await account(user, eur.body.data.id)).toMatchObject({ balance: 24_88 });
+    expect(await account(user, from)).toMatchObject({ balance: 400_00 });
   });
 
   it('refuses a transfer out of or into a closed account (409), creating nothing', async () => {

@@ -2037,7 +2037,7 @@ export interface components {
         /** @description The error contract of every endpoint */
         Error: {
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "INVALID_PASSWORD" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "EMAIL_TAKEN" | "ACCOUNT_NAME_TAKEN" | "ACCOUNT_CLOSED" | "BALANCE_NOT_ZERO" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "CLOCK_BACKWARD" | "CLOCK_ADVANCING" | "CURSOR_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BALANCE_LIMIT_EXCEEDED" | "CONFIRMATION_MISMATCH" | "REVERSAL_EXCEEDS_ORIGINAL" | "ADVANCE_TOO_LARGE" | "SCENARIO_TOO_LARGE" | "PERIOD_TOO_LONG" | "LIMIT_EXCEEDED" | "SCHEME_UNAVAILABLE" | "CONVERSION_UNAVAILABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "INVALID_PASSWORD" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "EMAIL_TAKEN" | "ACCOUNT_NAME_TAKEN" | "ACCOUNT_CLOSED" | "BALANCE_NOT_ZERO" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "CLOCK_BACKWARD" | "CLOCK_ADVANCING" | "CURSOR_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BALANCE_LIMIT_EXCEEDED" | "CONFIRMATION_MISMATCH" | "REVERSAL_EXCEEDS_ORIGINAL" | "ADVANCE_TOO_LARGE" | "SCENARIO_TOO_LARGE" | "PERIOD_TOO_LONG" | "LIMIT_EXCEEDED" | "SCHEME_UNAVAILABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
             details?: {
                 message: string;
                 path: string;
@@ -9726,7 +9726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SCHEME_UNAVAILABLE, CONVERSION_UNAVAILABLE: The request is understood but breaks a business rule */
+            /** @description SCHEME_UNAVAILABLE: The request is understood but breaks a business rule */
             422: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];

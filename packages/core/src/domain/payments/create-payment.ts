@@ -23,6 +23,8 @@ import { retriedTransaction } from '../../lib/retried-transaction.ts';
 import { toPayment } from '../../mappers/payment.ts';
 import { accountClosed } from '../accounts/accounts.ts';
 import { ibanOf } from '../accounts/iban.ts';
+import { adjustRate, convertMinor, rateText } from '../currencies/convert.ts';
+import { warsawDay as fxDay, fxRate } from '../currencies/fx-rates.ts';
 import { sessionFor, warsawDay } from './calendar.ts';
 import { paymentEvent } from './payment-events.ts';
 import {
@@ -119,13 +121,8 @@ async function book(tx: EntityManager, params: CreatePaymentParams, fingerprint:
   if (params.currency !== undefined && params.currency !== currency) {
     throw invalid('currency', `Must be the source account's currency, ${currency}`);
   }
-  if (to && to.currency !== currency) {
-    throw new AppError(
-      'CONVERSION_UNAVAILABLE',
-      `A transfer from ${currency} to ${to.currency} needs an exchange rate, which Sandbank does not offer yet`,
-    );
-  }
   const now = await selectWorldNow(tx, params.userId);
+  const conversion = to && to.currency !== currency ? await transferConversion(tx, params, currency, to, now) : null;
   checkExecutionDate(params, now);
   const outcome = decide(params, from, currency, now);
   const id = uuidv7();
@@ -155,7 +152,8 @@ async function book(tx: EntityManager, params: CreatePaymentParams, fingerprint:
   });
   if (!inserted) throw new KeyTaken();
   if (outcome.status !== 'RJCT') {
-    await insertLegs(tx, legsOf(params, { id, endToEndId, userId: params.userId, currency, from, to, now, outcome }));
+    const context = { id, endToEndId, userId: params.userId, currency, from, to, now, outcome, conversion };
+    await insertLegs(tx, legsOf(params, context));
   }
   const row = await selectPayment(tx, { userId: params.userId, paymentId: id });
   if (!row) throw new Error(`payment ${id} vanished`);
@@ -227,6 +225,8 @@ interface LegContext {
   to: LockedAccountRow | undefined;
   now: Date;
   outcome: Outcome;
+  /** Across currencies: the credit leg's amount and the rate it was converted at. */
+  conversion: TransferConversion | null;
 }
 
 /** An own account as the other side of a transfer: its name and IBAN. */
@@ -269,14 +269,51 @@ function legsOf(params: CreatePaymentParams, c: LegContext): PaymentLeg[] {
   const debit = leg(debitFields, creditId, creditor);
   const legs: PaymentLeg[] = [{ transaction: debit, userId: c.userId, held: settled ? 0 : params.amount, eventId: uuidv7() }];
   if (c.to && creditId) {
-    const credit = leg(
-      { id: creditId, accountId: c.to.id, externalTxnId: `pay_${c.id}`, amount: params.amount },
-      debitId,
-      accountParty(c.from),
-    );
+    const creditFields = {
+      id: creditId,
+      accountId: c.to.id,
+      externalTxnId: `pay_${c.id}`,
+      amount: c.conversion?.amount ?? params.amount,
+    };
+    const credit: Transaction = {
+      ...leg(creditFields, debitId, accountParty(c.from)),
+      currency: c.to.currency as Currency,
+      // Both amounts on the credit leg: what left the source, in its currency, and the rate.
+      ...(c.conversion
+        ? { originalAmount: params.amount, originalCurrency: c.currency, exchangeRate: c.conversion.exchangeRate }
+        : {}),
+    };
     legs.push({ transaction: credit, userId: c.userId, held: 0, eventId: uuidv7() });
   }
   return legs;
+}
+
+/**
+ * The spread on own-account transfers across currencies (docs/concepts/payments.md#schemes): the credit is
+ * converted at the world's mid rate of the day (Warsaw) less 0.5 %, rounded once to the destination's minor unit.
+ */
+const TRANSFER_SPREAD = '-0.005';
+
+interface TransferConversion {
+  amount: number;
+  exchangeRate: string;
+}
+
+async function transferConversion(
+  tx: EntityManager,
+  params: CreatePaymentParams,
+  currency: Currency,
+  to: LockedAccountRow,
+  now: Date,
+): Promise<TransferConversion> {
+  const quote = to.currency as Currency;
+  const mid = await fxRate(tx, { userId: params.userId, date: fxDay(now), base: currency, quote });
+  const effective = adjustRate(mid, TRANSFER_SPREAD);
+  const converted = convertMinor(BigInt(params.amount), currency, quote, effective);
+  if (converted <= 0n) throw invalid('amount', `Converts to 0 minor units of ${quote}`);
+  if (converted > BigInt(MAX_PAYMENT_AMOUNT))
+    throw invalid('amount', `Converts to ${converted} minor units of ${quote}, beyond 10^12`);
+  return { amount: Number(converted), exchangeRate: rateText(effective) };
 }
 
 /** What a payment request asks for, as a SHA-256; currency and scheme compare on their own (omitted = the default). */

@@ -254,12 +254,14 @@ const BOOK_LEGS = `
 with legs as (
   select * from jsonb_to_recordset(?::jsonb) as l(id uuid, account_id uuid, user_id uuid, external_txn_id text, amount bigint,
     currency text, date timestamptz, description text, raw jsonb, status text, posted_at timestamptz, merchant text, category text,
-    payment_id uuid, counterpart_transaction_id uuid, held bigint, event_id uuid, event jsonb)
+    payment_id uuid, counterpart_transaction_id uuid, original_amount bigint, original_currency text, exchange_rate numeric,
+    held bigint, event_id uuid, event jsonb)
 ), inserted as (
   insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, status, posted_at,
-                            merchant, category, payment_id, counterpart_transaction_id, created_at)
+                            merchant, category, payment_id, counterpart_transaction_id, original_amount, original_currency,
+                            exchange_rate, created_at)
   select id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, status, posted_at,
-         merchant, category, payment_id, counterpart_transaction_id, date
+         merchant, category, payment_id, counterpart_transaction_id, original_amount, original_currency, exchange_rate, date
     from legs
 ), applied as (
   update accounts a set balance = a.balance + case when l.status = 'posted' then l.amount else 0 end,
@@ -292,6 +294,9 @@ export async function insertLegs(em: EntityManager, legs: PaymentLeg[]): Promise
     category: t.category,
     payment_id: t.paymentId ?? null,
     counterpart_transaction_id: t.counterpartTransactionId ?? null,
+    original_amount: t.originalAmount ?? null,
+    original_currency: t.originalCurrency ?? null,
+    exchange_rate: t.exchangeRate ?? null,
     held,
     event_id: eventId,
     event: t,

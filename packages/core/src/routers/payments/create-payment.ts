@@ -16,7 +16,7 @@ export const createPaymentProcedure = protectedProcedure
       successDescription: 'The payment (200 when an Idempotency-Key replay)',
     },
     successStatus: 201,
-    errorCodes: ['NOT_FOUND', 'ACCOUNT_CLOSED', 'IDEMPOTENCY_CONFLICT', 'SCHEME_UNAVAILABLE', 'CONVERSION_UNAVAILABLE'],
+    errorCodes: ['NOT_FOUND', 'ACCOUNT_CLOSED', 'IDEMPOTENCY_CONFLICT', 'SCHEME_UNAVAILABLE'],
   })
   .input(CreatePaymentInputSchema)
   .output(dataOf(PaymentSchema))
