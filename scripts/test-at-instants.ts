@@ -38,6 +38,9 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
     'test/fx-rates.test.ts', // a rates day defaults to the world's today in Warsaw
     'test/faces/statements/statement-stream.test.ts',
     'test/lifecycle.test.ts',
+    'test/payments.test.ts', // a cross-currency transfer at the rate pinned for the world's today
+    'test/payments-clearing.test.ts', // sessions on the calendar of next June, reached by advances from today
+    'test/payments-crash.test.ts', // a session of next June, settled across a killed API process
     'test/pull-dates.test.ts',
     'test/scenario-worlds.test.ts',
     'test/scenarios.test.ts',
@@ -51,7 +54,7 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
     'test/worlds.test.ts',
   ],
   // Due items fired by the worker as wall time passes (settlements, expiries, schedule runs).
-  '@sandbank/worker': ['test/clock-advance.test.ts'],
+  '@sandbank/worker': ['test/clock-advance.test.ts', 'test/payment-sessions.test.ts'],
 };
 
 const LEAD_MS = 20_000;

@@ -195,6 +195,55 @@ create table password_guesses (
   constraint password_guesses_pkey PRIMARY KEY (key)
 );
 
+create table payments (
+  id uuid not null,
+  user_id uuid not null,
+  from_account_id uuid not null,
+  currency text not null,
+  to_account_id uuid,
+  counterparty_name text,
+  counterparty_iban text,
+  amount bigint not null,
+  credit_amount bigint,
+  credit_currency text,
+  scheme text not null,
+  status text not null,
+  reason_code text,
+  reason_message text,
+  end_to_end_id text not null,
+  description text not null default ''::text,
+  requested_execution_date date,
+  due_at timestamp(3) with time zone,
+  accepted_at timestamp(3) with time zone,
+  settled_at timestamp(3) with time zone,
+  return_reason_code text,
+  return_reason_message text,
+  returned_at timestamp(3) with time zone,
+  idempotency_key text,
+  request_fingerprint text not null,
+  created_at timestamp(3) with time zone not null,
+  updated_at timestamp(3) with time zone not null,
+  constraint payments_pkey PRIMARY KEY (id),
+  constraint payments_from_account_currency_fkey FOREIGN KEY (from_account_id, currency) REFERENCES accounts(id, currency) ON DELETE CASCADE,
+  constraint payments_to_account_id_fkey FOREIGN KEY (to_account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  constraint payments_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint payments_accepted CHECK ((status = ANY (ARRAY['ACTC'::text, 'ACSP'::text, 'ACSC'::text])) <= (accepted_at IS NOT NULL)),
+  constraint payments_amount_bounds CHECK (amount > 0 AND amount <= '1000000000000'::bigint),
+  constraint payments_counterparty_iban_format CHECK (counterparty_iban ~ '^[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}$'::text),
+  constraint payments_credit_amount CHECK ((credit_amount IS NULL) = (credit_currency IS NULL) AND (credit_amount IS NULL OR credit_amount > 0)),
+  constraint payments_end_to_end_id_length CHECK (char_length(end_to_end_id) >= 1 AND char_length(end_to_end_id) <= 35),
+  constraint payments_final_not_due CHECK ((status <> ALL (ARRAY['RJCT'::text, 'CANC'::text])) OR due_at IS NULL),
+  constraint payments_not_to_itself CHECK (to_account_id IS DISTINCT FROM from_account_id),
+  constraint payments_one_destination CHECK ((scheme = 'internal'::text) = (to_account_id IS NOT NULL) AND (to_account_id IS NULL) = (counterparty_iban IS NOT NULL) AND (counterparty_iban IS NULL) = (counterparty_name IS NULL)),
+  constraint payments_reason_code_format CHECK (reason_code ~ '^[A-Z0-9]{4}$'::text AND return_reason_code ~ '^[A-Z0-9]{4}$'::text),
+  constraint payments_reason_when_rejected CHECK ((status = 'RJCT'::text) = (reason_code IS NOT NULL) AND (reason_code IS NULL) = (reason_message IS NULL)),
+  constraint payments_returned_when_settled CHECK ((returned_at IS NULL) = (return_reason_code IS NULL) AND (return_reason_code IS NULL) = (return_reason_message IS NULL) AND (returned_at IS NULL OR status = 'ACSC'::text)),
+  constraint payments_scheme_currency CHECK (scheme = 'internal'::text OR (scheme = ANY (ARRAY['elixir'::text, 'express_elixir'::text])) AND currency = 'PLN'::text OR (scheme = ANY (ARRAY['sepa'::text, 'sepa_instant'::text])) AND currency = 'EUR'::text),
+  constraint payments_scheme_known CHECK (scheme = ANY (ARRAY['internal'::text, 'elixir'::text, 'express_elixir'::text, 'sepa'::text, 'sepa_instant'::text])),
+  constraint payments_settled_when_acsc CHECK ((status = 'ACSC'::text) = (settled_at IS NOT NULL)),
+  constraint payments_status_known CHECK (status = ANY (ARRAY['RCVD'::text, 'ACTC'::text, 'ACSP'::text, 'ACSC'::text, 'RJCT'::text, 'CANC'::text]))
+);
+
 create table plaid_items (
   id uuid not null,
   user_id uuid not null,
@@ -324,17 +373,22 @@ create table transactions (
   updated_at timestamp(3) with time zone not null default now(),
   request_fingerprint text,
   posted_from_pending boolean not null default false,
+  payment_id uuid,
+  counterpart_transaction_id uuid,
   original_amount bigint,
   original_currency text,
   exchange_rate numeric,
   constraint transactions_pkey PRIMARY KEY (id),
   constraint transactions_account_currency_fkey FOREIGN KEY (account_id, currency) REFERENCES accounts(id, currency) ON DELETE CASCADE,
+  constraint transactions_counterpart_transaction_id_fkey FOREIGN KEY (counterpart_transaction_id) REFERENCES transactions(id) ON DELETE SET NULL,
+  constraint transactions_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(id) ON DELETE SET NULL,
   constraint transactions_reversal_of_fkey FOREIGN KEY (reversal_of) REFERENCES transactions(id),
   constraint transactions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
   constraint transactions_amount_non_zero CHECK (amount <> 0),
   constraint transactions_category_known CHECK (category = ANY (ARRAY['groceries'::text, 'transport'::text, 'fuel'::text, 'utilities'::text, 'telecom'::text, 'subscriptions'::text, 'restaurants'::text, 'health'::text, 'shopping'::text, 'housing'::text, 'salary'::text, 'transfer'::text, 'cash'::text, 'entertainment'::text, 'education'::text, 'other'::text])),
   constraint transactions_conversion_sane CHECK (original_amount IS NULL OR sign(original_amount::double precision) = sign(amount::double precision) AND exchange_rate > 0::numeric AND original_currency <> currency AND (original_currency = ANY (ARRAY['PLN'::text, 'EUR'::text, 'USD'::text, 'GBP'::text, 'CHF'::text, 'CZK'::text, 'SEK'::text, 'NOK'::text, 'DKK'::text, 'HUF'::text, 'JPY'::text, 'KWD'::text]))),
   constraint transactions_conversion_whole CHECK ((original_amount IS NULL) = (original_currency IS NULL) AND (original_amount IS NULL) = (exchange_rate IS NULL)),
+  constraint transactions_counterpart_not_self CHECK (counterpart_transaction_id <> id),
   constraint transactions_due_only_pending CHECK (status = 'pending'::text OR settle_at IS NULL AND expire_at IS NULL),
   constraint transactions_posted_at_matches CHECK ((status = 'posted'::text) = (posted_at IS NOT NULL)),
   constraint transactions_reversal_posted CHECK (reversal_of IS NULL OR status = 'posted'::text),
@@ -605,6 +659,10 @@ CREATE INDEX gocardless_accounts_account_idx ON gocardless_accounts USING btree 
 CREATE INDEX gocardless_agreements_user_idx ON gocardless_agreements USING btree (user_id);
 CREATE INDEX gocardless_requisitions_user_idx ON gocardless_requisitions USING btree (user_id);
 CREATE INDEX password_guesses_expire_idx ON password_guesses USING btree (expire);
+CREATE INDEX payments_due_idx ON payments USING btree (user_id, due_at) WHERE (due_at IS NOT NULL);
+CREATE INDEX payments_due_world_idx ON payments USING btree (due_at) WHERE (due_at IS NOT NULL);
+CREATE UNIQUE INDEX payments_idempotency_key ON payments USING btree (user_id, idempotency_key) WHERE (idempotency_key IS NOT NULL);
+CREATE INDEX payments_user_history_idx ON payments USING btree (user_id, created_at DESC, id DESC);
 CREATE INDEX plaid_items_user_idx ON plaid_items USING btree (user_id);
 CREATE UNIQUE INDEX plaid_signing_keys_one_current ON plaid_signing_keys USING btree ((true)) WHERE (retired_at IS NULL);
 CREATE INDEX rate_limits_expire_idx ON rate_limits USING btree (expire);
@@ -618,6 +676,8 @@ CREATE INDEX transactions_expire_due_idx ON transactions USING btree (expire_at)
 CREATE UNIQUE INDEX transactions_external_txn_key ON transactions USING btree (account_id, external_txn_id);
 CREATE INDEX transactions_history_idx ON transactions USING btree (account_id, date DESC, id DESC);
 CREATE INDEX transactions_owner_history_idx ON transactions USING btree (user_id, date DESC, id DESC);
+CREATE INDEX transactions_payment_idx ON transactions USING btree (payment_id) WHERE (payment_id IS NOT NULL);
+CREATE UNIQUE INDEX transactions_payment_leg_key ON transactions USING btree (payment_id, ((amount > 0))) WHERE ((payment_id IS NOT NULL) AND (reversal_of IS NULL));
 CREATE INDEX transactions_reversal_of_idx ON transactions USING btree (reversal_of) WHERE (reversal_of IS NOT NULL);
 CREATE INDEX transactions_settle_due_idx ON transactions USING btree (settle_at) WHERE ((status = 'pending'::text) AND (settle_at IS NOT NULL));
 CREATE INDEX transactions_user_due_idx ON transactions USING btree (user_id, LEAST(settle_at, expire_at)) WHERE ((status = 'pending'::text) AND ((settle_at IS NOT NULL) OR (expire_at IS NOT NULL)));

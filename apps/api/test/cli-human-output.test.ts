@@ -51,6 +51,23 @@ const SCENARIO = {
   ],
 };
 
+describe('trigger payment.*', () => {
+  it('makes a payment waiting for its session (payment.created), then cancels one (payment.updated)', async () => {
+    const created = await human('trigger', 'payment.created');
+    expect(created).toMatch(/payment \S+ of \d+ PLN minor units from \S+ \(ACTC\)/);
+    const updated = await human('trigger', 'payment.updated');
+    expect(updated).toMatch(/\(ACTC\), then cancelled/);
+    const { rows } = await app.db.query<{ type: string; status: string }>(
+      `select type, payload->'payment'->>'status' as status from events where type like 'payment.%' order by txid, seq`,
+    );
+    expect(rows.slice(-3)).toEqual([
+      { type: 'payment.created', status: 'ACTC' },
+      { type: 'payment.created', status: 'ACTC' },
+      { type: 'payment.updated', status: 'CANC' },
+    ]);
+  });
+});
+
 describe('human output', () => {
   it('says what a scenario, a clock advance and a snapshot hold in words, one in the singular', async () => {
     const file = path.join(configDir, 'scenario.json');

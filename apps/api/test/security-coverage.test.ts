@@ -127,6 +127,12 @@ const RESOURCES: Record<string, ResourceFixture> = {
     return rows[0]!.id;
   },
   'transactions/{id}': async (owner) => (await ownedTransaction(owner)).id,
+  'payments/{id}': async (owner) => {
+    const from = await post(owner, '/v1/accounts', { name: `Acc ${uuidv7()}` });
+    const to = await post(owner, '/v1/accounts', { name: `Acc ${uuidv7()}` });
+    // Unfunded: a payment all the same (RJCT/AM04), which is all ownership needs.
+    return (await post(owner, '/v1/payments', { fromAccountId: from.id, to: { accountId: to.id }, amount: 1 })).id;
+  },
   'events/{id}': async (owner) => ownedEvent(owner),
   'snapshots/{id}': async (owner) => (await post(owner, '/v1/sandbox/snapshots', { name: 'security' })).id,
   'worlds/{id}': async (owner) => {

@@ -17,4 +17,17 @@ export const authSampleInputs: Record<string, unknown> = {
   'worlds.restoreSnapshot': { snapshotId: '0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d' },
   'worlds.createWorld': { snapshotId: '0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d' },
   'plaid.fireItemWebhook': { code: 'DEFAULT_UPDATE' },
+  'simulations.simulatePaymentRejection': { reasonCode: 'AC04' },
+  'simulations.simulatePaymentReturn': { reasonCode: 'AC04' },
+  'simulations.simulateIncomingPayment': {
+    accountId: '0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d',
+    amount: 1,
+    debtorName: 'Jan',
+    debtorIban: 'PL61109010140000071219812874',
+  },
+  'payments.createPayment': {
+    fromAccountId: '0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d',
+    to: { iban: 'PL61109010140000071219812874', name: 'Jan' },
+    amount: 1,
+  },
 };

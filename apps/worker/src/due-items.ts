@@ -1,6 +1,6 @@
 /**
- * Items fall due as wall time passes (docs/concepts/clock-and-schedules.md: the clock keeps moving): schedule runs and pending
- * transactions that settle or expire. This loop fires them through the same domain function the
+ * Items fall due as wall time passes (docs/concepts/clock-and-schedules.md: the clock keeps moving): schedule runs, pending
+ * transactions that settle or expire, and payments' steps on the clearing calendar (docs/concepts/payments.md). This loop fires them through the same domain function the
  * clock's advance calls, world by world, each up to its own now. Several workers may run it at
  * once: a world is worked on under its clock lock, and a busy world is skipped (its holder fires).
  */
@@ -15,7 +15,7 @@ const WORLDS_PER_PASS = 50;
 
 export interface DueItemsLoop {
   /** One pass over every world with something due now; resolves with what fired. */
-  runOnce(): Promise<{ scheduled: number; settled: number; expired: number; worlds: number }>;
+  runOnce(): Promise<{ scheduled: number; settled: number; expired: number; payments: number; worlds: number }>;
   stop(): Promise<void>;
 }
 

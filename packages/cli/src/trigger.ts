@@ -2,13 +2,25 @@
  * `sandbank trigger <kind>`: the simulation that makes an event of that kind, on the given account
  * or the first open one (opened when there is none): a posted credit (transaction.created), a
  * pending debit then posted (transaction.updated) or voided (transaction.removed), or a webhook's
- * test event (webhook.test: to the given webhook, or to the only one when the world has exactly one).
+ * test event (webhook.test: to the given webhook, or to the only one when the world has exactly one),
+ * a payment to an outside IBAN waiting for its clearing session (payment.created), then cancelled
+ * (payment.updated) — in PLN (Elixir) or EUR (SEPA), docs/concepts/payments.md.
  */
 import type { components } from '@sandbank/client';
 import type { Api } from './api.ts';
 import { CliError, count, EXIT } from './output.ts';
 
-export const TRIGGER_KINDS = ['transaction.created', 'transaction.updated', 'transaction.removed', 'webhook.test'] as const;
+export const TRIGGER_KINDS = [
+  'transaction.created',
+  'transaction.updated',
+  'transaction.removed',
+  'payment.created',
+  'payment.updated',
+  'webhook.test',
+] as const;
+
+/** A checksum-valid IBAN outside the world (a published example), the creditor of triggered payments. */
+const CREDITOR = { iban: 'PL61109010140000071219812874', name: 'sandbank trigger' };
 
 type Account = components['schemas']['Account'];
 
@@ -65,8 +77,9 @@ export async function trigger(api: Api, kind: string, options: { account?: strin
       summary: `+${options.amount} ${account.currency} minor units on ${account.id}`,
     };
   }
-  // A pending debit needs the money: credit it first when the account is short.
+  // A pending debit (or a payment's hold) needs the money: credit it first when the account is short.
   if (account.availableBalance < options.amount) await simulate({ amount: options.amount });
+  if (kind === 'payment.created' || kind === 'payment.updated') return triggerPayment(api, kind, account, options.amount);
   const pending = await simulate({ amount: -options.amount, status: 'pending' });
   const id = pending.data.transaction.id;
   const params = { path: { id } };
@@ -80,5 +93,28 @@ export async function trigger(api: Api, kind: string, options: { account?: strin
     accountId: account.id,
     transactionId: id,
     summary: `-${options.amount} ${account.currency} minor units pending on ${account.id}, then ${kind === 'transaction.updated' ? 'posted' : 'voided'}`,
+  };
+}
+
+/** A payment to CREDITOR that waits for its session (payment.created); for payment.updated, then cancelled. */
+async function triggerPayment(api: Api, kind: 'payment.created' | 'payment.updated', account: Account, amount: number) {
+  if (account.currency !== 'PLN' && account.currency !== 'EUR') {
+    throw new CliError(
+      `payments to an IBAN are in PLN or EUR; account ${account.id} holds ${account.currency}`,
+      EXIT.usage,
+      'USAGE',
+    );
+  }
+  const body = { fromAccountId: account.id, to: CREDITOR, amount, description: `sandbank trigger ${kind}` };
+  const { data } = await api.answer(api.rest.POST('/v1/payments', { body }));
+  if (kind === 'payment.updated' && data.status === 'ACTC') {
+    await api.answer(api.rest.POST('/v1/payments/{id}/cancel', { params: { path: { id: data.id } } }));
+  }
+  const then = kind === 'payment.updated' ? ', then cancelled' : '';
+  return {
+    kind,
+    accountId: account.id,
+    paymentId: data.id,
+    summary: `payment ${data.id} of ${amount} ${account.currency} minor units from ${account.id} (${data.status})${then}`,
   };
 }

@@ -624,6 +624,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your payments
+         * @description Newest first; `accountId` keeps those from or to one account, `status` one status.
+         */
+        get: operations["payments.listPayments"];
+        put?: never;
+        /**
+         * Make a payment
+         * @description Between your own accounts (`to: { accountId }`): instant, both legs booked together (category transfer, each carrying counterpartTransactionId). To an IBAN (`to: { iban, name }`): over elixir, express_elixir, sepa or sepa_instant, with ISO 20022 statuses on the clearing calendar (docs/concepts/payments.md). A payment the bank refuses (insufficient funds AM04, a test IBAN, a limit) is still created: 201 with status RJCT and statusReason. Send an `Idempotency-Key` header: the same key with the same body answers 200 with the same payment; with another body, 409 IDEMPOTENCY_CONFLICT.
+         */
+        post: operations["payments.createPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One payment
+         * @description The payment as it is now: its status, reason, transactions and any return.
+         */
+        get: operations["payments.getPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payment before its session
+         * @description A payment waiting for its clearing session (ACTC) becomes CANC and its hold is released. Once its session has begun, or for any other status, 409 INVALID_TRANSITION. Cancelling a cancelled payment answers it as it is.
+         */
+        post: operations["payments.cancelPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Clearing sessions
+         * @description The sessions of elixir (09:30, 13:30, 16:00 Warsaw on Polish business days, cut-off 30 minutes before) and sepa (cut-off 15:00 on TARGET days, settled 09:00 the next TARGET day) between two Warsaw days (default: the world’s today and 14 days on; at most 92 days). Instant schemes have no sessions.
+         */
+        get: operations["payments.getPaymentCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/plaid/items": {
         parameters: {
             query?: never;
@@ -992,6 +1076,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/simulations/incoming-payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a payment from outside
+         * @description Credits one of your accounts from a debtor outside the world, on the scheme’s timing: express_elixir and sepa_instant post now; elixir and sepa book a pending credit that posts when the next session settles (GET /v1/payments/calendar). The debtor is on the transaction (merchant, raw.counterparty). The scheme defaults by currency (PLN elixir, EUR sepa); one that cannot carry the currency is 422 SCHEME_UNAVAILABLE.
+         */
+        post: operations["simulations.simulateIncomingPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/simulations/payments/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a payment now
+         * @description The receiving side refuses a payment that is accepted (ACTC) or in clearing (ACSP): it becomes RJCT with `reasonCode` and its hold is released. The same rejection again answers the payment as it is; a settled payment is returned instead (409 INVALID_TRANSITION).
+         */
+        post: operations["simulations.simulatePaymentRejection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/simulations/payments/{id}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return a settled payment now
+         * @description A settled payment to an IBAN (ACSC) comes back: a credit reversing its debit (`reversalOf`) is booked with the reason, and the payment shows `returned`. The same return again answers the payment as it is; any other status is 409 INVALID_TRANSITION.
+         */
+        post: operations["simulations.simulatePaymentReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/simulations/transaction": {
         parameters: {
             query?: never;
@@ -1352,6 +1496,11 @@ export interface components {
                     expired: number;
                     /**
                      * Format: int64
+                     * @description Payments' steps on the clearing calendar (into a session, settled or rejected, returned)
+                     */
+                    payments: number;
+                    /**
+                     * Format: int64
                      * @description Schedule occurrences that fired (booked or failed)
                      */
                     scheduled: number;
@@ -1551,6 +1700,33 @@ export interface components {
              */
             balance: number;
         };
+        ClearingSession: {
+            /**
+             * Format: date-time
+             * @description The last instant a payment joins it
+             * @example 2026-11-21T10:15:30.123Z
+             */
+            cutoffAt: string;
+            /**
+             * Format: date
+             * @description The business day (Warsaw) the session belongs to
+             */
+            day: string;
+            /** @enum {string} */
+            scheme: "elixir" | "sepa";
+            /**
+             * Format: date-time
+             * @description Its payments go into clearing (ACSP)
+             * @example 2026-11-21T10:15:30.123Z
+             */
+            sessionAt: string;
+            /**
+             * Format: date-time
+             * @description Its payments settle (ACSC)
+             * @example 2026-11-21T10:15:30.123Z
+             */
+            settlesAt: string;
+        };
         Clock: {
             /**
              * Format: date-time
@@ -1656,7 +1832,7 @@ export interface components {
             /** @description The snapshot’s webhooks (kept with `include: ["webhooks"]`), registered anew in this world, each with a fresh secret; its deliveries are signed with it. Empty otherwise */
             webhooks: {
                 clientId: string;
-                events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
+                events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "payment.created" | "payment.updated" | "webhook.test")[];
                 /**
                  * Format: uuid
                  * @description UUID v7
@@ -1713,7 +1889,7 @@ export interface components {
              * @description The event delivered; `plaid.webhook` for a Plaid Item’s ITEM notification (its webhook only)
              * @enum {string}
              */
-            eventType: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test" | "plaid.webhook";
+            eventType: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "payment.created" | "payment.updated" | "webhook.test" | "plaid.webhook";
             /**
              * Format: uuid
              * @description UUID v7
@@ -1861,7 +2037,7 @@ export interface components {
         /** @description The error contract of every endpoint */
         Error: {
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "INVALID_PASSWORD" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "EMAIL_TAKEN" | "ACCOUNT_NAME_TAKEN" | "ACCOUNT_CLOSED" | "BALANCE_NOT_ZERO" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "CLOCK_BACKWARD" | "CLOCK_ADVANCING" | "CURSOR_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BALANCE_LIMIT_EXCEEDED" | "CONFIRMATION_MISMATCH" | "REVERSAL_EXCEEDS_ORIGINAL" | "ADVANCE_TOO_LARGE" | "SCENARIO_TOO_LARGE" | "PERIOD_TOO_LONG" | "LIMIT_EXCEEDED" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "INVALID_PASSWORD" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "EMAIL_TAKEN" | "ACCOUNT_NAME_TAKEN" | "ACCOUNT_CLOSED" | "BALANCE_NOT_ZERO" | "IDEMPOTENCY_CONFLICT" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "CLOCK_BACKWARD" | "CLOCK_ADVANCING" | "CURSOR_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_FUNDS" | "BALANCE_LIMIT_EXCEEDED" | "CONFIRMATION_MISMATCH" | "REVERSAL_EXCEEDS_ORIGINAL" | "ADVANCE_TOO_LARGE" | "SCENARIO_TOO_LARGE" | "PERIOD_TOO_LONG" | "LIMIT_EXCEEDED" | "SCHEME_UNAVAILABLE" | "RATE_LIMITED" | "INTERNAL" | "SERVICE_UNAVAILABLE";
             details?: {
                 message: string;
                 path: string;
@@ -1881,6 +2057,8 @@ export interface components {
             data: {
                 balances?: components["schemas"]["Balances"];
                 changes?: string[];
+                /** @description Every payment.* event: the payment after the change */
+                payment?: components["schemas"]["Payment"];
                 previous?: {
                     [key: string]: unknown;
                 };
@@ -1915,7 +2093,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test";
+            type: "transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "payment.created" | "payment.updated" | "webhook.test";
         };
         FxRate: {
             /**
@@ -1999,6 +2177,91 @@ export interface components {
              * @example 2026-11-21T10:15:30.123Z
              */
             stepAt: string;
+        };
+        Payment: {
+            /** @description When it was accepted (ACTC) and the debit held */
+            acceptedAt: string | null;
+            /**
+             * Format: int64
+             * @description Positive, in the source account's currency
+             * @example 12000
+             */
+            amount: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-21T10:15:30.123Z
+             */
+            createdAt: string;
+            /**
+             * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
+             * @enum {string}
+             */
+            currency: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+            description: string;
+            /**
+             * @description ISO 20022 EndToEndId (≤ 35 characters)
+             * @example E2E-2026-0001
+             */
+            endToEndId: string;
+            /**
+             * Format: uuid
+             * @description UUID v7
+             * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+             */
+            fromAccountId: string;
+            /**
+             * Format: uuid
+             * @description UUID v7
+             * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+             */
+            id: string;
+            /** @description The day asked for (Warsaw), or null: as soon as possible */
+            requestedExecutionDate: string | null;
+            /** @description A settled payment that came back: the reason and when (the credit is in transactionIds) */
+            returned: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 * @example 2026-11-21T10:15:30.123Z
+                 */
+                at: string;
+                reason: components["schemas"]["PaymentReason"];
+            } | null;
+            /** @enum {string} */
+            scheme: "internal" | "elixir" | "express_elixir" | "sepa" | "sepa_instant";
+            /** @description When it settled (ACSC) and the debit posted */
+            settledAt: string | null;
+            /**
+             * @description ISO 20022: RCVD received → ACTC accepted (the debit is held) → ACSP in a clearing session → ACSC settled (the debit posted); RJCT rejected (statusReason says why, the hold released); CANC cancelled before its session
+             * @enum {string}
+             */
+            status: "RCVD" | "ACTC" | "ACSP" | "ACSC" | "RJCT" | "CANC";
+            /** @description Why it was rejected (RJCT only), else null */
+            statusReason: components["schemas"]["PaymentReason"] | null;
+            to: components["schemas"]["PaymentDestination"];
+            /** @description Its transactions: the debit, the credit leg (own accounts), a return */
+            transactionIds: string[];
+        };
+        PaymentDestination: {
+            /**
+             * Format: uuid
+             * @description UUID v7
+             * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+             */
+            accountId: string;
+        } | {
+            iban: string;
+            name: string;
+        };
+        PaymentReason: {
+            /**
+             * @description ISO 20022 ExternalStatusReason1Code / ExternalReturnReason1Code
+             * @example AM04
+             */
+            code: string;
+            /** @example Insufficient funds */
+            message: string;
         };
         PlaidItemSummary: {
             /** @description The accounts linked, in the Item’s order (those open when it was created) */
@@ -2208,7 +2471,7 @@ export interface components {
                  *       "transaction.created"
                  *     ]
                  */
-                events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
+                events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "payment.created" | "payment.updated" | "webhook.test")[];
                 /**
                  * @description 16–256 printable ASCII characters; never returned. `whsec_` + base64 (the Standard Webhooks form) is signed with the decoded key, which must be at least 16 bytes; any other secret with its UTF-8 bytes
                  * @example whsec_MfKQ9r8GKYqrTFKsLLBAkyVE0tOAtMHs
@@ -2388,6 +2651,12 @@ export interface components {
             amount: number;
             category: ("groceries" | "transport" | "fuel" | "utilities" | "telecom" | "subscriptions" | "restaurants" | "health" | "shopping" | "housing" | "salary" | "transfer" | "cash" | "entertainment" | "education" | "other") | null;
             /**
+             * Format: uuid
+             * @description Present on an own-account transfer’s legs only: the other leg
+             * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+             */
+            counterpartTransactionId?: string;
+            /**
              * @description ISO 4217 code, one of PLN, EUR, USD, GBP, CHF, CZK, SEK, NOK, DKK, HUF, JPY, KWD; amounts are in its minor units
              * @enum {string}
              */
@@ -2422,6 +2691,12 @@ export interface components {
              * @enum {string}
              */
             originalCurrency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+            /**
+             * Format: uuid
+             * @description Present on a payment’s transactions only: the payment this is a leg (or a return) of
+             * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+             */
+            paymentId?: string;
             /** @description When it posted; null while pending or voided */
             postedAt: string | null;
             raw: {
@@ -2509,7 +2784,7 @@ export interface components {
             createdAt: string;
             /** @description Why the webhook was disabled (e.g. the receiver answered 410) */
             disabledReason: string | null;
-            events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
+            events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "payment.created" | "payment.updated" | "webhook.test")[];
             /** @description Faults injected into deliveries for testing the receiver (null: none, the default) */
             faults: components["schemas"]["WebhookFaultsOutput"] | null;
             /**
@@ -2728,6 +3003,8 @@ export interface operations {
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
                      *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *           "originalAmount": 1,
                      *           "originalCurrency": "PLN",
                      *           "exchangeRate": "4.386000000"
@@ -2924,6 +3201,8 @@ export interface operations {
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
                      *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *             "originalAmount": 1,
                      *             "originalCurrency": "PLN",
                      *             "exchangeRate": "4.386000000"
@@ -2947,6 +3226,8 @@ export interface operations {
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
                      *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *             "originalAmount": 1,
                      *             "originalCurrency": "PLN",
                      *             "exchangeRate": "4.386000000"
@@ -4541,6 +4822,8 @@ export interface operations {
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
                      *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *           "originalAmount": 1,
                      *           "originalCurrency": "PLN",
                      *           "exchangeRate": "4.386000000"
@@ -6153,7 +6436,8 @@ export interface operations {
                      *         "fired": {
                      *           "scheduled": 1,
                      *           "settled": 1,
-                     *           "expired": 1
+                     *           "expired": 1,
+                     *           "payments": 1
                      *         },
                      *         "events": 1
                      *       }
@@ -7361,6 +7645,8 @@ export interface operations {
                      *               "merchant": "xxxxxx",
                      *               "category": "groceries",
                      *               "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *               "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *               "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *               "originalAmount": 1,
                      *               "originalCurrency": "PLN",
                      *               "exchangeRate": "4.386000000"
@@ -7370,6 +7656,37 @@ export interface operations {
                      *               "xxxxxx"
                      *             ],
                      *             "reason": "voided",
+                     *             "payment": {
+                     *               "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *               "fromAccountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *               "to": {
+                     *                 "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *               },
+                     *               "amount": 12000,
+                     *               "currency": "PLN",
+                     *               "scheme": "internal",
+                     *               "status": "RCVD",
+                     *               "statusReason": {
+                     *                 "code": "AM04",
+                     *                 "message": "Insufficient funds"
+                     *               },
+                     *               "endToEndId": "E2E-2026-0001",
+                     *               "description": "xxxxxx",
+                     *               "requestedExecutionDate": "2026-11-21",
+                     *               "acceptedAt": "2026-11-21T10:15:30.123Z",
+                     *               "settledAt": "2026-11-21T10:15:30.123Z",
+                     *               "returned": {
+                     *                 "reason": {
+                     *                   "code": "AM04",
+                     *                   "message": "Insufficient funds"
+                     *                 },
+                     *                 "at": "2026-11-21T10:15:30.123Z"
+                     *               },
+                     *               "transactionIds": [
+                     *                 "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *               ],
+                     *               "createdAt": "2026-11-21T10:15:30.123Z"
+                     *             },
                      *             "balances": {
                      *               "balance": 1,
                      *               "availableBalance": 1
@@ -7535,6 +7852,8 @@ export interface operations {
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
                      *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *             "originalAmount": 1,
                      *             "originalCurrency": "PLN",
                      *             "exchangeRate": "4.386000000"
@@ -7544,6 +7863,37 @@ export interface operations {
                      *             "xxxxxx"
                      *           ],
                      *           "reason": "voided",
+                     *           "payment": {
+                     *             "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "fromAccountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "to": {
+                     *               "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             },
+                     *             "amount": 12000,
+                     *             "currency": "PLN",
+                     *             "scheme": "internal",
+                     *             "status": "RCVD",
+                     *             "statusReason": {
+                     *               "code": "AM04",
+                     *               "message": "Insufficient funds"
+                     *             },
+                     *             "endToEndId": "E2E-2026-0001",
+                     *             "description": "xxxxxx",
+                     *             "requestedExecutionDate": "2026-11-21",
+                     *             "acceptedAt": "2026-11-21T10:15:30.123Z",
+                     *             "settledAt": "2026-11-21T10:15:30.123Z",
+                     *             "returned": {
+                     *               "reason": {
+                     *                 "code": "AM04",
+                     *                 "message": "Insufficient funds"
+                     *               },
+                     *               "at": "2026-11-21T10:15:30.123Z"
+                     *             },
+                     *             "transactionIds": [
+                     *               "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *             ],
+                     *             "createdAt": "2026-11-21T10:15:30.123Z"
+                     *           },
                      *           "balances": {
                      *             "balance": 1,
                      *             "availableBalance": 1
@@ -7710,7 +8060,7 @@ export interface operations {
                      *       "transaction.created"
                      *     ]
                      */
-                    types?: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
+                    types?: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "payment.created" | "payment.updated" | "webhook.test")[];
                     /**
                      * @description Opaque: pass back the `nextCursor` of an earlier answer
                      * @example eyJ2IjoxLCJ0IjoiNzQ1IiwicyI6IjEyIn0
@@ -8909,6 +9259,1002 @@ export interface operations {
                      *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.listPayments": {
+        parameters: {
+            query?: {
+                accountId?: string;
+                limit?: number;
+                page?: number;
+                status?: "RCVD" | "ACTC" | "ACSP" | "ACSC" | "RJCT" | "CANC";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "fromAccountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "to": {
+                     *             "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           },
+                     *           "amount": 12000,
+                     *           "currency": "PLN",
+                     *           "scheme": "internal",
+                     *           "status": "RCVD",
+                     *           "statusReason": {
+                     *             "code": "AM04",
+                     *             "message": "Insufficient funds"
+                     *           },
+                     *           "endToEndId": "E2E-2026-0001",
+                     *           "description": "xxxxxx",
+                     *           "requestedExecutionDate": "2026-11-21",
+                     *           "acceptedAt": "2026-11-21T10:15:30.123Z",
+                     *           "settledAt": "2026-11-21T10:15:30.123Z",
+                     *           "returned": {
+                     *             "reason": {
+                     *               "code": "AM04",
+                     *               "message": "Insufficient funds"
+                     *             },
+                     *             "at": "2026-11-21T10:15:30.123Z"
+                     *           },
+                     *           "transactionIds": [
+                     *             "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *           ],
+                     *           "createdAt": "2026-11-21T10:15:30.123Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "page": 1,
+                     *         "limit": 1,
+                     *         "total": 1,
+                     *         "hasMore": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Payment"][];
+                        meta: {
+                            hasMore: boolean;
+                            /** Format: int64 */
+                            limit: number;
+                            /** Format: int64 */
+                            page: number;
+                            /** Format: int64 */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.createPayment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fromAccountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                 *       "to": {
+                 *         "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                 *       },
+                 *       "amount": 12000,
+                 *       "currency": "PLN",
+                 *       "description": "Rent December",
+                 *       "scheme": "elixir",
+                 *       "requestedExecutionDate": "2026-11-21",
+                 *       "endToEndId": "INV-2026-0042"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: int64
+                     * @description Minor units of the source account's currency, > 0
+                     * @example 12000
+                     */
+                    amount: number;
+                    /**
+                     * @description The source account's currency (default); any other is 400
+                     * @enum {string}
+                     */
+                    currency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+                    /**
+                     * @description Remittance information (≤ 140 characters)
+                     * @example Rent December
+                     */
+                    description?: string;
+                    /**
+                     * @description EndToEndId (ISO 20022 Max35Text, SEPA characters); generated when omitted
+                     * @example INV-2026-0042
+                     */
+                    endToEndId?: string;
+                    /**
+                     * Format: uuid
+                     * @description UUID v7
+                     * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                     */
+                    fromAccountId: string;
+                    /**
+                     * Format: date
+                     * @description A Warsaw day from today to a year ahead: the payment joins the first session on or after it
+                     */
+                    requestedExecutionDate?: string;
+                    /**
+                     * @description To an IBAN only: elixir (PLN, sessions; PLN default), express_elixir (PLN, instant), sepa (EUR; EUR default), sepa_instant (EUR, instant)
+                     * @enum {string}
+                     */
+                    scheme?: "elixir" | "express_elixir" | "sepa" | "sepa_instant";
+                    /** @description `{ accountId }`: another of your accounts (instant); `{ iban, name }`: anyone else, over a scheme */
+                    to: {
+                        /**
+                         * Format: uuid
+                         * @description UUID v7
+                         * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                         */
+                        accountId: string;
+                    } | {
+                        /**
+                         * @description An IBAN, with or without spaces; its check digits must be right
+                         * @example PL61109010140000071219812874
+                         */
+                        iban: string;
+                        /**
+                         * @description The creditor's name
+                         * @example Jan Kowalski
+                         */
+                        name: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The payment (200 when an Idempotency-Key replay) */
+            201: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "fromAccountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "to": {
+                     *           "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         },
+                     *         "amount": 12000,
+                     *         "currency": "PLN",
+                     *         "scheme": "internal",
+                     *         "status": "RCVD",
+                     *         "statusReason": {
+                     *           "code": "AM04",
+                     *           "message": "Insufficient funds"
+                     *         },
+                     *         "endToEndId": "E2E-2026-0001",
+                     *         "description": "xxxxxx",
+                     *         "requestedExecutionDate": "2026-11-21",
+                     *         "acceptedAt": "2026-11-21T10:15:30.123Z",
+                     *         "settledAt": "2026-11-21T10:15:30.123Z",
+                     *         "returned": {
+                     *           "reason": {
+                     *             "code": "AM04",
+                     *             "message": "Insufficient funds"
+                     *           },
+                     *           "at": "2026-11-21T10:15:30.123Z"
+                     *         },
+                     *         "transactionIds": [
+                     *           "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         ],
+                     *         "createdAt": "2026-11-21T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_CLOSED, IDEMPOTENCY_CONFLICT: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "ACCOUNT_CLOSED",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SCHEME_UNAVAILABLE: The request is understood but breaks a business rule */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "SCHEME_UNAVAILABLE",
+                     *       "message": "The request is understood but breaks a business rule"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.getPayment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID v7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "fromAccountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "to": {
+                     *           "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         },
+                     *         "amount": 12000,
+                     *         "currency": "PLN",
+                     *         "scheme": "internal",
+                     *         "status": "RCVD",
+                     *         "statusReason": {
+                     *           "code": "AM04",
+                     *           "message": "Insufficient funds"
+                     *         },
+                     *         "endToEndId": "E2E-2026-0001",
+                     *         "description": "xxxxxx",
+                     *         "requestedExecutionDate": "2026-11-21",
+                     *         "acceptedAt": "2026-11-21T10:15:30.123Z",
+                     *         "settledAt": "2026-11-21T10:15:30.123Z",
+                     *         "returned": {
+                     *           "reason": {
+                     *             "code": "AM04",
+                     *             "message": "Insufficient funds"
+                     *           },
+                     *           "at": "2026-11-21T10:15:30.123Z"
+                     *         },
+                     *         "transactionIds": [
+                     *           "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         ],
+                     *         "createdAt": "2026-11-21T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.cancelPayment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID v7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "fromAccountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "to": {
+                     *           "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         },
+                     *         "amount": 12000,
+                     *         "currency": "PLN",
+                     *         "scheme": "internal",
+                     *         "status": "RCVD",
+                     *         "statusReason": {
+                     *           "code": "AM04",
+                     *           "message": "Insufficient funds"
+                     *         },
+                     *         "endToEndId": "E2E-2026-0001",
+                     *         "description": "xxxxxx",
+                     *         "requestedExecutionDate": "2026-11-21",
+                     *         "acceptedAt": "2026-11-21T10:15:30.123Z",
+                     *         "settledAt": "2026-11-21T10:15:30.123Z",
+                     *         "returned": {
+                     *           "reason": {
+                     *             "code": "AM04",
+                     *             "message": "Insufficient funds"
+                     *           },
+                     *           "at": "2026-11-21T10:15:30.123Z"
+                     *         },
+                     *         "transactionIds": [
+                     *           "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         ],
+                     *         "createdAt": "2026-11-21T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_TRANSITION: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INVALID_TRANSITION",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "payments.getPaymentCalendar": {
+        parameters: {
+            query?: {
+                from?: string;
+                scheme?: "elixir" | "sepa";
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "scheme": "elixir",
+                     *           "day": "2026-11-21",
+                     *           "cutoffAt": "2026-11-21T10:15:30.123Z",
+                     *           "sessionAt": "2026-11-21T10:15:30.123Z",
+                     *           "settlesAt": "2026-11-21T10:15:30.123Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ClearingSession"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -12825,6 +14171,775 @@ export interface operations {
             };
         };
     };
+    "simulations.simulateIncomingPayment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                 *       "amount": 25000,
+                 *       "currency": "PLN",
+                 *       "debtorName": "ACME sp. z o.o.",
+                 *       "debtorIban": "PL61109010140000071219812874",
+                 *       "scheme": "elixir",
+                 *       "description": "Invoice 2026/11/42",
+                 *       "endToEndId": "INV-2026-0042"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID v7
+                     * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                     */
+                    accountId: string;
+                    /**
+                     * Format: int64
+                     * @description Minor units, > 0
+                     * @example 25000
+                     */
+                    amount: number;
+                    /**
+                     * @description The account's currency (default); any other is 400
+                     * @enum {string}
+                     */
+                    currency?: "PLN" | "EUR" | "USD" | "GBP" | "CHF" | "CZK" | "SEK" | "NOK" | "DKK" | "HUF" | "JPY" | "KWD";
+                    /**
+                     * @description An IBAN, with or without spaces; its check digits must be right
+                     * @example PL61109010140000071219812874
+                     */
+                    debtorIban: string;
+                    /** @example ACME sp. z o.o. */
+                    debtorName: string;
+                    /** @example Invoice 2026/11/42 */
+                    description?: string;
+                    /**
+                     * @description EndToEndId (ISO 20022 Max35Text, SEPA characters); generated when omitted
+                     * @example INV-2026-0042
+                     */
+                    endToEndId?: string;
+                    /**
+                     * @description Default by currency: PLN elixir, EUR sepa
+                     * @enum {string}
+                     */
+                    scheme?: "elixir" | "express_elixir" | "sepa" | "sepa_instant";
+                };
+            };
+        };
+        responses: {
+            /** @description The credit and the balance after it */
+            201: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "transaction": {
+                     *           "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "externalTxnId": "xxxxxx",
+                     *           "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "amount": 1,
+                     *           "currency": "PLN",
+                     *           "date": "2026-11-21T10:15:30.123Z",
+                     *           "description": "xxxxxx",
+                     *           "raw": {
+                     *             "source": "xxxxxx"
+                     *           },
+                     *           "status": "pending",
+                     *           "postedAt": "2026-11-21T10:15:30.123Z",
+                     *           "version": 1,
+                     *           "merchant": "xxxxxx",
+                     *           "category": "groceries",
+                     *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "originalAmount": 1,
+                     *           "originalCurrency": "PLN",
+                     *           "exchangeRate": "4.386000000"
+                     *         },
+                     *         "balance": 1,
+                     *         "availableBalance": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SimulationResult"];
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_CLOSED: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "ACCOUNT_CLOSED",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BALANCE_LIMIT_EXCEEDED, SCHEME_UNAVAILABLE: The request is understood but breaks a business rule */
+            422: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "BALANCE_LIMIT_EXCEEDED",
+                     *       "message": "The request is understood but breaks a business rule"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "simulations.simulatePaymentRejection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID v7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reasonCode": "AC04"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description ISO 20022 ExternalStatusReason1Code / ExternalReturnReason1Code
+                     * @example AC04
+                     */
+                    reasonCode: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "fromAccountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "to": {
+                     *           "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         },
+                     *         "amount": 12000,
+                     *         "currency": "PLN",
+                     *         "scheme": "internal",
+                     *         "status": "RCVD",
+                     *         "statusReason": {
+                     *           "code": "AM04",
+                     *           "message": "Insufficient funds"
+                     *         },
+                     *         "endToEndId": "E2E-2026-0001",
+                     *         "description": "xxxxxx",
+                     *         "requestedExecutionDate": "2026-11-21",
+                     *         "acceptedAt": "2026-11-21T10:15:30.123Z",
+                     *         "settledAt": "2026-11-21T10:15:30.123Z",
+                     *         "returned": {
+                     *           "reason": {
+                     *             "code": "AM04",
+                     *             "message": "Insufficient funds"
+                     *           },
+                     *           "at": "2026-11-21T10:15:30.123Z"
+                     *         },
+                     *         "transactionIds": [
+                     *           "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         ],
+                     *         "createdAt": "2026-11-21T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_TRANSITION: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INVALID_TRANSITION",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "simulations.simulatePaymentReturn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID v7 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reasonCode": "AC04"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description ISO 20022 ExternalStatusReason1Code / ExternalReturnReason1Code
+                     * @example AC04
+                     */
+                    reasonCode: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "fromAccountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "to": {
+                     *           "accountId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         },
+                     *         "amount": 12000,
+                     *         "currency": "PLN",
+                     *         "scheme": "internal",
+                     *         "status": "RCVD",
+                     *         "statusReason": {
+                     *           "code": "AM04",
+                     *           "message": "Insufficient funds"
+                     *         },
+                     *         "endToEndId": "E2E-2026-0001",
+                     *         "description": "xxxxxx",
+                     *         "requestedExecutionDate": "2026-11-21",
+                     *         "acceptedAt": "2026-11-21T10:15:30.123Z",
+                     *         "settledAt": "2026-11-21T10:15:30.123Z",
+                     *         "returned": {
+                     *           "reason": {
+                     *             "code": "AM04",
+                     *             "message": "Insufficient funds"
+                     *           },
+                     *           "at": "2026-11-21T10:15:30.123Z"
+                     *         },
+                     *         "transactionIds": [
+                     *           "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d"
+                     *         ],
+                     *         "createdAt": "2026-11-21T10:15:30.123Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid */
+            400: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "VALIDATION_ERROR",
+                     *       "message": "The request is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Missing, invalid or expired credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such resource (or it is not yours) */
+            404: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such resource (or it is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_TRANSITION: A conflict with the current state */
+            409: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INVALID_TRANSITION",
+                     *       "message": "A conflict with the current state"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The body is over 64 KiB */
+            413: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The body is over 64 KiB"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body must be application/json */
+            415: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The body must be application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "Too many requests; retry after Retry-After seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: An unexpected error (no internals are revealed) */
+            500: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "traceId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *       "code": "INTERNAL",
+                     *       "message": "An unexpected error (no internals are revealed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "simulations.simulateTransaction": {
         parameters: {
             query?: never;
@@ -12951,6 +15066,8 @@ export interface operations {
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
                      *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *           "originalAmount": 1,
                      *           "originalCurrency": "PLN",
                      *           "exchangeRate": "4.386000000"
@@ -13187,6 +15304,8 @@ export interface operations {
                      *         "merchant": "xxxxxx",
                      *         "category": "groceries",
                      *         "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *         "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *         "originalAmount": 1,
                      *         "originalCurrency": "PLN",
                      *         "exchangeRate": "4.386000000"
@@ -13366,6 +15485,8 @@ export interface operations {
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
                      *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *           "originalAmount": 1,
                      *           "originalCurrency": "PLN",
                      *           "exchangeRate": "4.386000000"
@@ -13604,6 +15725,8 @@ export interface operations {
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
                      *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *           "originalAmount": 1,
                      *           "originalCurrency": "PLN",
                      *           "exchangeRate": "4.386000000"
@@ -13868,6 +15991,8 @@ export interface operations {
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
                      *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *           "originalAmount": 1,
                      *           "originalCurrency": "PLN",
                      *           "exchangeRate": "4.386000000"
@@ -14120,6 +16245,8 @@ export interface operations {
                      *           "merchant": "xxxxxx",
                      *           "category": "groceries",
                      *           "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *           "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *           "originalAmount": 1,
                      *           "originalCurrency": "PLN",
                      *           "exchangeRate": "4.386000000"
@@ -14339,6 +16466,8 @@ export interface operations {
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
                      *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *             "originalAmount": 1,
                      *             "originalCurrency": "PLN",
                      *             "exchangeRate": "4.386000000"
@@ -14362,6 +16491,8 @@ export interface operations {
                      *             "merchant": "xxxxxx",
                      *             "category": "groceries",
                      *             "reversalOf": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "paymentId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
+                     *             "counterpartTransactionId": "0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d",
                      *             "originalAmount": 1,
                      *             "originalCurrency": "PLN",
                      *             "exchangeRate": "4.386000000"
@@ -14704,7 +16835,7 @@ export interface operations {
                      *       "transaction.created"
                      *     ]
                      */
-                    events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
+                    events: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "payment.created" | "payment.updated" | "webhook.test")[];
                     /**
                      * @description 16–256 printable ASCII characters; never returned. `whsec_` + base64 (the Standard Webhooks form) is signed with the decoded key, which must be at least 16 bytes; any other secret with its UTF-8 bytes
                      * @example whsec_MfKQ9r8GKYqrTFKsLLBAkyVE0tOAtMHs
@@ -15303,7 +17434,7 @@ export interface operations {
                      *       "transaction.created"
                      *     ]
                      */
-                    events?: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "webhook.test")[];
+                    events?: ("transaction.created" | "transaction.updated" | "transaction.removed" | "scenario.applied" | "payment.created" | "payment.updated" | "webhook.test")[];
                     faults?: components["schemas"]["WebhookFaults"] | null;
                     /**
                      * @description 16–256 printable ASCII characters; never returned. `whsec_` + base64 (the Standard Webhooks form) is signed with the decoded key, which must be at least 16 bytes; any other secret with its UTF-8 bytes

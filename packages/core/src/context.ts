@@ -17,6 +17,8 @@ export interface Context {
   /** The raw `Authorization` header, if any; the auth middlewares read it. */
   authorization: string | undefined;
   ip: string;
+  /** The raw `Idempotency-Key` header, if any (POST /v1/payments reads it). */
+  idempotencyKey: string | undefined;
   response: ResponseMeta;
   /** The request's `Sandbank-Read-After` header: the position of a write this read must see (with a replica). */
   readAfter: string | undefined;
@@ -29,12 +31,21 @@ export interface ContextInput {
   requestId: string;
   authorization?: string | undefined;
   ip?: string;
+  idempotencyKey?: string | undefined;
   log?: Logger;
   readAfter?: string | undefined;
 }
 
 /** Builds a context without HTTP, so tests and scripts can call procedures directly. */
-export function createContextInner({ deps, requestId, authorization, ip = '127.0.0.1', log, readAfter }: ContextInput): Context {
+export function createContextInner({
+  deps,
+  requestId,
+  authorization,
+  ip = '127.0.0.1',
+  idempotencyKey,
+  log,
+  readAfter,
+}: ContextInput): Context {
   return {
     deps,
     em: deps.orm.em.fork(),
@@ -42,6 +53,7 @@ export function createContextInner({ deps, requestId, authorization, ip = '127.0
     log: log ?? deps.logger.child({ traceId: requestId }),
     authorization,
     ip,
+    idempotencyKey,
     response: { headers: {} },
     readAfter,
   };

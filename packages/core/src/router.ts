@@ -8,6 +8,7 @@ import { enablebankingRouter } from './routers/enablebanking/router.ts';
 import { eventsRouter } from './routers/events/router.ts';
 import { gocardlessRouter } from './routers/gocardless/router.ts';
 import { integrationsRouter } from './routers/integrations/router.ts';
+import { paymentsRouter } from './routers/payments/router.ts';
 import { plaidRouter } from './routers/plaid/router.ts';
 import { sandboxRouter } from './routers/sandbox/router.ts';
 import { scenariosRouter } from './routers/scenarios/router.ts';
@@ -25,6 +26,7 @@ export const appRouter = router({
   currencies: currenciesRouter,
   transactions: transactionsRouter,
   simulations: simulationsRouter,
+  payments: paymentsRouter,
   integrations: integrationsRouter,
   webhooks: webhooksRouter,
   events: eventsRouter,

@@ -24,5 +24,6 @@ export * from './balance-history.ts';
 export * from './errors.ts';
 export * from './event-body.ts';
 export * from './format.ts';
+export * from './payments.ts';
 export * from './resources.ts';
 export * from './webhook-faults.ts';

@@ -1,6 +1,7 @@
 /** The resource shapes the API returns (never raw entities); docs/reference/endpoints.md lists the routes. */
 import { z } from 'zod';
 import { CurrencySchema, IdSchema, MinorUnitsSchema, TimestampSchema } from './format.ts';
+import { PaymentSchema } from './payments.ts';
 import { AttemptFaultSchema, WebhookFaultsSchema } from './webhook-faults.ts';
 
 export const SIMULATOR_SOURCE = 'sandbank-simulator';
@@ -115,6 +116,12 @@ export const TransactionSchema = z
     merchant: z.string().nullable(),
     category: CategorySchema.nullable(),
     reversalOf: IdSchema.nullable().meta({ description: 'The transaction this one reverses (a refund), or null' }),
+    paymentId: IdSchema.optional().meta({
+      description: 'Present on a payment’s transactions only: the payment this is a leg (or a return) of',
+    }),
+    counterpartTransactionId: IdSchema.optional().meta({
+      description: 'Present on an own-account transfer’s legs only: the other leg',
+    }),
     originalAmount: MinorUnitsSchema.optional().meta({
       description:
         'A card payment in another currency only: what the merchant charged, in minor units of originalCurrency, signed like amount',
@@ -150,6 +157,10 @@ export const EVENT_TYPES = [
   'transaction.updated',
   'transaction.removed',
   'scenario.applied',
+  /** A payment was made (any status, a rejection at validation too): `data.payment`. */
+  'payment.created',
+  /** A payment's status changed (or it came back): `data.payment`, `data.previous`, `data.changes`. */
+  'payment.updated',
   /** `POST /v1/webhooks/:id/test` only: sent to that webhook, not part of the event log (`data` is `{}`). */
   'webhook.test',
 ] as const;
@@ -181,6 +192,7 @@ export const WebhookEventSchema = z
       previous: z.record(z.string(), z.unknown()).optional(),
       changes: z.array(z.string()).optional(),
       reason: RemovalReasonSchema.optional(),
+      payment: PaymentSchema.optional().meta({ description: 'Every payment.* event: the payment after the change' }),
       balances: BalancesSchema.optional(),
       scenario: z
         .object({

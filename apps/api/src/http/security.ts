@@ -25,7 +25,7 @@ export function corsPolicy(config: Config) {
   return cors({
     origin: config.http.corsOrigins,
     credentials: false,
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Sandbank-Read-After'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key', 'Sandbank-Read-After'],
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     exposedHeaders: [
       'X-Request-Id',

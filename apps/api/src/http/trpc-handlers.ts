@@ -37,6 +37,7 @@ export function createContextFactory(deps: Deps) {
       requestId: request.id,
       authorization: request.headers.authorization,
       ip: request.ip ?? '',
+      idempotencyKey: request.header('idempotency-key'),
       log: request.log,
       readAfter: request.get('sandbank-read-after'),
     });

@@ -11,7 +11,14 @@ import { useUrlState } from '../lib/url-state.ts';
 
 import { useEventTail } from '../lib/use-event-tail.ts';
 
-const TYPES: EventType[] = ['transaction.created', 'transaction.updated', 'transaction.removed', 'scenario.applied'];
+const TYPES: EventType[] = [
+  'transaction.created',
+  'transaction.updated',
+  'transaction.removed',
+  'payment.created',
+  'payment.updated',
+  'scenario.applied',
+];
 
 function Summary({ event }: { event: EventItem }) {
   const { transaction, balances, changes, reason, scenario } = event.data;

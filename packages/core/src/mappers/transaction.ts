@@ -7,7 +7,7 @@ import { isoTimestamp } from '../lib/timestamps.ts';
 
 /** The columns every statement returns for a transaction (`t.`-qualified variant below). */
 export const TRANSACTION_COLUMNS =
-  'id, account_id, external_txn_id, amount, currency, date, description, raw, status, posted_at, version, merchant, category, reversal_of, original_amount, original_currency, exchange_rate';
+  'id, account_id, external_txn_id, amount, currency, date, description, raw, status, posted_at, version, merchant, category, reversal_of, original_amount, original_currency, exchange_rate, payment_id, counterpart_transaction_id';
 
 /** The columns of a transaction as they come from a hand-written SQL statement. */
 export interface TransactionRow {
@@ -29,6 +29,9 @@ export interface TransactionRow {
   original_amount?: string | number | null;
   original_currency?: string | null;
   exchange_rate?: string | null;
+  /** Absent on rows built in JavaScript before they are stored (a simulation, a reversal): null. */
+  payment_id?: string | null | undefined;
+  counterpart_transaction_id?: string | null | undefined;
 }
 
 export function rowToTransaction(row: TransactionRow): Transaction {
@@ -55,5 +58,8 @@ export function rowToTransaction(row: TransactionRow): Transaction {
           exchangeRate: String(row.exchange_rate),
         }
       : {}),
+    // Only on a payment's transactions: every other transaction keeps the shape it always had.
+    ...(row.payment_id ? { paymentId: row.payment_id } : {}),
+    ...(row.counterpart_transaction_id ? { counterpartTransactionId: row.counterpart_transaction_id } : {}),
   };
 }

@@ -1,6 +1,6 @@
 // The tables as Kysely sees them, rendered from a migrated database by packages/db/src/table-types.ts.
 // Do not edit: migrations change the schema; `pnpm --filter @sandbank/db schema` rewrites this file.
-// migrations digest: 12da8dd4ef68eee3250ae20240a231c7
+// migrations digest: 0a1b25c19fa42168debff4946353668e
 import type { ColumnType } from 'kysely';
 
 /** A `jsonb` value as node-postgres parses it. */
@@ -146,6 +146,36 @@ interface PasswordGuessesTable {
   expire: ColumnType<string, string | bigint | number, string | bigint | number>;
 }
 
+interface PaymentsTable {
+  id: string;
+  user_id: string;
+  from_account_id: string;
+  currency: string;
+  to_account_id: ColumnType<string | null, string | null | undefined, string | null>;
+  counterparty_name: ColumnType<string | null, string | null | undefined, string | null>;
+  counterparty_iban: ColumnType<string | null, string | null | undefined, string | null>;
+  amount: ColumnType<string, string | bigint | number, string | bigint | number>;
+  credit_amount: ColumnType<string | null, string | bigint | number | null | undefined, string | bigint | number | null>;
+  credit_currency: ColumnType<string | null, string | null | undefined, string | null>;
+  scheme: string;
+  status: string;
+  reason_code: ColumnType<string | null, string | null | undefined, string | null>;
+  reason_message: ColumnType<string | null, string | null | undefined, string | null>;
+  end_to_end_id: string;
+  description: ColumnType<string, string | undefined, string>;
+  requested_execution_date: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+  due_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+  accepted_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+  settled_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+  return_reason_code: ColumnType<string | null, string | null | undefined, string | null>;
+  return_reason_message: ColumnType<string | null, string | null | undefined, string | null>;
+  returned_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+  idempotency_key: ColumnType<string | null, string | null | undefined, string | null>;
+  request_fingerprint: string;
+  created_at: ColumnType<string, string | Date, string | Date>;
+  updated_at: ColumnType<string, string | Date, string | Date>;
+}
+
 interface PlaidItemsTable {
   id: string;
   user_id: string;
@@ -249,6 +279,8 @@ interface TransactionsTable {
   updated_at: ColumnType<string, string | Date | undefined, string | Date>;
   request_fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
   posted_from_pending: ColumnType<boolean, boolean | undefined, boolean>;
+  payment_id: ColumnType<string | null, string | null | undefined, string | null>;
+  counterpart_transaction_id: ColumnType<string | null, string | null | undefined, string | null>;
   original_amount: ColumnType<string | null, string | bigint | number | null | undefined, string | bigint | number | null>;
   original_currency: ColumnType<string | null, string | null | undefined, string | null>;
   exchange_rate: ColumnType<string | null, string | bigint | number | null | undefined, string | bigint | number | null>;
@@ -474,6 +506,7 @@ export interface Database {
   gocardless_daily_access: GocardlessDailyAccessTable;
   gocardless_requisitions: GocardlessRequisitionsTable;
   password_guesses: PasswordGuessesTable;
+  payments: PaymentsTable;
   plaid_items: PlaidItemsTable;
   plaid_signing_keys: PlaidSigningKeysTable;
   rate_limits: RateLimitsTable;

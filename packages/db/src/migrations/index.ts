@@ -31,6 +31,7 @@ import { Migration20261126070700WebhookAttemptRetention } from './20261126070700
 import { Migration20261129080000AccountCurrencies } from './20261129080000-account-currencies.ts';
 import { Migration20261129103031FxRates } from './20261129103031-fx-rates.ts';
 import { Migration20261129103038Enablebanking } from './20261129103038-enablebanking.ts';
+import { Migration20261129103059Payments } from './20261129103059-payments.ts';
 import { Migration20261129104104CardConversions } from './20261129104104-card-conversions.ts';
 import { Migration20261129113616ConversionVersionRule } from './20261129113616-conversion-version-rule.ts';
 
@@ -66,6 +67,7 @@ export const migrations: MigrationObject[] = [
   { name: '20261129080000-account-currencies', class: Migration20261129080000AccountCurrencies },
   { name: '20261129103031-fx-rates', class: Migration20261129103031FxRates },
   { name: '20261129103038-enablebanking', class: Migration20261129103038Enablebanking },
+  { name: '20261129103059-payments', class: Migration20261129103059Payments },
   { name: '20261129104104-card-conversions', class: Migration20261129104104CardConversions },
   { name: '20261129113616-conversion-version-rule', class: Migration20261129113616ConversionVersionRule },
 ];

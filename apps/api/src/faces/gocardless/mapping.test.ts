@@ -59,6 +59,8 @@ describe('quirks', () => {
     merchant: 'Żabka',
     category: 'groceries',
     reversalOf: null,
+    counterparty: null,
+    endToEndId: null,
     balanceAfter: 75_00,
     conversion: null,
   };
@@ -70,6 +72,8 @@ describe('quirks', () => {
     description: 'Zwrot',
     merchant: 'Jan',
     category: null,
+    counterparty: null,
+    endToEndId: null,
     conversion: null,
   };
   const view = (id: string) => toTransactionsWire(account, findInstitution(id)?.quirks ?? {}, [entry], [pending]).transactions;
@@ -100,6 +104,24 @@ describe('quirks', () => {
     expect(booked[0]?.transactionId).toBe('PL-TRX-tx-1');
     expect(waiting).not.toHaveProperty('transactionId');
     expect(waiting?.internalTransactionId).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('show a payment’s other side: creditor name and account of money out, debtor of money in, the EndToEndId', () => {
+    const paid = { ...entry, counterparty: { name: 'Jan Kowalski', iban: 'PL61109010140000071219812874' }, endToEndId: 'E2E-1' };
+    const received = { ...pending, counterparty: { name: 'ACME', iban: 'DE89370400440532013000' }, endToEndId: 'E2E-2' };
+    const wire = toTransactionsWire(account, {}, [paid], [received]).transactions;
+    expect(wire.booked[0]).toMatchObject({
+      creditorName: 'Jan Kowalski',
+      creditorAccount: { iban: 'PL61109010140000071219812874' },
+      endToEndId: 'E2E-1',
+    });
+    expect(wire.pending[0]).toMatchObject({
+      debtorName: 'ACME',
+      debtorAccount: { iban: 'DE89370400440532013000' },
+      endToEndId: 'E2E-2',
+    });
+    const quirky = toTransactionsWire(account, findInstitution('SANDBANK_TYTUL_SNDBPLP3')?.quirks ?? {}, [paid], []).transactions;
+    expect(quirky.booked[0]).not.toHaveProperty('creditorAccount');
   });
 
   it('move the counterparty into the remittance text', () => {

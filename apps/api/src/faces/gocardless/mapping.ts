@@ -136,7 +136,15 @@ type Wire = Record<string, unknown>;
 
 /** The fields every transaction has, before the institution's quirks. */
 function baseTransaction(linkedAccountId: string, currency: string, entry: StatementEntry | PendingEntry): Wire {
-  const counterparty = entry.merchant ? { [entry.amount < 0 ? 'creditorName' : 'debtorName']: entry.merchant } : {};
+  // A payment names its other side (docs/concepts/payments.md): creditor of money out, debtor of money in.
+  const side = entry.amount < 0 ? 'creditor' : 'debtor';
+  const name = entry.counterparty?.name ?? entry.merchant;
+  const iban = entry.counterparty?.iban;
+  const counterparty = {
+    ...(name ? { [`${side}Name`]: name } : {}),
+    ...(iban ? { [`${side}Account`]: { iban } } : {}),
+    ...(entry.endToEndId ? { endToEndId: entry.endToEndId } : {}),
+  };
   return {
     transactionId: entry.id,
     internalTransactionId: createHash('sha256').update(`${linkedAccountId}:${entry.id}`).digest('hex').slice(0, 32),
@@ -175,6 +183,8 @@ function applyQuirks(wire: Wire, quirks: Quirks, { pending, outgoing }: { pendin
     const name = out.creditorName ?? out.debtorName;
     delete out.creditorName;
     delete out.debtorName;
+    delete out.creditorAccount;
+    delete out.debtorAccount;
     const who = name ? `${outgoing ? 'ODBIORCA' : 'NADAWCA'}: ${String(name)}; ` : '';
     out.remittanceInformationUnstructured = `${who}TYTUŁ: ${String(out.remittanceInformationUnstructured)}`;
   }

@@ -113,6 +113,21 @@ const NO_PAYMENT_META = {
   reason: null,
 };
 
+/**
+ * A payment's transaction (docs/concepts/payments.md) carries its other side in `raw.counterparty`
+ * and its EndToEndId in `raw.endToEndId`: Plaid shows them in `payment_meta`, the payee of money
+ * that left, the payer of money that came in, and the reference. (`counterparties` stays empty: its
+ * types name merchants, institutions and apps, not a person or a company paid by transfer.)
+ */
+function paymentMeta(transaction: Transaction) {
+  const { counterparty, endToEndId } = transaction.raw as { counterparty?: { name?: unknown }; endToEndId?: unknown };
+  const name = typeof counterparty?.name === 'string' ? counterparty.name : null;
+  const reference = typeof endToEndId === 'string' ? endToEndId : null;
+  if (name === null && reference === null) return NO_PAYMENT_META;
+  const outgoing = transaction.amount < 0;
+  return { ...NO_PAYMENT_META, reference_number: reference, payee: outgoing ? name : null, payer: outgoing ? null : name };
+}
+
 export interface TransactionOptions {
   /** The transaction was pending before it posted (it then names its pending id). */
   postedFromPending: boolean;
@@ -141,7 +156,7 @@ export function toPlaidTransaction(transaction: Transaction, options: Transactio
     original_description: options.includeOriginalDescription ? transaction.description : null,
     personal_finance_category: personalFinanceCategory(transaction.category, transaction.amount),
     payment_channel: 'other' as const,
-    payment_meta: NO_PAYMENT_META,
+    payment_meta: paymentMeta(transaction),
     location: NO_LOCATION,
     category: null,
     category_id: null,

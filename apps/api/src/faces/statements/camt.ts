@@ -126,22 +126,31 @@ type EntryFields = Pick<
   StatementEntry,
   'id' | 'externalTxnId' | 'amount' | 'valueDate' | 'description' | 'merchant' | 'category' | 'conversion'
 > &
-  Partial<Pick<StatementEntry, 'bookingDate' | 'reversalOf'>>;
+  Partial<Pick<StatementEntry, 'bookingDate' | 'reversalOf' | 'counterparty' | 'endToEndId'>>;
 
 function entryTree(entry: EntryFields | PendingEntry, currency: string, v08: boolean, status: 'BOOK' | 'PDNG'): XmlTree {
   const ref = compactId(entry.id);
   const { iso } = codesOf(entry);
-  const endToEnd = oneLine(entry.externalTxnId);
+  // A payment's own EndToEndId (docs/concepts/payments.md), else the transaction's external id.
+  const endToEnd = oneLine(entry.endToEndId ?? entry.externalTxnId);
   const description = oneLine(entry.description);
   const details: XmlTree = {
     Refs: { AcctSvcrRef: ref, EndToEndId: endToEnd && [...endToEnd].length <= MAX.ref ? endToEnd : 'NOTPROVIDED' },
   };
   // Right after Refs, as both versions' TxDtls order it.
   if (entry.conversion) details.AmtDtls = amountDetails(entry.conversion, currency);
-  if (entry.merchant) {
-    // The other side: who was paid for a debit, who paid for a credit.
-    const name = { Nm: text(entry.merchant, MAX.partyName) };
-    details.RltdPties = { [entry.amount < 0 ? 'Cdtr' : 'Dbtr']: v08 ? { Pty: name } : name };
+  // The other side: who was paid for a debit, who paid for a credit; a payment's with its IBAN.
+  const partyName = entry.counterparty?.name ?? entry.merchant;
+  const partyIban = entry.counterparty?.iban;
+  if (partyName || partyIban) {
+    const side = entry.amount < 0 ? 'Cdtr' : 'Dbtr';
+    const related: XmlTree = {};
+    if (partyName) {
+      const name = { Nm: text(partyName, MAX.partyName) };
+      related[side] = v08 ? { Pty: name } : name;
+    }
+    if (partyIban) related[`${side}Acct`] = { Id: { IBAN: partyIban } };
+    details.RltdPties = related;
   }
   if (description) details.RmtInf = { Ustrd: truncate(description, MAX.remittance) };
   const tree: XmlTree = {

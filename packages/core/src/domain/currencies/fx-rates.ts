@@ -61,7 +61,7 @@ function checkDay(date: string, path = 'date'): void {
 }
 
 /** The world's day (YYYY-MM-DD in Europe/Warsaw) of an instant. */
-const warsawDay = (at: Date): string => DateTime.fromJSDate(at, { zone: ZONE }).toISODate() ?? '';
+export const warsawDay = (at: Date): string => DateTime.fromJSDate(at, { zone: ZONE }).toISODate() ?? '';
 
 /** The rates of one day of a world, as a function of (base, quote). */
 async function ratesOfDay(em: EntityManager, userId: string, date: string) {

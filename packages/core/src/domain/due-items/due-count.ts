@@ -12,7 +12,7 @@
 import type { EntityManager } from '@sandbank/db';
 import { trySubtractIsoDuration } from '../../lib/duration.ts';
 import { recurrence } from '../schedules/recurrence.ts';
-import { countDuePending, selectDueSchedules } from './queries.ts';
+import { countDuePayments, countDuePending, selectDueSchedules } from './queries.ts';
 
 /** Counts what firing everything due up to `until` would fire, stopping once past `ceiling`. */
 export async function countDueItems(
@@ -20,6 +20,8 @@ export async function countDueItems(
   { userId, until, ceiling }: { userId: string; until: Date; ceiling: number },
 ): Promise<number> {
   let count = await countDuePending(em, { userId, until, limit: ceiling + 1 });
+  // A payment's next step only: the ones after it (a settlement after its session) may fall due too, up to three.
+  count += await countDuePayments(em, { userId, until, limit: ceiling + 1 });
   const schedules = await selectDueSchedules(em, userId, until);
   for (const schedule of schedules) {
     if (count > ceiling) break;

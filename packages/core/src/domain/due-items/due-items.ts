@@ -1,7 +1,7 @@
 /**
- * Everything that falls due in a world as its clock moves (docs/concepts/clock-and-schedules.md): schedule occurrences and
- * pending transactions that settle or expire. They fire one at a time in due-time order (ties:
- * settlements and expiries before schedule runs, then by id), each effective at its own due time
+ * Everything that falls due in a world as its clock moves (docs/concepts/clock-and-schedules.md): schedule occurrences,
+ * pending transactions that settle or expire, and payments' steps on the clearing calendar (payments/payment-steps.ts). They fire one at a time in due-time order (ties:
+ * settlements and expiries, then schedule runs, then payment steps, then by id), each effective at its own due time
  * and each in its own database transaction together with the clock reaching that time. A crash
  * between two items leaves a consistent world: everything due up to the clock's now has fired,
  * nothing after it; running again continues where it stopped, and no item can fire twice (a
@@ -11,6 +11,7 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import { moveClockTo, tryClockLock, userNow } from '../clock/clock.ts';
+import { firePaymentStep } from '../payments/payment-steps.ts';
 import { runScheduleOccurrence } from '../schedules/run-occurrence.ts';
 import { settleDueTransaction } from '../transactions/settle-due.ts';
 import { selectNextDueItem, selectWorldsWithDueItems } from './queries.ts';
@@ -19,6 +20,8 @@ export interface FiredCounts {
   scheduled: number;
   settled: number;
   expired: number;
+  /** Payment steps: a session's entry (ACSP), its settlement or rejection, a return. */
+  payments: number;
   /** Events written by what fired. */
   events: number;
 }
@@ -34,7 +37,7 @@ export async function fireDueItems(
   em: EntityManager,
   { userId, until, moveClock }: { userId: string; until: Date; moveClock: boolean },
 ): Promise<FiredCounts> {
-  const fired: FiredCounts = { scheduled: 0, settled: 0, expired: 0, events: 0 };
+  const fired: FiredCounts = { scheduled: 0, settled: 0, expired: 0, payments: 0, events: 0 };
   const untilIso = until.toISOString();
   let previous = '';
   for (;;) {
@@ -50,6 +53,12 @@ export async function fireDueItems(
         const outcome = await runScheduleOccurrence(tx, { scheduleId: item.id, dueAt });
         if (outcome.kind !== 'skipped') fired.scheduled += 1;
         if (outcome.kind === 'booked') fired.events += outcome.events;
+      } else if (item.kind === 'payment') {
+        const events = await firePaymentStep(tx, { userId, paymentId: item.id, until });
+        if (events > 0) {
+          fired.payments += 1;
+          fired.events += events;
+        }
       } else {
         const due = { userId, transactionId: item.id, settleAt: asDate(item.settle_at), expireAt: asDate(item.expire_at) };
         const outcome = await settleDueTransaction(tx, due, until);
@@ -74,7 +83,7 @@ export async function fireDueItemsEverywhere(
   em: EntityManager,
   { worlds }: { worlds: number },
 ): Promise<FiredCounts & { worlds: number }> {
-  const total = { scheduled: 0, settled: 0, expired: 0, events: 0, worlds: 0 };
+  const total = { scheduled: 0, settled: 0, expired: 0, payments: 0, events: 0, worlds: 0 };
   for (const userId of await selectWorldsWithDueItems(em, worlds)) {
     const lock = await tryClockLock(em, userId);
     if (!lock) continue;
@@ -83,6 +92,7 @@ export async function fireDueItemsEverywhere(
       total.scheduled += fired.scheduled;
       total.settled += fired.settled;
       total.expired += fired.expired;
+      total.payments += fired.payments;
       total.events += fired.events;
       total.worlds += 1;
     } finally {

@@ -37,8 +37,20 @@ export function selectDueSchedules(em: EntityManager, userId: string, until: Dat
   );
 }
 
+/** How many of the user's payments take a step by `until`, counted up to `limit`. */
+export async function countDuePayments(
+  em: EntityManager,
+  { userId, until, limit }: { userId: string; until: Date; limit: number },
+) {
+  const [due] = await em.execute<{ n: string }[]>(
+    `select count(*) as n from (select 1 from payments p where p.user_id = ? and p.due_at <= ?::timestamptz limit ?) due`,
+    [userId, until.toISOString(), limit],
+  );
+  return Number(due?.n ?? 0);
+}
+
 export interface DueItemRow {
-  kind: 'transaction' | 'schedule';
+  kind: 'transaction' | 'schedule' | 'payment';
   id: string;
   due_at: Date | string;
   settle_at: Date | string | null;
@@ -56,13 +68,17 @@ select * from (
   select 'schedule', s.id, s.next_run_at, null, null
     from schedules s
    where s.user_id = ? and s.state = 'active' and s.next_run_at <= ?::timestamptz
+  union all
+  select 'payment', p.id, p.due_at, null, null
+    from payments p
+   where p.user_id = ? and p.due_at <= ?::timestamptz
 ) due
 order by due_at, kind desc, id
 limit 1`;
 
-/** The user's earliest item due by `until` (a pending transaction's settlement or expiry, or a schedule's run), or undefined. */
+/** The user's earliest item due by `until` (a pending transaction's settlement or expiry, a schedule's run, a payment's step), or undefined. */
 export async function selectNextDueItem(em: EntityManager, userId: string, untilIso: string): Promise<DueItemRow | undefined> {
-  const [item] = await em.execute<DueItemRow[]>(NEXT_DUE, [userId, untilIso, userId, untilIso]);
+  const [item] = await em.execute<DueItemRow[]>(NEXT_DUE, [userId, untilIso, userId, untilIso, userId, untilIso]);
   return item;
 }
 
@@ -76,6 +92,10 @@ select user_id from (
   select s.user_id, s.next_run_at
     from schedules s join users u on u.id = s.user_id
    where s.state = 'active' and s.next_run_at <= ${WORLD_NOW_SQL}
+  union all
+  select p.user_id, p.due_at
+    from payments p join users u on u.id = p.user_id
+   where p.due_at <= ${WORLD_NOW_SQL}
 ) due
 group by user_id
 order by min(due_at)

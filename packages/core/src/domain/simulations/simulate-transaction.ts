@@ -53,6 +53,10 @@ export interface SimulateTransactionParams {
   expireAfter?: string | undefined;
   merchant?: string | null | undefined;
   category?: Category | null | undefined;
+  /** Pending only, for domain callers (an incoming payment's session): the instant it posts by itself. */
+  settleAt?: Date | undefined;
+  /** More of `raw` beside its source (an incoming payment's debtor). */
+  raw?: Record<string, unknown> | undefined;
 }
 
 export interface SimulationResult {
@@ -82,7 +86,7 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
     throw invalid('amount', 'Must be a non-zero integer within ±10^12');
   }
   const status = input.status ?? 'posted';
-  if (status === 'posted' && (input.settleAfter || input.expireAfter)) {
+  if (status === 'posted' && (input.settleAfter || input.expireAfter || input.settleAt)) {
     throw invalid(input.settleAfter ? 'settleAfter' : 'expireAfter', 'Only a pending transaction settles or expires');
   }
   for (const field of ['settleAfter', 'expireAfter'] as const) {
@@ -126,14 +130,14 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
     currency: input.currency ?? 'PLN',
     date,
     description: input.description ?? '',
-    raw: { source: SIMULATOR_SOURCE },
+    raw: { ...input.raw, source: SIMULATOR_SOURCE },
     status,
     posted_at: null,
     version: 1,
     merchant: input.merchant ?? null,
     category: input.category ?? null,
     reversal_of: null,
-    settle_at: date && input.settleAfter ? addIsoDuration(date, input.settleAfter) : null,
+    settle_at: input.settleAt ?? (date && input.settleAfter ? addIsoDuration(date, input.settleAfter) : null),
     expire_at: date && input.expireAfter ? addIsoDuration(date, input.expireAfter) : null,
     request_fingerprint: requestFingerprint(input, date),
     original_amount: conversion?.originalAmount ?? null,

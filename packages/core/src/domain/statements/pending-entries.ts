@@ -16,9 +16,18 @@ export interface PendingEntry {
   description: string;
   merchant: string | null;
   category: string | null;
+  /** A payment's other side and EndToEndId; null on other transactions. */
+  counterparty: { name: string | null; iban: string | null } | null;
+  endToEndId: string | null;
   /** A card payment in another currency: what the merchant charged and the rate; null for any other entry. */
   conversion: EntryConversion | null;
 }
+
+/** A payment's other side as a statement entry shows it, or null. */
+export const partyOf = (row: { counterparty_name: string | null; counterparty_iban: string | null }) =>
+  row.counterparty_name === null && row.counterparty_iban === null
+    ? null
+    : { name: row.counterparty_name, iban: row.counterparty_iban };
 
 export const toPendingEntry = (row: PendingRow): PendingEntry => ({
   id: row.id,
@@ -28,6 +37,8 @@ export const toPendingEntry = (row: PendingRow): PendingEntry => ({
   description: row.description,
   merchant: row.merchant,
   category: row.category,
+  counterparty: partyOf(row),
+  endToEndId: row.end_to_end_id,
   conversion: conversionOf(row),
 });
 

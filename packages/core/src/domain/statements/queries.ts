@@ -24,12 +24,19 @@ export interface PendingRow extends ConversionColumns {
   description: string;
   merchant: string | null;
   category: string | null;
+  counterparty_name: string | null;
+  counterparty_iban: string | null;
+  end_to_end_id: string | null;
 }
 
+/** A payment's other side and EndToEndId, from its `raw` (docs/concepts/payments.md); null on other transactions. */
+const PAYMENT_PARTY = `t.raw->'counterparty'->>'name' as counterparty_name, t.raw->'counterparty'->>'iban' as counterparty_iban,
+      t.raw->>'endToEndId' as end_to_end_id`;
+
 const PENDING_SQL = {
-  name: 'statement_pending_v2',
+  name: 'statement_pending_v3',
   sql: `select t.id, t.external_txn_id, t.amount, to_char(t.date at time zone 'Europe/Warsaw', 'YYYY-MM-DD') as value_date,
-      t.description, t.merchant, t.category, t.original_amount, t.original_currency, t.exchange_rate::text
+      t.description, t.merchant, t.category, t.original_amount, t.original_currency, t.exchange_rate::text, ${PAYMENT_PARTY}
     from transactions t
     where t.account_id = ? and t.status = 'pending'
       and t.date >= (?::date)::timestamp at time zone 'Europe/Warsaw'
@@ -73,6 +80,9 @@ export interface EntryRow extends ConversionColumns {
   merchant: string | null;
   category: string | null;
   reversal_of: string | null;
+  counterparty_name: string | null;
+  counterparty_iban: string | null;
+  end_to_end_id: string | null;
 }
 
 const local = (column: string) => `to_char(${column} at time zone '${STATEMENT_TIME_ZONE}', 'YYYY-MM-DD')`;
@@ -108,7 +118,7 @@ const HEAD_SQL = `with account as (
 const ENTRIES_CURSOR_SQL = `declare statement_entries no scroll cursor for
     select t.id, t.external_txn_id, t.amount, ${local('t.posted_at')} as booking_date, ${local('t.date')} as value_date,
       t.posted_at, t.description, t.merchant, t.category, t.reversal_of, t.original_amount, t.original_currency,
-      t.exchange_rate::text
+      t.exchange_rate::text, ${PAYMENT_PARTY}
     from transactions t
     where t.account_id = ? and ${inPeriod('?::date', '?::date + 1')}
     order by t.posted_at, t.id`;

@@ -15,7 +15,7 @@ import { AppError, notFound } from '../../errors.ts';
 import { daysBetween } from '../../lib/calendar-days.ts';
 import { ibanOf, SANDBANK_BIC } from '../accounts/iban.ts';
 import { conversionOf, type EntryConversion } from './entry-conversion.ts';
-import { type PendingEntry, toPendingEntry } from './pending-entries.ts';
+import { type PendingEntry, partyOf, toPendingEntry } from './pending-entries.ts';
 import {
   type EntryRow,
   fetchEntries,
@@ -43,6 +43,9 @@ export interface StatementEntry {
   merchant: string | null;
   category: string | null;
   reversalOf: string | null;
+  /** A payment's other side and EndToEndId (docs/concepts/payments.md); null on other transactions. */
+  counterparty: { name: string | null; iban: string | null } | null;
+  endToEndId: string | null;
   /** The booked balance right after this entry. */
   balanceAfter: number;
   /** A card payment in another currency: what the merchant charged and the rate; null for any other entry. */
@@ -194,6 +197,8 @@ function toEntry(row: EntryRow, balanceAfter: number): StatementEntry {
     merchant: row.merchant,
     category: row.category,
     reversalOf: row.reversal_of,
+    counterparty: partyOf(row),
+    endToEndId: row.end_to_end_id,
     balanceAfter,
     conversion: conversionOf(row),
   };

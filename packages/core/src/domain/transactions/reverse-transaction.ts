@@ -25,13 +25,15 @@ import { accountClosed } from '../accounts/accounts.ts';
 import { userNow } from '../clock/clock.ts';
 import { insertReversal, selectByExternalTxnId } from './queries/lifecycle.ts';
 import { balancesAfter, checkVersion, invalidTransition, lockTransaction, type TransitionResult } from './transaction-lock.ts';
-import { checkBalances, type TransitionParams } from './transitions.ts';
+import { checkBalances, checkNotPaymentLeg, type TransitionParams } from './transitions.ts';
 
 export interface ReverseParams extends TransitionParams {
   /** The magnitude to give back (default: what is left of the original). */
   amount?: number | undefined;
   description?: string | undefined;
   externalTxnId?: string | undefined;
+  /** A payment's return: the reversal belongs to that payment. */
+  paymentId?: string | undefined;
 }
 
 /** `rev_<id>` for a full reversal (all that is left), `rev_<id>_<amount>` for a partial one. */
@@ -42,6 +44,7 @@ export async function reverseTransaction(em: EntityManager, params: ReverseParam
   return retriedTransaction(em, async (tx) => {
     const locked = await lockTransaction(tx, params.userId, params.transactionId);
     const { row } = locked;
+    checkNotPaymentLeg(row, params);
     if (row.reversal_of) throw invalidTransition('A reversal cannot itself be reversed');
     if (row.status !== 'posted') throw invalidTransition(`A ${row.status} transaction cannot be reversed; void a pending one`);
     // A reversal is a new transaction and leaves the original's version as it is: a repeat carrying the
@@ -80,6 +83,7 @@ export async function reverseTransaction(em: EntityManager, params: ReverseParam
       merchant: row.merchant,
       category: row.category,
       reversal_of: row.id,
+      payment_id: params.paymentId ?? null,
     });
     const balances = balancesAfter(locked, delta);
     await insertReversal(tx, {

@@ -40,6 +40,17 @@ export interface TransitionParams {
   ifVersion?: number | undefined;
   /** When it takes effect; defaults to the world's now (the clock passes due times). */
   at?: Date | undefined;
+  /** Set by the payment that owns the transaction: only it moves a payment's transactions. */
+  byPayment?: boolean | undefined;
+}
+
+/** A payment's transactions move with the payment (cancel, reject, return), not one by one. */
+export function checkNotPaymentLeg(row: TransactionRow, params: TransitionParams): void {
+  if (row.payment_id && !params.byPayment) {
+    throw invalidTransition(
+      `This transaction belongs to payment ${row.payment_id}: cancel it (POST /v1/payments/{id}/cancel) or simulate its rejection or return instead`,
+    );
+  }
 }
 
 /** A pending debit holds |amount|; nothing else holds anything. */
@@ -59,6 +70,7 @@ export async function postTransaction(
   return retriedTransaction(em, async (tx) => {
     const locked = await lockTransaction(tx, params.userId, params.transactionId);
     const { row } = locked;
+    checkNotPaymentLeg(row, params);
     const before = Number(row.amount);
     if (row.status === 'posted' && (params.amount === undefined || params.amount === before)) {
       // A repeat only of the same post: from pending, and to the amount asked (without one, the
@@ -111,6 +123,7 @@ export async function voidTransaction(
   return retriedTransaction(em, async (tx) => {
     const locked = await lockTransaction(tx, params.userId, params.transactionId);
     const { row } = locked;
+    checkNotPaymentLeg(row, params);
     if (row.status === 'voided') {
       // Voided or expired alike: pending → voided, the hold released.
       await checkRepeatVersion(tx, locked, params.ifVersion, (change) => change.type === 'transaction.removed');

@@ -31,6 +31,9 @@ export const AdvanceClockOutputSchema = dataOf(
       scheduled: z.int().meta({ description: 'Schedule occurrences that fired (booked or failed)' }),
       settled: z.int().meta({ description: 'Pending transactions that posted by themselves' }),
       expired: z.int().meta({ description: 'Pending transactions that expired' }),
+      payments: z
+        .int()
+        .meta({ description: "Payments' steps on the clearing calendar (into a session, settled or rejected, returned)" }),
     }),
     events: z.int().meta({ description: 'Events written by what fired' }),
   }),

@@ -170,8 +170,8 @@ with original as (
   update transactions set reversed_amount = reversed_amount + ?, updated_at = now() where id = ?
 ), inserted as (
   insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw,
-                            status, posted_at, merchant, category, reversal_of)
-  values (?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?::jsonb, 'posted', ?::timestamptz, ?, ?, ?)
+                            status, posted_at, merchant, category, reversal_of, payment_id)
+  values (?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?::jsonb, 'posted', ?::timestamptz, ?, ?, ?, ?)
 ), account as (
   update accounts set balance = balance + ?, transaction_count = transaction_count + 1 where id = ?
 )
@@ -205,6 +205,7 @@ export async function insertReversal(tx: EntityManager, w: ReversalWrite): Promi
     reversal.merchant,
     reversal.category,
     original.id,
+    reversal.paymentId ?? null,
     w.amount,
     original.account_id,
     w.eventId,

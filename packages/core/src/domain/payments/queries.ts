@@ -1,0 +1,337 @@
+/**
+ * The SQL of payments (docs/architecture.md, "The schema"): one named function per statement.
+ * Lock order, everywhere: a payment row, then its transactions (the lifecycle's own order:
+ * transaction, then account); a new payment locks accounts only (in id order) and inserts rows.
+ */
+import type { EntityManager } from '@sandbank/db';
+import type { Transaction } from '@sandbank/schemas';
+import { WORLD_NOW_SQL } from '../clock/clock.ts';
+
+export interface PaymentRow {
+  id: string;
+  user_id: string;
+  from_account_id: string;
+  currency: string;
+  to_account_id: string | null;
+  counterparty_name: string | null;
+  counterparty_iban: string | null;
+  amount: string | number;
+  scheme: string;
+  status: string;
+  reason_code: string | null;
+  reason_message: string | null;
+  end_to_end_id: string;
+  description: string;
+  requested_execution_date: string | null;
+  due_at: Date | string | null;
+  accepted_at: Date | string | null;
+  settled_at: Date | string | null;
+  return_reason_code: string | null;
+  return_reason_message: string | null;
+  returned_at: Date | string | null;
+  request_fingerprint: string;
+  created_at: Date | string;
+  /** Its transactions' ids, oldest first. */
+  transaction_ids: string[];
+}
+
+const PAYMENT_COLUMNS = `p.id, p.user_id, p.from_account_id, p.currency, p.to_account_id, p.counterparty_name, p.counterparty_iban,
+  p.amount, p.scheme, p.status, p.reason_code, p.reason_message, p.end_to_end_id, p.description,
+  to_char(p.requested_execution_date, 'YYYY-MM-DD') as requested_execution_date, p.due_at, p.accepted_at, p.settled_at,
+  p.return_reason_code, p.return_reason_message, p.returned_at, p.request_fingerprint, p.created_at,
+  coalesce((select array_agg(t.id order by t.date, t.id) from transactions t where t.payment_id = p.id), '{}') as transaction_ids`;
+
+/** The user's payment, or undefined (another user's is not found either); `lock`: FOR UPDATE. */
+export async function selectPayment(
+  em: EntityManager,
+  { userId, paymentId, lock = false }: { userId: string; paymentId: string; lock?: boolean },
+): Promise<PaymentRow | undefined> {
+  const [row] = await em.execute<PaymentRow[]>(
+    `select ${PAYMENT_COLUMNS} from payments p where p.id = ? and p.user_id = ?${lock ? ' for update of p' : ''}`,
+    [paymentId, userId],
+  );
+  return row;
+}
+
+/** The payment stored under the user's idempotency key, or undefined. */
+export async function selectPaymentByKey(em: EntityManager, userId: string, key: string): Promise<PaymentRow | undefined> {
+  const [row] = await em.execute<PaymentRow[]>(
+    `select ${PAYMENT_COLUMNS} from payments p where p.user_id = ? and p.idempotency_key = ?`,
+    [userId, key],
+  );
+  return row;
+}
+
+export interface PaymentListParams {
+  userId: string;
+  accountId?: string | undefined;
+  status?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+/** A page of the user's payments, newest first, and how many match. */
+export async function selectPaymentPage(em: EntityManager, p: PaymentListParams): Promise<{ rows: PaymentRow[]; total: number }> {
+  const where = ['p.user_id = ?'];
+  const values: unknown[] = [p.userId];
+  if (p.accountId) {
+    where.push('(p.from_account_id = ? or p.to_account_id = ?)');
+    values.push(p.accountId, p.accountId);
+  }
+  if (p.status) {
+    where.push('p.status = ?');
+    values.push(p.status);
+  }
+  const rows = await em.execute<(PaymentRow & { total: string })[]>(
+    `select ${PAYMENT_COLUMNS}, count(*) over () as total from payments p where ${where.join(' and ')}
+      order by p.created_at desc, p.id desc limit ? offset ?`,
+    [...values, p.limit, p.offset],
+  );
+  const total = rows[0] ? Number(rows[0].total) : 0;
+  if (!rows[0] && p.offset > 0) {
+    const [count] = await em.execute<{ n: string }[]>(
+      `select count(*) as n from payments p where ${where.join(' and ')}`,
+      values,
+    );
+    return { rows: [], total: Number(count?.n ?? 0) };
+  }
+  return { rows, total };
+}
+
+export interface LockedAccountRow {
+  id: string;
+  name: string;
+  currency: string;
+  status: 'open' | 'closed';
+  balance: string;
+  held_amount: string;
+}
+
+/** The user's accounts among `ids`, locked FOR NO KEY UPDATE in id order (so two transfers never deadlock). */
+export function lockAccounts(em: EntityManager, userId: string, ids: string[]): Promise<LockedAccountRow[]> {
+  return em.execute<LockedAccountRow[]>(
+    `select id, name, currency, status, balance, held_amount from accounts
+      where user_id = ? and id in (${ids.map(() => '?').join(', ')}) order by id for no key update`,
+    [userId, ...ids],
+  );
+}
+
+/** The world's now, read in the current transaction. */
+export async function selectWorldNow(em: EntityManager, userId: string): Promise<Date> {
+  const [row] = await em.execute<{ now: Date | string }[]>(`select ${WORLD_NOW_SQL} as now from users u where u.id = ?`, [
+    userId,
+  ]);
+  if (!row) throw new Error(`no user ${userId}`);
+  return new Date(row.now);
+}
+
+export interface NewPayment {
+  id: string;
+  userId: string;
+  fromAccountId: string;
+  currency: string;
+  toAccountId: string | null;
+  counterpartyName: string | null;
+  counterpartyIban: string | null;
+  amount: number;
+  scheme: string;
+  status: string;
+  reasonCode: string | null;
+  reasonMessage: string | null;
+  endToEndId: string;
+  description: string;
+  requestedExecutionDate: string | null;
+  dueAt: Date | null;
+  acceptedAt: Date | null;
+  settledAt: Date | null;
+  idempotencyKey: string | null;
+  requestFingerprint: string;
+  at: Date;
+}
+
+/** Inserts the payment; false when the user's idempotency key is already taken (nothing written). */
+export async function insertPayment(em: EntityManager, p: NewPayment): Promise<boolean> {
+  const iso = (date: Date | null) => (date ? date.toISOString() : null);
+  const rows = await em.execute<{ id: string }[]>(
+    `insert into payments (id, user_id, from_account_id, currency, to_account_id, counterparty_name, counterparty_iban, amount,
+                           scheme, status, reason_code, reason_message, end_to_end_id, description, requested_execution_date,
+                           due_at, accepted_at, settled_at, idempotency_key, request_fingerprint, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::date, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?, ?, ?::timestamptz, ?::timestamptz)
+     on conflict (user_id, idempotency_key) where idempotency_key is not null do nothing
+     returning id`,
+    [
+      p.id,
+      p.userId,
+      p.fromAccountId,
+      p.currency,
+      p.toAccountId,
+      p.counterpartyName,
+      p.counterpartyIban,
+      p.amount,
+      p.scheme,
+      p.status,
+      p.reasonCode,
+      p.reasonMessage,
+      p.endToEndId,
+      p.description,
+      p.requestedExecutionDate,
+      iso(p.dueAt),
+      iso(p.acceptedAt),
+      iso(p.settledAt),
+      p.idempotencyKey,
+      p.requestFingerprint,
+      p.at.toISOString(),
+      p.at.toISOString(),
+    ],
+  );
+  return rows.length === 1;
+}
+
+export interface PaymentChange {
+  paymentId: string;
+  status: string;
+  reasonCode?: string | null;
+  reasonMessage?: string | null;
+  dueAt: Date | null;
+  acceptedAt?: Date | null;
+  settledAt?: Date | null;
+  returnReasonCode?: string | null;
+  returnReasonMessage?: string | null;
+  returnedAt?: Date | null;
+  at: Date;
+}
+
+/** Moves a payment on (fields left undefined keep their value). */
+export async function updatePayment(em: EntityManager, c: PaymentChange): Promise<void> {
+  const keep = (value: unknown) => (value === undefined ? 'keep' : 'set');
+  const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+  await em.execute(
+    `update payments set status = ?, due_at = ?::timestamptz, updated_at = ?::timestamptz,
+       reason_code = case when ? = 'set' then ? else reason_code end,
+       reason_message = case when ? = 'set' then ? else reason_message end,
+       accepted_at = case when ? = 'set' then ?::timestamptz else accepted_at end,
+       settled_at = case when ? = 'set' then ?::timestamptz else settled_at end,
+       return_reason_code = case when ? = 'set' then ? else return_reason_code end,
+       return_reason_message = case when ? = 'set' then ? else return_reason_message end,
+       returned_at = case when ? = 'set' then ?::timestamptz else returned_at end
+     where id = ?`,
+    [
+      c.status,
+      iso(c.dueAt),
+      c.at.toISOString(),
+      keep(c.reasonCode),
+      c.reasonCode ?? null,
+      keep(c.reasonMessage),
+      c.reasonMessage ?? null,
+      keep(c.acceptedAt),
+      iso(c.acceptedAt),
+      keep(c.settledAt),
+      iso(c.settledAt),
+      keep(c.returnReasonCode),
+      c.returnReasonCode ?? null,
+      keep(c.returnReasonMessage),
+      c.returnReasonMessage ?? null,
+      keep(c.returnedAt),
+      iso(c.returnedAt),
+      c.paymentId,
+    ],
+  );
+}
+
+/** One transaction a payment books, as the API shows it (its event carries it), with the hold it adds. */
+export interface PaymentLeg {
+  transaction: Transaction;
+  userId: string;
+  /** How much the leg holds: |amount| of a pending debit, else 0. */
+  held: number;
+  eventId: string;
+}
+
+// Every leg in one statement: the rows, the balances (or holds) and a transaction.created event
+// each, with the account's balances after it. Legs are on distinct accounts (a payment never goes
+// to its own account), so each account row is updated once.
+const BOOK_LEGS = `
+with legs as (
+  select * from jsonb_to_recordset(?::jsonb) as l(id uuid, account_id uuid, user_id uuid, external_txn_id text, amount bigint,
+    currency text, date timestamptz, description text, raw jsonb, status text, posted_at timestamptz, merchant text, category text,
+    payment_id uuid, counterpart_transaction_id uuid, original_amount bigint, original_currency text, exchange_rate numeric,
+    held bigint, event_id uuid, event jsonb)
+), inserted as (
+  insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, status, posted_at,
+                            merchant, category, payment_id, counterpart_transaction_id, original_amount, original_currency,
+                            exchange_rate, created_at)
+  select id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, status, posted_at,
+         merchant, category, payment_id, counterpart_transaction_id, original_amount, original_currency, exchange_rate, date
+    from legs
+), applied as (
+  update accounts a set balance = a.balance + case when l.status = 'posted' then l.amount else 0 end,
+                        held_amount = a.held_amount + l.held, transaction_count = a.transaction_count + 1
+    from legs l where a.id = l.account_id
+  returning a.id, a.balance, a.held_amount
+)
+insert into events (id, type, user_id, payload, created_at)
+select l.event_id, 'transaction.created', l.user_id,
+       jsonb_build_object('transaction', l.event,
+                          'balances', jsonb_build_object('balance', ap.balance, 'availableBalance', ap.balance - ap.held_amount)),
+       l.date
+  from legs l join applied ap on ap.id = l.account_id`;
+
+/** Books a payment's new transactions (one statement). */
+export async function insertLegs(em: EntityManager, legs: PaymentLeg[]): Promise<void> {
+  const values = legs.map(({ transaction: t, userId, held, eventId }) => ({
+    id: t.id,
+    account_id: t.accountId,
+    user_id: userId,
+    external_txn_id: t.externalTxnId,
+    amount: t.amount,
+    currency: t.currency,
+    date: t.date,
+    description: t.description,
+    raw: t.raw,
+    status: t.status,
+    posted_at: t.postedAt,
+    merchant: t.merchant,
+    category: t.category,
+    payment_id: t.paymentId ?? null,
+    counterpart_transaction_id: t.counterpartTransactionId ?? null,
+    original_amount: t.originalAmount ?? null,
+    original_currency: t.originalCurrency ?? null,
+    exchange_rate: t.exchangeRate ?? null,
+    held,
+    event_id: eventId,
+    event: t,
+  }));
+  await em.execute(BOOK_LEGS, [JSON.stringify(values)]);
+}
+
+/** Writes one event (a payment's) in the current transaction. */
+export async function insertEvent(
+  em: EntityManager,
+  e: { id: string; type: string; userId: string; payload: unknown; at: Date },
+): Promise<void> {
+  await em.execute('insert into events (id, type, user_id, payload, created_at) values (?, ?, ?, ?::jsonb, ?::timestamptz)', [
+    e.id,
+    e.type,
+    e.userId,
+    JSON.stringify(e.payload),
+    e.at.toISOString(),
+  ]);
+}
+
+/** The payment's leg on its source account (the debit), or undefined. */
+export async function selectDebitLeg(em: EntityManager, paymentId: string): Promise<{ id: string; status: string } | undefined> {
+  const [row] = await em.execute<{ id: string; status: string }[]>(
+    'select id, status from transactions where payment_id = ? and amount < 0 and reversal_of is null',
+    [paymentId],
+  );
+  return row;
+}
+
+/** The currency of the user's account, or undefined when it is not theirs. */
+export async function selectAccountCurrency(em: EntityManager, userId: string, accountId: string): Promise<string | undefined> {
+  const [row] = await em.execute<{ currency: string }[]>('select currency from accounts where id = ? and user_id = ?', [
+    accountId,
+    userId,
+  ]);
+  return row?.currency;
+}
