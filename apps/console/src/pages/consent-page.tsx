@@ -65,16 +65,19 @@ function BankFrame({ bank, steps, current, children }: { bank: Bank; steps: stri
         {steps.length > 1 ? (
           <ol className="bank-steps" aria-label="Steps">
             {steps.map((step, index) => (
-              <li key={step} aria-current={index === current ? 'step' : undefined} data-done={index < current || undefined}>
+              <li
+                key={step}
+                className="bank-step"
+                aria-current={index === current ? 'step' : undefined}
+                data-done={index < current || undefined}
+              >
                 {step}
               </li>
             ))}
           </ol>
         ) : null}
         {children}
-        <p className="bank-foot">
-          Secure connection through {bank.via}. A Sandbank sandbox bank: no real money moves.
-        </p>
+        <p className="bank-foot">Secure connection through {bank.via}. A Sandbank sandbox bank: no real money moves.</p>
       </main>
     </div>
   );
@@ -187,8 +190,8 @@ function AccountPicker({
       {open.length === 0 ? <p className="empty">You have no open accounts.</p> : null}
       <ul className="bank-accounts">
         {open.map((account) => (
-          <li key={account.id}>
-            <label>
+          <li key={account.id} className="bank-account">
+            <label className="bank-account-line">
               <input type="checkbox" checked={!unpicked.has(account.id)} onChange={() => toggle(account.id)} />
               <span className="bank-account-name">{account.name}</span>
               <Money amount={account.balance} currency={account.currency} />
@@ -245,7 +248,10 @@ function GoCardlessConsent({ id }: { id: string }) {
     trpc.gocardless.decideRequisition.mutationOptions({ onSuccess: ({ data }) => window.location.assign(data.redirect) }),
   );
   const asked = requisition.data?.data;
-  const bank = { name: asked ? (GOCARDLESS_BANKS[asked.institutionId] ?? asked.institutionId) : 'Your bank', via: GOCARDLESS_VIA };
+  const bank = {
+    name: asked ? (GOCARDLESS_BANKS[asked.institutionId] ?? asked.institutionId) : 'Your bank',
+    via: GOCARDLESS_VIA,
+  };
   const choosing = asked?.status === 'SA';
   const decided = asked !== undefined && !['CR', 'GC', 'SA'].includes(asked.status);
   const frame = (children: ReactNode) => (
@@ -274,13 +280,15 @@ function GoCardlessConsent({ id }: { id: string }) {
           onDecline={decline}
         />
       ) : (
-        <div className="bank-card bank-actions">
-          <button type="button" disabled={step.isPending} onClick={() => advance({ id, step: 'SA' })}>
-            Continue
-          </button>
-          <button type="button" className="secondary" disabled={decide.isPending} onClick={decline}>
-            Decline
-          </button>
+        <div className="bank-card">
+          <div className="bank-actions">
+            <button type="button" disabled={step.isPending} onClick={() => advance({ id, step: 'SA' })}>
+              Continue
+            </button>
+            <button type="button" className="secondary" disabled={decide.isPending} onClick={decline}>
+              Decline
+            </button>
+          </div>
           {decide.error ? <ErrorNote error={decide.error} /> : null}
         </div>
       )}
@@ -330,7 +338,11 @@ export function ConsentPage({ face, id }: { face: 'gocardless' | 'enablebanking'
   const { user } = useAuth();
   if (!user) {
     return (
-      <BankFrame bank={{ name: 'Your bank', via: face === 'gocardless' ? GOCARDLESS_VIA : 'Enable Banking' }} steps={[]} current={0}>
+      <BankFrame
+        bank={{ name: 'Your bank', via: face === 'gocardless' ? GOCARDLESS_VIA : 'Enable Banking' }}
+        steps={[]}
+        current={0}
+      >
         <BankSignIn />
       </BankFrame>
     );

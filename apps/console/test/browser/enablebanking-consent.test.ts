@@ -45,7 +45,7 @@ it('approves two of three accounts in the bank’s page, and the session has exa
   expect(await textOf(page, 'consent-next')).toBe(new URL(back).host);
   expect(await page.locator('.bank-name').textContent()).toBe('Sandbank');
   await expectOnePerLine(page, 3);
-  await checkPage(watched, 'enablebanking-consent');
+  await checkPage(watched, 'eb-consent');
 
   await page.getByRole('checkbox', { name: /Savings/ }).uncheck();
   await page.getByRole('button', { name: 'Approve' }).click();
@@ -77,12 +77,12 @@ it('fits a phone, one account a line, and declining sends the user back with acc
   await page.goto(stack.url + new URL(started.body.url).pathname);
   await page.getByRole('heading', { name: 'Sign in to your bank' }).waitFor();
   expect(await documentWidth(page)).toBe(390);
-  await checkPage(watched, 'phone-enablebanking-sign-in');
+  await checkPage(watched, 'phone-eb-sign-in');
   await submitSignIn(page, user.email, user.password);
   await page.getByRole('heading', { name: 'Connect your accounts' }).waitFor();
   await expectOnePerLine(page, 3);
   expect(await documentWidth(page)).toBe(390);
-  await checkPage(watched, 'phone-enablebanking-consent');
+  await checkPage(watched, 'phone-eb-consent');
 
   await page.getByRole('button', { name: 'Decline' }).click();
   await page.waitForURL(/\/healthz\?/);
