@@ -25,10 +25,20 @@ function returnPath(search: string): string {
   return next?.startsWith('/') && !next.startsWith('//') ? next : '/';
 }
 
+/** The consent page a face's link leads to, or nothing: it stands outside the console, signed in or not. */
+function consentOf(location: string): { face: 'gocardless' | 'enablebanking'; id: string } | undefined {
+  const match = /^\/(gocardless)\/requisitions\/([^/]+)$|^\/(enablebanking)\/authorizations\/([^/]+)$/.exec(location);
+  if (!match) return undefined;
+  if (match[1] && match[2]) return { face: 'gocardless', id: match[2] };
+  if (match[3] && match[4]) return { face: 'enablebanking', id: match[4] };
+  return undefined;
+}
+
 function Routes() {
   const { status, user, restore } = useAuth();
   const [location] = useLocation();
   const search = useSearch();
+  const consent = consentOf(location);
   if (status === 'restoring') {
     return (
       <main className="auth" aria-busy="true">
@@ -53,6 +63,8 @@ function Routes() {
       </main>
     );
   }
+  // A bank's page, not the console's: no console frame, sign-in inside it.
+  if (consent) return <ConsentPage key={`${consent.face}/${consent.id}`} face={consent.face} id={consent.id} />;
   if (!user) {
     const asked = search ? `${location}?${search}` : location;
     return (
@@ -64,7 +76,7 @@ function Routes() {
           <AuthPage mode="login" />
         </Route>
         <Route>
-          {/* A page asked for before signing in (a consent link) is where sign-in returns to. */}
+          {/* A page asked for before signing in is where sign-in returns to. */}
           <Redirect to={asked === '/' ? '/login' : `/login?next=${encodeURIComponent(asked)}`} replace />
         </Route>
       </Switch>
@@ -96,7 +108,6 @@ function Routes() {
         <Route path="/gocardless/requisitions">
           <RequisitionsPage />
         </Route>
-        <Route path="/gocardless/requisitions/:id">{(params) => <ConsentPage key={params.id} id={params.id} />}</Route>
         <Route path="/worlds">
           <WorldsPage />
         </Route>

@@ -1,45 +1,176 @@
 /**
- * The consent page behind a GoCardless requisition's `link` (docs/faces/gocardless.md), in GoCardless's steps: opening
- * it shows what the app asks for (institution, scopes, days; the requisition becomes `GC`), Continue
- * goes on to the owner's open accounts to pick (`SA`), then approve (`LN`) or refuse (`RJ`, from
- * either step) and the browser goes to the app's redirect with `ref`.
+ * The one consent page behind every aggregator face's link (docs/reference/console.md): it looks like
+ * the bank's own page, not the developer console — no console navigation, the bank's name and colour,
+ * the requesting app, what it asks for in words, the accounts to share (one per line), where the
+ * browser goes next, human step names, and sign-in inside the page. Two faces lead here:
+ * - GoCardless (`/console/gocardless/requisitions/:id`), in GoCardless's steps: opening the page is
+ *   "giving consent" (`GC`), Continue is "selecting accounts" (`SA`), then approve (`LN`) or decline
+ *   (`RJ`, from either step); the browser goes to the app's redirect with `ref`.
+ * - Enable Banking (`/console/enablebanking/authorizations/:id`): one step, approve with the accounts
+ *   picked or decline; the browser goes to the app's `redirect_url` with `code` (or `error`) and `state`.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { ErrorNote } from '../components/error-note.tsx';
-import { Loading, Money, PageHeader } from '../components/ui.tsx';
+import { Money } from '../components/ui.tsx';
+import { useAuth } from '../lib/auth.tsx';
+import { formatDate } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
 
-const SCOPE_NAMES: Record<string, string> = {
-  balances: 'balances',
-  details: 'account details (IBAN, name)',
-  transactions: 'transactions',
+/** The bank's colour: one of a few tones (styles.css, `.bank[data-tone]`), the same for the same name. */
+const TONES = ['teal', 'indigo', 'crimson', 'green', 'plum'] as const;
+function toneOf(name: string): (typeof TONES)[number] {
+  let hash = 0;
+  for (const char of name) hash = (hash * 31 + (char.codePointAt(0) ?? 0)) % 1_000_003;
+  return TONES[hash % TONES.length] ?? 'teal';
+}
+
+/**
+ * GoCardless institutions by id, as the face lists them (apps/api/src/faces/gocardless/institutions.ts);
+ * a requisition carries only the id. An unknown id is shown as it is.
+ */
+const GOCARDLESS_BANKS: Readonly<Record<string, string>> = {
+  SANDBOXFINANCE_SFIN0000: 'Sandbox Finance',
+  SANDBANK_DATY_SNDBPLP1: 'Bank Przestawionych Dat',
+  SANDBANK_PREFIKS_SNDBPLP2: 'Bank Prefiksów',
+  SANDBANK_TYTUL_SNDBPLP3: 'Bank Tytułów Przelewów',
+  SANDBANK_LIMIT_SNDBPLP4: 'Bank Dziennego Limitu',
 };
 
-export function ConsentPage({ id }: { id: string }) {
+const hostOf = (url: string): string => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
+
+interface Bank {
+  name: string;
+  /** Through whom the app reads (the aggregator). */
+  via: string;
+}
+
+/** The bank's frame around every state of the page: its name and colour, the steps, the content. */
+function BankFrame({ bank, steps, current, children }: { bank: Bank; steps: string[]; current: number; children: ReactNode }) {
+  return (
+    <div className="bank" data-tone={toneOf(bank.name)}>
+      <header className="bank-bar">
+        <span className="bank-mark" aria-hidden="true">
+          {bank.name.slice(0, 1)}
+        </span>
+        <span className="bank-name">{bank.name}</span>
+      </header>
+      <main className="bank-main" id="main">
+        {steps.length > 1 ? (
+          <ol className="bank-steps" aria-label="Steps">
+            {steps.map((step, index) => (
+              <li
+                key={step}
+                className="bank-step"
+                aria-current={index === current ? 'step' : undefined}
+                data-done={index < current || undefined}
+              >
+                {step}
+              </li>
+            ))}
+          </ol>
+        ) : null}
+        {children}
+        <p className="bank-foot">Secure connection through {bank.via}. A Sandbank sandbox bank: no real money moves.</p>
+      </main>
+    </div>
+  );
+}
+
+/** Sign-in inside the bank's page: the console's own sign-in call, returning to this page. */
+function BankSignIn() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const requisition = useQuery(trpc.gocardless.getRequisition.queryOptions({ id }));
+  const { signIn } = useAuth();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const login = useMutation(trpc.auth.login.mutationOptions({ onSuccess: ({ data }) => signIn(data) }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    login.mutate({ email, password });
+  };
+  return (
+    <section className="bank-card" aria-labelledby="bank-sign-in">
+      <h1 id="bank-sign-in">Sign in to your bank</h1>
+      <p className="muted">An app asks to connect to your accounts. Sign in to see what it asks for.</p>
+      <form className="stack" onSubmit={submit}>
+        <label className="field">
+          <span>E-mail</span>
+          <input type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>Password</span>
+          <input
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </label>
+        <ErrorNote error={login.error} />
+        <button type="submit" disabled={login.isPending}>
+          Sign in
+        </button>
+      </form>
+    </section>
+  );
+}
+
+interface Request {
+  appName: string;
+  /** What the app asks for, each a phrase ("your balances"). */
+  asks: string[];
+  /** For how long, a sentence ("Until 29 Dec 2026."). */
+  validity: string;
+  /** Where the browser goes after the decision. */
+  redirect: string;
+}
+
+/** What the app asks for, in words, and where the user goes next. */
+function RequestSummary({ request }: { request: Request }) {
+  return (
+    <section className="bank-card" aria-labelledby="consent-title" data-testid="consent-request">
+      <h1 id="consent-title">Connect your accounts</h1>
+      <p>
+        <strong>{request.appName}</strong> asks to see:
+      </p>
+      <ul className="bank-asks">
+        {request.asks.map((ask) => (
+          <li key={ask}>{ask}</li>
+        ))}
+      </ul>
+      <p>{request.validity}</p>
+      <p className="muted">
+        After you decide you go back to <strong data-testid="consent-next">{hostOf(request.redirect)}</strong>.
+      </p>
+    </section>
+  );
+}
+
+/** The accounts to share, one per line, all ticked at first; approving sends the ticked ones. */
+function AccountPicker({
+  pending,
+  error,
+  onApprove,
+  onDecline,
+}: {
+  pending: boolean;
+  error: unknown;
+  onApprove: (accountIds: string[]) => void;
+  onDecline: () => void;
+}) {
+  const trpc = useTRPC();
   const accounts = useQuery(trpc.accounts.listAccounts.queryOptions({ page: 1, limit: 100 }));
-  const step = useMutation(
-    trpc.gocardless.advanceRequisition.mutationOptions({
-      onSuccess: (answer) => queryClient.setQueryData(trpc.gocardless.getRequisition.queryKey({ id }), answer),
-    }),
-  );
-  const created = requisition.data?.data.status === 'CR';
-  const { mutate: advance } = step;
-  // Opening the page is GoCardless's "giving consent" step.
-  useEffect(() => {
-    if (created) advance({ id, step: 'GC' });
-  }, [created, advance, id]);
   const [unpicked, setUnpicked] = useState<ReadonlySet<string>>(new Set());
-  const decide = useMutation(
-    trpc.gocardless.decideRequisition.mutationOptions({ onSuccess: ({ data }) => window.location.assign(data.redirect) }),
-  );
-  if (requisition.error) return <ErrorNote error={requisition.error} />;
-  if (step.error) return <ErrorNote error={step.error} />;
-  if (!requisition.data || !accounts.data) return <Loading what="the request" />;
-  const asked = requisition.data.data;
+  const legend = useId();
+  if (accounts.error) return <ErrorNote error={accounts.error} />;
+  if (!accounts.data) return <p className="muted">Loading your accounts…</p>;
   const open = accounts.data.data.filter((account) => account.status === 'open');
   const picked = open.filter((account) => !unpicked.has(account.id)).map((account) => account.id);
   const toggle = (accountId: string) =>
@@ -51,67 +182,170 @@ export function ConsentPage({ id }: { id: string }) {
     });
   const approve = (event: FormEvent) => {
     event.preventDefault();
-    decide.mutate({ id, approve: true, accountIds: picked });
+    onApprove(picked);
   };
-  // Refusing is possible at either step: before picking accounts and instead of approving.
-  const refuse = (
-    <button type="button" className="secondary" disabled={decide.isPending} onClick={() => decide.mutate({ id, approve: false })}>
-      Refuse
-    </button>
-  );
-
   return (
+    <form className="bank-card" aria-labelledby={legend} onSubmit={approve}>
+      <h2 id={legend}>Accounts to share</h2>
+      {open.length === 0 ? <p className="empty">You have no open accounts.</p> : null}
+      <ul className="bank-accounts">
+        {open.map((account) => (
+          <li key={account.id} className="bank-account">
+            <label className="bank-account-line">
+              <input type="checkbox" checked={!unpicked.has(account.id)} onChange={() => toggle(account.id)} />
+              <span className="bank-account-name">{account.name}</span>
+              <Money amount={account.balance} currency={account.currency} />
+            </label>
+          </li>
+        ))}
+      </ul>
+      {error ? <ErrorNote error={error} /> : null}
+      <div className="bank-actions">
+        <button type="submit" disabled={pending || picked.length === 0}>
+          Approve
+        </button>
+        <button type="button" className="secondary" disabled={pending} onClick={onDecline}>
+          Decline
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Decided({ what }: { what: string }) {
+  return (
+    <section className="bank-card" aria-labelledby="consent-decided">
+      <h1 id="consent-decided">Nothing to decide</h1>
+      <p className="empty">{what}</p>
+    </section>
+  );
+}
+
+const GOCARDLESS_SCOPES: Record<string, string> = {
+  details: 'your account details (name and IBAN)',
+  balances: 'your balances',
+};
+const GOCARDLESS_STEPS = ['Review the request', 'Choose accounts', 'Back to the app'];
+const GOCARDLESS_VIA = 'GoCardless Bank Account Data';
+
+/** A GoCardless requisition's consent, signed in. */
+function GoCardlessConsent({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const requisition = useQuery(trpc.gocardless.getRequisition.queryOptions({ id }));
+  const step = useMutation(
+    trpc.gocardless.advanceRequisition.mutationOptions({
+      onSuccess: (answer) => queryClient.setQueryData(trpc.gocardless.getRequisition.queryKey({ id }), answer),
+    }),
+  );
+  const created = requisition.data?.data.status === 'CR';
+  const { mutate: advance } = step;
+  // Opening the page is GoCardless's "giving consent" step.
+  useEffect(() => {
+    if (created) advance({ id, step: 'GC' });
+  }, [created, advance, id]);
+  const decide = useMutation(
+    trpc.gocardless.decideRequisition.mutationOptions({ onSuccess: ({ data }) => window.location.assign(data.redirect) }),
+  );
+  const asked = requisition.data?.data;
+  const bank = {
+    name: asked ? (GOCARDLESS_BANKS[asked.institutionId] ?? asked.institutionId) : 'Your bank',
+    via: GOCARDLESS_VIA,
+  };
+  const choosing = asked?.status === 'SA';
+  const decided = asked !== undefined && !['CR', 'GC', 'SA'].includes(asked.status);
+  const frame = (children: ReactNode) => (
+    <BankFrame bank={bank} steps={GOCARDLESS_STEPS} current={decided ? 2 : choosing ? 1 : 0}>
+      {children}
+    </BankFrame>
+  );
+  if (requisition.error) return frame(<ErrorNote error={requisition.error} />);
+  if (step.error) return frame(<ErrorNote error={step.error} />);
+  if (!asked) return frame(<p className="muted">Loading the request…</p>);
+  if (decided) return frame(<Decided what="This request has been decided already." />);
+  const asks = [
+    ...asked.accessScope.filter((scope) => scope !== 'transactions').map((scope) => GOCARDLESS_SCOPES[scope] ?? scope),
+    ...(asked.accessScope.includes('transactions') ? [`your transactions for the last ${asked.maxHistoricalDays} days`] : []),
+  ];
+  const validity = `Access lasts ${asked.accessValidForDays} days from your approval.`;
+  const decline = () => decide.mutate({ id, approve: false });
+  return frame(
     <>
-      <PageHeader
-        title="Connect your accounts"
-        subtitle={<>An app asks to read your accounts through GoCardless Bank Account Data.</>}
-      />
-      <section className="card" aria-labelledby="asked">
-        <h2 id="asked">What the app asks for</h2>
-        <dl data-testid="consent-request">
-          <dt>Bank</dt>
-          <dd>{asked.institutionId}</dd>
-          <dt>Access to</dt>
-          <dd>{asked.accessScope.map((scope) => SCOPE_NAMES[scope] ?? scope).join(', ')}</dd>
-          <dt>History</dt>
-          <dd>{asked.maxHistoricalDays} days back</dd>
-          <dt>For</dt>
-          <dd>{asked.accessValidForDays} days from your approval</dd>
-          <dt>Status</dt>
-          <dd>{asked.status}</dd>
-        </dl>
-      </section>
-      {asked.status === 'CR' || asked.status === 'GC' ? (
-        <div className="card row">
-          <button type="button" disabled={step.isPending} onClick={() => advance({ id, step: 'SA' })}>
-            Continue
-          </button>
-          {refuse}
+      <RequestSummary request={{ appName: `An app using ${GOCARDLESS_VIA}`, asks, validity, redirect: asked.redirect }} />
+      {choosing ? (
+        <AccountPicker
+          pending={decide.isPending}
+          error={decide.error}
+          onApprove={(accountIds) => decide.mutate({ id, approve: true, accountIds })}
+          onDecline={decline}
+        />
+      ) : (
+        <div className="bank-card">
+          <div className="bank-actions">
+            <button type="button" disabled={step.isPending} onClick={() => advance({ id, step: 'SA' })}>
+              Continue
+            </button>
+            <button type="button" className="secondary" disabled={decide.isPending} onClick={decline}>
+              Decline
+            </button>
+          </div>
           {decide.error ? <ErrorNote error={decide.error} /> : null}
         </div>
-      ) : asked.status === 'SA' ? (
-        <form className="card" aria-label="Your decision" onSubmit={approve}>
-          <fieldset>
-            <legend>Accounts to share</legend>
-            {open.length === 0 ? <p className="empty">You have no open accounts.</p> : null}
-            {open.map((account) => (
-              <label key={account.id} className="check">
-                <input type="checkbox" checked={!unpicked.has(account.id)} onChange={() => toggle(account.id)} />
-                {account.name} <Money amount={account.balance} currency={account.currency} />
-              </label>
-            ))}
-          </fieldset>
-          {decide.error ? <ErrorNote error={decide.error} /> : null}
-          <div className="row">
-            <button type="submit" disabled={decide.isPending || picked.length === 0}>
-              Approve
-            </button>
-            {refuse}
-          </div>
-        </form>
-      ) : (
-        <p className="empty">This request has been decided already.</p>
       )}
-    </>
+    </>,
   );
+}
+
+/** An Enable Banking authorization's consent, signed in. */
+function EnableBankingConsent({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const authorization = useQuery(trpc.enablebanking.getAuthorization.queryOptions({ id }));
+  const decide = useMutation(
+    trpc.enablebanking.decideAuthorization.mutationOptions({ onSuccess: ({ data }) => window.location.assign(data.redirect) }),
+  );
+  const asked = authorization.data?.data;
+  const bank = { name: asked?.aspsp.name ?? 'Your bank', via: 'Enable Banking' };
+  const decided = asked !== undefined && asked.status !== 'pending';
+  const frame = (children: ReactNode) => (
+    <BankFrame bank={bank} steps={['Review and choose accounts', 'Back to the app']} current={decided ? 1 : 0}>
+      {children}
+    </BankFrame>
+  );
+  if (authorization.error) return frame(<ErrorNote error={authorization.error} />);
+  if (!asked) return frame(<p className="muted">Loading the request…</p>);
+  if (decided) return frame(<Decided what="This request has been decided already." />);
+  const asks = [
+    'your account details (name and IBAN)',
+    ...(asked.access.balances ? ['your balances'] : []),
+    ...(asked.access.transactions ? ['your transactions'] : []),
+  ];
+  const validity = `Access lasts until ${formatDate(asked.validUntil)}.`;
+  return frame(
+    <>
+      <RequestSummary request={{ appName: asked.application.name, asks, validity, redirect: asked.redirectUrl }} />
+      <AccountPicker
+        pending={decide.isPending}
+        error={decide.error}
+        onApprove={(accountIds) => decide.mutate({ id, approve: true, accountIds })}
+        onDecline={() => decide.mutate({ id, approve: false })}
+      />
+    </>,
+  );
+}
+
+/** The consent page of a face: the bank's sign-in until the owner is signed in, then the request. */
+export function ConsentPage({ face, id }: { face: 'gocardless' | 'enablebanking'; id: string }) {
+  const { user } = useAuth();
+  if (!user) {
+    return (
+      <BankFrame
+        bank={{ name: 'Your bank', via: face === 'gocardless' ? GOCARDLESS_VIA : 'Enable Banking' }}
+        steps={[]}
+        current={0}
+      >
+        <BankSignIn />
+      </BankFrame>
+    );
+  }
+  return face === 'gocardless' ? <GoCardlessConsent id={id} /> : <EnableBankingConsent id={id} />;
 }
