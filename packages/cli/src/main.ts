@@ -10,6 +10,7 @@ import { registerClockCommands } from './commands/clock.ts';
 import type { CommandContext, GlobalOptions } from './commands/context.ts';
 import { registerEventCommands } from './commands/events.ts';
 import { registerMcpCommand } from './commands/mcp.ts';
+import { registerPayCommand } from './commands/pay.ts';
 import { registerScenarioCommands } from './commands/scenario.ts';
 import { registerSessionCommands } from './commands/session.ts';
 import { registerSnapshotCommands } from './commands/snapshots.ts';
@@ -35,6 +36,7 @@ function buildProgram(): Command {
 
   registerSessionCommands(program, context);
   registerEventCommands(program, context);
+  registerPayCommand(program, context);
   registerClockCommands(program, context);
   registerScenarioCommands(program, context);
   registerWorldCommands(program, context);
