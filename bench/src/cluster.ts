@@ -285,7 +285,7 @@ listen primary
 ${servers('/primary')}
 listen replicas
     bind 127.0.0.1:${readPort}
-    balance roundrobin
+    balance source
 ${servers('/replica')}
 `;
     const file = path.join(this.dir, 'haproxy.cfg');
