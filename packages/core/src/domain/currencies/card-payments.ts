@@ -10,9 +10,8 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import { CURRENCIES, type Currency } from '@sandbank/schemas';
-import { Decimal } from 'decimal.js';
 import { AppError, notFound, worldGone } from '../../errors.ts';
-import { adjustRate, convertMinor, rateText } from './convert.ts';
+import { adjustRate, convertMinor, Exact, rateText } from './convert.ts';
 import { currencyExponent } from './currencies.ts';
 import { rateInWorld } from './fx-rates.ts';
 import { selectConversionInputs } from './queries.ts';
@@ -42,8 +41,6 @@ export interface CardConversionParams {
 
 const invalid = (path: string, message: string) =>
   new AppError('VALIDATION_ERROR', `Invalid ${path}: ${message}`, { details: [{ path, message }] });
-
-const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -60, toExpPos: 60 });
 
 /** The booking's amount in the account's currency, and what the transaction keeps of the conversion. */
 export async function convertCardPayment(

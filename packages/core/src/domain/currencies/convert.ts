@@ -10,8 +10,8 @@
 import { Decimal } from 'decimal.js';
 import { currencyExponent } from './currencies.ts';
 
-/** Our own Decimal, so another module's global settings never change what this one computes. */
-const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -60, toExpPos: 60 });
+/** Our own Decimal, so another module's global settings never change what this one computes; every money or rate computation uses it. */
+export const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -60, toExpPos: 60 });
 
 const RATE = /^\d{1,12}(\.\d{1,20})?$/;
 

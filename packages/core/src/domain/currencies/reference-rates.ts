@@ -16,10 +16,11 @@
  * once to 12 significant digits. No `Number` touches a rate: the draws are integers, the rest decimal.
  */
 import type { Currency } from '@sandbank/schemas';
-import { Decimal } from 'decimal.js';
+import type { Decimal } from 'decimal.js';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { businessDayOnOrBefore } from '../../lib/business-days.ts';
+import { Exact } from './convert.ts';
 
 /** The seed of every world whose scenario sets no `fxSeed`. */
 export const DEFAULT_FX_SEED = 18;
@@ -48,7 +49,6 @@ const CROSS_DIGITS = 12;
 export const FIRST_RATE_DAY = '1999-01-04';
 export const LAST_RATE_DAY = '9999-12-30';
 
-const Exact = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -60, toExpPos: 60 });
 type Exact = InstanceType<typeof Exact>;
 
 /** Drift and noise bounds, in hundred-thousandths. */

@@ -6,8 +6,8 @@
  * within bounds, the counts and control sums the header promises, a credit transfer (`TRF`) to an
  * IBAN with a name.
  */
-import { Decimal } from 'decimal.js';
 import { isValidIBAN } from 'ibantools';
+import { Exact } from '../currencies/convert.ts';
 import { decimalToMinor } from './amounts.ts';
 import { PaymentFileError, type PaymentFileProblem } from './errors.ts';
 import { childAt, childOf, childrenOf, type ReadBounds, readValidatedXml, type XmlNode } from './xml-read.ts';
@@ -64,8 +64,6 @@ export const PAIN001_BOUNDS: Pain001Bounds = {
 };
 
 const VERSIONS = ['pain.001.001.09', 'pain.001.001.03'] as const;
-/** Our own Decimal: 10,000 amounts of 18 digits add up past decimal.js's default 20 significant digits. */
-const Exact = Decimal.clone({ precision: 60, toExpNeg: -60, toExpPos: 60 });
 
 export function parsePain001(file: Uint8Array | string, bounds: Pain001Bounds = PAIN001_BOUNDS): PaymentFile {
   const { message, root } = readValidatedXml(file, VERSIONS, bounds);
