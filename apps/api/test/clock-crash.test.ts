@@ -4,46 +4,23 @@
  * another process, finishes the year. Every occurrence and every settlement happened exactly once,
  * and balances equal the sum of posted rows.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { freePort, waitUntil } from '@sandbank/testing';
+import { waitUntil } from '@sandbank/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers.ts';
+import { type KillableApi, startKillableApi } from './killable-api.ts';
 import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
 
-const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DAY = 86_400_000;
 
 let app: TestApp;
-let child: ChildProcess | undefined;
+let api: KillableApi | undefined;
 beforeAll(async () => {
   app = await startTestApp();
 });
 afterAll(async () => {
-  child?.kill('SIGKILL');
+  api?.kill();
   await app.close();
 });
-
-async function startApiProcess(): Promise<{ url: string; exited: Promise<unknown> }> {
-  const port = await freePort();
-  child = spawn(process.execPath, ['src/main.ts'], {
-    cwd: apiDir,
-    env: { ...process.env, ...app.env, PORT: String(port), LOG_LEVEL: 'silent', LOG_PRETTY: 'false' },
-    stdio: 'ignore',
-  });
-  const exited = new Promise((resolve) => child?.once('exit', resolve));
-  const url = `http://127.0.0.1:${port}`;
-  await waitUntil(
-    () =>
-      fetch(`${url}/readyz`).then(
-        (res) => res.ok,
-        () => false,
-      ),
-    { timeoutMs: 15_000, intervalMs: 50, what: 'the API process ready' },
-  );
-  return { url, exited };
-}
 
 const count = async (sql: string, params: unknown[]) => Number((await app.db.query(sql, params)).rows[0].count);
 
@@ -75,7 +52,7 @@ it('a one-year advance killed midway and asked again books every run and settlem
   const to = new Date(Date.now() + 365 * DAY).toISOString();
 
   // Strike while the year is being fired.
-  const api = await startApiProcess();
+  api = await startKillableApi(app);
   const advancing = fetch(`${api.url}/v1/clock/advance`, {
     method: 'POST',
     headers: { authorization: `Bearer ${user.accessToken}`, 'content-type': 'application/json' },
@@ -84,7 +61,7 @@ it('a one-year advance killed midway and asked again books every run and settlem
   const runsOf = () =>
     count('select count(*) from schedule_runs r join schedules s on s.id = r.schedule_id where s.user_id = $1', [user.id]);
   await waitUntil(async () => (await runsOf()) >= 100, { timeoutMs: 60_000, intervalMs: 5, what: '100 runs fired' });
-  child?.kill('SIGKILL');
+  api.kill();
   await api.exited;
   expect(await advancing).toBeInstanceOf(Error); // the answer never came
   const firedBeforeCrash = await runsOf();

@@ -5,49 +5,25 @@
  * hold posted exactly once, and the balance equals the sum of posted rows. Also: a payment's step
  * fired twice (a second runner, a retry) changes nothing the second time.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { fireDueItems } from '@sandbank/core';
-import { freePort } from '@sandbank/testing';
 import { simulate } from '@sandbank/testing/fixtures';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { type KillableApi, startKillableApi } from './killable-api.ts';
 import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
 
-const apiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PAYMENTS = 300;
 
 let app: TestApp;
-let child: ChildProcess | undefined;
+let api: KillableApi | undefined;
 beforeAll(async () => {
   app = await startTestApp();
 });
 afterAll(async () => {
-  child?.kill('SIGKILL');
+  api?.kill();
   await app.close();
 });
-
-async function startApiProcess(): Promise<{ url: string; exited: Promise<unknown> }> {
-  const port = await freePort();
-  child = spawn(process.execPath, ['src/main.ts'], {
-    cwd: apiDir,
-    env: { ...process.env, ...app.env, PORT: String(port), LOG_LEVEL: 'silent', LOG_PRETTY: 'false' },
-    stdio: 'ignore',
-  });
-  const exited = new Promise((resolve) => child?.once('exit', resolve));
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 300; attempt++) {
-    const ready = await fetch(`${url}/readyz`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (ready) return { url, exited };
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the API process did not get ready');
-}
 
 const count = async (sql: string, params: unknown[]) => Number((await app.db.query(sql, params)).rows[0].count);
 
@@ -80,7 +56,7 @@ async function worldWithPayments(): Promise<{ user: TestUser; accountId: string 
 it('an advance killed while a session settles, asked again, settles every payment exactly once', async () => {
   const { user, accountId } = await worldWithPayments();
   const to = at('11:00');
-  const api = await startApiProcess();
+  api = await startKillableApi(app);
   const advancing = fetch(`${api.url}/v1/clock/advance`, {
     method: 'POST',
     headers: { authorization: `Bearer ${user.accessToken}`, 'content-type': 'application/json' },
@@ -89,7 +65,7 @@ it('an advance killed while a session settles, asked again, settles every paymen
   const settledOf = () => count(`select count(*) from payments where user_id = $1 and status = 'ACSC'`, [user.id]);
   // Strike in the middle of the results: some payments settled, others not yet.
   while ((await settledOf()) < 50) await new Promise((resolve) => setTimeout(resolve, 5));
-  child?.kill('SIGKILL');
+  api.kill();
   await api.exited;
   expect(await advancing).toBeInstanceOf(Error); // the answer never came
   const settledBeforeCrash = await settledOf();

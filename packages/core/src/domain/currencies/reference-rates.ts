@@ -20,6 +20,7 @@ import type { Decimal } from 'decimal.js';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { businessDayOnOrBefore } from '../../lib/business-days.ts';
+import { hash32 } from '../../lib/hash32.ts';
 import { Exact } from './convert.ts';
 
 /** The seed of every world whose scenario sets no `fxSeed`. */
@@ -55,16 +56,6 @@ type Exact = InstanceType<typeof Exact>;
 const DRIFT = 4_000;
 const NOISE = 300;
 const SCALE = 100_000;
-
-/** FNV-1a over the UTF-16 code units: a stable 32-bit seed from any text. */
-function hash32(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash | 0;
-}
 
 /** One draw in [−bound, bound] for a key: the first output of a generator seeded by it. */
 const draw = (key: string, bound: number): number => uniformInt(xoroshiro128plus(hash32(key)), -bound, bound);

@@ -27,6 +27,7 @@ import type { Category, Currency } from '@sandbank/schemas';
 import { DateTime } from 'luxon';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { hash32 } from '../../lib/hash32.ts';
 import { adjustRate, convertMinor, rateText } from '../currencies/convert.ts';
 import { ANCHORS, crossRate, DEFAULT_FX_SEED, generatedLegs, invertRate } from '../currencies/reference-rates.ts';
 import { type Profile, type Rhythm, rhythmsOf } from './profiles.ts';
@@ -109,16 +110,6 @@ function amountOf(
 function fromPln(amount: number, currency: Currency): number {
   if (currency === 'PLN') return amount;
   return Number(convertMinor(BigInt(amount), 'PLN', currency, invertRate(ANCHORS[currency])));
-}
-
-/** FNV-1a over the UTF-16 code units: a stable 32-bit seed from any text. */
-function hash32(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash | 0;
 }
 
 export function generateHistory(params: GenerateHistoryParams): GeneratedTransaction[] {
