@@ -204,7 +204,7 @@ class Expire implements fc.AsyncCommand<Model, Real> {
   async run(model: Model, real: Real) {
     const result = await fireDueItems(app.orm.em.fork(), { userId: real.user.id, until: new Date(), moveClock: false });
     const due = model.txns.filter((t) => t.status === 'pending' && t.expiring);
-    expect(result).toEqual({ scheduled: 0, settled: 0, expired: due.length, events: due.length });
+    expect(result).toEqual({ scheduled: 0, settled: 0, expired: due.length, payments: 0, events: due.length });
     for (const t of due) Object.assign(t, { status: 'voided', version: t.version + 1, expiring: false });
     if (due.length > 0) seen.add('expire');
   }

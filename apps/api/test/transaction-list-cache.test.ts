@@ -226,6 +226,8 @@ describe('a transaction version', () => {
       original_amount: '-1',
       original_currency: "'USD'",
       exchange_rate: '1',
+      payment_id: 'gen_random_uuid()',
+      counterpart_transaction_id: 'gen_random_uuid()',
     };
     const shown = TRANSACTION_COLUMNS.split(', ').filter((column) => column !== 'version');
     expect(Object.keys(changes).sort()).toEqual([...shown].sort());

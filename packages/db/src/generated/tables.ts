@@ -1,6 +1,6 @@
 // The tables as Kysely sees them, rendered from a migrated database by packages/db/src/table-types.ts.
 // Do not edit: migrations change the schema; `pnpm --filter @sandbank/db schema` rewrites this file.
-// migrations digest: 0a1b25c19fa42168debff4946353668e
+// migrations digest: bcb52a55059eca0aec6b152817e08ed1
 import type { ColumnType } from 'kysely';
 
 /** A `jsonb` value as node-postgres parses it. */

@@ -206,7 +206,11 @@ export async function readEntityManager(
  * the read, or cancelled it to replay (a recovery conflict), gave no answer. The primary's answer is the one sent.
  */
 export function askPrimaryAgain(error: unknown): boolean {
-  if (error instanceof AppError) return ['NOT_FOUND', 'UNAUTHENTICATED', 'CURSOR_EXPIRED', 'CONFLICT'].includes(error.appCode);
+  // A rule's AppError reaches a middleware as the cause of the router's wrapper (trpc.ts, appErrors).
+  const appError = error instanceof AppError ? error : (error as { cause?: unknown } | null)?.cause;
+  if (appError instanceof AppError) {
+    return ['NOT_FOUND', 'UNAUTHENTICATED', 'CURSOR_EXPIRED', 'CONFLICT'].includes(appError.appCode);
+  }
   return isDatabaseUnavailable(error) || cancelledByRecovery(error);
 }
 
