@@ -32,6 +32,7 @@ import { consoleRouter } from './http/console.ts';
 import { CONSOLE_SESSION_PATH, consoleSessionRouter } from './http/console-session.ts';
 import { docsRouter } from './http/docs.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
+import { paymentFilesRouter } from './http/payment-files.ts';
 import { type EventStreams, eventStreamHandler, eventStreams, STREAM_PATH } from './http/event-stream.ts';
 import { type InFlight, inFlightRequests } from './http/in-flight.ts';
 import { jsonBody } from './http/json-body.ts';
@@ -132,6 +133,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.use(noStore);
   app.use('/simplefin', simplefinRouter(deps, inFlight));
   app.use(statementsRouter(deps, inFlight));
+  app.use(paymentFilesRouter(deps, inFlight));
   app.get(STREAM_PATH, eventStreamHandler(deps, inFlight, options.eventStreams ?? eventStreams()));
   app.use('/plaid', plaidRouter(deps, inFlight));
   app.use('/gocardless/api/v2', gocardlessRouter(deps, inFlight));
