@@ -34,7 +34,8 @@ const warsaw = (day: DateTime, time: string) => {
 /** A test IBAN (docs/concepts/payments.md#test-ibans): rejected in the session with AC04. */
 const AC04_SESSION = 'PL94999000250000000000000201';
 
-const advanceTo = (user: TestUser, to: string) => app.call('POST', '/v1/clock/advance', { token: user.accessToken, body: { to } });
+const advanceTo = (user: TestUser, to: string) =>
+  app.call('POST', '/v1/clock/advance', { token: user.accessToken, body: { to } });
 
 async function openFunded(user: TestUser, currency: string, amount: number): Promise<string> {
   const res = await app.call('POST', '/v1/accounts', { token: user.accessToken, body: { name: `Main ${currency}`, currency } });
@@ -153,14 +154,19 @@ describe('POST /v1/payment-files, then the status report as the session clears',
     expect(camt.status, camt.text).toBe(200);
     expect(xmllintSchema(camt.text, 'camt.054.001.08').output).toContain('validates');
     const entry = (field: string) =>
-      xmllintXpath(camt.text, `string(//*[local-name()='Ntry'][.//*[local-name()='EndToEndId']='INV-2026-0415']/${localPath(field)})`);
+      xmllintXpath(
+        camt.text,
+        `string(//*[local-name()='Ntry'][.//*[local-name()='EndToEndId']='INV-2026-0415']/${localPath(field)})`,
+      );
     expect(entry('Amt')).toBe('1200.00');
     expect(entry('CdtDbtInd')).toBe('DBIT');
     expect(entry('Sts/Cd')).toBe('BOOK');
     expect(entry('NtryDtls/TxDtls/RltdPties/Cdtr/Pty/Nm')).toBe('Jan Kowalski');
     expect(entry('NtryDtls/TxDtls/RltdPties/CdtrAcct/Id/IBAN')).toBe('PL61109010140000071219812874');
     expect(xmllintXpath(camt.text, `count(//*[local-name()='EndToEndId'][.='INV-2026-0416'])`)).toBe('0');
-    expect(xmllintXpath(camt.text, `string(//*[local-name()='Acct']/*[local-name()='Id']/*[local-name()='IBAN'])`)).toBe(ibanOf(pln));
+    expect(xmllintXpath(camt.text, `string(//*[local-name()='Acct']/*[local-name()='Id']/*[local-name()='IBAN'])`)).toBe(
+      ibanOf(pln),
+    );
   });
 });
 

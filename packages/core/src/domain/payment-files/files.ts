@@ -224,13 +224,21 @@ export async function accountNotifications(
   em: EntityManager,
   p: { userId: string; accountId: string; from: Date; to: Date },
 ): Promise<string> {
-  if (p.to <= p.from) throw new AppError('VALIDATION_ERROR', 'Invalid to: must be after from', { details: [{ path: 'to', message: 'Must be after from' }] });
+  if (p.to <= p.from)
+    throw new AppError('VALIDATION_ERROR', 'Invalid to: must be after from', {
+      details: [{ path: 'to', message: 'Must be after from' }],
+    });
   if (p.to.getTime() - p.from.getTime() > MAX_NOTIFICATION_DAYS * 86_400_000) {
     throw new AppError('PERIOD_TOO_LONG', `A notification covers at most ${MAX_NOTIFICATION_DAYS} days`);
   }
   const account = (await selectUserAccounts(em, p.userId)).find((row) => row.id === p.accountId);
   if (!account) throw notFound('Account');
-  const legs = await selectPaymentLegs(em, { accountId: p.accountId, from: p.from, to: p.to, limit: MAX_NOTIFICATION_ENTRIES + 1 });
+  const legs = await selectPaymentLegs(em, {
+    accountId: p.accountId,
+    from: p.from,
+    to: p.to,
+    limit: MAX_NOTIFICATION_ENTRIES + 1,
+  });
   if (legs.length > MAX_NOTIFICATION_ENTRIES) {
     throw new AppError('LIMIT_EXCEEDED', `More than ${MAX_NOTIFICATION_ENTRIES} entries in the period; ask for a shorter one`);
   }
