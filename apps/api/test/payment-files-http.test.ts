@@ -238,3 +238,36 @@ describe("another user's file or account", () => {
     expect((await getXml(user, `/v1/accounts/${pln}/notifications?format=camt.054&from=${to}&to=${from}`)).status).toBe(400);
   });
 });
+
+describe('files racing for one account', () => {
+  it('never hold more than the balance: of 6 concurrent files of 300.00 PLN against 1,000.00, 3 are ACTC and 3 RJCT/AM04', async () => {
+    const user = await app.createUser();
+    const pln = await openFunded(user, 'PLN', 1_000_00);
+    expect((await advanceTo(user, warsaw(friday, '16:00'))).status).toBe(200);
+    const file = (n: number) =>
+      pain001({
+        version: '09',
+        messageId: `RACE-${n}`,
+        createdAt: '2026-11-30T09:15:00+01:00',
+        initiatingParty: 'Acme',
+        blocks: [
+          {
+            id: `RACE-${n}`,
+            debtorIban: ibanOf(pln),
+            date: friday.toISODate() as string,
+            transactions: [{ endToEndId: `RACE-${n}`, amount: '300.00', currency: 'PLN' }],
+          },
+        ],
+      });
+    const answers = await Promise.all([1, 2, 3, 4, 5, 6].map(async (n) => (await upload(user, file(n))).json()));
+    const statuses = answers.map(
+      (body) => (body as { data: { payments: { status: string; statusReason: unknown }[] } }).data.payments[0]!,
+    );
+    expect(statuses.filter((p) => p.status === 'ACTC')).toHaveLength(3);
+    expect(statuses.filter((p) => p.status === 'RJCT').map((p) => p.statusReason)).toEqual(
+      Array.from({ length: 3 }, () => expect.objectContaining({ code: 'AM04' })),
+    );
+    const { rows } = await app.db.query('select balance::text, held_amount::text from accounts where id = $1', [pln]);
+    expect(rows[0]).toEqual({ balance: '100000', held_amount: '90000' });
+  });
+});
