@@ -271,3 +271,17 @@ describe('files racing for one account', () => {
     expect(rows[0]).toEqual({ balance: '100000', held_amount: '90000' });
   });
 });
+
+describe('a reset world', () => {
+  it('keeps no payment file: its status report is 404 after POST /v1/sandbox/reset', async () => {
+    const { user, pln, eur } = await acme();
+    const res = await upload(user, guideFile(pln, eur));
+    const { data } = (await res.json()) as { data: { id: string } };
+    expect((await getXml(user, `/v1/payment-files/${data.id}/status-report`)).status).toBe(200);
+    expect((await app.call('POST', '/v1/sandbox/reset', { token: user.accessToken, body: { confirm: 'RESET' } })).status).toBe(
+      200,
+    );
+    expect((await getXml(user, `/v1/payment-files/${data.id}/status-report`)).status).toBe(404);
+    expect(await countsOf(user.id)).toEqual({ payments: 0, files: 0, held: '0' });
+  });
+});
