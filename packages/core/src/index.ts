@@ -61,7 +61,6 @@ export { resolveOwner } from './domain/integrations/resolve-owner.ts';
 export { countDeliveriesByStatus, countJobsByState } from './domain/metrics/queries.ts';
 export {
   accountNotifications,
-  MAX_NOTIFICATION_DAYS,
   paymentFileStatusReport,
   type UploadedPaymentFile,
   uploadPaymentFile,

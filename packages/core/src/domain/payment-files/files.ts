@@ -215,9 +215,9 @@ export async function paymentFileStatusReport(em: EntityManager, userId: string,
 }
 
 /** The most entries one notification carries; a longer period is refused (ask for a shorter one). */
-export const MAX_NOTIFICATION_ENTRIES = 10_000;
+const MAX_NOTIFICATION_ENTRIES = 10_000;
 /** The longest period one notification covers. */
-export const MAX_NOTIFICATION_DAYS = 366;
+const MAX_NOTIFICATION_DAYS = 366;
 
 /** The camt.054.001.08 of the user's account over [from, to): its payment legs, with counterparty and EndToEndId. */
 export async function accountNotifications(
