@@ -18,7 +18,10 @@ import {
   statusOf,
   toErrorBody,
   uploadPaymentFile,
+  withFamilyShare,
 } from '@sandbank/core';
+import type { EntityManager } from '@sandbank/db';
+import { TRPCError } from '@trpc/server';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { errorHeaders, sendError } from './errors.ts';
@@ -45,20 +48,24 @@ const invalid = (path: string, message: string) =>
 
 export function paymentFilesRouter(deps: Deps, inFlight: InFlight): Router {
   const router = express.Router();
-  const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => {
-    inFlight.track(handler(req, res)).catch((error: unknown) => {
-      if (error instanceof AppError) {
-        const body = toErrorBody(error, req.id);
-        sendError(res, body, errorHeaders(error, statusOf(body), {}));
-      } else next(error);
-    });
-  };
-  const user = async (req: Request) => {
-    const token = bearerToken(req.headers.authorization);
-    if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
-    const em = deps.orm.em.fork();
-    return { em, userId: (await authenticateAccessToken(em, deps, token)).id };
-  };
+  /** The handler with the caller authenticated by access token, within its family's share of the process (family-shares.ts). */
+  const wrap =
+    (handler: (req: Request, res: Response, caller: { em: EntityManager; userId: string }) => Promise<void>) =>
+    (req: Request, res: Response, next: NextFunction) => {
+      const run = async () => {
+        const token = bearerToken(req.headers.authorization);
+        if (!token) throw new AppError('UNAUTHENTICATED', 'A bearer access token is required');
+        const em = deps.orm.em.fork();
+        const userId = (await authenticateAccessToken(em, deps, token)).id;
+        await withFamilyShare(deps, em, userId, () => handler(req, res, { em, userId }));
+      };
+      inFlight.track(run()).catch((error: unknown) => {
+        if (error instanceof AppError || error instanceof TRPCError) {
+          const body = toErrorBody(error, req.id);
+          sendError(res, body, errorHeaders(error, statusOf(body), {}));
+        } else next(error);
+      });
+    };
   const sendXml = (res: Response, name: string, xml: string) => {
     res.status(200).set({
       'Content-Type': 'application/xml; charset=utf-8',
@@ -69,9 +76,8 @@ export function paymentFilesRouter(deps: Deps, inFlight: InFlight): Router {
   };
   router.post(
     '/v1/payment-files',
-    wrap(async (req, res) => {
-      // Authenticated before the body is read: a stranger's 10 MiB is never buffered.
-      const caller = await user(req);
+    // Authenticated before the body is read: a stranger's 10 MiB is never buffered.
+    wrap(async (req, res, caller) => {
       if (!req.is(XML_TYPES)) {
         throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The body is the pain.001 file itself: Content-Type: application/xml');
       }
@@ -83,8 +89,7 @@ export function paymentFilesRouter(deps: Deps, inFlight: InFlight): Router {
 
   router.get(
     '/v1/payment-files/:id/status-report',
-    wrap(async (req, res) => {
-      const caller = await user(req);
+    wrap(async (req, res, caller) => {
       const id = IdSchema.safeParse(req.params.id);
       if (!id.success) throw invalid('id', 'Expected a payment file id (UUID)');
       const xml = await paymentFileStatusReport(caller.em, caller.userId, id.data);
@@ -94,8 +99,7 @@ export function paymentFilesRouter(deps: Deps, inFlight: InFlight): Router {
 
   router.get(
     '/v1/accounts/:id/notifications',
-    wrap(async (req, res) => {
-      const caller = await user(req);
+    wrap(async (req, res, caller) => {
       const id = IdSchema.safeParse(req.params.id);
       if (!id.success) throw invalid('id', 'Expected an account id (UUID)');
       const query = NotificationQuerySchema.safeParse(req.query);
