@@ -285,3 +285,63 @@ describe('a reset world', () => {
     expect(await countsOf(user.id)).toEqual({ payments: 0, files: 0, held: '0' });
   });
 });
+
+describe('pain.001.001.03 and money coming in', () => {
+  it('books a .03 file over SEPA Instant, and the camt.054 shows it (DBIT) beside an incoming credit (CRDT) with its debtor', async () => {
+    const { user, eur } = await acme();
+    const xml = pain001({
+      version: '03',
+      messageId: 'ACME-03-1',
+      createdAt: '2026-11-30T09:15:00',
+      initiatingParty: 'Acme',
+      blocks: [
+        {
+          id: 'ACME-INST',
+          debtorIban: ibanOf(eur),
+          date: friday.toISODate() as string,
+          localInstrument: 'INST',
+          transactions: [
+            {
+              endToEndId: 'INST-1',
+              amount: '12.34',
+              currency: 'EUR',
+              creditorName: 'Muster GmbH',
+              creditorIban: 'DE89370400440532013000',
+            },
+          ],
+        },
+      ],
+    });
+    expect(xmllintSchema(xml, 'pain.001.001.03').output).toContain('validates');
+    const res = await upload(user, xml);
+    const body = (await res.json()) as { data: { messageNameId: string; payments: { scheme: string; status: string }[] } };
+    expect(res.status, JSON.stringify(body)).toBe(201);
+    expect(body.data.messageNameId).toBe('pain.001.001.03');
+    expect(body.data.payments).toEqual([expect.objectContaining({ scheme: 'sepa_instant', status: 'ACSC' })]);
+    const incoming = await app.call('POST', '/v1/simulations/incoming-payment', {
+      token: user.accessToken,
+      body: {
+        accountId: eur,
+        amount: 50_00,
+        debtorName: 'Kunde AG',
+        debtorIban: 'DE89370400440532013000',
+        scheme: 'sepa_instant',
+        description: 'Order 7',
+      },
+    });
+    expect(incoming.status, JSON.stringify(incoming.body)).toBe(201);
+    const from = encodeURIComponent(warsaw(friday, '00:00'));
+    const to = encodeURIComponent(warsaw(friday.plus({ days: 1 }), '00:00'));
+    const camt = await getXml(user, `/v1/accounts/${eur}/notifications?format=camt.054&from=${from}&to=${to}`);
+    expect(camt.status, camt.text).toBe(200);
+    expect(xmllintSchema(camt.text, 'camt.054.001.08').output).toContain('validates');
+    expect(xmllintXpath(camt.text, `count(//*[local-name()='Ntry'])`)).toBe('2');
+    const entry = (indicator: string, field: string) =>
+      xmllintXpath(camt.text, `string(//*[local-name()='Ntry'][*[local-name()='CdtDbtInd']='${indicator}']/${localPath(field)})`);
+    expect(entry('DBIT', 'Amt')).toBe('12.34');
+    expect(entry('DBIT', 'NtryDtls/TxDtls/Refs/EndToEndId')).toBe('INST-1');
+    expect(entry('CRDT', 'Amt')).toBe('50.00');
+    expect(entry('CRDT', 'NtryDtls/TxDtls/RltdPties/Dbtr/Pty/Nm')).toBe('Kunde AG');
+    expect(entry('CRDT', 'NtryDtls/TxDtls/RltdPties/DbtrAcct/Id/IBAN')).toBe('DE89370400440532013000');
+  });
+});
