@@ -681,7 +681,7 @@ CREATE INDEX gocardless_accounts_account_idx ON gocardless_accounts USING btree 
 CREATE INDEX gocardless_agreements_user_idx ON gocardless_agreements USING btree (user_id);
 CREATE INDEX gocardless_requisitions_user_idx ON gocardless_requisitions USING btree (user_id);
 CREATE INDEX password_guesses_expire_idx ON password_guesses USING btree (expire);
-CREATE INDEX payment_files_user_idx ON payment_files USING btree (user_id, created_at DESC, id DESC);
+CREATE UNIQUE INDEX payment_files_message_id_key ON payment_files USING btree (user_id, message_id);
 CREATE INDEX payments_due_idx ON payments USING btree (user_id, due_at) WHERE (due_at IS NOT NULL);
 CREATE INDEX payments_due_world_idx ON payments USING btree (due_at) WHERE (due_at IS NOT NULL);
 CREATE UNIQUE INDEX payments_file_position_key ON payments USING btree (payment_file_id, payment_file_position) WHERE (payment_file_id IS NOT NULL);

@@ -345,3 +345,19 @@ describe('pain.001.001.03 and money coming in', () => {
     expect(entry('CRDT', 'NtryDtls/TxDtls/RltdPties/DbtrAcct/Id/IBAN')).toBe('DE89370400440532013000');
   });
 });
+
+describe('the same file twice', () => {
+  it('is 409 CONFLICT the second time (same MsgId), and pays once; another MsgId is a new file', async () => {
+    const { user, pln, eur } = await acme();
+    const xml = guideFile(pln, eur);
+    expect((await upload(user, xml)).status).toBe(201);
+    const again = await upload(user, xml);
+    const body = (await again.json()) as { code: string; message: string };
+    expect(again.status).toBe(409);
+    expect(body).toMatchObject({ code: 'CONFLICT' });
+    expect(body.message).toContain('ACME-2026-11-30-001');
+    expect(await countsOf(user.id)).toMatchObject({ payments: 3, files: 1 });
+    expect((await upload(user, xml.replace('ACME-2026-11-30-001', 'ACME-2026-11-30-002'))).status).toBe(201);
+    expect(await countsOf(user.id)).toMatchObject({ payments: 6, files: 2 });
+  });
+});

@@ -1,6 +1,6 @@
 // The tables as Kysely sees them, rendered from a migrated database by packages/db/src/table-types.ts.
 // Do not edit: migrations change the schema; `pnpm --filter @sandbank/db schema` rewrites this file.
-// migrations digest: 1902ac3eab70c47b3801a8fdedb943a5
+// migrations digest: 736e4e51f33b64c9530ab14f3af775b4
 import type { ColumnType } from 'kysely';
 
 /** A `jsonb` value as node-postgres parses it. */

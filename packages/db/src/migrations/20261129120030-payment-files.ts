@@ -2,7 +2,8 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Payment files (docs/guides/payment-files.md): an uploaded pain.001 as a record — its message id,
- * version, creation time and initiating party as written, and its payment-information blocks —
+ * version, creation time and initiating party as written, and its payment-information blocks (one
+ * file per MsgId and user) —
  * and each payment's place in it (payment_file_id and position, both set or both null), so the
  * pain.002 status report lists the payments in the file's order.
  */
@@ -26,7 +27,8 @@ export class Migration20261129120030PaymentFiles extends Migration {
         constraint payment_files_message_id_length check (char_length(message_id) between 1 and 35),
         constraint payment_files_transactions_bounds check (number_of_transactions between 1 and 10000)
       );
-      create index payment_files_user_idx on payment_files (user_id, created_at desc, id desc);
+      -- A bank refuses a file it already has (the same MsgId from the same customer): a file sent twice never pays twice.
+      create unique index payment_files_message_id_key on payment_files (user_id, message_id);
 
       alter table payments add column payment_file_id uuid references payment_files (id) on delete cascade;
       alter table payments add column payment_file_position integer;

@@ -91,7 +91,7 @@ export async function uploadPaymentFile(em: EntityManager, userId: string, body:
     // Every debtor account locked up front, in id order (as every payment locks), so two files never deadlock.
     await lockAccounts(tx, userId, [...new Set(debtors)].sort());
     const now = await selectWorldNow(tx, userId);
-    await insertPaymentFile(tx, {
+    const inserted = await insertPaymentFile(tx, {
       id,
       userId,
       message_id: file.messageId,
@@ -103,6 +103,11 @@ export async function uploadPaymentFile(em: EntityManager, userId: string, body:
       blocks,
       at: now,
     });
+    if (!inserted) {
+      throw new AppError('CONFLICT', `A file with MsgId ${file.messageId} was already uploaded; nothing was booked again`, {
+        details: [{ path: 'GrpHdr/MsgId', message: 'Already uploaded: a new file needs a new MsgId' }],
+      });
+    }
     const payments: Payment[] = [];
     for (const [position, instruction] of file.instructions.entries()) {
       const fromAccountId = debtors[position] as string;

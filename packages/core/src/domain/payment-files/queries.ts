@@ -16,13 +16,15 @@ export interface PaymentFileRow {
   created_at: Date | string;
 }
 
+/** The file's record; false when the user already has a file with this MsgId (nothing written). */
 export async function insertPaymentFile(
   em: EntityManager,
   f: Omit<PaymentFileRow, 'created_at'> & { userId: string; controlSum: string | null; at: Date },
-): Promise<void> {
-  await em.execute(
-    `insert into payment_files (id, user_id, message_id, message_name_id, file_created_at, initiating_party_name,
-       number_of_transactions, control_sum, blocks, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::timestamptz)`,
+): Promise<boolean> {
+  const [row] = await em.execute<{ n: string }[]>(
+    `with i as (insert into payment_files (id, user_id, message_id, message_name_id, file_created_at, initiating_party_name,
+       number_of_transactions, control_sum, blocks, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::timestamptz)
+       on conflict (user_id, message_id) do nothing returning 1) select count(*) as n from i`,
     [
       f.id,
       f.userId,
@@ -36,6 +38,7 @@ export async function insertPaymentFile(
       f.at.toISOString(),
     ],
   );
+  return Number(row?.n ?? 0) === 1;
 }
 
 /** Puts the payment at `position` (0-based, the file's order) of the file. */
