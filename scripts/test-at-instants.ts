@@ -40,6 +40,7 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
     'test/lifecycle.test.ts',
     'test/payments.test.ts', // a cross-currency transfer at the rate pinned for the world's today
     'test/payments-clearing.test.ts', // sessions on the calendar of next June, reached by advances from today
+    'test/payment-files-http.test.ts', // a file paid next June, its sessions reached by advances from today
     'test/payments-crash.test.ts', // a session of next June, settled across a killed API process
     'test/pull-dates.test.ts',
     'test/scenario-worlds.test.ts',

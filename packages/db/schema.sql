@@ -195,6 +195,24 @@ create table password_guesses (
   constraint password_guesses_pkey PRIMARY KEY (key)
 );
 
+create table payment_files (
+  id uuid not null,
+  user_id uuid not null,
+  message_id text not null,
+  message_name_id text not null,
+  file_created_at text not null,
+  initiating_party_name text,
+  number_of_transactions integer not null,
+  control_sum text,
+  blocks jsonb not null,
+  created_at timestamp(3) with time zone not null,
+  constraint payment_files_pkey PRIMARY KEY (id),
+  constraint payment_files_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint payment_files_message_id_length CHECK (char_length(message_id) >= 1 AND char_length(message_id) <= 35),
+  constraint payment_files_message_name_known CHECK (message_name_id = ANY (ARRAY['pain.001.001.09'::text, 'pain.001.001.03'::text])),
+  constraint payment_files_transactions_bounds CHECK (number_of_transactions >= 1 AND number_of_transactions <= 10000)
+);
+
 create table payments (
   id uuid not null,
   user_id uuid not null,
@@ -223,8 +241,11 @@ create table payments (
   request_fingerprint text not null,
   created_at timestamp(3) with time zone not null,
   updated_at timestamp(3) with time zone not null,
+  payment_file_id uuid,
+  payment_file_position integer,
   constraint payments_pkey PRIMARY KEY (id),
   constraint payments_from_account_currency_fkey FOREIGN KEY (from_account_id, currency) REFERENCES accounts(id, currency) ON DELETE CASCADE,
+  constraint payments_payment_file_id_fkey FOREIGN KEY (payment_file_id) REFERENCES payment_files(id) ON DELETE CASCADE,
   constraint payments_to_account_id_fkey FOREIGN KEY (to_account_id) REFERENCES accounts(id) ON DELETE CASCADE,
   constraint payments_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
   constraint payments_accepted CHECK ((status = ANY (ARRAY['ACTC'::text, 'ACSP'::text, 'ACSC'::text])) <= (accepted_at IS NOT NULL)),
@@ -232,6 +253,7 @@ create table payments (
   constraint payments_counterparty_iban_format CHECK (counterparty_iban ~ '^[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}$'::text),
   constraint payments_credit_amount CHECK ((credit_amount IS NULL) = (credit_currency IS NULL) AND (credit_amount IS NULL OR credit_amount > 0)),
   constraint payments_end_to_end_id_length CHECK (char_length(end_to_end_id) >= 1 AND char_length(end_to_end_id) <= 35),
+  constraint payments_file_position CHECK ((payment_file_id IS NULL) = (payment_file_position IS NULL) AND payment_file_position >= 0),
   constraint payments_final_not_due CHECK ((status <> ALL (ARRAY['RJCT'::text, 'CANC'::text])) OR due_at IS NULL),
   constraint payments_not_to_itself CHECK (to_account_id IS DISTINCT FROM from_account_id),
   constraint payments_one_destination CHECK ((scheme = 'internal'::text) = (to_account_id IS NOT NULL) AND (to_account_id IS NULL) = (counterparty_iban IS NOT NULL) AND (counterparty_iban IS NULL) = (counterparty_name IS NULL)),
@@ -659,8 +681,10 @@ CREATE INDEX gocardless_accounts_account_idx ON gocardless_accounts USING btree 
 CREATE INDEX gocardless_agreements_user_idx ON gocardless_agreements USING btree (user_id);
 CREATE INDEX gocardless_requisitions_user_idx ON gocardless_requisitions USING btree (user_id);
 CREATE INDEX password_guesses_expire_idx ON password_guesses USING btree (expire);
+CREATE UNIQUE INDEX payment_files_message_id_key ON payment_files USING btree (user_id, message_id);
 CREATE INDEX payments_due_idx ON payments USING btree (user_id, due_at) WHERE (due_at IS NOT NULL);
 CREATE INDEX payments_due_world_idx ON payments USING btree (due_at) WHERE (due_at IS NOT NULL);
+CREATE UNIQUE INDEX payments_file_position_key ON payments USING btree (payment_file_id, payment_file_position) WHERE (payment_file_id IS NOT NULL);
 CREATE UNIQUE INDEX payments_idempotency_key ON payments USING btree (user_id, idempotency_key) WHERE (idempotency_key IS NOT NULL);
 CREATE INDEX payments_user_history_idx ON payments USING btree (user_id, created_at DESC, id DESC);
 CREATE INDEX plaid_items_user_idx ON plaid_items USING btree (user_id);

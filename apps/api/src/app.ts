@@ -36,6 +36,7 @@ import { type EventStreams, eventStreamHandler, eventStreams, STREAM_PATH } from
 import { type InFlight, inFlightRequests } from './http/in-flight.ts';
 import { jsonBody } from './http/json-body.ts';
 import { createMetrics } from './http/metrics.ts';
+import { paymentFilesRouter } from './http/payment-files.ts';
 import { limitPerIp } from './http/rate-limit.ts';
 import { requestContext } from './http/request-context.ts';
 import { restHandler } from './http/rest-handler.ts';
@@ -132,6 +133,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.use(noStore);
   app.use('/simplefin', simplefinRouter(deps, inFlight));
   app.use(statementsRouter(deps, inFlight));
+  app.use(paymentFilesRouter(deps, inFlight));
   app.get(STREAM_PATH, eventStreamHandler(deps, inFlight, options.eventStreams ?? eventStreams()));
   app.use('/plaid', plaidRouter(deps, inFlight));
   app.use('/gocardless/api/v2', gocardlessRouter(deps, inFlight));

@@ -24,6 +24,7 @@ describe('/metrics', () => {
     await app.call('GET', '/trpc/auth.me', { token: user.accessToken });
     await app.call('GET', `/v1/accounts/${uuidv7()}/statement?format=csv`, { token: user.accessToken });
     await app.call('GET', `/api/owner/${user.id}/accounts/${uuidv7()}/statement?format=csv`);
+    await app.call('GET', `/v1/payment-files/${uuidv7()}/status-report`, { token: user.accessToken });
     const text = await scrape();
     expect(text).toContain('http_requests_total{method="GET",route="/v1/auth/me",status="200"} 1');
     expect(text).toContain('http_requests_total{method="GET",route="/v1/auth/me",status="401"} 1');
@@ -31,6 +32,7 @@ describe('/metrics', () => {
     expect(text).toContain('http_requests_total{method="GET",route="/trpc/auth.me",status="200"} 1');
     expect(text).toContain('http_requests_total{method="GET",route="/v1/accounts/{id}/statement",status="404"} 1');
     expect(text).toContain('http_requests_total{method="GET",route="/api/owner/{owner}/accounts/{id}/statement",status="401"} 1');
+    expect(text).toContain('http_requests_total{method="GET",route="/v1/payment-files/{id}/status-report",status="404"} 1');
     expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0\.5",method="GET",route="\/v1\/auth\/me",status="200"\} 1/);
     // Raw paths (and so ids) never become label values.
     expect(text).not.toMatch(/route="[^"]*[0-9a-f]{8}-[0-9a-f]{4}/);

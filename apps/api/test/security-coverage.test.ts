@@ -15,10 +15,11 @@
  * Path parameters are resolved through `RESOURCES`, keyed by the path segment before them
  * (`accounts/{id}`): a new kind of resource fails this test until it gets a fixture there.
  */
-import { type Meta, procedureMetas } from '@sandbank/core';
+import { ibanOf, type Meta, procedureMetas } from '@sandbank/core';
 import { importPKCS8, SignJWT } from 'jose';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pain001 } from '../../../packages/core/test/payment-files/fixtures.ts';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
 import { authSampleInputs } from './security-samples.ts';
 
@@ -134,6 +135,30 @@ const RESOURCES: Record<string, ResourceFixture> = {
     return (await post(owner, '/v1/payments', { fromAccountId: from.id, to: { accountId: to.id }, amount: 1 })).id;
   },
   'events/{id}': async (owner) => ownedEvent(owner),
+  'payment-files/{id}': async (owner) => {
+    const account = await post(owner, '/v1/accounts', { name: `Acc ${uuidv7()}` });
+    const xml = pain001({
+      version: '09',
+      messageId: 'SECURITY-1',
+      createdAt: '2026-11-30T09:15:00+01:00',
+      initiatingParty: 'Security',
+      blocks: [
+        {
+          id: 'B1',
+          debtorIban: ibanOf(account.id),
+          date: '2026-11-30',
+          transactions: [{ endToEndId: 'E2E-1', amount: '1.00', currency: 'PLN' }],
+        },
+      ],
+    });
+    const res = await fetch(`${app.url}/v1/payment-files`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/xml', authorization: `Bearer ${owner.accessToken}` },
+      body: xml,
+    });
+    if (res.status !== 201) throw new Error(`fixture POST /v1/payment-files answered ${res.status}: ${await res.text()}`);
+    return ((await res.json()) as { data: { id: string } }).data.id;
+  },
   'snapshots/{id}': async (owner) => (await post(owner, '/v1/sandbox/snapshots', { name: 'security' })).id,
   'worlds/{id}': async (owner) => {
     const snapshot = await post(owner, '/v1/sandbox/snapshots', { name: 'security' });
@@ -231,7 +256,23 @@ function operations(): Operation[] {
     }));
 }
 
-const ALL = operations();
+/**
+ * Routes served by Express rather than a procedure (their bodies or answers are not JSON), with a
+ * user's access token: the same cases as procedures. A path's query makes the request valid, so
+ * ownership decides.
+ */
+const HTTP_ROUTES: Operation[] = [
+  { name: 'http:uploadPaymentFile', method: 'POST', path: '/v1/payment-files', auth: 'user' },
+  { name: 'http:paymentFileStatusReport', method: 'GET', path: '/v1/payment-files/{id}/status-report', auth: 'user' },
+  {
+    name: 'http:accountNotifications',
+    method: 'GET',
+    path: '/v1/accounts/{id}/notifications?format=camt.054&from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z',
+    auth: 'user',
+  },
+];
+
+const ALL = [...operations(), ...HTTP_ROUTES];
 
 it('walks every procedure, and exactly the acknowledged ones are public', () => {
   expect(ALL.length).toBeGreaterThanOrEqual(20);

@@ -59,6 +59,13 @@ export { authenticateApiKey } from './domain/integrations/authenticate-api-key.t
 export { partnerKeys } from './domain/integrations/partner-keys.ts';
 export { resolveOwner } from './domain/integrations/resolve-owner.ts';
 export { countDeliveriesByStatus, countJobsByState } from './domain/metrics/queries.ts';
+export {
+  accountNotifications,
+  paymentFileStatusReport,
+  type UploadedPaymentFile,
+  uploadPaymentFile,
+} from './domain/payment-files/files.ts';
+export { PAIN001_BOUNDS } from './domain/payment-files/pain001.ts';
 export { TEST_IBANS, type TestIbanOutcome } from './domain/payments/test-ibans.ts';
 export { authenticatePlaid, type PlaidCredential } from './domain/plaid/credentials.ts';
 export { PLAID_CONSENTED_PRODUCTS, PLAID_INSTITUTION_ID, type PlaidItem } from './domain/plaid/item.ts';

@@ -6,6 +6,7 @@
 import { procedureMetas } from '@sandbank/core';
 import { statementRouteLabel } from '../faces/statements/router.ts';
 import { CONSOLE_SESSION_ROUTES } from './console-session.ts';
+import { paymentFileRouteLabel } from './payment-files.ts';
 import type { RestRoutes } from './rest-routes.ts';
 
 const OPERATIONAL = new Set(['/healthz', '/readyz', '/openapi.json', '/metrics', '/docs', '/v1/events/stream', '/mcp']);
@@ -28,6 +29,8 @@ export function createRouteLabeler(routes: RestRoutes): RouteLabeler {
     if (CONSOLE_SESSION_ROUTES.has(path)) return path;
     const statement = statementRouteLabel(path);
     if (statement) return statement;
+    const paymentFile = paymentFileRouteLabel(path);
+    if (paymentFile) return paymentFile;
     if (path.startsWith('/trpc/')) {
       const names = path.slice('/trpc/'.length).split(',');
       if (names.length > 1) return '/trpc/batch';

@@ -1,6 +1,6 @@
 // The tables as Kysely sees them, rendered from a migrated database by packages/db/src/table-types.ts.
 // Do not edit: migrations change the schema; `pnpm --filter @sandbank/db schema` rewrites this file.
-// migrations digest: bcb52a55059eca0aec6b152817e08ed1
+// migrations digest: 7f41d85859a9880fbbc774e9b2ac0ce9
 import type { ColumnType } from 'kysely';
 
 /** A `jsonb` value as node-postgres parses it. */
@@ -146,6 +146,19 @@ interface PasswordGuessesTable {
   expire: ColumnType<string, string | bigint | number, string | bigint | number>;
 }
 
+interface PaymentFilesTable {
+  id: string;
+  user_id: string;
+  message_id: string;
+  message_name_id: string;
+  file_created_at: string;
+  initiating_party_name: ColumnType<string | null, string | null | undefined, string | null>;
+  number_of_transactions: number;
+  control_sum: ColumnType<string | null, string | null | undefined, string | null>;
+  blocks: Json;
+  created_at: ColumnType<string, string | Date, string | Date>;
+}
+
 interface PaymentsTable {
   id: string;
   user_id: string;
@@ -174,6 +187,8 @@ interface PaymentsTable {
   request_fingerprint: string;
   created_at: ColumnType<string, string | Date, string | Date>;
   updated_at: ColumnType<string, string | Date, string | Date>;
+  payment_file_id: ColumnType<string | null, string | null | undefined, string | null>;
+  payment_file_position: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 interface PlaidItemsTable {
@@ -506,6 +521,7 @@ export interface Database {
   gocardless_daily_access: GocardlessDailyAccessTable;
   gocardless_requisitions: GocardlessRequisitionsTable;
   password_guesses: PasswordGuessesTable;
+  payment_files: PaymentFilesTable;
   payments: PaymentsTable;
   plaid_items: PlaidItemsTable;
   plaid_signing_keys: PlaidSigningKeysTable;

@@ -34,6 +34,7 @@ import { Migration20261129103038Enablebanking } from './20261129103038-enableban
 import { Migration20261129103059Payments } from './20261129103059-payments.ts';
 import { Migration20261129104104CardConversions } from './20261129104104-card-conversions.ts';
 import { Migration20261129113616ConversionVersionRule } from './20261129113616-conversion-version-rule.ts';
+import { Migration20261129120030PaymentFiles } from './20261129120030-payment-files.ts';
 import { Migration20261129121300PaymentLinksVersionRule } from './20261129121300-payment-links-version-rule.ts';
 
 export const migrations: MigrationObject[] = [
@@ -71,5 +72,6 @@ export const migrations: MigrationObject[] = [
   { name: '20261129103059-payments', class: Migration20261129103059Payments },
   { name: '20261129104104-card-conversions', class: Migration20261129104104CardConversions },
   { name: '20261129113616-conversion-version-rule', class: Migration20261129113616ConversionVersionRule },
+  { name: '20261129120030-payment-files', class: Migration20261129120030PaymentFiles },
   { name: '20261129121300-payment-links-version-rule', class: Migration20261129121300PaymentLinksVersionRule },
 ];

@@ -50,7 +50,7 @@ const CROSS_DIGITS = 12;
 export const FIRST_RATE_DAY = '1999-01-04';
 export const LAST_RATE_DAY = '9999-12-30';
 
-type Exact = InstanceType<typeof Exact>;
+type ExactValue = InstanceType<typeof Exact>;
 
 /** Drift and noise bounds, in hundred-thousandths. */
 const DRIFT = 4_000;
@@ -73,7 +73,7 @@ const daysInMonth = (month: string): number => {
 };
 
 /** The generated PLN price of 1 unit of `currency` on a TARGET business day. */
-function generatedLeg(seed: number, currency: Currency, businessDay: string): Exact {
+function generatedLeg(seed: number, currency: Currency, businessDay: string): ExactValue {
   if (currency === 'PLN') return new Exact(1);
   const month = businessDay.slice(0, 7);
   const from = draw(`${seed}\u0000${currency}\u0000${month}`, DRIFT);
@@ -90,7 +90,7 @@ function generatedLeg(seed: number, currency: Currency, businessDay: string): Ex
 export const rateDayOf = (day: string): string => businessDayOnOrBefore('TARGET', day);
 
 /** A PLN leg as given (generated or pinned): what 1 unit of a currency costs in PLN. */
-export type PlnLeg = (currency: Currency) => Exact;
+export type PlnLeg = (currency: Currency) => ExactValue;
 
 /** The generated PLN legs of a day (the rate day's). */
 export const generatedLegs =
@@ -99,7 +99,7 @@ export const generatedLegs =
     generatedLeg(seed, currency, rateDayOf(day));
 
 /** base/quote from two PLN legs: exact division, rounded once to CROSS_DIGITS (a PLN leg itself stays as it is). */
-export function crossRate(leg: PlnLeg, base: Currency, quote: Currency): Exact {
+export function crossRate(leg: PlnLeg, base: Currency, quote: Currency): ExactValue {
   if (base === quote) return new Exact(1);
   if (quote === 'PLN') return leg(base);
   return leg(base).dividedBy(leg(quote)).toSignificantDigits(CROSS_DIGITS, Exact.ROUND_HALF_UP);
@@ -109,8 +109,8 @@ export function crossRate(leg: PlnLeg, base: Currency, quote: Currency): Exact {
 export const rateString = (rate: Decimal): string => rate.toFixed();
 
 /** A stored rate (a pin) as a decimal. */
-export const exactRate = (text: string): Exact => new Exact(text);
+export const exactRate = (text: string): ExactValue => new Exact(text);
 
 /** 1 / rate, rounded once to CROSS_DIGITS: the inverse pair of a pin. */
-export const invertRate = (text: string): Exact =>
+export const invertRate = (text: string): ExactValue =>
   new Exact(1).dividedBy(text).toSignificantDigits(CROSS_DIGITS, Exact.ROUND_HALF_UP);

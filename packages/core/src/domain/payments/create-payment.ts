@@ -74,15 +74,7 @@ const invalid = (path: string, message: string) =>
 class KeyTaken extends Error {}
 
 export async function createPayment(em: EntityManager, params: CreatePaymentParams): Promise<CreatedPayment> {
-  if (!Number.isSafeInteger(params.amount) || params.amount <= 0 || params.amount > MAX_PAYMENT_AMOUNT) {
-    throw invalid('amount', 'Must be a positive integer of minor units, at most 10^12');
-  }
-  if ('accountId' in params.to && params.to.accountId === params.fromAccountId) {
-    throw invalid('to.accountId', 'Must be another account than fromAccountId');
-  }
-  if ('accountId' in params.to && params.scheme !== undefined) {
-    throw invalid('scheme', 'A transfer between your own accounts has no scheme; omit it');
-  }
+  checkRequest(params);
   const fingerprint = requestFingerprint(params);
   if (params.idempotencyKey !== undefined) {
     const existing = await selectPaymentByKey(em, params.userId, params.idempotencyKey);
@@ -95,6 +87,32 @@ export async function createPayment(em: EntityManager, params: CreatePaymentPara
     const existing = await selectPaymentByKey(em, params.userId, params.idempotencyKey);
     if (!existing) throw new Error('idempotency key taken, yet no payment holds it');
     return replay(existing, params, fingerprint);
+  }
+}
+
+/**
+ * The same payment, with the same rules, inside the caller's database transaction `tx` (a payment
+ * file books all its payments in one): no Idempotency-Key (the caller makes its own whole request
+ * idempotent or not), and the caller retries the whole transaction on a serialization failure.
+ */
+export async function createPaymentInTransaction(
+  tx: EntityManager,
+  params: Omit<CreatePaymentParams, 'idempotencyKey'>,
+): Promise<Payment> {
+  checkRequest(params);
+  return book(tx, params, requestFingerprint(params));
+}
+
+/** What can be refused before looking at the database. */
+function checkRequest(params: CreatePaymentParams): void {
+  if (!Number.isSafeInteger(params.amount) || params.amount <= 0 || params.amount > MAX_PAYMENT_AMOUNT) {
+    throw invalid('amount', 'Must be a positive integer of minor units, at most 10^12');
+  }
+  if ('accountId' in params.to && params.to.accountId === params.fromAccountId) {
+    throw invalid('to.accountId', 'Must be another account than fromAccountId');
+  }
+  if ('accountId' in params.to && params.scheme !== undefined) {
+    throw invalid('scheme', 'A transfer between your own accounts has no scheme; omit it');
   }
 }
 

@@ -8,7 +8,8 @@ import type { EntityManager } from '@sandbank/db';
 const REMOVE = {
   schedules: 'delete from schedules where user_id = ?', // their runs cascade
   transactions: 'delete from transactions where user_id = ?',
-  accounts: 'delete from accounts where user_id = ?',
+  accounts: 'delete from accounts where user_id = ?', // their payments cascade
+  paymentFiles: 'delete from payment_files where user_id = ?', // after the payments of their files
   events: 'delete from events where user_id = ?', // their deliveries cascade
 } as const;
 

@@ -54,6 +54,7 @@ export async function resetWorld(tx: EntityManager, userId: string): Promise<Res
   await lockAccountsOfUser(tx, userId);
   transactions += await remove('transactions');
   const accounts = await remove('accounts');
+  await remove('paymentFiles');
   const events = await remove('events');
   // The world's pinned rates and its seed go too: a reset world has the default rates.
   await deleteFxWorld(tx, userId);
