@@ -685,7 +685,9 @@ CREATE UNIQUE INDEX payment_files_message_id_key ON payment_files USING btree (u
 CREATE INDEX payments_due_idx ON payments USING btree (user_id, due_at) WHERE (due_at IS NOT NULL);
 CREATE INDEX payments_due_world_idx ON payments USING btree (due_at) WHERE (due_at IS NOT NULL);
 CREATE UNIQUE INDEX payments_file_position_key ON payments USING btree (payment_file_id, payment_file_position) WHERE (payment_file_id IS NOT NULL);
+CREATE INDEX payments_from_account_idx ON payments USING btree (from_account_id);
 CREATE UNIQUE INDEX payments_idempotency_key ON payments USING btree (user_id, idempotency_key) WHERE (idempotency_key IS NOT NULL);
+CREATE INDEX payments_to_account_idx ON payments USING btree (to_account_id) WHERE (to_account_id IS NOT NULL);
 CREATE INDEX payments_user_history_idx ON payments USING btree (user_id, created_at DESC, id DESC);
 CREATE INDEX plaid_items_user_idx ON plaid_items USING btree (user_id);
 CREATE UNIQUE INDEX plaid_signing_keys_one_current ON plaid_signing_keys USING btree ((true)) WHERE (retired_at IS NULL);
@@ -696,6 +698,7 @@ CREATE INDEX schedule_runs_transaction_idx ON schedule_runs USING btree (transac
 CREATE INDEX schedules_account_idx ON schedules USING btree (account_id);
 CREATE INDEX schedules_due_idx ON schedules USING btree (user_id, next_run_at) WHERE (state = 'active'::text);
 CREATE INDEX simplefin_claims_user_idx ON simplefin_claims USING btree (user_id);
+CREATE INDEX transactions_counterpart_idx ON transactions USING btree (counterpart_transaction_id) WHERE (counterpart_transaction_id IS NOT NULL);
 CREATE INDEX transactions_expire_due_idx ON transactions USING btree (expire_at) WHERE ((status = 'pending'::text) AND (expire_at IS NOT NULL));
 CREATE UNIQUE INDEX transactions_external_txn_key ON transactions USING btree (account_id, external_txn_id);
 CREATE INDEX transactions_history_idx ON transactions USING btree (account_id, date DESC, id DESC);

@@ -1,6 +1,6 @@
 // The tables as Kysely sees them, rendered from a migrated database by packages/db/src/table-types.ts.
 // Do not edit: migrations change the schema; `pnpm --filter @sandbank/db schema` rewrites this file.
-// migrations digest: 7f41d85859a9880fbbc774e9b2ac0ce9
+// migrations digest: de849d40ab7c09f2efbd8f8d9281efac
 import type { ColumnType } from 'kysely';
 
 /** A `jsonb` value as node-postgres parses it. */
