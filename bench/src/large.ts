@@ -1,5 +1,5 @@
 /**
- * `pnpm bench:large` (SPEC §22, "Growth"): does a large database slow Sandbank down? The same
+ * `pnpm bench:large` (bench/README.md, "A large database"): does a large database slow Sandbank down? The same
  * measurements on two databases of one server, in turns (empty, large, empty, large…) so that the
  * noise of a shared machine falls on both: an empty one, and one holding 10,000 worlds and 10 million
  * transactions (with their 10 million events) loaded set-wise beside the measured users:

@@ -1,5 +1,5 @@
 /**
- * Payments (SPEC §19, docs/concepts/payments.md): money a user sends, between their own accounts
+ * Payments (docs/concepts/payments.md): money a user sends, between their own accounts
  * (`to: { accountId }`, scheme `internal`) or to an IBAN outside the world (`to: { iban, name }`)
  * over a clearing scheme, with ISO 20022 statuses.
  */

@@ -1,5 +1,5 @@
 /**
- * Payment files over HTTP (docs/guides/payment-files.md, SPEC §19 "Files"): the one exception to
+ * Payment files over HTTP (docs/guides/payment-files.md): the one exception to
  * JSON bodies. `POST /v1/payment-files` takes the pain.001 itself (`Content-Type: application/xml`,
  * at most the reader's 10 MiB) and answers JSON; `GET /v1/payment-files/:id/status-report` is the
  * pain.002.001.10 and `GET /v1/accounts/:id/notifications?format=camt.054&from&to` the

@@ -1,5 +1,5 @@
 /**
- * Payment files over the API (SPEC §19 "Files", docs/guides/payment-files.md): an uploaded pain.001
+ * Payment files over the API (docs/guides/payment-files.md): an uploaded pain.001
  * becomes one Payment per transaction, all in one database transaction — a file is booked whole or
  * not at all —; its pain.002 status report is built from the payments as they are now; an account's
  * camt.054 lists its payment legs. The XML itself is read and written by the pure modules beside

@@ -2,14 +2,14 @@
  * ISO 20022 pain.002.001.10 (CustomerPaymentStatusReport) for an uploaded pain.001: the group's
  * status, each payment-information block's, and each transaction's status with its reason, as the
  * payments are now. A group (or block) whose transactions all share one status has that status;
- * when they differ it is `PART` (partially accepted), as SPEC §19 says. `NbOfTxsPerSts` counts the
+ * when they differ it is `PART` (partially accepted), as docs/guides/payment-files.md says. `NbOfTxsPerSts` counts the
  * transactions per status.
  */
 import { minorToDecimal } from '../currencies/money.ts';
 import { buildDocument, dateTime, identifier, pieces, text, type XmlTree } from './xml-build.ts';
 import { namespaceOf } from './xml-read.ts';
 
-/** ISO 20022 payment statuses Sandbank's payments carry (SPEC §19). */
+/** ISO 20022 payment statuses Sandbank's payments carry (docs/concepts/payments.md). */
 export type PaymentStatus = 'RCVD' | 'ACTC' | 'ACSP' | 'ACSC' | 'RJCT' | 'CANC';
 
 export interface StatusReportTransaction {

@@ -1,5 +1,5 @@
 /**
- * A new payment (SPEC §19, docs/concepts/payments.md). One database transaction locks the source
+ * A new payment (docs/concepts/payments.md). One database transaction locks the source
  * account (and, for an own-account transfer, the destination; in id order), checks the rules on
  * the locked balances, and writes the payment, its transactions, the balances and the events, so
  * a burst of payments from one account never spends more than its available balance: each waits
