@@ -97,6 +97,8 @@ describe('the findings, fixed at their cause', () => {
     page.on('request', (request) => {
       if (request.url().includes('simulations.simulateTransaction')) simulations.push(request.url());
     });
+    // Every panel loads before the network goes; a panel still loading would fail with its own alert.
+    await page.waitForLoadState('networkidle');
 
     await page.context().setOffline(true);
     await page.getByTestId('offline-banner').waitFor();
@@ -104,7 +106,7 @@ describe('the findings, fixed at their cause', () => {
     await page.getByLabel('Amount (PLN)').fill('50');
     await page.getByLabel('Description').fill('Offline try');
     await page.getByRole('button', { name: 'Simulate' }).click();
-    const alert = page.getByRole('alert');
+    const alert = page.getByRole('region', { name: 'Simulate' }).getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toContain('NETWORK');
     expect(await alert.textContent()).not.toContain('INTERNAL');
