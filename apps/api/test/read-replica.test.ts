@@ -8,7 +8,10 @@
 import { withClient } from '@sandbank/testing';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enablebankingCalls } from './faces/enablebanking/calls.ts';
+import { gocardlessCalls, SANDBOX } from './gocardless-calls.ts';
 import { type Output, startTestApp, type TestApp, type TestUser } from './helpers.ts';
+import { linkItem, plaidClientOf } from './plaid-calls.ts';
 import { replicaUnavailable, type StreamingPair, startStreamingPair } from './streaming-replica.ts';
 
 type History = Output['transactions']['listAccountTransactions'];
@@ -151,6 +154,72 @@ describe.skipIf(unavailable !== null)(`read replica${unavailable ? ` (skipped: $
     expect(stale).toEqual([]);
     const routed = { replica: counts().replica - before.replica, primary: counts().primary - before.primary };
     expect(routed.replica + routed.primary).toBe(25);
+  }, 30_000);
+
+  it('serves the faces’ data reads from the replica too, and a face client its owner’s write at once', async () => {
+    await onReplica('select pg_wal_replay_resume()');
+    // The three faces' credentials (writes: read back by their checks, which stay on the primary).
+    const setup = await app.call('POST', '/v1/simplefin/setup-token', { token: user.accessToken, body: {} });
+    expect(setup.status).toBe(201);
+    const claimUrl = new URL(Buffer.from(setup.body.data.setupToken, 'base64').toString());
+    const accessUrl = new URL(await (await fetch(app.url + claimUrl.pathname, { method: 'POST' })).text());
+    const simplefin = async () => {
+      const url = `${app.url}${accessUrl.pathname}/accounts?start-date=0`;
+      const basic = Buffer.from(`${decodeURIComponent(accessUrl.username)}:${decodeURIComponent(accessUrl.password)}`);
+      const res = await fetch(url, { headers: { authorization: `Basic ${basic.toString('base64')}` } });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { accounts: { transactions: { description: string }[] }[] };
+      return body.accounts.flatMap((account) => account.transactions.map((row) => row.description));
+    };
+    const plaid = await plaidClientOf(app, user);
+    const { accessToken } = await linkItem(plaid);
+    const plaidRead = async () =>
+      (
+        await plaid.transactionsGet({ access_token: accessToken, start_date: '2000-01-01', end_date: '2100-01-01' })
+      ).data.transactions.map((row) => row.name);
+    const gocardless = gocardlessCalls(() => app);
+    const nordigen = await gocardless.client(user);
+    const session = await nordigen.initSession({ redirectUrl: 'https://budget.example/back', institutionId: SANDBOX });
+    const linked = await nordigen.requisition.getRequisitionById(session.id);
+    const bankAccount = nordigen.account(linked.accounts.find((id: string) => id) ?? '');
+    const gocardlessRead = async () => {
+      const { transactions } = await bankAccount.getTransactions();
+      return [...transactions.booked, ...transactions.pending].map((row: { remittanceInformationUnstructured?: string }) =>
+        String(row.remittanceInformationUnstructured),
+      );
+    };
+    const enablebanking = enablebankingCalls(() => app);
+    const application = await enablebanking.register(user);
+    const uid: string = (await enablebanking.sandboxSession(application)).accounts[0].uid;
+    const enablebankingRead = async () => {
+      const page = await enablebanking.eb(application, 'GET', `/accounts/${uid}/transactions`);
+      expect(page.status).toBe(200);
+      return page.body.transactions.map((row: { remittance_information?: string[] }) => String(row.remittance_information));
+    };
+    const reads = [simplefin, plaidRead, gocardlessRead, enablebankingRead];
+    await caughtUp();
+
+    try {
+      // A change behind the API's back while replay is paused: the faces read the replica's state.
+      await onReplica('select pg_wal_replay_pause()');
+      await app.db.query(
+        `update transactions set description = 'faces: changed on the primary', version = version + 1 where account_id = $1 and description = 'first'`,
+        [accountId],
+      );
+      const before = counts();
+      for (const read of reads) expect((await read()).some((text) => text.includes('faces: changed'))).toBe(false);
+      expect(counts().replica - before.replica).toBe(reads.length);
+
+      // The owner books: each face's next read waits for that write, then asks the primary.
+      const booked = await simulate(app, user, { accountId, amount: 4200, description: 'faces: my own write' });
+      expect(booked.status).toBe(201);
+      const mine = counts();
+      for (const read of reads) expect((await read()).some((text) => text.includes('faces: my own write'))).toBe(true);
+      expect(counts().primary - mine.primary).toBe(reads.length);
+    } finally {
+      await onReplica('select pg_wal_replay_resume()');
+      await caughtUp();
+    }
   }, 30_000);
 
   it('leaves reads to the primary when the replica lags past the bound', async () => {

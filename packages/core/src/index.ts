@@ -100,6 +100,7 @@ export {
   ReadRouting,
   type ReadSource,
   readEntityManager,
+  readOnReplica,
 } from './domain/replication/read-routing.ts';
 export { createSchedule } from './domain/schedules/schedules.ts';
 export { type AccountSet, MAX_TRANSACTIONS_PER_ACCOUNT, readAccountSet } from './domain/simplefin/account-set.ts';

@@ -15,7 +15,7 @@
  * The Enable Banking face is built on it; the older faces (Plaid, GoCardless, SimpleFIN) predate it
  * and can move onto it route table by route table.
  */
-import { consumePoint, type Deps } from '@sandbank/core';
+import { consumePoint, type Deps, READ_AFTER_HEADER, readOnReplica } from '@sandbank/core';
 import type { EntityManager } from '@sandbank/db';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
@@ -154,6 +154,14 @@ export async function limitCredential(
   const outcome = await consumePoint(limiter, key);
   return { ...outcome, limit: `${limiter.points}/${limiter.duration}s` };
 }
+
+/**
+ * A route's reads of `caller`'s world, on the read replica when it has the caller's writes and the
+ * request's `Sandbank-Read-After` (DATABASE_READ_URL; domain/replication/read-routing.ts), else on
+ * the primary. Only for reads: a face's checks and counters stay on `call.em`.
+ */
+export const readWorld = <T>(call: Call, caller: string, read: (em: EntityManager) => Promise<T>): Promise<T> =>
+  readOnReplica(call.deps.readRouting, call.em, { caller, readAfter: call.req.get(READ_AFTER_HEADER) }, read);
 
 /** `GET /faces/<name>/openapi.json`: the face's document, built once. */
 export function serveFaceDocument<C extends Call>(app: Express, face: FaceDefinition<C>, publicUrl: string): void {

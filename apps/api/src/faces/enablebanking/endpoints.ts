@@ -14,7 +14,7 @@ import {
   type SessionAccountAccess,
   startAuthorization,
 } from '@sandbank/core';
-import type { Call, FaceRoute } from '../kit.ts';
+import { type Call, type FaceRoute, readWorld } from '../kit.ts';
 import { aspspsOf, findAspsp } from './aspsps.ts';
 import { ebErrors } from './errors.ts';
 import { parseBody, parseQuery, pathId } from './input.ts';
@@ -147,14 +147,12 @@ export const routes: Record<string, FaceRoute<AppCall>> = {
       const account = await readableAccount(call);
       if (!account.access.balances) throw ebErrors.accessDenied('balances');
       const today = localDate(account.now);
-      const reader = await openStatement(call.em, {
-        userId: account.userId,
-        accountId: account.accountId,
-        from: today,
-        to: today,
+      const head = await readWorld(call, account.userId, async (em) => {
+        const reader = await openStatement(em, { userId: account.userId, accountId: account.accountId, from: today, to: today });
+        await reader.close();
+        return reader.head;
       });
-      await reader.close();
-      return toBalancesWire(reader.head);
+      return toBalancesWire(head);
     },
   },
   'get /accounts/:account_id/transactions': {
@@ -165,7 +163,7 @@ export const routes: Record<string, FaceRoute<AppCall>> = {
       const query = parseQuery(TransactionsQuery, call.req.query);
       const account = await readableAccount(call);
       if (!account.access.transactions) throw ebErrors.accessDenied('transactions');
-      return transactionsPage(call.em, account, query);
+      return readWorld(call, account.userId, (em) => transactionsPage(em, account, query));
     },
   },
 };

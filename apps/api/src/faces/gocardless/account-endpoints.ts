@@ -12,6 +12,7 @@ import {
   readPendingEntries,
   readStatement,
 } from '@sandbank/core';
+import { readWorld } from '../kit.ts';
 import type { UserHandler } from './call.ts';
 import { gcErrors } from './errors.ts';
 import { paramId, parseQuery } from './input.ts';
@@ -63,12 +64,9 @@ export const accountEndpoints: Record<string, UserHandler> = {
   'get /accounts/:id/balances/': async (call) => {
     const { account } = await readable(call, 'balances');
     const today = localDate(account.now);
-    const statement = await readStatement(call.em, {
-      userId: call.caller.userId,
-      accountId: account.accountId,
-      from: today,
-      to: today,
-    });
+    const statement = await readWorld(call, call.caller.userId, (em) =>
+      readStatement(em, { userId: call.caller.userId, accountId: account.accountId, from: today, to: today }),
+    );
     return toBalancesWire(statement);
   },
   'get /accounts/:id/transactions/': async (call) => {
@@ -85,8 +83,10 @@ export const accountEndpoints: Record<string, UserHandler> = {
       );
     }
     if (from > to) throw gcErrors.invalidField('date_from', `date_from ${from} is after date_to ${to} (or today, ${today})`);
-    const statement = await readStatement(call.em, { userId: call.caller.userId, accountId: account.accountId, from, to });
-    const pending = await readPendingEntries(call.em, { accountId: account.accountId, from, to });
+    const { statement, pending } = await readWorld(call, call.caller.userId, async (em) => ({
+      statement: await readStatement(em, { userId: call.caller.userId, accountId: account.accountId, from, to }),
+      pending: await readPendingEntries(em, { accountId: account.accountId, from, to }),
+    }));
     return toTransactionsWire(account, quirks, statement.entries, pending);
   },
 };

@@ -15,7 +15,7 @@ import {
 } from '@sandbank/core';
 import type { EntityManager } from '@sandbank/db';
 import { DateTime } from 'luxon';
-import { type Endpoint, endpoint, plaidItem } from './endpoint.ts';
+import { type Endpoint, endpoint, plaidItem, readEndpoint } from './endpoint.ts';
 import { plaidErrors } from './errors.ts';
 import {
   INSTITUTION,
@@ -50,7 +50,7 @@ async function itemAccounts(em: EntityManager, item: PlaidItem, wanted: readonly
   return accounts.filter((account) => wanted.includes(account.id));
 }
 
-const accountsGet = endpoint(AccountsGetSchema, 'usable', async ({ em, item, body }) => ({
+const accountsGet = readEndpoint(AccountsGetSchema, 'usable', async ({ em, item, body }) => ({
   accounts: (await itemAccounts(em, item, body.options?.account_ids)).map(toPlaidAccount),
   item: plaidItem(item),
 }));
@@ -103,12 +103,12 @@ export const endpoints: Record<string, Endpoint> = {
     return { link_token: `link-sandbox-${uuidv7()}`, expiration: new Date(now.getTime() + 4 * 3_600_000).toISOString() };
   }),
 
-  '/auth/get': endpoint(AccountDataGetSchema, 'usable', async ({ em, item, body }) => {
+  '/auth/get': readEndpoint(AccountDataGetSchema, 'usable', async ({ em, item, body }) => {
     const accounts = await itemAccounts(em, item, body.options?.account_ids);
     return { accounts: accounts.map(toPlaidAccount), numbers: toPlaidNumbers(accounts), item: plaidItem(item) };
   }),
 
-  '/identity/get': endpoint(AccountDataGetSchema, 'usable', async ({ em, item, body }) => {
+  '/identity/get': readEndpoint(AccountDataGetSchema, 'usable', async ({ em, item, body }) => {
     const accounts = await itemAccounts(em, item, body.options?.account_ids);
     const owner = await readItemOwner(em, item);
     if (!owner) throw plaidErrors.itemNotFound();
@@ -116,7 +116,7 @@ export const endpoints: Record<string, Endpoint> = {
     return { accounts: accounts.map((account) => ({ ...toPlaidAccount(account), owners })), item: plaidItem(item) };
   }),
 
-  '/transactions/sync': endpoint(TransactionsSyncSchema, 'usable', async ({ em, item, body }) => {
+  '/transactions/sync': readEndpoint(TransactionsSyncSchema, 'usable', async ({ em, item, body }) => {
     const page = await readPlaidSyncPage(em, {
       item,
       cursor: body.cursor || undefined,
@@ -132,7 +132,7 @@ export const endpoints: Record<string, Endpoint> = {
     };
   }),
 
-  '/transactions/get': endpoint(TransactionsGetSchema, 'usable', async ({ em, item, body }) => {
+  '/transactions/get': readEndpoint(TransactionsGetSchema, 'usable', async ({ em, item, body }) => {
     if (body.start_date > body.end_date) throw plaidErrors.invalidField('start_date must be on or before end_date');
     const accounts = await itemAccounts(em, item, body.options?.account_ids);
     const dayAfterEnd = DateTime.fromISO(body.end_date, { zone: ZONE }).plus({ days: 1 }).toISODate() ?? body.end_date;

@@ -12,6 +12,8 @@ import {
   type Deps,
   findItem,
   type PlaidItem,
+  READ_AFTER_HEADER,
+  readOnReplica,
   retryAfterOf,
   withFamilyShare,
 } from '@sandbank/core';
@@ -60,12 +62,21 @@ async function answer(deps: Deps, endpoint: Endpoint, req: Request, res: Respons
   const parsed = endpoint.schema.safeParse(body);
   if (!parsed.success) throw requestError(parsed.error);
   const input = parsed.data as Record<string, unknown>;
-  const result = await withFamilyShare(deps, em, credential.userId, () => run(deps, em, endpoint, credential.userId, input));
+  const readAfter = req.get(READ_AFTER_HEADER);
+  const result = await withFamilyShare(deps, em, credential.userId, () =>
+    run(deps, em, endpoint, { userId: credential.userId, readAfter }, input),
+  );
   res.status(200).json({ ...result, request_id: req.id });
 }
 
 /** The endpoint's work for the caller, past authentication, the rate limit and the body's shape. */
-async function run(deps: Deps, em: EntityManager, endpoint: Endpoint, userId: string, input: Record<string, unknown>) {
+async function run(
+  deps: Deps,
+  em: EntityManager,
+  endpoint: Endpoint,
+  { userId, readAfter }: { userId: string; readAfter: string | undefined },
+  input: Record<string, unknown>,
+) {
   let item: PlaidItem | null = null;
   if (endpoint.item) {
     item = await findItem(em, { userId, accessToken: String(input.access_token) });
@@ -73,7 +84,8 @@ async function run(deps: Deps, em: EntityManager, endpoint: Endpoint, userId: st
     if (item.removed) throw plaidErrors.itemNotFound();
     if (endpoint.item === 'usable' && item.state === 'login_required') throw plaidErrors.itemLoginRequired();
   }
-  return endpoint.run({ deps, em, userId, body: input, item: item as PlaidItem });
+  const work = (readEm: EntityManager) => endpoint.run({ deps, em: readEm, userId, body: input, item: item as PlaidItem });
+  return endpoint.reads ? readOnReplica(deps.readRouting, em, { caller: userId, readAfter }, work) : work(em);
 }
 
 export function plaidRouter(deps: Deps, inFlight: InFlight): Router {

@@ -17,6 +17,7 @@ import {
 } from '@sandbank/core';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { InFlight } from '../../http/in-flight.ts';
+import { readWorld } from '../kit.ts';
 import { badRequest, forbidden, tooManyRequests } from './errors.ts';
 import { toAccountSet } from './mapping.ts';
 import { parseAccountsQuery, SUPPORTED_VERSIONS } from './query.ts';
@@ -73,7 +74,9 @@ export function simplefinRouter(deps: Deps, inFlight: InFlight): Router {
       if ('error' in parsed) return badRequest(res, parsed.error);
       const { version, ...query } = parsed.query;
       const set = await withFamilyShare(deps, em, credential.userId, () =>
-        readAccountSet(em, { userId: credential.userId, ...query }),
+        readWorld({ deps, em, req, res }, credential.userId, (readEm) =>
+          readAccountSet(readEm, { userId: credential.userId, ...query }),
+        ),
       ).catch((error: unknown) => {
         // The family's share of the process was not free in time: the protocol's 429.
         if (error instanceof AppError && error.appCode === 'RATE_LIMITED') return null;

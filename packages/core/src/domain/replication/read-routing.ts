@@ -200,6 +200,29 @@ export async function readEntityManager(
 }
 
 /**
+ * `read` on the replica when `readEntityManager` allows it, asked again of `primary` when the
+ * replica's attempt failed for a reason the primary may not have (`askPrimaryAgain`). For a face's
+ * data reads: its checks (credentials, the linked account, a daily counter) run on the primary
+ * before, so what the replica is asked for exists unless it is behind, which the retry covers.
+ */
+export async function readOnReplica<T>(
+  routing: ReadRouting | undefined,
+  primary: EntityManager,
+  { caller, readAfter }: { caller: string | undefined; readAfter: string | undefined },
+  read: (em: EntityManager) => Promise<T>,
+): Promise<T> {
+  const em = await readEntityManager(routing, primary, caller, readAfter);
+  if (em === primary || !routing) return read(primary);
+  try {
+    return await read(em);
+  } catch (error) {
+    if (!askPrimaryAgain(error)) throw error;
+    routing.counts.askedAgain++;
+    return read(primary);
+  }
+}
+
+/**
  * Whether a replica read's failure must be asked of the primary: what the replica does not have yet
  * (a world, an account, a session created by a write this process did not see: another API process's,
  * a sign-up's before its first token, the worker's) reads as absent there; a replica that died under
