@@ -196,7 +196,7 @@ describe.skipIf(unavailable !== null)(`read replica${unavailable ? ` (skipped: $
       expect(page.status).toBe(200);
       return page.body.transactions.map((row: { remittance_information?: string[] }) => String(row.remittance_information));
     };
-    const reads = [simplefin, plaidRead, gocardlessRead, enablebankingRead];
+    const reads: (() => Promise<string[]>)[] = [simplefin, plaidRead, gocardlessRead, enablebankingRead];
     await caughtUp();
 
     try {
