@@ -1,7 +1,9 @@
 /**
  * SWIFT MT940 as Polish banks write it: `:25:` carries the IBAN; `:86:` opens with a 3-digit
  * operation code, then `<NN` subfields — `<00` the operation, `<20`–`<25` the description in parts
- * of 27 characters, `<27`–`<28` the counterparty (the merchant). Lines end with CRLF; `:86:` holds
+ * of 27 characters, `<27`–`<28` the counterparty (a payment's other side, else the merchant), `<38`
+ * a payment's other side's IBAN; `:61:`'s customer reference is a payment's EndToEndId when it fits
+ * (16 plain characters), else the external id, else NONREF. Lines end with CRLF; `:86:` holds
  * at most 6 lines of 65 characters. UTF-8 by default; `cp852` and `windows-1250` as the banks ship
  * it, encoded by iconv-lite's stream (in the router). The text keeps letters, digits, Polish letters and SWIFT punctuation:
  * `<` and `>` become `(` and `)` (so no text can open a subfield), accents outside Polish fall to
@@ -45,17 +47,23 @@ function parts(value: string, count: number): string[] {
 }
 
 /** `:86:` content, wrapped in lines of 65 that never start with `:` or `-` (a tag or the end of the message). */
-function field86(entry: Pick<StatementEntry, 'amount' | 'category' | 'merchant' | 'description' | 'reversalOf'>): string[] {
+function field86(
+  entry: Pick<StatementEntry, 'amount' | 'category' | 'merchant' | 'description' | 'reversalOf'> &
+    Partial<Pick<StatementEntry, 'counterparty'>>,
+): string[] {
   const { operation } = codesOf(entry);
   let content = `${operation.code}<00${operation.name}`;
   parts(entry.description, 6).forEach((part, i) => {
     content += `<${20 + i}${part}`;
   });
-  if (entry.merchant) {
-    parts(entry.merchant, 2).forEach((part, i) => {
+  const party = entry.counterparty?.name ?? entry.merchant;
+  if (party) {
+    parts(party, 2).forEach((part, i) => {
       content += `<${27 + i}${part}`;
     });
   }
+  const iban = entry.counterparty?.iban;
+  if (iban && /^[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}$/.test(iban)) content += `<38${iban}`;
   const chars = [...content];
   const lines: string[] = [];
   let start = 0;
@@ -65,7 +73,8 @@ function field86(entry: Pick<StatementEntry, 'amount' | 'category' | 'merchant' 
     lines.push(chars.slice(start, end).join(''));
     start = end;
   }
-  if (lines.length > MAX_LINES) throw new Error('An :86: field outgrew six lines'); // unreachable: 273 characters at most
+  // Unreachable: at most 3 + 3 + the operation's name + 6 × 30 + 2 × 30 + 37 characters, well within 6 × 65.
+  if (lines.length > MAX_LINES) throw new Error('An :86: field outgrew six lines');
   return lines;
 }
 
@@ -75,7 +84,8 @@ const balance = (minor: number, day: string, currency: string) =>
   `${mark(minor)}${yymmdd(day)}${currency}${decimal(minor, currency, ',')}`;
 
 /** `:61:` customer reference (16x): the external id when it is plain, else NONREF. */
-const customerReference = (externalTxnId: string) => (/^[A-Za-z0-9]{1,16}$/.test(externalTxnId) ? externalTxnId : 'NONREF');
+const customerReference = (entry: Pick<StatementEntry, 'externalTxnId' | 'endToEndId'>) =>
+  [entry.endToEndId, entry.externalTxnId].find((id) => id && /^[A-Za-z0-9]{1,16}$/.test(id)) ?? 'NONREF';
 
 /**
  * The file as text, a page of entries at a time; the router encodes it (`cp852`, `windows-1250`)
@@ -97,7 +107,7 @@ export async function* writeMt940(source: StatementSource): AsyncGenerator<strin
       const { swift } = codesOf(entry);
       const bankReference = entry.id.replaceAll('-', '').slice(-16);
       out.push(
-        `:61:${yymmdd(entry.valueDate)}${entry.bookingDate.slice(5).replace('-', '')}${mark(entry.amount)}${decimal(entry.amount, account.currency, ',')}${swift}${customerReference(entry.externalTxnId)}//${bankReference}`,
+        `:61:${yymmdd(entry.valueDate)}${entry.bookingDate.slice(5).replace('-', '')}${mark(entry.amount)}${decimal(entry.amount, account.currency, ',')}${swift}${customerReference(entry)}//${bankReference}`,
         `:86:${field86(entry).join('\r\n')}`,
       );
     }

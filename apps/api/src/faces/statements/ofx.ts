@@ -4,11 +4,14 @@
  * around `BANKTRANLIST`'s transactions once, then the transactions a page at a time. The 1.02 body
  * is the same text with the closing tags of its leaf elements dropped, as SGML OFX writes it (every
  * chunk holds whole elements, so each leaf is whole on its line). `FITID` is the transaction id;
- * `NAME` (the merchant, else the description) is cut to OFX's 32 characters, `MEMO` to 255. OFX's
+ * `NAME` (a payment's other side, else the merchant, else the description) is cut to OFX's 32
+ * characters, `MEMO` to 255; a payment's EndToEndId is `REFNUM` and the other side's IBAN
+ * `BANKACCTTO`. OFX's
  * `ACCTID` holds at most 22 characters, so it carries the NRB's 16-digit account number and
  * `BANKID` Sandbank's sort code; the IBAN's check digits are in `ACCTKEY`.
  */
 import { nrbOf, rateWithin, type StatementEntry, type StatementHead } from '@sandbank/core';
+import { extractIBAN } from 'ibantools';
 import { codesOf } from './codes.ts';
 import type { StatementSource } from './source.ts';
 import { oneLine, signedDecimal, truncate } from './wire.ts';
@@ -16,6 +19,9 @@ import { ENTRIES_HERE, type XmlFrame, type XmlTree, xmlFrame } from './xml.ts';
 
 const NAME_MAX = 32;
 const MEMO_MAX = 255;
+const REFNUM_MAX = 32;
+const BANKID_MAX = 9;
+const ACCTID_MAX = 22;
 const day = (value: string) => value.replaceAll('-', '');
 /** An OFX date-time of an instant, in UTC: `YYYYMMDDHHMMSS.XXX[0:GMT]`. */
 const instant = (date: Date) => `${date.toISOString().replace(/[-:T]/g, '').replace('Z', '')}[0:GMT]`;
@@ -60,6 +66,25 @@ function frame(head: StatementHead): XmlFrame {
   );
 }
 
+/**
+ * A payment's other side as OFX's BANKACCTTO, laid out as our own account is (BANKACCTFROM): BANKID
+ * the bank's identifier inside the IBAN (ibantools: a Polish IBAN's 8-digit settlement number, a
+ * German BLZ, a French bank code), ACCTID the rest of its BBAN (at most 22 characters), ACCTKEY its
+ * check digits.
+ */
+function accountTo(iban: string): XmlTree {
+  const { bban = iban.slice(4), bankIdentifier, branchIdentifier } = extractIBAN(iban);
+  const bankId = bankIdentifier ?? branchIdentifier ?? '';
+  const rest = bankId && bban.startsWith(bankId) ? bban.slice(bankId.length) : bban;
+  return {
+    BANKID: bankId.slice(0, BANKID_MAX) || iban.slice(0, 2),
+    ACCTID: rest.slice(0, ACCTID_MAX),
+    ACCTTYPE: 'CHECKING',
+    ACCTKEY: iban.slice(2, 4),
+  };
+}
+
+/** One STMTTRN, its elements in OFX's order (… REFNUM, NAME, BANKACCTTO, MEMO, ORIGCURRENCY). */
 function transaction(entry: StatementEntry, currency: string): XmlTree {
   const trn: XmlTree = {
     TRNTYPE: codesOf(entry).ofx,
@@ -68,9 +93,13 @@ function transaction(entry: StatementEntry, currency: string): XmlTree {
     TRNAMT: signedDecimal(entry.amount, currency),
     FITID: entry.id,
   };
+  // A payment: its EndToEndId as the reference, the other side's name as NAME and its account as BANKACCTTO.
+  const reference = oneLine(entry.endToEndId ?? '');
+  if (reference) trn.REFNUM = truncate(reference, REFNUM_MAX);
   const description = oneLine(entry.description);
-  const name = oneLine(entry.merchant ?? '') || description;
+  const name = oneLine(entry.counterparty?.name ?? entry.merchant ?? '') || description;
   if (name) trn.NAME = truncate(name, NAME_MAX);
+  if (entry.counterparty?.iban) trn.BANKACCTTO = accountTo(entry.counterparty.iban);
   if (description) trn.MEMO = truncate(description, MEMO_MAX);
   // A card payment in another currency: TRNAMT stays in CURDEF; CURRATE is CURDEF per 1 CURSYM (the merchant's).
   if (entry.conversion) {
