@@ -62,7 +62,10 @@ const named = (accounts: Account[], name: string) => {
   return found;
 };
 const takeSnapshot = async (user: TestUser, name: string) => {
-  const res = await app.call<Output['worlds']['takeSnapshot']>('POST', '/v1/sandbox/snapshots', { ...token(user), body: { name } });
+  const res = await app.call<Output['worlds']['takeSnapshot']>('POST', '/v1/sandbox/snapshots', {
+    ...token(user),
+    body: { name },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
 };
@@ -79,7 +82,11 @@ async function worldWithPayments() {
   const savings = await openAccount(app, user, 'Savings');
   expect((await simulate(app, user, { accountId: main, amount: 1_000_00 })).status).toBe(201);
   await advanceTo(user, warsaw(friday, '15:45'));
-  const waiting = await pay(user, { fromAccountId: main, to: { iban: IBAN, name: 'Jan Kowalski' }, amount: 120_00, description: 'Rent' }, 'rent');
+  const waiting = await pay(
+    user,
+    { fromAccountId: main, to: { iban: IBAN, name: 'Jan Kowalski' }, amount: 120_00, description: 'Rent' },
+    'rent',
+  );
   expect(waiting.status, JSON.stringify(waiting.body)).toBe(201);
   expect(waiting.body.data).toMatchObject({ scheme: 'elixir', status: 'ACTC' });
   const transfer = await pay(user, { fromAccountId: main, to: { accountId: savings }, amount: 50_00, description: 'Savings' });
@@ -127,8 +134,17 @@ describe('a fork keeps the parent’s payments', () => {
       settledAt: null,
     });
     expect(legs).toHaveLength(1);
-    expect(legs[0]).toMatchObject({ amount: -120_00, status: 'pending', paymentId: payment.id, externalTxnId: `pay_${payment.id}` });
-    expect(named(await accountsOf(child), 'Main')).toMatchObject({ balance: 950_00, heldAmount: 120_00, availableBalance: 830_00 });
+    expect(legs[0]).toMatchObject({
+      amount: -120_00,
+      status: 'pending',
+      paymentId: payment.id,
+      externalTxnId: `pay_${payment.id}`,
+    });
+    expect(named(await accountsOf(child), 'Main')).toMatchObject({
+      balance: 950_00,
+      heldAmount: 120_00,
+      availableBalance: 830_00,
+    });
   });
 
   it('a settled transfer keeps both legs linked', async () => {
@@ -178,7 +194,12 @@ describe('a restore brings the payments back', () => {
     const snap = await takeSnapshot(world.user, 'before Monday');
     // After the snapshot: the payment settles and another one is made.
     await advanceTo(world.user, warsaw(monday, '10:30'));
-    const later = await pay(world.user, { fromAccountId: world.main, to: { iban: IBAN, name: 'Anna Nowak' }, amount: 10_00, description: 'Later' });
+    const later = await pay(world.user, {
+      fromAccountId: world.main,
+      to: { iban: IBAN, name: 'Anna Nowak' },
+      amount: 10_00,
+      description: 'Later',
+    });
     expect(later.status).toBe(201);
     expect((await paymentNamed(world.user, 'Rent')).payment.status).toBe('ACSC');
 
@@ -209,7 +230,10 @@ describe('a snapshot taken while the parent’s payment settles', () => {
     for (let round = 0; round < 3; round += 1) {
       const world = await worldWithPayments();
       // The snapshot races the advance that moves the payment through its session and settlement.
-      const [snap] = await Promise.all([takeSnapshot(world.user, `race ${round}`), advanceTo(world.user, warsaw(monday, '10:30'))]);
+      const [snap] = await Promise.all([
+        takeSnapshot(world.user, `race ${round}`),
+        advanceTo(world.user, warsaw(monday, '10:30')),
+      ]);
       const child = await fork(world.user, snap.id);
       const { payment, legs } = await paymentNamed(child, 'Rent');
       const main = named(await accountsOf(child), 'Main');

@@ -27,7 +27,8 @@ export async function paymentRemaps(tx: EntityManager, target: CopyTarget): Prom
   }));
 }
 
-function sessionAfterShift(row: PaymentToRemapRow, shiftMs: number): string | null {
+/** The session a waiting payment joins in a copy whose instants move by `shiftMs` (its ISO time), or null. */
+export function sessionAfterShift(row: PaymentToRemapRow, shiftMs: number): string | null {
   if (row.accepted_at === null) return null;
   const acceptedAt = new Date(new Date(row.accepted_at).getTime() + Math.round(shiftMs));
   const scheme = row.scheme === 'elixir' ? 'elixir' : 'sepa';
@@ -35,7 +36,11 @@ function sessionAfterShift(row: PaymentToRemapRow, shiftMs: number): string | nu
 }
 
 /** The request as the payment's fields say, with the given accounts' ids. */
-function requestOf(row: PaymentToRemapRow, ids: { from: string; to: string | null }, endToEndId: string | undefined): PaymentRequest {
+function requestOf(
+  row: PaymentToRemapRow,
+  ids: { from: string; to: string | null },
+  endToEndId: string | undefined,
+): PaymentRequest {
   return {
     fromAccountId: ids.from,
     to: ids.to !== null ? { accountId: ids.to } : { iban: row.counterparty_iban ?? '', name: row.counterparty_name ?? '' },
@@ -46,7 +51,8 @@ function requestOf(row: PaymentToRemapRow, ids: { from: string; to: string | nul
   };
 }
 
-function fingerprintInCopy(row: PaymentToRemapRow, prefix: string): string | null {
+/** The fingerprint of the payment's request in a copy under `prefix`, or null when its snapshot's is not the one its fields give. */
+export function fingerprintInCopy(row: PaymentToRemapRow, prefix: string): string | null {
   // Which request made it: its endToEndId omitted (the default `SB<id>` was written) or given.
   const defaulted = row.end_to_end_id === `SB${row.id.replaceAll('-', '')}`;
   const candidates: (string | undefined)[] = defaulted ? [undefined, row.end_to_end_id] : [row.end_to_end_id];
