@@ -3,14 +3,19 @@
  * real HTTP against real PostgreSQL: a snapshot keeps the world's payments with their holds and legs,
  * a fork copies them (new ids, links mapped, instants shifted) so that a payment waiting for its
  * Elixir session clears in the child on the child's clock only, a settled transfer keeps both legs
- * linked, an Idempotency-Key still answers the copied payment, and a restore brings payments back.
+ * linked, an Idempotency-Key still answers the copied payment, returns (due and booked) keep their
+ * links, a payment file comes along with its payments, a restore brings payments back, and a snapshot
+ * racing the parent's settlement is one consistent instant.
  *
  * Dates are in June of next year, as in payments-clearing.test.ts: a Friday after Elixir's last
  * cut-off, so the payment waits for Monday's 09:30 session (Warsaw on CEST).
  */
+import { ibanOf } from '@sandbank/core';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE, pain001 } from '../../../packages/core/test/payment-files/fixtures.ts';
+import { ensureXmllint, localPath, xmllintXpath } from '../../../packages/core/test/payment-files/xmllint.ts';
 import { type Output, startTestApp, type TestApp, type TestUser } from './helpers.ts';
 import { expectConsistent, ledgerOf } from './ledger-helpers.ts';
 
@@ -185,6 +190,99 @@ describe('a fork keeps the parent’s payments', () => {
     expect(inParent.legs[0]).toMatchObject({ status: 'pending' });
     expect(named(await accountsOf(parent.user), 'Main')).toMatchObject({ balance: 950_00, heldAmount: 120_00 });
     expectConsistent(await ledgerOf(app, parent.main));
+  });
+});
+
+describe('returns in a fork', () => {
+  const RETURN_1D = 'PL13999000250000000000000301';
+
+  it('a settled payment’s return due after the snapshot comes back in the child, and one already returned stays linked', async () => {
+    const user = await app.createUser();
+    const main = await openAccount(app, user, 'Main');
+    expect((await simulate(app, user, { accountId: main, amount: 1_000_00 })).status).toBe(201);
+    await advanceTo(user, warsaw(friday, '10:00'));
+    const instant = { fromAccountId: main, to: { iban: RETURN_1D, name: 'Closed' }, scheme: 'express_elixir' };
+    const back = await pay(user, { ...instant, amount: 30_00, description: 'Comes back' });
+    expect(back.body.data).toMatchObject({ status: 'ACSC', returned: null });
+    const simulated = await pay(user, { ...instant, amount: 20_00, description: 'Came back' });
+    const returned = await app.call('POST', `/v1/simulations/payments/${simulated.body.data.id}/return`, {
+      ...token(user),
+      body: { reasonCode: 'MD07' },
+    });
+    expect(returned.status, JSON.stringify(returned.body)).toBe(200);
+    const child = await fork(user, (await takeSnapshot(user, 'returns')).id);
+
+    const already = await paymentNamed(child, 'Came back');
+    expect(already.payment).toMatchObject({ status: 'ACSC', returned: { reason: { code: 'MD07' } } });
+    const [debit, credit] = already.legs;
+    expect(credit).toMatchObject({ amount: 20_00, reversalOf: debit?.id, paymentId: already.payment.id });
+    expect(credit?.externalTxnId).toBe(`ret_${already.payment.id}`);
+
+    expect((await paymentNamed(child, 'Comes back')).payment.returned).toBeNull();
+    await advanceTo(child, warsaw(friday.plus({ days: 1 }), '11:00'));
+    const comesBack = await paymentNamed(child, 'Comes back');
+    expect(comesBack.payment).toMatchObject({ status: 'ACSC', returned: { reason: { code: 'AC04' } } });
+    expect(comesBack.legs[1]).toMatchObject({
+      amount: 30_00,
+      reversalOf: comesBack.legs[0]?.id,
+      paymentId: comesBack.payment.id,
+    });
+    expect(named(await accountsOf(child), 'Main')).toMatchObject({ balance: 1_000_00, heldAmount: 0 });
+    expectConsistent(await ledgerOf(app, named(await accountsOf(child), 'Main').id), { events: false });
+    // The parent's return is still to come.
+    expect((await paymentNamed(user, 'Comes back')).payment.returned).toBeNull();
+  });
+});
+
+describe('payment files in a fork', () => {
+  beforeAll(() => ensureXmllint());
+
+  it('the child has the file: its payments in the file’s order, its status report, and its MsgId taken', async () => {
+    const user = await app.createUser();
+    const pln = await openAccount(app, user, 'PLN');
+    const eur = (await app.call('POST', '/v1/accounts', { ...token(user), body: { name: 'EUR', currency: 'EUR' } })).body.data.id;
+    expect((await simulate(app, user, { accountId: pln, amount: 10_000_00 })).status).toBe(201);
+    expect((await simulate(app, user, { accountId: eur, amount: 1_000_00, currency: 'EUR' })).status).toBe(201);
+    await advanceTo(user, warsaw(friday, '16:00'));
+    const day = friday.toISODate() as string;
+    const [plnBlock, eurBlock] = EXAMPLE.blocks;
+    /** The guide's file, paid from these accounts (a child's accounts have IBANs of their own). */
+    const fileOf = (from: { pln: string; eur: string }) =>
+      pain001({
+        ...EXAMPLE,
+        blocks: [
+          { ...plnBlock!, debtorIban: ibanOf(from.pln), date: day },
+          { ...eurBlock!, debtorIban: ibanOf(from.eur), date: day },
+        ],
+      });
+    const upload = (who: { accessToken: string }, xml: string) =>
+      fetch(`${app.url}/v1/payment-files`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/xml', authorization: `Bearer ${who.accessToken}` },
+        body: xml,
+      });
+    expect((await upload(user, fileOf({ pln, eur }))).status).toBe(201);
+    const child = await fork(user, (await takeSnapshot(user, 'file')).id);
+
+    const { rows } = await app.db.query<{ file: string; end_to_end_id: string }>(
+      `select f.id as file, p.end_to_end_id from payment_files f join payments p on p.payment_file_id = f.id
+        where f.user_id = $1 order by p.payment_file_position`,
+      [child.world.id],
+    );
+    expect(rows.map((row) => row.end_to_end_id)).toEqual(['INV-2026-0415', 'INV-2026-0416', 'PO-88231']);
+    const report = await fetch(`${app.url}/v1/payment-files/${rows[0]!.file}/status-report`, {
+      headers: { authorization: `Bearer ${child.accessToken}` },
+    });
+    expect(report.status).toBe(200);
+    const text = await report.text();
+    const group = (field: string) =>
+      xmllintXpath(text, `string(/${localPath(`Document/CstmrPmtStsRpt/OrgnlGrpInfAndSts/${field}`)})`);
+    expect(group('OrgnlMsgId')).toBe('ACME-2026-11-30-001');
+    expect(group('GrpSts')).toBe('ACTC');
+    // A bank refuses a file it already has: the child has it too.
+    const accounts = await accountsOf(child);
+    const again = await upload(child, fileOf({ pln: named(accounts, 'PLN').id, eur: named(accounts, 'EUR').id }));
+    expect(again.status, await again.text()).toBe(409);
   });
 });
 
