@@ -1,8 +1,9 @@
 /**
  * Snapshots: `POST /v1/sandbox/snapshots` keeps the caller's world as it is now — its
- * accounts, transactions in every lifecycle state (holds included), schedules with their runs, payments
- * and payment files (a payment's hold keeps its payment, which settles or releases it), and the clock (its now and offset) — in tables of their own (migration 20261126010000-worlds). Not
- * kept: sessions, faces' links and the event log; webhooks and API keys only when asked (`include`),
+ * accounts, transactions in every lifecycle state (holds included), schedules with their runs,
+ * payments and payment files (a payment's hold keeps its payment, which settles or releases it), and
+ * the clock (its now and offset) — in tables of their own (migrations 20261126010000-worlds and
+ * 20261129140002-snapshot-payments). Not kept: sessions, faces' links and the event log; webhooks and API keys only when asked (`include`),
  * and then without their secrets: a webhook as its subscription, a key as its name and dates (a fork
  * makes each anew with a fresh secret: fork-credentials.ts).
  *
