@@ -543,6 +543,57 @@ create table world_snapshot_fx_rate_pins (
   constraint world_snapshot_fx_rate_pins_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
 );
 
+create table world_snapshot_payment_files (
+  snapshot_id uuid not null,
+  ord integer not null,
+  id uuid not null,
+  message_id text not null,
+  message_name_id text not null,
+  file_created_at text not null,
+  initiating_party_name text,
+  number_of_transactions integer not null,
+  control_sum text,
+  blocks jsonb not null,
+  created_at timestamp(3) with time zone not null,
+  constraint world_snapshot_payment_files_pkey PRIMARY KEY (snapshot_id, ord),
+  constraint world_snapshot_payment_files_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
+);
+
+create table world_snapshot_payments (
+  snapshot_id uuid not null,
+  ord integer not null,
+  id uuid not null,
+  from_account_ord integer not null,
+  currency text not null,
+  to_account_ord integer,
+  counterparty_name text,
+  counterparty_iban text,
+  amount bigint not null,
+  credit_amount bigint,
+  credit_currency text,
+  scheme text not null,
+  status text not null,
+  reason_code text,
+  reason_message text,
+  end_to_end_id text not null,
+  description text not null,
+  requested_execution_date date,
+  due_at timestamp(3) with time zone,
+  accepted_at timestamp(3) with time zone,
+  settled_at timestamp(3) with time zone,
+  return_reason_code text,
+  return_reason_message text,
+  returned_at timestamp(3) with time zone,
+  idempotency_key text,
+  request_fingerprint text not null,
+  payment_file_ord integer,
+  payment_file_position integer,
+  created_at timestamp(3) with time zone not null,
+  updated_at timestamp(3) with time zone not null,
+  constraint world_snapshot_payments_pkey PRIMARY KEY (snapshot_id, ord),
+  constraint world_snapshot_payments_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
+);
+
 create table world_snapshot_schedule_runs (
   snapshot_id uuid not null,
   schedule_ord integer not null,
@@ -610,6 +661,8 @@ create table world_snapshot_transactions (
   original_amount bigint,
   original_currency text,
   exchange_rate numeric,
+  payment_ord integer,
+  counterpart_ord integer,
   constraint world_snapshot_transactions_pkey PRIMARY KEY (snapshot_id, ord),
   constraint world_snapshot_transactions_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
 );
@@ -718,6 +771,7 @@ CREATE INDEX webhook_delivery_attempts_exchange_kept_idx ON webhook_delivery_att
 CREATE INDEX webhooks_active_user_idx ON webhooks USING btree (user_id) WHERE ((status = 'active'::text) AND (deleted_at IS NULL));
 CREATE UNIQUE INDEX webhooks_plaid_item_key ON webhooks USING btree (plaid_item_id) WHERE (plaid_item_id IS NOT NULL);
 CREATE INDEX webhooks_user_client_idx ON webhooks USING btree (user_id, client_id) WHERE (deleted_at IS NULL);
+CREATE INDEX world_snapshot_payments_id_idx ON world_snapshot_payments USING btree (snapshot_id, id);
 CREATE INDEX world_snapshots_user_idx ON world_snapshots USING btree (user_id, created_at DESC, id DESC);
 CREATE INDEX worlds_expiry_idx ON worlds USING btree (expires_at);
 CREATE INDEX worlds_parent_idx ON worlds USING btree (parent_id, created_at DESC, id DESC);

@@ -1,6 +1,6 @@
 // The tables as Kysely sees them, rendered from a migrated database by packages/db/src/table-types.ts.
 // Do not edit: migrations change the schema; `pnpm --filter @sandbank/db schema` rewrites this file.
-// migrations digest: de849d40ab7c09f2efbd8f8d9281efac
+// migrations digest: cf244fa5b2c350f4f2e5e086696a5c39
 import type { ColumnType } from 'kysely';
 
 /** A `jsonb` value as node-postgres parses it. */
@@ -403,6 +403,53 @@ interface WorldSnapshotFxRatePinsTable {
   rate: ColumnType<string, string | bigint | number, string | bigint | number>;
 }
 
+interface WorldSnapshotPaymentFilesTable {
+  snapshot_id: string;
+  ord: number;
+  id: string;
+  message_id: string;
+  message_name_id: string;
+  file_created_at: string;
+  initiating_party_name: ColumnType<string | null, string | null | undefined, string | null>;
+  number_of_transactions: number;
+  control_sum: ColumnType<string | null, string | null | undefined, string | null>;
+  blocks: Json;
+  created_at: ColumnType<string, string | Date, string | Date>;
+}
+
+interface WorldSnapshotPaymentsTable {
+  snapshot_id: string;
+  ord: number;
+  id: string;
+  from_account_ord: number;
+  currency: string;
+  to_account_ord: ColumnType<number | null, number | null | undefined, number | null>;
+  counterparty_name: ColumnType<string | null, string | null | undefined, string | null>;
+  counterparty_iban: ColumnType<string | null, string | null | undefined, string | null>;
+  amount: ColumnType<string, string | bigint | number, string | bigint | number>;
+  credit_amount: ColumnType<string | null, string | bigint | number | null | undefined, string | bigint | number | null>;
+  credit_currency: ColumnType<string | null, string | null | undefined, string | null>;
+  scheme: string;
+  status: string;
+  reason_code: ColumnType<string | null, string | null | undefined, string | null>;
+  reason_message: ColumnType<string | null, string | null | undefined, string | null>;
+  end_to_end_id: string;
+  description: string;
+  requested_execution_date: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+  due_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+  accepted_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+  settled_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+  return_reason_code: ColumnType<string | null, string | null | undefined, string | null>;
+  return_reason_message: ColumnType<string | null, string | null | undefined, string | null>;
+  returned_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+  idempotency_key: ColumnType<string | null, string | null | undefined, string | null>;
+  request_fingerprint: string;
+  payment_file_ord: ColumnType<number | null, number | null | undefined, number | null>;
+  payment_file_position: ColumnType<number | null, number | null | undefined, number | null>;
+  created_at: ColumnType<string, string | Date, string | Date>;
+  updated_at: ColumnType<string, string | Date, string | Date>;
+}
+
 interface WorldSnapshotScheduleRunsTable {
   snapshot_id: string;
   schedule_ord: number;
@@ -466,6 +513,8 @@ interface WorldSnapshotTransactionsTable {
   original_amount: ColumnType<string | null, string | bigint | number | null | undefined, string | bigint | number | null>;
   original_currency: ColumnType<string | null, string | null | undefined, string | null>;
   exchange_rate: ColumnType<string | null, string | bigint | number | null | undefined, string | bigint | number | null>;
+  payment_ord: ColumnType<number | null, number | null | undefined, number | null>;
+  counterpart_ord: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 interface WorldSnapshotWebhooksTable {
@@ -539,6 +588,8 @@ export interface Database {
   world_snapshot_accounts: WorldSnapshotAccountsTable;
   world_snapshot_api_keys: WorldSnapshotApiKeysTable;
   world_snapshot_fx_rate_pins: WorldSnapshotFxRatePinsTable;
+  world_snapshot_payment_files: WorldSnapshotPaymentFilesTable;
+  world_snapshot_payments: WorldSnapshotPaymentsTable;
   world_snapshot_schedule_runs: WorldSnapshotScheduleRunsTable;
   world_snapshot_schedules: WorldSnapshotSchedulesTable;
   world_snapshot_transactions: WorldSnapshotTransactionsTable;

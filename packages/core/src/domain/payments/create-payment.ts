@@ -334,8 +334,17 @@ async function transferConversion(
   return { amount: Number(converted), exchangeRate: rateText(effective) };
 }
 
-/** What a payment request asks for, as a SHA-256; currency and scheme compare on their own (omitted = the default). */
-function requestFingerprint(params: CreatePaymentParams): string {
+/** What a payment request asks for. */
+export type PaymentRequest = Pick<
+  CreatePaymentParams,
+  'fromAccountId' | 'to' | 'amount' | 'description' | 'requestedExecutionDate' | 'endToEndId'
+>;
+
+/**
+ * What a payment request asks for, as a SHA-256; currency and scheme compare on their own (omitted = the default).
+ * A fork computes it again for a copied payment, with the copy's account ids (worlds/copied-payments.ts).
+ */
+export function requestFingerprint(params: PaymentRequest): string {
   const to = 'accountId' in params.to ? { accountId: params.to.accountId } : { iban: params.to.iban, name: params.to.name };
   const asked = [
     params.fromAccountId,

@@ -1,6 +1,6 @@
 /**
  * Copying a snapshot into a world, set-wise inside PostgreSQL: one INSERT … SELECT per table
- * (accounts, transactions, schedules, schedule runs, pinned rates), never row by row.
+ * (accounts, transactions, schedules, schedule runs, payment files, payments, pinned rates), never row by row.
  *
  * Every row gets a new id derived in SQL from the fork's prefix (24 hex digits of a fresh
  *   UUID v7: its millisecond, version, variant and random bits) and the row's `ord` in the snapshot
@@ -13,11 +13,14 @@
  *
  * Every instant of the world moves by the same `shift` (the world's now minus the snapshot's
  * `taken_at`), so "three days ago" stays three days ago, a hold that settles in two days still
- * settles in two days, and a schedule's next run is as far ahead as it was.
+ * settles in two days, and a schedule's next run is as far ahead as it was. One exception: a payment waiting for
+ * its clearing session joins a session of the calendar, and a payment kept under an Idempotency-Key takes its request's
+ * fingerprint with the copy's ids (copied-payments.ts).
  */
 import type { EntityManager } from '@sandbank/db';
 import { uuidv7 } from '../../lib/ids.ts';
 import { copyFxWorld } from '../currencies/queries.ts';
+import { paymentRemaps } from './copied-payments.ts';
 import {
   type CopyTarget,
   copySnapshotRows,
@@ -26,7 +29,7 @@ import {
   setReplicationRole,
 } from './queries/forks.ts';
 
-export type { CopyTarget } from './queries/forks.ts';
+export { type CopyTarget, idUnder } from './queries/forks.ts';
 
 /**
  * Copies the snapshot's rows into the target world, inside the caller's transaction.
@@ -41,8 +44,9 @@ export type { CopyTarget } from './queries/forks.ts';
  * is set back before anything else runs in the transaction.
  */
 export async function copySnapshotInto(tx: EntityManager, target: CopyTarget, skipForeignKeyChecks = false): Promise<void> {
+  const remaps = await paymentRemaps(tx, target);
   if (skipForeignKeyChecks) await setReplicationRole(tx, 'replica');
-  await copySnapshotRows(tx, target);
+  await copySnapshotRows(tx, target, remaps);
   // The world's rates: its seed and pinned rates, days unmoved (a rate belongs to a calendar day).
   await copyFxWorld(tx, target);
   if (skipForeignKeyChecks) await setReplicationRole(tx, 'origin');
@@ -78,9 +82,3 @@ export function canSkipForeignKeyChecks(em: EntityManager): Promise<boolean> {
 export function newIdPrefix(): string {
   return uuidv7().replaceAll('-', '').slice(0, 24);
 }
-
-/** The UUID of `ord` under `prefix`, as the SQL derives it. */
-export const idUnder = (prefix: string, ord: number): string => {
-  const hex = prefix + ord.toString(16).padStart(8, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-};

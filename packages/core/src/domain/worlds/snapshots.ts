@@ -1,8 +1,9 @@
 /**
  * Snapshots: `POST /v1/sandbox/snapshots` keeps the caller's world as it is now — its
- * accounts, transactions in every lifecycle state (holds included), schedules with their runs, and
- * the clock (its now and offset) — in tables of their own (migration 20261126010000-worlds). Not
- * kept: sessions, faces' links and the event log; webhooks and API keys only when asked (`include`),
+ * accounts, transactions in every lifecycle state (holds included), schedules with their runs,
+ * payments and payment files (a payment's hold keeps its payment, which settles or releases it), and
+ * the clock (its now and offset) — in tables of their own (migrations 20261126010000-worlds and
+ * 20261129140002-snapshot-payments). Not kept: sessions, faces' links and the event log; webhooks and API keys only when asked (`include`),
  * and then without their secrets: a webhook as its subscription, a key as its name and dates (a fork
  * makes each anew with a fresh secret: fork-credentials.ts).
  *
@@ -23,6 +24,8 @@ import {
   insertSnapshot,
   keepAccounts,
   keepApiKeys,
+  keepPaymentFiles,
+  keepPayments,
   keepScheduleRuns,
   keepSchedules,
   keepTransactions,
@@ -105,9 +108,14 @@ async function copyWorld(
     // In one order, so two snapshots asked for the same kinds say so alike (the client compares them).
     include: KINDS.filter((kind) => include.includes(kind)),
   });
-  // One numbering across the snapshot's tables (accounts, then transactions, then schedules), in id order.
+  // One numbering across the snapshot's tables (accounts, transactions, schedules, webhooks, API keys, payment files,
+  // payments), in id order.
+  const beforeFiles = accounts + transactions + schedules + webhooks + apiKeys;
   await keepAccounts(tx, { snapshotId: id, userId });
   await keepSchedules(tx, { snapshotId: id, userId, after: accounts + transactions });
+  // Before the transactions, which name their payment by its ord.
+  await keepPaymentFiles(tx, { snapshotId: id, userId, after: beforeFiles });
+  await keepPayments(tx, { snapshotId: id, userId, after: beforeFiles + Number(world.f) });
   // A schedule's run was booked as sch_<scheduleId>_<n>: the snapshot remembers which schedule, so a fork renames it.
   await keepTransactions(tx, { snapshotId: id, userId, after: accounts });
   await keepScheduleRuns(tx, id);

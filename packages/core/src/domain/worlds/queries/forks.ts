@@ -16,6 +16,12 @@ export interface CopyTarget {
 /** The new id of the snapshot's row at `ord` (null for a null ord). */
 const idOf = (ord: string) => `(k.prefix || lpad(to_hex(${ord}), 8, '0'))::uuid`;
 
+/** The UUID of `ord` under `prefix`, as `idOf` derives it in SQL. */
+export const idUnder = (prefix: string, ord: number): string => {
+  const hex = prefix + ord.toString(16).padStart(8, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
+
 const COPY_KEYS = `with k as (select ?::uuid as snapshot_id, ?::uuid as user_id, ?::text as prefix,
   ?::bigint * interval '1 millisecond' as shift)`;
 
@@ -31,13 +37,16 @@ const SQL = {
     insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, created_at,
                               status, posted_at, version, merchant, category, reversal_of, reversed_amount, settle_at,
                               expire_at, updated_at, request_fingerprint, posted_from_pending, original_amount,
-                              original_currency, exchange_rate)
+                              original_currency, exchange_rate, payment_id, counterpart_transaction_id)
     select ${idOf('s.ord')}, ${idOf('s.account_ord')}, k.user_id,
-           coalesce('sch_' || ${idOf('s.schedule_ord')}::text || substr(s.external_txn_id, 41), s.external_txn_id),
+           coalesce('sch_' || ${idOf('s.schedule_ord')}::text || substr(s.external_txn_id, 41),
+                    case when s.payment_ord is not null and s.external_txn_id ~ '^(pay|ret)_[0-9a-f-]{36}$'
+                         then left(s.external_txn_id, 4) || ${idOf('s.payment_ord')}::text end,
+                    s.external_txn_id),
            s.amount, s.currency, s.date + k.shift, s.description, s.raw, s.created_at + k.shift,
            s.status, s.posted_at + k.shift, s.version, s.merchant, s.category, ${idOf('s.reversal_ord')},
            s.reversed_amount, s.settle_at + k.shift, s.expire_at + k.shift, now(), s.request_fingerprint, s.posted_from_pending,
-           s.original_amount, s.original_currency, s.exchange_rate
+           s.original_amount, s.original_currency, s.exchange_rate, ${idOf('s.payment_ord')}, ${idOf('s.counterpart_ord')}
       from k join world_snapshot_transactions s on s.snapshot_id = k.snapshot_id`,
   schedules: `${COPY_KEYS}
     insert into schedules (id, user_id, account_id, amount, description, merchant, category, rrule, timezone, start_at,
@@ -51,6 +60,28 @@ const SQL = {
     select ${idOf('s.schedule_ord')}, s.n, s.due_at + k.shift,
            ${idOf('s.transaction_ord')}, s.failure_code, s.failure_message, s.created_at + k.shift
       from k join world_snapshot_schedule_runs s on s.snapshot_id = k.snapshot_id`,
+  paymentFiles: `${COPY_KEYS}
+    insert into payment_files (id, user_id, message_id, message_name_id, file_created_at, initiating_party_name,
+                               number_of_transactions, control_sum, blocks, created_at)
+    select ${idOf('s.ord')}, k.user_id, s.message_id, s.message_name_id, s.file_created_at, s.initiating_party_name,
+           s.number_of_transactions, s.control_sum, s.blocks, s.created_at + k.shift
+      from k join world_snapshot_payment_files s on s.snapshot_id = k.snapshot_id`,
+  // A payment waiting for its session (ACTC) takes the session given in `remaps` (a clearing session is an instant of
+  // the calendar, not shifted), a keyed one its request's fingerprint with the copy's ids (copied-payments.ts).
+  payments: `${COPY_KEYS}
+    insert into payments (id, user_id, from_account_id, currency, to_account_id, counterparty_name, counterparty_iban, amount,
+                          credit_amount, credit_currency, scheme, status, reason_code, reason_message, end_to_end_id,
+                          description, requested_execution_date, due_at, accepted_at, settled_at, return_reason_code,
+                          return_reason_message, returned_at, idempotency_key, request_fingerprint, payment_file_id,
+                          payment_file_position, created_at, updated_at)
+    select ${idOf('s.ord')}, k.user_id, ${idOf('s.from_account_ord')}, s.currency, ${idOf('s.to_account_ord')},
+           s.counterparty_name, s.counterparty_iban, s.amount, s.credit_amount, s.credit_currency, s.scheme, s.status,
+           s.reason_code, s.reason_message, s.end_to_end_id, s.description, s.requested_execution_date,
+           coalesce(d.due_at, s.due_at + k.shift), s.accepted_at + k.shift, s.settled_at + k.shift, s.return_reason_code,
+           s.return_reason_message, s.returned_at + k.shift, s.idempotency_key, coalesce(d.request_fingerprint, s.request_fingerprint),
+           ${idOf('s.payment_file_ord')}, s.payment_file_position, s.created_at + k.shift, s.updated_at + k.shift
+      from k join world_snapshot_payments s on s.snapshot_id = k.snapshot_id
+      left join remaps d on d.ord = s.ord`,
 };
 
 /**
@@ -59,12 +90,16 @@ const SQL = {
  * inside it does not matter.
  */
 const COPY = `${COPY_KEYS},
+  remaps as (select * from jsonb_to_recordset(?::jsonb) as d (ord integer, due_at timestamptz, request_fingerprint text)),
   copied_accounts as (${SQL.accounts.slice(COPY_KEYS.length)} returning 1),
   copied_transactions as (${SQL.transactions.slice(COPY_KEYS.length)} returning 1),
   copied_schedules as (${SQL.schedules.slice(COPY_KEYS.length)} returning 1),
-  copied_runs as (${SQL.scheduleRuns.slice(COPY_KEYS.length)} returning 1)
+  copied_runs as (${SQL.scheduleRuns.slice(COPY_KEYS.length)} returning 1),
+  copied_files as (${SQL.paymentFiles.slice(COPY_KEYS.length)} returning 1),
+  copied_payments as (${SQL.payments.slice(COPY_KEYS.length)} returning 1)
   select (select count(*) from copied_accounts) as accounts, (select count(*) from copied_transactions) as transactions,
-         (select count(*) from copied_schedules) as schedules, (select count(*) from copied_runs) as runs`;
+         (select count(*) from copied_schedules) as schedules, (select count(*) from copied_runs) as runs,
+         (select count(*) from copied_files) as payment_files, (select count(*) from copied_payments) as payments`;
 
 const copyKeys = (target: CopyTarget) => [target.snapshotId, target.userId, target.prefix, Math.round(target.shiftMs)];
 
@@ -73,9 +108,56 @@ export async function setReplicationRole(tx: EntityManager, role: 'replica' | 'o
   await tx.execute(`set local session_replication_role = ${role}`, [], 'run');
 }
 
-/** Copies the snapshot's accounts, transactions, schedules and schedule runs into the target world in one statement. */
-export async function copySnapshotRows(tx: EntityManager, target: CopyTarget): Promise<void> {
-  await tx.execute(COPY, copyKeys(target));
+/** A snapshot's payment that a copy cannot take as it is: one waiting for its session (ACTC), or one kept under an Idempotency-Key. */
+export interface PaymentToRemapRow {
+  ord: number;
+  id: string;
+  from_account_ord: number;
+  to_account_ord: number | null;
+  /** The accounts' ids in the snapshot's world. */
+  from_account_id: string;
+  to_account_id: string | null;
+  counterparty_iban: string | null;
+  counterparty_name: string | null;
+  amount: string;
+  description: string;
+  requested_execution_date: string | null;
+  end_to_end_id: string;
+  scheme: string;
+  status: string;
+  accepted_at: Date | string | null;
+  idempotency_key: string | null;
+  request_fingerprint: string;
+}
+
+/** The snapshot's payments waiting for their session or kept under an Idempotency-Key. */
+export function selectPaymentsToRemap(tx: EntityManager, snapshotId: string): Promise<PaymentToRemapRow[]> {
+  return tx.execute<PaymentToRemapRow[]>(
+    `select p.ord, p.id, p.from_account_ord, p.to_account_ord, fa.id as from_account_id, ta.id as to_account_id,
+            p.counterparty_iban, p.counterparty_name, p.amount, p.description,
+            to_char(p.requested_execution_date, 'YYYY-MM-DD') as requested_execution_date, p.end_to_end_id, p.scheme,
+            p.status, p.accepted_at, p.idempotency_key, p.request_fingerprint
+       from world_snapshot_payments p
+       join world_snapshot_accounts fa on fa.snapshot_id = p.snapshot_id and fa.ord = p.from_account_ord
+       left join world_snapshot_accounts ta on ta.snapshot_id = p.snapshot_id and ta.ord = p.to_account_ord
+      where p.snapshot_id = ? and ((p.status = 'ACTC' and p.due_at is not null) or p.idempotency_key is not null)`,
+    [snapshotId],
+  );
+}
+
+/** What a copied payment takes instead of the snapshot's value (null: the snapshot's, shifted where an instant). */
+export interface PaymentRemap {
+  ord: number;
+  due_at: string | null;
+  request_fingerprint: string | null;
+}
+
+/**
+ * Copies the snapshot's accounts, transactions, schedules, schedule runs, payment files and payments into the target
+ * world in one statement; `remaps` are what some payments take instead (copied-payments.ts).
+ */
+export async function copySnapshotRows(tx: EntityManager, target: CopyTarget, remaps: readonly PaymentRemap[]): Promise<void> {
+  await tx.execute(COPY, [...copyKeys(target), JSON.stringify(remaps)]);
 }
 
 /** Whether the database role is a superuser. */

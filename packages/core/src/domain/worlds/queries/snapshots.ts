@@ -76,6 +76,9 @@ export interface WorldToKeepRow {
   s: string;
   w: string;
   k: string;
+  /** Payment files and payments. */
+  f: string;
+  p: string;
 }
 
 export async function selectWorldToKeep(tx: EntityManager, userId: string): Promise<WorldToKeepRow | undefined> {
@@ -85,7 +88,9 @@ export async function selectWorldToKeep(tx: EntityManager, userId: string): Prom
             (select count(*) from transactions where user_id = u.id) as t,
             (select count(*) from schedules where user_id = u.id) as s,
             (select count(*) from webhooks w where w.user_id = u.id and ${keptWebhooks('w')}) as w,
-            (select count(*) from api_keys k where k.user_id = u.id and ${keptApiKeys('k')}) as k
+            (select count(*) from api_keys k where k.user_id = u.id and ${keptApiKeys('k')}) as k,
+            (select count(*) from payment_files where user_id = u.id) as f,
+            (select count(*) from payments where user_id = u.id) as p
        from users u where u.id = ?`,
     [userId],
   );
@@ -167,7 +172,10 @@ export async function keepSchedules(tx: EntityManager, { snapshotId, userId, aft
   );
 }
 
-/** The world's transactions into the snapshot, numbered after `after` rows, with their account, schedule and reversal ords. */
+/**
+ * The world's transactions into the snapshot, numbered after `after` rows, with their account, schedule, reversal,
+ * payment and counterpart (a transfer's other leg) ords. Payments are kept before (keepPayments).
+ */
 export async function keepTransactions(tx: EntityManager, { snapshotId, userId, after }: KeptRows): Promise<void> {
   await tx.execute(
     `with t as (select t.*, ?::int + row_number() over (order by t.id) as ord from transactions t where t.user_id = ?)
@@ -175,18 +183,57 @@ export async function keepTransactions(tx: EntityManager, { snapshotId, userId, 
                                               amount, currency, date, description, raw, status, posted_at, version, merchant,
                                               category, reversal_ord, reversal_of, reversed_amount, settle_at, expire_at,
                                               created_at, request_fingerprint, posted_from_pending, original_amount,
-                                              original_currency, exchange_rate)
+                                              original_currency, exchange_rate, payment_ord, counterpart_ord)
      select ?, t.ord, t.id, sa.ord, t.account_id, t.external_txn_id, ss.ord, t.amount, t.currency, t.date, t.description,
             t.raw, t.status, t.posted_at, t.version, t.merchant, t.category, r.ord, t.reversal_of, t.reversed_amount,
             t.settle_at, t.expire_at, t.created_at, t.request_fingerprint, t.posted_from_pending, t.original_amount,
-            t.original_currency, t.exchange_rate
+            t.original_currency, t.exchange_rate, sp.ord, c.ord
        from t
        join world_snapshot_accounts sa on sa.snapshot_id = ? and sa.id = t.account_id
        left join world_snapshot_schedules ss
          on ss.snapshot_id = ? and t.external_txn_id like 'sch\\_%' and substr(t.external_txn_id, 41, 1) = '_'
         and ss.id::text = substr(t.external_txn_id, 5, 36)
-       left join t r on r.id = t.reversal_of`,
-    [after, userId, snapshotId, snapshotId, snapshotId],
+       left join t r on r.id = t.reversal_of
+       left join world_snapshot_payments sp on sp.snapshot_id = ? and sp.id = t.payment_id
+       left join t c on c.id = t.counterpart_transaction_id`,
+    [after, userId, snapshotId, snapshotId, snapshotId, snapshotId],
+    'run',
+  );
+}
+
+/** The world's payment files into the snapshot, numbered after `after` rows, in id order. */
+export async function keepPaymentFiles(tx: EntityManager, { snapshotId, userId, after }: KeptRows): Promise<void> {
+  await tx.execute(
+    `insert into world_snapshot_payment_files (snapshot_id, ord, id, message_id, message_name_id, file_created_at,
+                                               initiating_party_name, number_of_transactions, control_sum, blocks, created_at)
+     select ?, ?::int + row_number() over (order by f.id), f.id, f.message_id, f.message_name_id, f.file_created_at,
+            f.initiating_party_name, f.number_of_transactions, f.control_sum, f.blocks, f.created_at
+       from payment_files f where f.user_id = ?`,
+    [snapshotId, after, userId],
+    'run',
+  );
+}
+
+/** The world's payments into the snapshot, numbered after `after` rows, in id order, with their accounts' and file's ords. */
+export async function keepPayments(tx: EntityManager, { snapshotId, userId, after }: KeptRows): Promise<void> {
+  await tx.execute(
+    `insert into world_snapshot_payments (snapshot_id, ord, id, from_account_ord, currency, to_account_ord, counterparty_name,
+                                          counterparty_iban, amount, credit_amount, credit_currency, scheme, status, reason_code,
+                                          reason_message, end_to_end_id, description, requested_execution_date, due_at,
+                                          accepted_at, settled_at, return_reason_code, return_reason_message, returned_at,
+                                          idempotency_key, request_fingerprint, payment_file_ord, payment_file_position,
+                                          created_at, updated_at)
+     select ?, ?::int + row_number() over (order by p.id), p.id, fa.ord, p.currency, ta.ord, p.counterparty_name,
+            p.counterparty_iban, p.amount, p.credit_amount, p.credit_currency, p.scheme, p.status, p.reason_code,
+            p.reason_message, p.end_to_end_id, p.description, p.requested_execution_date, p.due_at, p.accepted_at,
+            p.settled_at, p.return_reason_code, p.return_reason_message, p.returned_at, p.idempotency_key,
+            p.request_fingerprint, sf.ord, p.payment_file_position, p.created_at, p.updated_at
+       from payments p
+       join world_snapshot_accounts fa on fa.snapshot_id = ? and fa.id = p.from_account_id
+       left join world_snapshot_accounts ta on ta.snapshot_id = ? and ta.id = p.to_account_id
+       left join world_snapshot_payment_files sf on sf.snapshot_id = ? and sf.id = p.payment_file_id
+      where p.user_id = ?`,
+    [snapshotId, after, snapshotId, snapshotId, snapshotId, userId],
     'run',
   );
 }
