@@ -1,19 +1,23 @@
 /**
  * One payment in full, read by id (`payments.getPayment`) so that after an action it shows the
  * payment as it is now: amount in its currency, both ends, scheme, status and reason, its status
- * timeline, its transactions (the debit opens on its account's page) and what can be done to it.
+ * timeline, its transactions (each opens on its account's page) and what can be done to it.
  */
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { formatDay, formatIban } from '../lib/format.ts';
 import { SCHEME_LABELS } from '../lib/payments.ts';
 import { useTRPC } from '../lib/trpc.ts';
-import type { AccountItem } from '../lib/types.ts';
+import type { AccountItem, Payment } from '../lib/types.ts';
 import { CopyButton } from './copy-button.tsx';
 import { ErrorNote } from './error-note.tsx';
 import { PaymentActions } from './payment-actions.tsx';
 import { PaymentTimeline } from './payment-timeline.tsx';
 import { Loading, Money, StatusBadge } from './ui.tsx';
+
+/** The account a payment's transaction is on: the credit leg of an own-account transfer is the destination's; the debit and a return's credit are the source's. */
+const accountOfLeg = (payment: Payment, index: number) =>
+  index === 1 && 'accountId' in payment.to ? payment.to.accountId : payment.fromAccountId;
 
 export function PaymentPanel({ id, accounts, onClose }: { id: string; accounts: AccountItem[]; onClose: () => void }) {
   const trpc = useTRPC();
@@ -90,11 +94,7 @@ export function PaymentPanel({ id, accounts, onClose }: { id: string; accounts: 
                 <ul className="plain-list">
                   {payment.transactionIds.map((transactionId, index) => (
                     <li key={transactionId} className="mono">
-                      {index === 0 ? (
-                        <Link href={`/accounts/${payment.fromAccountId}?tx=${transactionId}`}>{transactionId}</Link>
-                      ) : (
-                        transactionId
-                      )}{' '}
+                      <Link href={`/accounts/${accountOfLeg(payment, index)}?tx=${transactionId}`}>{transactionId}</Link>{' '}
                       <CopyButton text={transactionId} label="Copy transaction id" />
                     </li>
                   ))}

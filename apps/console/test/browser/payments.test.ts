@@ -121,6 +121,15 @@ it('lists and filters payments, cancels one, rejects one with AC04, returns a se
   expect(await page.getByTestId('payment-panel').textContent()).toContain('SEPA (EUR, next TARGET day)');
   await expect.poll(() => rows(page).count()).toBe(5);
 
+  // An own-account transfer: settled at once, its credit leg opens on the destination's page.
+  await open(page, 'Savings', 'ACSC');
+  expect(await timeline(page).textContent()).not.toContain('ACSP');
+  const legs = page.getByTestId('payment-panel').getByRole('listitem').getByRole('link');
+  await expect.poll(() => legs.count()).toBe(2);
+  await legs.nth(1).click();
+  await page.getByRole('heading', { name: 'Savings', level: 1 }).waitFor();
+  await page.getByRole('region', { name: 'Transaction', exact: true }).getByText('Saving').first().waitFor();
+
   // A week on the world's clock settles the rest; a settled payment comes back with its reason.
   await call('POST', '/v1/clock/advance', { by: 'P7D' });
   await page.goto(`${stack.url}/console/payments?payment=${toReturn.id}`);
