@@ -10,6 +10,7 @@ import { ApiKeysPage } from './pages/api-keys-page.tsx';
 import { AuthPage } from './pages/auth-page.tsx';
 import { ConsentPage } from './pages/consent-page.tsx';
 import { EventsPage } from './pages/events-page.tsx';
+import { PaymentsPage } from './pages/payments-page.tsx';
 import { PlaidItemsPage } from './pages/plaid-items-page.tsx';
 import { RequisitionsPage } from './pages/requisitions-page.tsx';
 import { SimulatePage } from './pages/simulate-page.tsx';
@@ -89,6 +90,9 @@ function Routes() {
           <AccountsPage />
         </Route>
         <Route path="/accounts/:id">{(params) => <AccountPage key={params.id} id={params.id} />}</Route>
+        <Route path="/payments">
+          <PaymentsPage />
+        </Route>
         <Route path="/simulate">
           <SimulatePage />
         </Route>

@@ -9,6 +9,7 @@ import { WorldClock } from './world-clock.tsx';
 
 const NAV = [
   { href: '/', label: 'Accounts' },
+  { href: '/payments', label: 'Payments' },
   { href: '/simulate', label: 'Simulate' },
   { href: '/time', label: 'Time & scenarios' },
   { href: '/events', label: 'Event log' },

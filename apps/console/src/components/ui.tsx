@@ -69,6 +69,12 @@ const TONES: Record<string, 'ok' | 'warn' | 'danger' | undefined> = {
   disabled: 'danger',
   login_required: 'warn',
   awaiting_exchange: 'warn',
+  // Payments' ISO 20022 statuses (docs/concepts/payments.md).
+  ACTC: 'warn',
+  ACSP: 'warn',
+  ACSC: 'ok',
+  RJCT: 'danger',
+  returned: 'danger',
 };
 
 export function StatusBadge({ status }: { status: string }) {

@@ -124,3 +124,8 @@ export function formatDay(day: string): string {
 export function formatDayShort(day: string): string {
   return dayShort.format(new Date(`${day}T00:00:00Z`));
 }
+
+/** An IBAN in its printed form, in groups of four: "PL61109010140000071219812874" → "PL61 1090 1014 0000 0712 1981 2874". */
+export function formatIban(iban: string): string {
+  return iban.replace(/(.{4})(?=.)/g, '$1 ');
+}

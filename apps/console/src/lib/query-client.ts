@@ -14,15 +14,17 @@
  */
 import { MutationCache, QueryClient } from '@tanstack/react-query';
 
-/** Everything inside a user's world: money, its history, what is due, the log and the clock. */
-const WORLD = ['accounts', 'transactions', 'schedules', 'events', 'clock'];
+/** Everything inside a user's world: money, its history, payments, what is due, the log and the clock. */
+const WORLD = ['accounts', 'transactions', 'payments', 'schedules', 'events', 'clock'];
 
 /** The areas whose queries a successful mutation in an area may change (default: its own area). */
 export const AFFECTS: Readonly<Record<string, readonly string[]>> = {
   auth: [],
   accounts: ['accounts', 'events'],
   transactions: ['accounts', 'transactions', 'events'],
-  simulations: ['accounts', 'transactions', 'events'],
+  // A simulated rejection or return changes a payment as well as its transactions.
+  simulations: ['accounts', 'transactions', 'payments', 'events'],
+  payments: ['payments', 'accounts', 'transactions', 'events'],
   schedules: ['schedules', 'accounts', 'transactions', 'events'],
   clock: WORLD,
   scenarios: WORLD,

@@ -20,3 +20,6 @@ export type Delivery = Outputs['webhooks']['listDeliveries']['data'][number];
 export type DeliveryAttempt = Delivery['attempts'][number];
 export type PlaidItemSummary = Outputs['plaid']['listItems']['data'][number];
 export type FireableWebhookCode = Inputs['plaid']['fireItemWebhook']['code'];
+export type Payment = Outputs['payments']['getPayment']['data'];
+export type PaymentStatus = Payment['status'];
+export type AccountItem = Outputs['accounts']['listAccounts']['data'][number];
