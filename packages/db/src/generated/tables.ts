@@ -1,6 +1,6 @@
 // The tables as Kysely sees them, rendered from a migrated database by packages/db/src/table-types.ts.
 // Do not edit: migrations change the schema; `pnpm --filter @sandbank/db schema` rewrites this file.
-// migrations digest: de849d40ab7c09f2efbd8f8d9281efac
+// migrations digest: 17abd8a2b7f1d2eb058706df0f6f9b6c
 import type { ColumnType } from 'kysely';
 
 /** A `jsonb` value as node-postgres parses it. */
@@ -58,6 +58,33 @@ interface EnablebankingAuthorizationsTable {
   account_ids: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   created_at: ColumnType<string, string | Date, string | Date>;
   decided_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+}
+
+interface EnablebankingPaymentsTable {
+  id: string;
+  application_id: string;
+  user_id: string;
+  aspsp_name: string;
+  aspsp_country: string;
+  psu_type: string;
+  payment_type: string;
+  scheme: string;
+  state: string;
+  redirect_url: string;
+  amount: ColumnType<string, string | bigint | number, string | bigint | number>;
+  currency: string;
+  creditor_name: string;
+  creditor_iban: string;
+  remittance: string;
+  end_to_end_id: ColumnType<string | null, string | null | undefined, string | null>;
+  requested_execution_date: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+  debtor_account_id: ColumnType<string | null, string | null | undefined, string | null>;
+  payment_details: Json;
+  status: ColumnType<string, string | undefined, string>;
+  payment_id: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: ColumnType<string, string | Date, string | Date>;
+  decided_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+  deleted_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
 }
 
 interface EnablebankingSessionAccountsTable {
@@ -512,6 +539,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   enablebanking_applications: EnablebankingApplicationsTable;
   enablebanking_authorizations: EnablebankingAuthorizationsTable;
+  enablebanking_payments: EnablebankingPaymentsTable;
   enablebanking_session_accounts: EnablebankingSessionAccountsTable;
   enablebanking_sessions: EnablebankingSessionsTable;
   events: EventsTable;

@@ -37,6 +37,7 @@ import { Migration20261129113616ConversionVersionRule } from './20261129113616-c
 import { Migration20261129120030PaymentFiles } from './20261129120030-payment-files.ts';
 import { Migration20261129121300PaymentLinksVersionRule } from './20261129121300-payment-links-version-rule.ts';
 import { Migration20261129130435PaymentLinkIndexes } from './20261129130435-payment-link-indexes.ts';
+import { Migration20261129135950EnablebankingPayments } from './20261129135950-enablebanking-payments.ts';
 
 export const migrations: MigrationObject[] = [
   { name: '20261122000000-initial', class: Migration20261122000000Initial },
@@ -76,4 +77,5 @@ export const migrations: MigrationObject[] = [
   { name: '20261129120030-payment-files', class: Migration20261129120030PaymentFiles },
   { name: '20261129121300-payment-links-version-rule', class: Migration20261129121300PaymentLinksVersionRule },
   { name: '20261129130435-payment-link-indexes', class: Migration20261129130435PaymentLinkIndexes },
+  { name: '20261129135950-enablebanking-payments', class: Migration20261129135950EnablebankingPayments },
 ];
