@@ -8,7 +8,7 @@ export const decidePaymentProcedure = protectedProcedure
   .meta({
     openapi: {
       method: 'POST',
-      path: '/v1/enablebanking/payments/{id}/decision',
+      path: '/v1/enablebanking/payments/{paymentId}/decision',
       tags: ['integrations'],
       summary: 'Pay or cancel an Enable Banking payment request (the consent page)',
       description:
@@ -16,7 +16,7 @@ export const decidePaymentProcedure = protectedProcedure
     },
     errorCodes: ['NOT_FOUND', 'CONFLICT', 'VALIDATION_ERROR'],
   })
-  .input(z.strictObject({ id: z.uuid(), approve: z.boolean(), accountId: IdSchema.optional() }))
+  .input(z.strictObject({ paymentId: z.uuid(), approve: z.boolean(), accountId: IdSchema.optional() }))
   .output(
     dataOf(
       z.object({
@@ -26,6 +26,11 @@ export const decidePaymentProcedure = protectedProcedure
     ).meta({ id: 'EnablebankingPaymentDecision' }),
   )
   .mutation(async ({ ctx, input }) => {
-    const { request, redirect } = await decidePayment(ctx.em, { userId: ctx.user.id, ...input });
+    const { request, redirect } = await decidePayment(ctx.em, {
+      userId: ctx.user.id,
+      id: input.paymentId,
+      approve: input.approve,
+      accountId: input.accountId,
+    });
     return { data: { payment: toEnablebankingPayment(request), redirect } };
   });

@@ -9,7 +9,7 @@ export const getPaymentProcedure = protectedProcedure
   .meta({
     openapi: {
       method: 'GET',
-      path: '/v1/enablebanking/payments/{id}',
+      path: '/v1/enablebanking/payments/{paymentId}',
       tags: ['integrations'],
       summary: 'An Enable Banking payment request as its consent page shows it',
       description:
@@ -17,10 +17,10 @@ export const getPaymentProcedure = protectedProcedure
     },
     errorCodes: ['NOT_FOUND'],
   })
-  .input(z.strictObject({ id: z.uuid() }))
+  .input(z.strictObject({ paymentId: z.uuid() }))
   .output(dataOf(EnablebankingPaymentSchema))
   .query(async ({ ctx, input }) => {
-    const request = await readUserPayment(ctx.em, { userId: ctx.user.id, id: input.id });
+    const request = await readUserPayment(ctx.em, { userId: ctx.user.id, id: input.paymentId });
     if (!request) throw notFound('Payment');
     return { data: toEnablebankingPayment(request) };
   });
