@@ -12,13 +12,13 @@ export { decimalToMinor, minorToDecimal } from './domain/currencies/money.ts';
 export { fireDueItems, fireDueItemsEverywhere } from './domain/due-items/due-items.ts';
 export type { Application } from './domain/enablebanking/applications.ts';
 export { type Aspsp, type Authorization, startAuthorization } from './domain/enablebanking/authorizations.ts';
+export { JWT_AUDIENCE, JWT_ISSUER, type JwtRefusal, MAX_JWT_SECONDS, verifyApplicationJwt } from './domain/enablebanking/jwt.ts';
 export {
   deleteApplicationPayment,
   type PaymentRequest,
   readApplicationPayment,
   startPayment,
 } from './domain/enablebanking/payments.ts';
-export { JWT_AUDIENCE, JWT_ISSUER, type JwtRefusal, MAX_JWT_SECONDS, verifyApplicationJwt } from './domain/enablebanking/jwt.ts';
 export {
   closeSession,
   createSession,

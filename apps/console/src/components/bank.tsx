@@ -31,7 +31,17 @@ export interface Bank {
 }
 
 /** The bank's frame around every state of the page: its name and colour, the steps, the content. */
-export function BankFrame({ bank, steps, current, children }: { bank: Bank; steps: string[]; current: number; children: ReactNode }) {
+export function BankFrame({
+  bank,
+  steps,
+  current,
+  children,
+}: {
+  bank: Bank;
+  steps: string[];
+  current: number;
+  children: ReactNode;
+}) {
   return (
     <div className="bank" data-tone={toneOf(bank.name)}>
       <header className="bank-bar">

@@ -96,7 +96,12 @@ export function EnableBankingPaymentConsent({ id }: { id: string }) {
           <button type="submit" disabled={decide.isPending || from === null}>
             Pay
           </button>
-          <button type="button" className="secondary" disabled={decide.isPending} onClick={() => decide.mutate({ paymentId: id, approve: false })}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={decide.isPending}
+            onClick={() => decide.mutate({ paymentId: id, approve: false })}
+          >
             Cancel
           </button>
         </div>

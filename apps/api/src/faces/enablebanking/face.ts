@@ -7,8 +7,8 @@
 import { bearerToken, type JwtRefusal, verifyApplicationJwt, withFamilyShare } from '@sandbank/core';
 import { type Call, type FaceDefinition, limitCredential } from '../kit.ts';
 import { routes } from './endpoints.ts';
-import type { AppCall } from './input.ts';
 import { ErrorResponseSchema, ebErrors, fromDomain, toAnswer } from './errors.ts';
+import type { AppCall } from './input.ts';
 
 /** Why a JWT was refused, in words for `detail` (the token itself is never echoed). */
 const REFUSALS: Record<JwtRefusal, string> = {

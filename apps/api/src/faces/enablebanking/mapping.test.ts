@@ -32,7 +32,10 @@ const paymentBody = (currency: string, amount: string, payment_type = 'SEPA') =>
       credit_transfer_transaction: [
         {
           instructed_amount: { currency, amount },
-          beneficiary: { creditor: { name: 'Anna' }, creditor_account: { identification: 'DE89370400440532013000', scheme_name: 'IBAN' } },
+          beneficiary: {
+            creditor: { name: 'Anna' },
+            creditor_account: { identification: 'DE89370400440532013000', scheme_name: 'IBAN' },
+          },
         },
       ],
     },

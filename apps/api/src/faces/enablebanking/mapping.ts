@@ -210,7 +210,11 @@ export function toPaymentStart(body: z.infer<typeof CreatePaymentRequest>) {
   const scheme = schemeOf(body.payment_type, request.payment_type_information?.instruction_priority);
   if (!scheme) refusedThrow(['payment_type'], `payment_type ${body.payment_type} is not served; SEPA, INST_SEPA or DOMESTIC`);
   const transfers = request.credit_transfer_transaction;
-  if (transfers.length !== 1) refusedThrow(['payment_request', 'credit_transfer_transaction'], 'Exactly one credit transfer (bulk payments are not served)');
+  if (transfers.length !== 1)
+    refusedThrow(
+      ['payment_request', 'credit_transfer_transaction'],
+      'Exactly one credit transfer (bulk payments are not served)',
+    );
   const transfer = transfers[0] as (typeof transfers)[number];
   const { currency, amount } = transfer.instructed_amount;
   const at = ['payment_request', 'credit_transfer_transaction', 0];
@@ -266,11 +270,16 @@ export function paymentStatusOf(request: PaymentRequest): { status: EbPaymentSta
 /** The request as the app sent it, with the debtor account the owner picked and each transfer's status. */
 function detailsOf(request: PaymentRequest, status: EbPaymentStatus): z.infer<typeof PaymentRequestResource> {
   const details = request.details as z.infer<typeof PaymentRequestResource>;
-  const debtor = request.payment ? { debtor_account: { identification: ibanOf(request.payment.fromAccountId), scheme_name: 'IBAN' } } : {};
+  const debtor = request.payment
+    ? { debtor_account: { identification: ibanOf(request.payment.fromAccountId), scheme_name: 'IBAN' } }
+    : {};
   return {
     ...details,
     ...debtor,
-    credit_transfer_transaction: details.credit_transfer_transaction.map((transfer) => ({ ...transfer, transaction_status: status })),
+    credit_transfer_transaction: details.credit_transfer_transaction.map((transfer) => ({
+      ...transfer,
+      transaction_status: status,
+    })),
   };
 }
 
@@ -284,7 +293,9 @@ export function toPaymentWire(request: PaymentRequest): z.infer<typeof GetPaymen
     payment_type: request.paymentType as z.infer<typeof GetPaymentResponse>['payment_type'],
     aspsp: request.aspsp,
     final_status: final,
-    ...(reason ? { status_reason_information: { status_reason_code: reason.code, status_reason_description: reason.message } } : {}),
+    ...(reason
+      ? { status_reason_information: { status_reason_code: reason.code, status_reason_description: reason.message } }
+      : {}),
     psu_id_hash: psuIdHash(request.userId),
   };
 }

@@ -194,7 +194,7 @@ const storable = (value: string) => value.isWellFormed() && !value.includes('\u0
 const Text = (max: number) => z.string().max(max).refine(storable, 'Must be text without NUL or lone surrogates');
 
 /** The document's `PaymentType`s; the face executes SEPA, INST_SEPA and DOMESTIC (docs/faces/enablebanking.md). */
-export const PAYMENT_TYPES = [
+const PAYMENT_TYPES = [
   'SEPA',
   'INST_SEPA',
   'DOMESTIC',
@@ -250,7 +250,10 @@ export const PaymentRequestResource = z
       .optional(),
     debtor: z.object({ name: Text(140).optional() }).optional(),
     debtor_account: AccountIdentification.optional(),
-    debtor_currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+    debtor_currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional(),
     credit_transfer_transaction: z.array(CreditTransferTransaction).min(1).max(100),
   })
   .meta({ id: 'PaymentRequestResource' });

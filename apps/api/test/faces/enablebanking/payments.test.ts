@@ -234,7 +234,13 @@ describe('Enable Banking payments', () => {
     const aliceOtherApp = await register(alice);
     const bobApp = await register(bob);
 
-    const created = await pay(aliceApp, { aspsp: 'Sandbank', type: 'DOMESTIC', currency: 'PLN', amount: '5.00', iban: PL_CREDITOR_IBAN });
+    const created = await pay(aliceApp, {
+      aspsp: 'Sandbank',
+      type: 'DOMESTIC',
+      currency: 'PLN',
+      amount: '5.00',
+      iban: PL_CREDITOR_IBAN,
+    });
     const id: string = created.body.payment_id;
     for (const stranger of [aliceOtherApp, bobApp]) {
       const read = await eb(stranger, 'GET', `/payments/${id}`);
@@ -269,13 +275,28 @@ describe('Enable Banking payments', () => {
       ['a ten-thousandth of a dinar', paymentBody({ currency: 'KWD', amount: '0.0001' }), 'WRONG_REQUEST_PARAMETERS'],
       ['dinars over SEPA', paymentBody({ currency: 'KWD', amount: '0.005' }), 'WRONG_REQUEST_PARAMETERS'],
       ['zero', paymentBody({ amount: '0.00' }), 'WRONG_REQUEST_PARAMETERS'],
-      ['a number, not a string', { ...paymentBody(), payment_request: { credit_transfer_transaction: [{ instructed_amount: { currency: 'EUR', amount: 12.34 } }] } }, 'WRONG_REQUEST_PARAMETERS'],
+      [
+        'a number, not a string',
+        {
+          ...paymentBody(),
+          payment_request: { credit_transfer_transaction: [{ instructed_amount: { currency: 'EUR', amount: 12.34 } }] },
+        },
+        'WRONG_REQUEST_PARAMETERS',
+      ],
       ['a wrong IBAN checksum', paymentBody({ iban: 'DE89370400440532013001' }), 'WRONG_REQUEST_PARAMETERS'],
       ['bulk', paymentBody({ type: 'BULK_SEPA' }), 'WRONG_REQUEST_PARAMETERS'],
       ['an unknown type', paymentBody({ type: 'CHEQUE' }), 'WRONG_REQUEST_PARAMETERS'],
       ['PLN over SEPA', paymentBody({ currency: 'PLN', amount: '1.00' }), 'WRONG_REQUEST_PARAMETERS'],
-      ['a debtor account not the user’s', paymentBody({ debtorIban: ibanOf('018f0000-0000-7000-8000-000000000000') }), 'WRONG_REQUEST_PARAMETERS'],
-      ['a debtor account in another currency', paymentBody({ currency: 'PLN', type: 'DOMESTIC', iban: PL_CREDITOR_IBAN, debtorIban: ibanOf(eur) }), 'WRONG_REQUEST_PARAMETERS'],
+      [
+        'a debtor account not the user’s',
+        paymentBody({ debtorIban: ibanOf('018f0000-0000-7000-8000-000000000000') }),
+        'WRONG_REQUEST_PARAMETERS',
+      ],
+      [
+        'a debtor account in another currency',
+        paymentBody({ currency: 'PLN', type: 'DOMESTIC', iban: PL_CREDITOR_IBAN, debtorIban: ibanOf(eur) }),
+        'WRONG_REQUEST_PARAMETERS',
+      ],
       ['an unknown ASPSP', paymentBody({ aspsp: 'Nordea' }), 'WRONG_ASPSP_PROVIDED'],
       ['another redirect', { ...paymentBody(), redirect_url: 'https://evil.example/cb' }, 'REDIRECT_URI_NOT_ALLOWED'],
     ];

@@ -95,7 +95,9 @@ function debtorOf(accounts: OpenAccountRow[], currency: string, iban: string | n
   if (!found) {
     throw invalid(
       path,
-      iban === null ? `No open account in ${currency} to pay from` : `Must be the IBAN of one of your open accounts in ${currency}`,
+      iban === null
+        ? `No open account in ${currency} to pay from`
+        : `Must be the IBAN of one of your open accounts in ${currency}`,
     );
   }
   return found;
@@ -133,7 +135,7 @@ async function decide(
   d: { userId: string; id: string; approve: boolean; accountId: string | null; now: Date },
 ): Promise<string | undefined> {
   const row = await selectUserPaymentRequest(tx, d.userId, d.id);
-  if (!row || row.status !== 'pending') return undefined;
+  if (row?.status !== 'pending') return undefined;
   let debtor: string | null = null;
   if (d.approve) {
     const accounts = await selectOpenAccounts(tx, d.userId);
@@ -179,7 +181,10 @@ export async function startPayment(
     throw invalid(`${base}.instructed_amount.currency`, `A ${p.paymentType} payment is in ${SCHEME_CURRENCY[p.scheme]}`);
   const iban = electronicFormatIBAN(p.creditor.iban) ?? '';
   if (!isValidIBAN(iban))
-    throw invalid(`${base}.beneficiary.creditor_account.identification`, 'Must be a valid IBAN (country, length and check digits)');
+    throw invalid(
+      `${base}.beneficiary.creditor_account.identification`,
+      'Must be a valid IBAN (country, length and check digits)',
+    );
   const userId = p.application.userId;
   const id = randomUUID();
   const redirect = await em.transactional(async (tx) => {
@@ -233,7 +238,10 @@ export async function readApplicationPayment(
 }
 
 /** A payment request of the user as the consent page shows it, or null. */
-export async function readUserPayment(em: EntityManager, { userId, id }: { userId: string; id: string }): Promise<PaymentRequest | null> {
+export async function readUserPayment(
+  em: EntityManager,
+  { userId, id }: { userId: string; id: string },
+): Promise<PaymentRequest | null> {
   const row = await selectUserPaymentRequest(em, userId, id);
   return row ? toRequest(em, row) : null;
 }

@@ -431,7 +431,11 @@ export async function selectApplicationPaymentRequest(
 }
 
 /** A payment request of the user (the consent page), or undefined. */
-export async function selectUserPaymentRequest(em: EntityManager, userId: string, id: string): Promise<PaymentRequestRow | undefined> {
+export async function selectUserPaymentRequest(
+  em: EntityManager,
+  userId: string,
+  id: string,
+): Promise<PaymentRequestRow | undefined> {
   const [row] = await em.execute<PaymentRequestRow[]>(`${PAYMENT_REQUEST_SELECT} where p.id = ? and p.user_id = ?`, [id, userId]);
   return row;
 }

@@ -21,7 +21,9 @@ export const decidePaymentProcedure = protectedProcedure
     dataOf(
       z.object({
         payment: EnablebankingPaymentSchema,
-        redirect: z.url().meta({ description: 'Where the owner’s browser goes: the app’s redirect_url with `state` (or `error`)' }),
+        redirect: z
+          .url()
+          .meta({ description: 'Where the owner’s browser goes: the app’s redirect_url with `state` (or `error`)' }),
       }),
     ).meta({ id: 'EnablebankingPaymentDecision' }),
   )

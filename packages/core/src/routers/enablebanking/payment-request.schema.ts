@@ -13,10 +13,13 @@ export const EnablebankingPaymentSchema = z
     currency: CurrencySchema,
     creditor: z.object({ name: z.string(), iban: z.string() }),
     remittance: z.string(),
-    debtorAccountId: IdSchema.nullable().meta({ description: 'The account the app named (or the owner picked); null: the owner picks' }),
+    debtorAccountId: IdSchema.nullable().meta({
+      description: 'The account the app named (or the owner picked); null: the owner picks',
+    }),
     redirectUrl: z.string(),
     status: z.enum(['pending', 'authorised', 'refused']).meta({
-      description: '`pending` until the owner decides; `authorised` (then `payment` is the section-19 payment it became) or `refused`',
+      description:
+        '`pending` until the owner decides; `authorised` (then `payment` is the section-19 payment it became) or `refused`',
     }),
     payment: PaymentSchema.nullable(),
     createdAt: TimestampSchema,
