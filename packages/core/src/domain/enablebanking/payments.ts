@@ -279,5 +279,7 @@ export async function deleteApplicationPayment(
   if (!request) return 'missing';
   if (inProgress(request)) return 'in-progress';
   const now = await userNow(em, request.userId);
-  return (await deletePaymentRequestRow(em, applicationId, id, now)) ? 'deleted' : 'missing';
+  if (await deletePaymentRequestRow(em, { applicationId, id, status: request.status, now })) return 'deleted';
+  // Decided meanwhile: authorised now, so executing (or gone, if deleted meanwhile).
+  return (await readApplicationPayment(em, { applicationId, id })) ? 'in-progress' : 'missing';
 }

@@ -463,15 +463,21 @@ export async function linkPaymentRequest(tx: EntityManager, id: string, paymentI
   await tx.execute('update enablebanking_payments set payment_id = ? where id = ?', [paymentId, id]);
 }
 
-/** Hides a payment request from its application (DELETE /payments/:id); a pending one is refused with it. */
-export async function deletePaymentRequestRow(em: EntityManager, applicationId: string, id: string, now: Date): Promise<boolean> {
+/**
+ * Hides a payment request from its application (DELETE /payments/:id) if its status is still `status`
+ * (as the caller read it: a decision in between wins); a pending one is refused with it.
+ */
+export async function deletePaymentRequestRow(
+  em: EntityManager,
+  d: { applicationId: string; id: string; status: string; now: Date },
+): Promise<boolean> {
   const rows = await em.execute<{ id: string }[]>(
     `update enablebanking_payments
         set deleted_at = ?, status = case when status = 'pending' then 'refused' else status end,
             decided_at = coalesce(decided_at, ?)
-      where id = ? and application_id = ? and deleted_at is null
+      where id = ? and application_id = ? and deleted_at is null and status = ?
      returning id`,
-    [now, now, id, applicationId],
+    [d.now, d.now, d.id, d.applicationId, d.status],
   );
   return rows.length > 0;
 }
