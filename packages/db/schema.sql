@@ -77,6 +77,43 @@ create table enablebanking_authorizations (
   constraint enablebanking_authorizations_status CHECK (status = ANY (ARRAY['pending'::text, 'approved'::text, 'refused'::text, 'used'::text]))
 );
 
+create table enablebanking_payments (
+  id uuid not null,
+  application_id uuid not null,
+  user_id uuid not null,
+  aspsp_name text not null,
+  aspsp_country text not null,
+  psu_type text not null,
+  payment_type text not null,
+  scheme text not null,
+  state text not null,
+  redirect_url text not null,
+  amount bigint not null,
+  currency text not null,
+  creditor_name text not null,
+  creditor_iban text not null,
+  remittance text not null,
+  end_to_end_id text,
+  requested_execution_date date,
+  debtor_account_id uuid,
+  payment_details jsonb not null,
+  status text not null default 'pending'::text,
+  payment_id uuid,
+  created_at timestamp(3) with time zone not null,
+  decided_at timestamp(3) with time zone,
+  deleted_at timestamp(3) with time zone,
+  constraint enablebanking_payments_pkey PRIMARY KEY (id),
+  constraint enablebanking_payments_payment_id_key UNIQUE (payment_id),
+  constraint enablebanking_payments_application_id_fkey FOREIGN KEY (application_id) REFERENCES enablebanking_applications(id) ON DELETE CASCADE,
+  constraint enablebanking_payments_debtor_account_id_fkey FOREIGN KEY (debtor_account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  constraint enablebanking_payments_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(id) ON DELETE SET NULL,
+  constraint enablebanking_payments_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
+  constraint enablebanking_payments_amount CHECK (amount > 0 AND amount <= '1000000000000'::bigint),
+  constraint enablebanking_payments_decided CHECK ((status = 'pending'::text) = (decided_at IS NULL)),
+  constraint enablebanking_payments_psu_type CHECK (psu_type = ANY (ARRAY['personal'::text, 'business'::text])),
+  constraint enablebanking_payments_status CHECK (status = ANY (ARRAY['pending'::text, 'authorised'::text, 'refused'::text]))
+);
+
 create table enablebanking_session_accounts (
   uid uuid not null,
   session_id uuid not null,
@@ -723,6 +760,9 @@ CREATE INDEX api_keys_user_idx ON api_keys USING btree (user_id, created_at);
 CREATE INDEX enablebanking_applications_user_idx ON enablebanking_applications USING btree (user_id);
 CREATE INDEX enablebanking_authorizations_application_idx ON enablebanking_authorizations USING btree (application_id);
 CREATE INDEX enablebanking_authorizations_user_idx ON enablebanking_authorizations USING btree (user_id);
+CREATE INDEX enablebanking_payments_application_idx ON enablebanking_payments USING btree (application_id);
+CREATE INDEX enablebanking_payments_debtor_idx ON enablebanking_payments USING btree (debtor_account_id) WHERE (debtor_account_id IS NOT NULL);
+CREATE INDEX enablebanking_payments_user_idx ON enablebanking_payments USING btree (user_id);
 CREATE INDEX enablebanking_session_accounts_account_idx ON enablebanking_session_accounts USING btree (account_id);
 CREATE INDEX enablebanking_sessions_application_idx ON enablebanking_sessions USING btree (application_id);
 CREATE INDEX enablebanking_sessions_user_idx ON enablebanking_sessions USING btree (user_id);

@@ -107,6 +107,44 @@ const RESOURCES: Record<string, ResourceFixture> = {
     if (res.status !== 200) throw new Error(`fixture POST /enablebanking/auth answered ${res.status}`);
     return ((await res.json()) as { authorization_id: string }).authorization_id;
   },
+  'payments/{paymentId}': async (owner) => {
+    const application = (await post(owner, '/v1/enablebanking/applications', {
+      name: 'security',
+      redirectUrls: ['https://app.example/cb'],
+    })) as { id: string; privateKey: string };
+    const now = Math.floor(Date.now() / 1000);
+    const jwt = await new SignJWT({})
+      .setProtectedHeader({ alg: 'RS256', kid: application.id })
+      .setIssuer('enablebanking.com')
+      .setAudience('api.enablebanking.com')
+      .setIssuedAt(now)
+      .setExpirationTime(now + 600)
+      .sign(await importPKCS8(application.privateKey, 'RS256'));
+    // An Enable Banking payment at an ASPSP that waits for the owner, so it stays pending.
+    const res = await fetch(`${app.url}/enablebanking/payments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
+      body: JSON.stringify({
+        payment_type: 'DOMESTIC',
+        payment_request: {
+          credit_transfer_transaction: [
+            {
+              instructed_amount: { currency: 'PLN', amount: '1.00' },
+              beneficiary: {
+                creditor: { name: 'Security' },
+                creditor_account: { identification: 'PL61109010140000071219812874', scheme_name: 'IBAN' },
+              },
+            },
+          ],
+        },
+        aspsp: { name: 'Sandbank', country: 'PL' },
+        state: 'security',
+        redirect_url: 'https://app.example/cb',
+      }),
+    });
+    if (res.status !== 200) throw new Error(`fixture POST /enablebanking/payments answered ${res.status}`);
+    return ((await res.json()) as { payment_id: string }).payment_id;
+  },
   'owner/{owner}': async (owner) => owner.email,
   'items/{id}': async (owner) => {
     const key = (await post(owner, '/v1/api-keys', { name: 'security' })) as { id: string; key: string };

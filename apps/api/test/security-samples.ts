@@ -11,6 +11,7 @@ export const authSampleInputs: Record<string, unknown> = {
   'gocardless.decideRequisition': { approve: false },
   'gocardless.advanceRequisition': { step: 'GC' },
   'enablebanking.decideAuthorization': { approve: false },
+  'enablebanking.decidePayment': { approve: false },
   'enablebanking.createApplication': { name: 'Budget app', redirectUrls: ['https://app.example/cb'] },
   'scenarios.applyScenario': { scenario: { version: 1, seed: 1, accounts: [] } },
   'worlds.takeSnapshot': { name: 'security' },

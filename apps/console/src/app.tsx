@@ -8,7 +8,7 @@ import { AccountPage } from './pages/account-page.tsx';
 import { AccountsPage } from './pages/accounts-page.tsx';
 import { ApiKeysPage } from './pages/api-keys-page.tsx';
 import { AuthPage } from './pages/auth-page.tsx';
-import { ConsentPage } from './pages/consent-page.tsx';
+import { type ConsentFace, ConsentPage } from './pages/consent-page.tsx';
 import { EventsPage } from './pages/events-page.tsx';
 import { PaymentsPage } from './pages/payments-page.tsx';
 import { PlaidItemsPage } from './pages/plaid-items-page.tsx';
@@ -27,12 +27,16 @@ function returnPath(search: string): string {
 }
 
 /** The consent page a face's link leads to, or nothing: it stands outside the console, signed in or not. */
-function consentOf(location: string): { face: 'gocardless' | 'enablebanking'; id: string } | undefined {
-  const match = /^\/(gocardless)\/requisitions\/([^/]+)$|^\/(enablebanking)\/authorizations\/([^/]+)$/.exec(location);
-  if (!match) return undefined;
-  if (match[1] && match[2]) return { face: 'gocardless', id: match[2] };
-  if (match[3] && match[4]) return { face: 'enablebanking', id: match[4] };
-  return undefined;
+function consentOf(location: string): { face: ConsentFace; id: string } | undefined {
+  const match = /^\/(gocardless\/requisitions|enablebanking\/authorizations|enablebanking\/payments)\/([^/]+)$/.exec(location);
+  if (!match?.[1] || !match[2]) return undefined;
+  const faces: Record<string, ConsentFace> = {
+    'gocardless/requisitions': 'gocardless',
+    'enablebanking/authorizations': 'enablebanking',
+    'enablebanking/payments': 'enablebanking-payment',
+  };
+  const face = faces[match[1]];
+  return face ? { face, id: match[2] } : undefined;
 }
 
 function Routes() {

@@ -8,11 +8,17 @@ export { readClock, tryClockLock } from './domain/clock/clock.ts';
 export { rateWithin } from './domain/currencies/convert.ts';
 export { currencyExponent } from './domain/currencies/currencies.ts';
 export { type FxRateParams, fxRate } from './domain/currencies/fx-rates.ts';
-export { minorToDecimal } from './domain/currencies/money.ts';
+export { decimalToMinor, minorToDecimal } from './domain/currencies/money.ts';
 export { fireDueItems, fireDueItemsEverywhere } from './domain/due-items/due-items.ts';
 export type { Application } from './domain/enablebanking/applications.ts';
 export { type Aspsp, type Authorization, startAuthorization } from './domain/enablebanking/authorizations.ts';
 export { JWT_AUDIENCE, JWT_ISSUER, type JwtRefusal, MAX_JWT_SECONDS, verifyApplicationJwt } from './domain/enablebanking/jwt.ts';
+export {
+  deleteApplicationPayment,
+  type PaymentRequest,
+  readApplicationPayment,
+  startPayment,
+} from './domain/enablebanking/payments.ts';
 export {
   closeSession,
   createSession,

@@ -111,11 +111,12 @@ export function enablebankingDocument(): ProviderDocument {
   return enablebanking;
 }
 
-/** `/sessions/<uuid>` → the document's `/sessions/{session_id}`, `/accounts/<uid>/balances` → `/accounts/{account_id}/balances`. */
+/** `/sessions/<uuid>` → the document's `/sessions/{session_id}` (`/payments/<uuid>` likewise), `/accounts/<uid>/balances` → `/accounts/{account_id}/balances`. */
 function enablebankingOpenPath(facePath: string): string {
   return facePath
     .replace(/\/$/, '')
     .replace(/^\/sessions\/[^/]+$/, '/sessions/{session_id}')
+    .replace(/^\/payments\/[^/]+$/, '/payments/{payment_id}')
     .replace(/^\/accounts\/[^/]+\//, '/accounts/{account_id}/');
 }
 

@@ -8,22 +8,19 @@
  *   (`RJ`, from either step); the browser goes to the app's redirect with `ref`.
  * - Enable Banking (`/console/enablebanking/authorizations/:id`): one step, approve with the accounts
  *   picked or decline; the browser goes to the app's `redirect_url` with `code` (or `error`) and `state`.
+ * - Enable Banking payments (`/console/enablebanking/payments/:id`, payment-consent.tsx): the payment,
+ *   the account to pay from, Pay or Cancel; the browser goes to `redirect_url` with `state`.
+ * The bank's frame, its sign-in and "nothing to decide" are components/bank.tsx.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { BankFrame, BankSignIn, Decided, hostOf } from '../components/bank.tsx';
 import { ErrorNote } from '../components/error-note.tsx';
 import { Money } from '../components/ui.tsx';
 import { useAuth } from '../lib/auth.tsx';
 import { formatDate } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
-
-/** The bank's colour: one of a few tones (styles.css, `.bank[data-tone]`), the same for the same name. */
-const TONES = ['teal', 'indigo', 'crimson', 'green', 'plum'] as const;
-function toneOf(name: string): (typeof TONES)[number] {
-  let hash = 0;
-  for (const char of name) hash = (hash * 31 + (char.codePointAt(0) ?? 0)) % 1_000_003;
-  return TONES[hash % TONES.length] ?? 'teal';
-}
+import { EnableBankingPaymentConsent } from './payment-consent.tsx';
 
 /**
  * GoCardless institutions by id, as the face lists them (apps/api/src/faces/gocardless/institutions.ts);
@@ -36,91 +33,6 @@ const GOCARDLESS_BANKS: Readonly<Record<string, string>> = {
   SANDBANK_TYTUL_SNDBPLP3: 'Bank Tytułów Przelewów',
   SANDBANK_LIMIT_SNDBPLP4: 'Bank Dziennego Limitu',
 };
-
-const hostOf = (url: string): string => {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
-};
-
-interface Bank {
-  name: string;
-  /** Through whom the app reads (the aggregator). */
-  via: string;
-}
-
-/** The bank's frame around every state of the page: its name and colour, the steps, the content. */
-function BankFrame({ bank, steps, current, children }: { bank: Bank; steps: string[]; current: number; children: ReactNode }) {
-  return (
-    <div className="bank" data-tone={toneOf(bank.name)}>
-      <header className="bank-bar">
-        <span className="bank-mark" aria-hidden="true">
-          {bank.name.slice(0, 1)}
-        </span>
-        <span className="bank-name">{bank.name}</span>
-      </header>
-      <main className="bank-main" id="main">
-        {steps.length > 1 ? (
-          <ol className="bank-steps" aria-label="Steps">
-            {steps.map((step, index) => (
-              <li
-                key={step}
-                className="bank-step"
-                aria-current={index === current ? 'step' : undefined}
-                data-done={index < current || undefined}
-              >
-                {step}
-              </li>
-            ))}
-          </ol>
-        ) : null}
-        {children}
-        <p className="bank-foot">Secure connection through {bank.via}. A Sandbank sandbox bank: no real money moves.</p>
-      </main>
-    </div>
-  );
-}
-
-/** Sign-in inside the bank's page: the console's own sign-in call, returning to this page. */
-function BankSignIn() {
-  const trpc = useTRPC();
-  const { signIn } = useAuth();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const login = useMutation(trpc.auth.login.mutationOptions({ onSuccess: ({ data }) => signIn(data) }));
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    login.mutate({ email, password });
-  };
-  return (
-    <section className="bank-card" aria-labelledby="bank-sign-in">
-      <h1 id="bank-sign-in">Sign in to your bank</h1>
-      <p className="muted">An app asks to connect to your accounts. Sign in to see what it asks for.</p>
-      <form className="stack" onSubmit={submit}>
-        <label className="field">
-          <span>E-mail</span>
-          <input type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        </label>
-        <label className="field">
-          <span>Password</span>
-          <input
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
-        <ErrorNote error={login.error} />
-        <button type="submit" disabled={login.isPending}>
-          Sign in
-        </button>
-      </form>
-    </section>
-  );
-}
 
 interface Request {
   appName: string;
@@ -209,15 +121,6 @@ function AccountPicker({
         </button>
       </div>
     </form>
-  );
-}
-
-function Decided({ what }: { what: string }) {
-  return (
-    <section className="bank-card" aria-labelledby="consent-decided">
-      <h1 id="consent-decided">Nothing to decide</h1>
-      <p className="empty">{what}</p>
-    </section>
   );
 }
 
@@ -334,7 +237,9 @@ function EnableBankingConsent({ id }: { id: string }) {
 }
 
 /** The consent page of a face: the bank's sign-in until the owner is signed in, then the request. */
-export function ConsentPage({ face, id }: { face: 'gocardless' | 'enablebanking'; id: string }) {
+export type ConsentFace = 'gocardless' | 'enablebanking' | 'enablebanking-payment';
+
+export function ConsentPage({ face, id }: { face: ConsentFace; id: string }) {
   const { user } = useAuth();
   if (!user) {
     return (
@@ -347,5 +252,6 @@ export function ConsentPage({ face, id }: { face: 'gocardless' | 'enablebanking'
       </BankFrame>
     );
   }
-  return face === 'gocardless' ? <GoCardlessConsent id={id} /> : <EnableBankingConsent id={id} />;
+  if (face === 'gocardless') return <GoCardlessConsent id={id} />;
+  return face === 'enablebanking' ? <EnableBankingConsent id={id} /> : <EnableBankingPaymentConsent id={id} />;
 }

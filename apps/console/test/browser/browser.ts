@@ -165,13 +165,13 @@ export const textOf = (page: Page, testId: string) => page.getByTestId(testId).f
  * Each account's checkbox starts its account's own line (never wrapped onto the line before), and the
  * lines are stacked one under another.
  */
-export async function expectOnePerLine(page: Page, count: number): Promise<void> {
-  const rows = page.getByRole('listitem').filter({ has: page.getByRole('checkbox') });
+export async function expectOnePerLine(page: Page, count: number, control: 'checkbox' | 'radio' = 'checkbox'): Promise<void> {
+  const rows = page.getByRole('listitem').filter({ has: page.getByRole(control) });
   await expect.poll(() => rows.count()).toBe(count);
   let bottom = 0;
   for (let index = 0; index < count; index += 1) {
     const row = await rows.nth(index).boundingBox();
-    const box = await rows.nth(index).getByRole('checkbox').boundingBox();
+    const box = await rows.nth(index).getByRole(control).boundingBox();
     if (!row || !box) throw new Error(`account ${index} is not shown`);
     expect(row.y).toBeGreaterThanOrEqual(bottom);
     expect(box.x - row.x).toBeLessThan(8);

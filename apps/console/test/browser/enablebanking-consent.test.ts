@@ -5,10 +5,13 @@
  * owner opens `url`, signs in inside the bank's page, sees the app, what it asks for and where they
  * go next, approves two of three accounts and lands on `redirect_url` with `code` and `state`;
  * `POST /sessions` answers exactly those two. On a phone (390 px) the page fits, each account is on
- * its own line, and declining lands on `redirect_url` with `error=access_denied`.
+ * its own line, and declining lands on `redirect_url` with `error=access_denied`. A payment (`POST
+ * /payments`) shows its amount, creditor, IBAN and remittance, pays from the account chosen (the app then
+ * reads ACTC from that account), fits a phone, and Cancel lands with `access_denied` (the app reads CNCL).
  */
 import { enablebankingCalls } from '@sandbank/api/test-enablebanking';
-import { openAccount } from '@sandbank/testing/fixtures';
+import { ibanOf } from '@sandbank/core';
+import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { expect, it } from 'vitest';
 import { checkPage, documentWidth, expectOnePerLine, openPage, textOf } from './browser.ts';
 import { submitSignIn } from './pages.ts';
@@ -92,6 +95,101 @@ it('fits a phone, one account a line, and declining sends the user back with acc
   expect(landed.searchParams.get('code')).toBeNull();
   // Once decided, the page says so.
   await page.goto(stack.url + new URL(started.body.url).pathname);
+  await page.getByRole('heading', { name: 'Nothing to decide' }).waitFor();
+  await page.context().close();
+});
+
+/** `POST /payments` at the `Sandbank` ASPSP: 123.45 PLN to a creditor, as an app sends it. */
+const payment = (application: Awaited<ReturnType<typeof register>>, state: string) =>
+  eb(application, 'POST', '/payments', {
+    payment_type: 'DOMESTIC',
+    payment_request: {
+      credit_transfer_transaction: [
+        {
+          instructed_amount: { currency: 'PLN', amount: '123.45' },
+          beneficiary: {
+            creditor: { name: 'Spółdzielnia Mieszkaniowa' },
+            creditor_account: { identification: 'PL61109010140000071219812874', scheme_name: 'IBAN' },
+          },
+          remittance_information: ['Czynsz grudzień'],
+        },
+      ],
+    },
+    aspsp: { name: 'Sandbank', country: 'PL' },
+    state,
+    redirect_url: application.redirectUrls[0],
+    psu_type: 'personal',
+  });
+
+it('shows a payment like a bank does, pays it from the account chosen, and the app sees it executing', async () => {
+  const user = await stack.app.createUser();
+  const everyday = await openAccount(stack.app, user, 'Everyday');
+  const savings = await openAccount(stack.app, user, 'Savings');
+  for (const accountId of [everyday, savings]) {
+    expect((await simulate(stack.app, user, { accountId, amount: 1_000_00 })).status).toBe(201);
+  }
+  const back = `${stack.url}/healthz`;
+  const application = await register(user, [back]);
+  const created = await payment(application, 'state-pay');
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  expect(created.body.status).toBe('PDNG');
+  const consentUrl = new URL(created.body.url);
+  expect(consentUrl.pathname).toBe(`/console/enablebanking/payments/${created.body.payment_id}`);
+
+  const watched = await openPage(stack.browser, stack.url);
+  const { page } = watched;
+  await page.goto(stack.url + consentUrl.pathname);
+  await submitSignIn(page, user.email, user.password);
+  await page.getByRole('heading', { name: 'Confirm a payment' }).waitFor();
+  expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
+  expect(await textOf(page, 'payment-request')).toContain('Budget app asks you to pay');
+  expect(await textOf(page, 'payment-amount')).toMatch(/123[.,]45/);
+  expect(await textOf(page, 'payment-amount')).toMatch(/PLN|zł/);
+  expect(await textOf(page, 'payment-creditor')).toBe('Spółdzielnia Mieszkaniowa');
+  expect(await textOf(page, 'payment-iban')).toBe('PL61 1090 1014 0000 0712 1981 2874');
+  expect(await textOf(page, 'payment-remittance')).toBe('Czynsz grudzień');
+  expect(await textOf(page, 'consent-next')).toBe(new URL(back).host);
+  await expectOnePerLine(page, 2, 'radio');
+  await checkPage(watched, 'eb-payment-consent');
+
+  await page.getByRole('radio', { name: /Savings/ }).check();
+  await page.getByRole('button', { name: 'Pay' }).click();
+  await page.waitForURL(/\/healthz\?/);
+  const landed = new URL(page.url());
+  expect(landed.searchParams.get('state')).toBe('state-pay');
+  expect(landed.searchParams.get('error')).toBeNull();
+
+  const status = await eb(application, 'GET', `/payments/${created.body.payment_id}`);
+  expect(status.body).toMatchObject({ status: 'ACTC', final_status: false });
+  expect(status.body.payment_details.debtor_account.identification).toBe(ibanOf(savings));
+  await page.context().close();
+});
+
+it('fits a phone for a payment, and Cancel sends the user back with access_denied', async () => {
+  const user = await stack.app.createUser();
+  const main = await openAccount(stack.app, user, 'Everyday account with a rather long name');
+  expect((await simulate(stack.app, user, { accountId: main, amount: 500_00 })).status).toBe(201);
+  const back = `${stack.url}/healthz`;
+  const application = await register(user, [back]);
+  const created = await payment(application, 'state-cancel');
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+
+  const watched = await openPage(stack.browser, stack.url, { viewport: { width: 390, height: 844 } });
+  const { page } = watched;
+  await page.goto(stack.url + new URL(created.body.url).pathname);
+  await submitSignIn(page, user.email, user.password);
+  await page.getByRole('heading', { name: 'Confirm a payment' }).waitFor();
+  await expectOnePerLine(page, 1, 'radio');
+  expect(await documentWidth(page)).toBe(390);
+  await checkPage(watched, 'phone-eb-payment-consent');
+
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.waitForURL(/\/healthz\?/);
+  const landed = new URL(page.url());
+  expect(landed.searchParams.get('error')).toBe('access_denied');
+  expect(landed.searchParams.get('state')).toBe('state-cancel');
+  expect((await eb(application, 'GET', `/payments/${created.body.payment_id}`)).body).toMatchObject({ status: 'CNCL' });
+  await page.goto(stack.url + new URL(created.body.url).pathname);
   await page.getByRole('heading', { name: 'Nothing to decide' }).waitFor();
   await page.context().close();
 });

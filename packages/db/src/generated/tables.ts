@@ -1,6 +1,6 @@
 // The tables as Kysely sees them, rendered from a migrated database by packages/db/src/table-types.ts.
 // Do not edit: migrations change the schema; `pnpm --filter @sandbank/db schema` rewrites this file.
-// migrations digest: cf244fa5b2c350f4f2e5e086696a5c39
+// migrations digest: 0d71c59e9cea5d0ccbb6a3ed6f71c2c1
 import type { ColumnType } from 'kysely';
 
 /** A `jsonb` value as node-postgres parses it. */
@@ -58,6 +58,33 @@ interface EnablebankingAuthorizationsTable {
   account_ids: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   created_at: ColumnType<string, string | Date, string | Date>;
   decided_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+}
+
+interface EnablebankingPaymentsTable {
+  id: string;
+  application_id: string;
+  user_id: string;
+  aspsp_name: string;
+  aspsp_country: string;
+  psu_type: string;
+  payment_type: string;
+  scheme: string;
+  state: string;
+  redirect_url: string;
+  amount: ColumnType<string, string | bigint | number, string | bigint | number>;
+  currency: string;
+  creditor_name: string;
+  creditor_iban: string;
+  remittance: string;
+  end_to_end_id: ColumnType<string | null, string | null | undefined, string | null>;
+  requested_execution_date: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+  debtor_account_id: ColumnType<string | null, string | null | undefined, string | null>;
+  payment_details: Json;
+  status: ColumnType<string, string | undefined, string>;
+  payment_id: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: ColumnType<string, string | Date, string | Date>;
+  decided_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+  deleted_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
 }
 
 interface EnablebankingSessionAccountsTable {
@@ -561,6 +588,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   enablebanking_applications: EnablebankingApplicationsTable;
   enablebanking_authorizations: EnablebankingAuthorizationsTable;
+  enablebanking_payments: EnablebankingPaymentsTable;
   enablebanking_session_accounts: EnablebankingSessionAccountsTable;
   enablebanking_sessions: EnablebankingSessionsTable;
   events: EventsTable;

@@ -37,6 +37,7 @@ import { Migration20261129113616ConversionVersionRule } from './20261129113616-c
 import { Migration20261129120030PaymentFiles } from './20261129120030-payment-files.ts';
 import { Migration20261129121300PaymentLinksVersionRule } from './20261129121300-payment-links-version-rule.ts';
 import { Migration20261129130435PaymentLinkIndexes } from './20261129130435-payment-link-indexes.ts';
+import { Migration20261129135950EnablebankingPayments } from './20261129135950-enablebanking-payments.ts';
 import { Migration20261129140002SnapshotPayments } from './20261129140002-snapshot-payments.ts';
 
 export const migrations: MigrationObject[] = [
@@ -77,5 +78,6 @@ export const migrations: MigrationObject[] = [
   { name: '20261129120030-payment-files', class: Migration20261129120030PaymentFiles },
   { name: '20261129121300-payment-links-version-rule', class: Migration20261129121300PaymentLinksVersionRule },
   { name: '20261129130435-payment-link-indexes', class: Migration20261129130435PaymentLinkIndexes },
+  { name: '20261129135950-enablebanking-payments', class: Migration20261129135950EnablebankingPayments },
   { name: '20261129140002-snapshot-payments', class: Migration20261129140002SnapshotPayments },
 ];

@@ -5,7 +5,6 @@
  * application, so another application's (or another user's) are not found.
  */
 import {
-  type Application,
   closeSession,
   createSession,
   openStatement,
@@ -14,13 +13,14 @@ import {
   type SessionAccountAccess,
   startAuthorization,
 } from '@sandbank/core';
-import { type Call, type FaceRoute, readWorld } from '../kit.ts';
+import { type FaceRoute, readWorld } from '../kit.ts';
 import { aspspsOf, findAspsp } from './aspsps.ts';
 import { ebErrors } from './errors.ts';
-import { parseBody, parseQuery, pathId } from './input.ts';
+import { type AppCall, parseBody, parseQuery, pathId } from './input.ts';
 import {
   localDate,
   psuIdHash,
+  schemeOf,
   toAccountResource,
   toApplicationWire,
   toAspspWire,
@@ -28,6 +28,7 @@ import {
   toBalancesWire,
   toSessionWire,
 } from './mapping.ts';
+import { paymentRoutes } from './payments.ts';
 import { transactionsPage } from './transactions.ts';
 import {
   AccountResource,
@@ -44,9 +45,6 @@ import {
   SuccessResponse,
   TransactionsQuery,
 } from './wire.ts';
-
-/** A call past the JWT and the rate limit: the application that signed it. */
-export type AppCall = Call & { application: Application };
 
 /** Where the owner decides an authorization of an ASPSP that does not link at once. */
 const consentUrl = (call: AppCall, id: string) => `${call.deps.config.http.publicUrl}/console/enablebanking/authorizations/${id}`;
@@ -73,8 +71,8 @@ export const routes: Record<string, FaceRoute<AppCall>> = {
     response: GetAspspsResponse,
     run: async (call) => {
       const query = parseQuery(AspspsQuery, call.req.query);
-      // Both ASPSPs serve AIS for personal and business users; PIS is not served yet.
-      const none = query.service === 'PIS' || query.payment_type !== undefined;
+      // Both ASPSPs serve AIS and PIS (SEPA, INST_SEPA, DOMESTIC) for personal and business users.
+      const none = query.payment_type !== undefined && schemeOf(query.payment_type, undefined) === undefined;
       return { aspsps: none ? [] : aspspsOf(query.country).map(toAspspWire) };
     },
   },
@@ -166,4 +164,5 @@ export const routes: Record<string, FaceRoute<AppCall>> = {
       return readWorld(call, account.userId, (em) => transactionsPage(em, account, query));
     },
   },
+  ...paymentRoutes,
 };

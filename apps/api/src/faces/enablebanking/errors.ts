@@ -18,6 +18,8 @@ export type ErrorCode =
   | 'DATE_TO_WITHOUT_DATE_FROM'
   | 'EXPIRED_AUTHORIZATION_CODE'
   | 'EXPIRED_SESSION'
+  | 'PAYMENT_NOT_FINALIZED'
+  | 'PAYMENT_NOT_FOUND'
   | 'REDIRECT_URI_NOT_ALLOWED'
   | 'SESSION_DOES_NOT_EXIST'
   | 'UNAUTHORIZED_ACCESS'
@@ -74,6 +76,9 @@ export const ebErrors = {
       'Access to this resource is denied',
       `The session's consent does not cover ${what} (access.${what} was false)`,
     ),
+  noPayment: () => e(404, 'PAYMENT_NOT_FOUND', 'No payment found matching provided id'),
+  paymentNotFinalized: () =>
+    e(422, 'PAYMENT_NOT_FINALIZED', 'Payment is not finalized', 'A payment still executing (RCVD, ACTC, ACSP) cannot be deleted'),
   noAccount: () => e(404, 'ACCOUNT_DOES_NOT_EXIST', 'No account found matching provided id'),
   dateFromInFuture: () => e(422, 'DATE_FROM_IN_FUTURE', 'date_from can not be in the future'),
   dateToWithoutFrom: () => e(422, 'DATE_TO_WITHOUT_DATE_FROM', 'date_from must be provided if date_to provided'),

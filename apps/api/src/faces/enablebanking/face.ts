@@ -6,8 +6,9 @@
  */
 import { bearerToken, type JwtRefusal, verifyApplicationJwt, withFamilyShare } from '@sandbank/core';
 import { type Call, type FaceDefinition, limitCredential } from '../kit.ts';
-import { type AppCall, routes } from './endpoints.ts';
+import { routes } from './endpoints.ts';
 import { ErrorResponseSchema, ebErrors, fromDomain, toAnswer } from './errors.ts';
+import type { AppCall } from './input.ts';
 
 /** Why a JWT was refused, in words for `detail` (the token itself is never echoed). */
 const REFUSALS: Record<JwtRefusal, string> = {
@@ -40,7 +41,7 @@ export const enablebankingFace: FaceDefinition<AppCall> = {
     title: 'Sandbank — the Enable Banking face',
     version: '1.0',
     description:
-      "Enable Banking's API (AIS) over a Sandbank world. Register an application with POST /v1/enablebanking/applications, then sign each call with an RS256 JWT: kid = the application's id, iss enablebanking.com, aud api.enablebanking.com, at most 24 h. See docs/faces/enablebanking.md.",
+      "Enable Banking's API (AIS, and PIS executed as Sandbank payments) over a Sandbank world. Register an application with POST /v1/enablebanking/applications, then sign each call with an RS256 JWT: kid = the application's id, iss enablebanking.com, aud api.enablebanking.com, at most 24 h. See docs/faces/enablebanking.md.",
   },
   securityScheme: {
     type: 'http',
@@ -65,9 +66,11 @@ export const enablebankingFace: FaceDefinition<AppCall> = {
       '401':
         'No Authorization header (AUTHORIZATION_NOT_PROVIDED), a JWT refused (UNAUTHORIZED_ACCESS), or an expired session (EXPIRED_SESSION)',
       '403': 'Balances or transactions the session’s consent does not cover (ACCESS_DENIED)',
-      '404': 'No such session or account of this application (SESSION_DOES_NOT_EXIST, ACCOUNT_DOES_NOT_EXIST)',
+      '404':
+        'No such session, account or payment of this application (SESSION_DOES_NOT_EXIST, ACCOUNT_DOES_NOT_EXIST, PAYMENT_NOT_FOUND)',
       '409': 'An authorization decided already',
-      '422': 'Wrong request parameters, ASPSP, redirect URL, code, dates or continuation key; a closed session',
+      '422':
+        'Wrong request parameters, ASPSP, redirect URL, code, dates or continuation key; a closed session; deleting a payment still executing (PAYMENT_NOT_FINALIZED)',
       '429': 'The application’s rate limit, or the address’s',
     },
   },

@@ -1,7 +1,11 @@
 /** Reading a request's body, query and path ids with the wire schemas, failing in Enable Banking's shape. */
+import type { Application } from '@sandbank/core';
 import type { z } from 'zod';
 import type { Call } from '../kit.ts';
 import { ebErrors } from './errors.ts';
+
+/** A call past the JWT and the rate limit: the application that signed it. */
+export type AppCall = Call & { application: Application };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -7,15 +7,20 @@
  * - dates: local dates in Europe/Warsaw of the world's instants; instants as ISO 8601 UTC;
  * - ids: a session account's `uid` is its own (new per session); `identification_hash` is stable per
  *   account across sessions (a hash of its IBAN), as apps use it to recognise an account again;
- *   `entry_reference` and `transaction_id` are the Sandbank transaction's id (the same pending and booked).
+ *   `entry_reference` and `transaction_id` are the Sandbank transaction's id (the same pending and booked);
+ * - payments: `instructed_amount`'s decimal string → minor units (`decimalToMinor`: more places than the
+ *   currency's minor unit is refused, never rounded); `payment_type` → a section-19 scheme; the
+ *   section-19 payment's ISO status → Enable Banking's `PaymentStatus` (`paymentStatusOf`).
  */
 import { createHash } from 'node:crypto';
 import {
   type Application,
   type Aspsp,
+  decimalToMinor,
   ibanOf,
   minorToDecimal,
   nrbOf,
+  type PaymentRequest,
   type PendingEntry,
   SANDBANK_BIC,
   type Session,
@@ -23,8 +28,17 @@ import {
   type StatementEntry,
   type StatementHead,
 } from '@sandbank/core';
+import { CURRENCIES, type ExternalScheme } from '@sandbank/schemas';
 import type { z } from 'zod';
-import type { AccountResource, TransactionSchema } from './wire.ts';
+import { ebErrors } from './errors.ts';
+import type {
+  AccountResource,
+  CreatePaymentRequest,
+  GetPaymentResponse,
+  PAYMENT_STATUSES,
+  PaymentRequestResource,
+  TransactionSchema,
+} from './wire.ts';
 
 const ZONE = 'Europe/Warsaw';
 const DAY_MS = 86_400_000;
@@ -63,7 +77,7 @@ export const toApplicationWire = (application: Application) => ({
   redirect_urls: application.redirectUrls,
   active: true,
   countries: ['PL'],
-  services: ['AIS' as const],
+  services: ['AIS' as const, 'PIS' as const],
 });
 
 export const toAspspWire = (aspsp: Aspsp) => ({
@@ -174,3 +188,114 @@ export const toPendingWire = (currency: string, entry: PendingEntry): WireTransa
   value_date: entry.valueDate,
   transaction_date: entry.valueDate,
 });
+
+/**
+ * The payment types the face executes and the section-19 scheme each becomes: SEPA → `sepa` (EUR, next
+ * TARGET business day), INST_SEPA → `sepa_instant`, DOMESTIC → `elixir` (PLN, sessions), or
+ * `express_elixir` with `instruction_priority: "EXPR"` (the document's Polish express code).
+ */
+export function schemeOf(type: string, priority: string | undefined): ExternalScheme | undefined {
+  if (type === 'SEPA') return 'sepa';
+  if (type === 'INST_SEPA') return 'sepa_instant';
+  if (type === 'DOMESTIC') return priority === 'EXPR' ? 'express_elixir' : 'elixir';
+  return undefined;
+}
+
+const isCurrency = (code: string) => (CURRENCIES as readonly string[]).includes(code);
+const where = (...path: (string | number)[]) => ({ loc: ['body', ...path.map(String)] });
+
+/** `POST /payments`'s body → what the domain executes (one credit transfer to an IBAN), or 422 in Enable Banking's shape. */
+export function toPaymentStart(body: z.infer<typeof CreatePaymentRequest>) {
+  const request = body.payment_request;
+  const scheme = schemeOf(body.payment_type, request.payment_type_information?.instruction_priority);
+  if (!scheme) refusedThrow(['payment_type'], `payment_type ${body.payment_type} is not served; SEPA, INST_SEPA or DOMESTIC`);
+  const transfers = request.credit_transfer_transaction;
+  if (transfers.length !== 1)
+    refusedThrow(
+      ['payment_request', 'credit_transfer_transaction'],
+      'Exactly one credit transfer (bulk payments are not served)',
+    );
+  const transfer = transfers[0] as (typeof transfers)[number];
+  const { currency, amount } = transfer.instructed_amount;
+  const at = ['payment_request', 'credit_transfer_transaction', 0];
+  if (!isCurrency(currency)) refusedThrow([...at, 'instructed_amount', 'currency'], `Unknown currency ${currency}`);
+  const minor = decimalToMinor(amount, currency);
+  if (minor === null || minor <= 0n)
+    refusedThrow([...at, 'instructed_amount', 'amount'], `Must be above 0 with at most the minor unit's places of ${currency}`);
+  const account = transfer.beneficiary.creditor_account;
+  if (account.scheme_name !== 'IBAN') refusedThrow([...at, 'beneficiary', 'creditor_account', 'scheme_name'], 'Must be IBAN');
+  const debtor = request.debtor_account;
+  if (debtor && debtor.scheme_name !== 'IBAN') refusedThrow(['payment_request', 'debtor_account', 'scheme_name'], 'Must be IBAN');
+  if (request.debtor_currency !== undefined && request.debtor_currency !== currency)
+    refusedThrow(['payment_request', 'debtor_currency'], `Must be the instructed amount's currency, ${currency}`);
+  const remittance = (transfer.remittance_information ?? []).join(' ');
+  if (remittance.length > 140) refusedThrow([...at, 'remittance_information'], 'At most 140 characters in all');
+  return {
+    paymentType: body.payment_type,
+    scheme: scheme as ExternalScheme,
+    amount: minor as bigint,
+    currency,
+    creditor: { name: transfer.beneficiary.creditor.name, iban: account.identification },
+    remittance,
+    endToEndId: transfer.payment_id?.end_to_end_id ?? null,
+    requestedExecutionDate: transfer.requested_execution_date ?? null,
+    debtorIban: debtor?.identification ?? null,
+    details: request,
+  };
+}
+
+function refusedThrow(path: (string | number)[], msg: string): never {
+  throw ebErrors.wrongParameters([{ ...where(...path), msg, type: 'value_error' }]);
+}
+
+type EbPaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/**
+ * A payment request's status in Enable Banking's words: `PDNG` while the owner has not decided,
+ * `CNCL` when they cancelled; then the section-19 payment's own ISO 20022 status (RCVD, ACTC, ACSP,
+ * ACSC, RJCT; `CANC` is the document's `CNCL`). Final: settled, rejected or cancelled.
+ */
+export function paymentStatusOf(request: PaymentRequest): { status: EbPaymentStatus; final: boolean } {
+  const status: EbPaymentStatus =
+    request.status === 'pending'
+      ? 'PDNG'
+      : request.status === 'refused' || request.payment === null
+        ? 'CNCL'
+        : request.payment.status === 'CANC'
+          ? 'CNCL'
+          : request.payment.status;
+  return { status, final: status === 'ACSC' || status === 'RJCT' || status === 'CNCL' };
+}
+
+/** The request as the app sent it, with the debtor account the owner picked and each transfer's status. */
+function detailsOf(request: PaymentRequest, status: EbPaymentStatus): z.infer<typeof PaymentRequestResource> {
+  const details = request.details as z.infer<typeof PaymentRequestResource>;
+  const debtor = request.payment
+    ? { debtor_account: { identification: ibanOf(request.payment.fromAccountId), scheme_name: 'IBAN' } }
+    : {};
+  return {
+    ...details,
+    ...debtor,
+    credit_transfer_transaction: details.credit_transfer_transaction.map((transfer) => ({
+      ...transfer,
+      transaction_status: status,
+    })),
+  };
+}
+
+export function toPaymentWire(request: PaymentRequest): z.infer<typeof GetPaymentResponse> {
+  const { status, final } = paymentStatusOf(request);
+  const reason = request.payment?.statusReason;
+  return {
+    payment_id: request.id,
+    status,
+    payment_details: detailsOf(request, status),
+    payment_type: request.paymentType as z.infer<typeof GetPaymentResponse>['payment_type'],
+    aspsp: request.aspsp,
+    final_status: final,
+    ...(reason
+      ? { status_reason_information: { status_reason_code: reason.code, status_reason_description: reason.message } }
+      : {}),
+    psu_id_hash: psuIdHash(request.userId),
+  };
+}

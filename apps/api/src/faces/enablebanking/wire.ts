@@ -187,3 +187,110 @@ export const TransactionSchema = z
 export const HalTransactions = z
   .object({ transactions: z.array(TransactionSchema), continuation_key: z.string().optional() })
   .meta({ id: 'HalTransactions' });
+
+// Payments (PIS). Strings the face keeps (the request is stored as the app sent it) must be storable:
+// no NUL, no lone surrogates (PostgreSQL's jsonb and text refuse them).
+const storable = (value: string) => value.isWellFormed() && !value.includes('\u0000');
+const Text = (max: number) => z.string().max(max).refine(storable, 'Must be text without NUL or lone surrogates');
+
+/** The document's `PaymentType`s; the face executes SEPA, INST_SEPA and DOMESTIC (docs/faces/enablebanking.md). */
+const PAYMENT_TYPES = [
+  'SEPA',
+  'INST_SEPA',
+  'DOMESTIC',
+  'CROSSBORDER',
+  'DOMESTIC_SE_GIRO',
+  'INTERNAL',
+  'BULK_SEPA',
+  'BULK_DOMESTIC',
+  'BULK_DOMESTIC_SE_GIRO',
+] as const;
+
+/** The document's `PaymentStatus`es the face answers. */
+export const PAYMENT_STATUSES = ['PDNG', 'RCVD', 'ACTC', 'ACSP', 'ACSC', 'RJCT', 'CNCL'] as const;
+
+const AccountIdentification = z
+  .object({ identification: Text(50).pipe(z.string().min(1)), scheme_name: z.string().max(10) })
+  .meta({ id: 'AccountIdentification' });
+
+const InstructedAmount = z
+  .object({
+    currency: z.string().regex(/^[A-Z]{3}$/),
+    amount: z.string().regex(/^\d{1,20}(\.\d{1,20})?$/, 'A positive decimal number with . as the separator'),
+  })
+  .meta({ id: 'InstructedAmount' });
+
+const CreditTransferTransaction = z
+  .object({
+    instructed_amount: InstructedAmount,
+    beneficiary: z.object({
+      creditor: z.object({ name: Text(140).pipe(z.string().min(1)) }),
+      creditor_account: AccountIdentification,
+    }),
+    payment_id: z
+      .object({
+        end_to_end_id: z
+          .string()
+          .regex(/^[A-Za-z0-9/?:().,'+ -]{1,35}$/, "1–35 characters of A–Z a–z 0–9 / - ? : ( ) . , ' + and space")
+          .optional(),
+        instruction_id: Text(35).optional(),
+      })
+      .optional(),
+    requested_execution_date: Day.optional(),
+    remittance_information: z.array(Text(140)).max(4).optional(),
+    transaction_status: z.enum(PAYMENT_STATUSES).optional(),
+  })
+  .meta({ id: 'CreditTransferTransaction' });
+
+export const PaymentRequestResource = z
+  .object({
+    payment_information_id: Text(35).optional(),
+    payment_type_information: z
+      .object({ instruction_priority: z.enum(['HIGH', 'NORM', 'EXPR']).optional(), local_instrument: Text(35).optional() })
+      .optional(),
+    debtor: z.object({ name: Text(140).optional() }).optional(),
+    debtor_account: AccountIdentification.optional(),
+    debtor_currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional(),
+    credit_transfer_transaction: z.array(CreditTransferTransaction).min(1).max(100),
+  })
+  .meta({ id: 'PaymentRequestResource' });
+
+export const CreatePaymentRequest = z
+  .object({
+    payment_type: z.enum(PAYMENT_TYPES),
+    payment_request: PaymentRequestResource,
+    aspsp: AspspSchema,
+    state: Text(1024),
+    redirect_url: z.url().max(2048),
+    psu_type: PsuType.default('personal'),
+    auth_method: z.string().max(200).optional(),
+    language: z
+      .string()
+      .regex(/^[a-z]{2}$/)
+      .optional(),
+    psu_id: z.string().max(200).optional(),
+  })
+  .meta({ id: 'CreatePaymentRequest' });
+
+export const CreatePaymentResponse = z
+  .object({ payment_id: Uuid, status: z.enum(PAYMENT_STATUSES), url: z.url(), psu_id_hash: z.string() })
+  .meta({ id: 'CreatePaymentResponse' });
+
+export const GetPaymentResponse = z
+  .object({
+    payment_id: Uuid,
+    status: z.enum(PAYMENT_STATUSES),
+    payment_details: PaymentRequestResource,
+    payment_type: z.enum(PAYMENT_TYPES),
+    aspsp: AspspSchema,
+    final_status: z.boolean(),
+    status_reason_information: z
+      .strictObject({ status_reason_code: z.string(), status_reason_description: z.string() })
+      .optional()
+      .meta({ id: 'StatusReasonInformation' }),
+    psu_id_hash: z.string(),
+  })
+  .meta({ id: 'GetPaymentResponse' });

@@ -18,3 +18,17 @@ export function minorToDecimal(minor: number | bigint, currency: string, separat
   const scale = 10n ** BigInt(exponent);
   return `${sign}${abs / scale}${separator}${String(abs % scale).padStart(exponent, '0')}`;
 }
+
+/**
+ * `"12.34"` PLN → `1234n`, `"0.005"` KWD → `5n`, `"7"` JPY → `7n`: an unsigned decimal string in major
+ * units to minor units, or null when it is not one or has more places than the currency's minor unit
+ * (`"1.5"` JPY, `"0.0001"` KWD) — a bank refuses an amount it cannot carry, it does not round it.
+ */
+export function decimalToMinor(text: string, currency: string): bigint | null {
+  const match = /^(\d{1,20})(?:\.(\d{1,20}))?$/.exec(text);
+  if (!match) return null;
+  const exponent = currencyExponent(currency);
+  const fraction = (match[2] ?? '').replace(/0+$/, '');
+  if (fraction.length > exponent) return null;
+  return BigInt(match[1] as string) * 10n ** BigInt(exponent) + BigInt(fraction.padEnd(exponent, '0') || '0');
+}

@@ -1,6 +1,6 @@
 /**
  * The SQL of the Enable Banking face (docs/architecture.md, "The schema"): row types and one named
- * function per statement; `applications.ts`, `authorizations.ts` and `sessions.ts` keep the rules.
+ * function per statement; `applications.ts`, `authorizations.ts`, `sessions.ts` and `payments.ts` keep the rules.
  * Every read of an authorization or a session names its application, so one application never sees
  * another's (nor another user's) resources.
  */
@@ -321,4 +321,177 @@ export async function selectSessionAccount(
     [uid, applicationId],
   );
   return row;
+}
+
+export interface PaymentRequestRow {
+  id: string;
+  application_id: string;
+  application_name: string;
+  user_id: string;
+  aspsp_name: string;
+  aspsp_country: string;
+  psu_type: 'personal' | 'business';
+  payment_type: string;
+  scheme: string;
+  state: string;
+  redirect_url: string;
+  amount: string;
+  currency: string;
+  creditor_name: string;
+  creditor_iban: string;
+  remittance: string;
+  end_to_end_id: string | null;
+  requested_execution_date: string | null;
+  debtor_account_id: string | null;
+  payment_details: unknown;
+  status: 'pending' | 'authorised' | 'refused';
+  payment_id: string | null;
+  created_at: Date | string;
+  decided_at: Date | string | null;
+}
+
+const PAYMENT_REQUEST_SELECT = `select p.id, p.application_id, a.name as application_name, p.user_id, p.aspsp_name, p.aspsp_country,
+    p.psu_type, p.payment_type, p.scheme, p.state, p.redirect_url, p.amount, p.currency, p.creditor_name, p.creditor_iban,
+    p.remittance, p.end_to_end_id, to_char(p.requested_execution_date, 'YYYY-MM-DD') as requested_execution_date,
+    p.debtor_account_id, p.payment_details, p.status, p.payment_id, p.created_at, p.decided_at
+  from enablebanking_payments p join enablebanking_applications a on a.id = p.application_id`;
+
+export async function countPaymentRequests(tx: EntityManager, applicationId: string): Promise<number> {
+  const [row] = await tx.execute<{ n: string }[]>('select count(*) as n from enablebanking_payments where application_id = ?', [
+    applicationId,
+  ]);
+  return Number(row?.n ?? 0);
+}
+
+export interface NewPaymentRequest {
+  id: string;
+  applicationId: string;
+  userId: string;
+  aspspName: string;
+  aspspCountry: string;
+  psuType: string;
+  paymentType: string;
+  scheme: string;
+  state: string;
+  redirectUrl: string;
+  amount: number;
+  currency: string;
+  creditorName: string;
+  creditorIban: string;
+  remittance: string;
+  endToEndId: string | null;
+  requestedExecutionDate: string | null;
+  debtorAccountId: string | null;
+  paymentDetails: unknown;
+  now: Date;
+}
+
+export async function insertPaymentRequest(tx: EntityManager, r: NewPaymentRequest): Promise<void> {
+  await tx.execute(
+    `insert into enablebanking_payments
+       (id, application_id, user_id, aspsp_name, aspsp_country, psu_type, payment_type, scheme, state, redirect_url, amount, currency,
+        creditor_name, creditor_iban, remittance, end_to_end_id, requested_execution_date, debtor_account_id, payment_details, created_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)`,
+    [
+      r.id,
+      r.applicationId,
+      r.userId,
+      r.aspspName,
+      r.aspspCountry,
+      r.psuType,
+      r.paymentType,
+      r.scheme,
+      r.state,
+      r.redirectUrl,
+      r.amount,
+      r.currency,
+      r.creditorName,
+      r.creditorIban,
+      r.remittance,
+      r.endToEndId,
+      r.requestedExecutionDate,
+      r.debtorAccountId,
+      JSON.stringify(r.paymentDetails),
+      r.now,
+    ],
+  );
+}
+
+/** A payment request of the application that it has not deleted, or undefined (another application's too). */
+export async function selectApplicationPaymentRequest(
+  em: EntityManager,
+  applicationId: string,
+  id: string,
+): Promise<PaymentRequestRow | undefined> {
+  const [row] = await em.execute<PaymentRequestRow[]>(
+    `${PAYMENT_REQUEST_SELECT} where p.id = ? and p.application_id = ? and p.deleted_at is null`,
+    [id, applicationId],
+  );
+  return row;
+}
+
+/** A payment request of the user (the consent page), or undefined. */
+export async function selectUserPaymentRequest(
+  em: EntityManager,
+  userId: string,
+  id: string,
+): Promise<PaymentRequestRow | undefined> {
+  const [row] = await em.execute<PaymentRequestRow[]>(`${PAYMENT_REQUEST_SELECT} where p.id = ? and p.user_id = ?`, [id, userId]);
+  return row;
+}
+
+/**
+ * Decides a pending payment request of the user: `authorised` from the debtor account picked, or
+ * `refused`. Conditional, so of two racing decisions one wins; false when it was not pending (or not the user's).
+ */
+export async function decidePendingPaymentRequest(
+  tx: EntityManager,
+  d: { userId: string; id: string; approve: boolean; debtorAccountId: string | null; now: Date },
+): Promise<boolean> {
+  const rows = await tx.execute<{ id: string }[]>(
+    `update enablebanking_payments
+        set status = ?, debtor_account_id = coalesce(?, debtor_account_id), decided_at = ?
+      where id = ? and user_id = ? and status = 'pending'
+     returning id`,
+    [d.approve ? 'authorised' : 'refused', d.debtorAccountId, d.now, d.id, d.userId],
+  );
+  return rows.length > 0;
+}
+
+/** Links an authorised request to the section-19 payment it became. */
+export async function linkPaymentRequest(tx: EntityManager, id: string, paymentId: string): Promise<void> {
+  await tx.execute('update enablebanking_payments set payment_id = ? where id = ?', [paymentId, id]);
+}
+
+/**
+ * Hides a payment request from its application (DELETE /payments/:id) if its status is still `status`
+ * (as the caller read it: a decision in between wins); a pending one is refused with it.
+ */
+export async function deletePaymentRequestRow(
+  em: EntityManager,
+  d: { applicationId: string; id: string; status: string; now: Date },
+): Promise<boolean> {
+  const rows = await em.execute<{ id: string }[]>(
+    `update enablebanking_payments
+        set deleted_at = ?, status = case when status = 'pending' then 'refused' else status end,
+            decided_at = coalesce(decided_at, ?)
+      where id = ? and application_id = ? and deleted_at is null and status = ?
+     returning id`,
+    [d.now, d.now, d.id, d.applicationId, d.status],
+  );
+  return rows.length > 0;
+}
+
+export interface OpenAccountRow {
+  id: string;
+  name: string;
+  currency: string;
+}
+
+/** The user's open accounts, oldest first (a payment's debtor is one of them). */
+export async function selectOpenAccounts(tx: EntityManager, userId: string): Promise<OpenAccountRow[]> {
+  return tx.execute<OpenAccountRow[]>(
+    `select id, name, currency from accounts where user_id = ? and status = 'open' order by created_at, id`,
+    [userId],
+  );
 }

@@ -1,7 +1,9 @@
 import { router } from '../../trpc.ts';
 import { createApplicationProcedure } from './create-application.ts';
 import { decideAuthorizationProcedure } from './decide-authorization.ts';
+import { decidePaymentProcedure } from './decide-payment.ts';
 import { getAuthorizationProcedure } from './get-authorization.ts';
+import { getPaymentProcedure } from './get-payment.ts';
 import { listApplicationsProcedure } from './list-applications.ts';
 import { removeApplicationProcedure } from './remove-application.ts';
 
@@ -11,4 +13,6 @@ export const enablebankingRouter = router({
   removeApplication: removeApplicationProcedure,
   getAuthorization: getAuthorizationProcedure,
   decideAuthorization: decideAuthorizationProcedure,
+  getPayment: getPaymentProcedure,
+  decidePayment: decidePaymentProcedure,
 });
