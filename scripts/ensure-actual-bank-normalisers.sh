@@ -5,9 +5,11 @@
 # build bundles every bank file into one chunk (build/chunks/app-<hash>.js) that exports nothing but the
 # server's `run`; the `#app-gocardless/banks/*` imports in its package.json point at build/src/…, which
 # the package does not ship. So this installs the package with npm into a cache folder and writes,
-# beside that chunk, `sandbank-bank-factory.mjs`: the chunk's text unchanged plus one line,
-# `export { BankFactory };` — Actual's own function that picks a bank's normaliser by institution id
-# (IntegrationBank for a bank without one). It prints the path of that module. Idempotent.
+# beside that chunk, `sandbank-bank-factory.mjs`: the chunk's text unchanged plus one export line —
+# `BankFactory`, Actual's own function that picks a GoCardless bank's normaliser by institution id
+# (IntegrationBank for a bank without one), and the Enable Banking provider's `normalizeTransaction`
+# (src/app-enablebanking/services/enablebanking-service.ts, one for every ASPSP), exported as
+# `normalizeEnableBankingTransaction`. It prints the path of that module. Idempotent.
 #
 # `--ignore-scripts`: no native module is built; importing the chunk opens no database and starts no
 # server (its `run` is never called). Pattern and cache as scripts/ensure-actual-importer.sh.
@@ -23,13 +25,13 @@ package="$dir/node_modules/@actual-app/sync-server"
 derive() {
   local chunk
   chunk=$(grep -l '^function BankFactory(' "$package"/build/chunks/*.js | head -n 1)
-  if [ -z "$chunk" ]; then
-    echo "No chunk of @actual-app/sync-server@$version defines BankFactory: its bundle changed shape." >&2
+  if [ -z "$chunk" ] || ! grep -q '^function normalizeTransaction(tx)' "$chunk"; then
+    echo "No chunk of @actual-app/sync-server@$version defines BankFactory and the Enable Banking normalizeTransaction: its bundle changed shape." >&2
     exit 1
   fi
   local module="$package/build/chunks/sandbank-bank-factory.mjs"
-  if [ ! -f "$module" ] || [ "$chunk" -nt "$module" ]; then
-    { cat "$chunk"; printf '\nexport { BankFactory };\n'; } > "$module.tmp"
+  if [ ! -f "$module" ] || [ "$chunk" -nt "$module" ] || ! grep -q normalizeEnableBankingTransaction "$module"; then
+    { cat "$chunk"; printf '\nexport { BankFactory, normalizeTransaction as normalizeEnableBankingTransaction };\n'; } > "$module.tmp"
     mv "$module.tmp" "$module"
   fi
   echo "$module"
