@@ -54,7 +54,12 @@ export const PERSONALITIES: readonly Personality[] = [
       maxAccessValidForDays: 90,
     },
     enablebanking: { name: 'mBank' },
-    quirks: { datedIds: { prefix: '', sequenceDigits: 4 }, pendingWithoutId: true, withoutBalanceAfter: true, dailyLimit: PSD2_DAILY_READS },
+    quirks: {
+      datedIds: { prefix: '', sequenceDigits: 4 },
+      pendingWithoutId: true,
+      withoutBalanceAfter: true,
+      dailyLimit: PSD2_DAILY_READS,
+    },
   },
   {
     bank: 'ING Bank Śląski',
@@ -88,13 +93,25 @@ export const PERSONALITIES: readonly Personality[] = [
   },
   {
     bank: 'Bank Pekao',
-    gocardless: { id: 'PEKAO_PKOPPLPW', name: 'Bank Pekao', bic: 'PKOPPLPW', transactionTotalDays: 365, maxAccessValidForDays: 180 },
+    gocardless: {
+      id: 'PEKAO_PKOPPLPW',
+      name: 'Bank Pekao',
+      bic: 'PKOPPLPW',
+      transactionTotalDays: 365,
+      maxAccessValidForDays: 180,
+    },
     enablebanking: { name: 'Bank Pekao' },
     quirks: { dailyLimit: PSD2_DAILY_READS },
   },
   {
     bank: 'Revolut',
-    gocardless: { id: 'REVOLUT_REVOLT21', name: 'Revolut', bic: 'REVOLT21', transactionTotalDays: 730, maxAccessValidForDays: 180 },
+    gocardless: {
+      id: 'REVOLUT_REVOLT21',
+      name: 'Revolut',
+      bic: 'REVOLT21',
+      transactionTotalDays: 730,
+      maxAccessValidForDays: 180,
+    },
     enablebanking: { name: 'Revolut' },
     quirks: { remittanceAsArray: true },
   },

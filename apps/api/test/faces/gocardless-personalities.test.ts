@@ -11,7 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERSONALITIES, type Personality } from '../../src/faces/personalities.ts';
 import { gocardlessCalls } from '../gocardless-calls.ts';
 import { type Loose, startTestApp, type TestApp, type TestUser } from '../helpers.ts';
-import { type ActualNormalisers, loadActualNormalisers, type Raw, seedAccount, truthOf, warsawDay } from './personalities-helpers.ts';
+import {
+  type ActualNormalisers,
+  loadActualNormalisers,
+  type Raw,
+  seedAccount,
+  truthOf,
+  warsawDay,
+} from './personalities-helpers.ts';
 
 let app: TestApp;
 let actual: ActualNormalisers;
@@ -32,65 +39,82 @@ async function linked(user: TestUser, personality: Personality) {
   const accountId = await seedAccount(app, user);
   const nordigen = await client(user);
   const { id } = personality.gocardless;
-  const session = await nordigen.initSession({ redirectUrl: 'https://app.example/cb', institutionId: id, referenceId: `ref-${id}` });
+  const session = await nordigen.initSession({
+    redirectUrl: 'https://app.example/cb',
+    institutionId: id,
+    referenceId: `ref-${id}`,
+  });
   const decided = await decide(user, session.id, { approve: true, accountIds: [accountId] });
   expect(decided.body.data.status).toBe('LN');
   return { accountId, bankAccount: nordigen.account(decided.body.data.accounts[0]) };
 }
 
-describe.each(PERSONALITIES.map((p) => [p.gocardless.id, p] as const))('%s through Actual Budget', (institutionId, personality) => {
-  it("Actual's normaliser for the bank turns our data into the native API's truth", async () => {
-    const bank = actual.BankFactory(institutionId);
-    const hasOwn = bank.institutionIds.includes(institutionId);
-    expect(hasOwn).toBe(OWN_NORMALISER.includes(institutionId));
+describe.each(PERSONALITIES.map((p) => [p.gocardless.id, p] as const))(
+  '%s through Actual Budget',
+  (institutionId, personality) => {
+    it("Actual's normaliser for the bank turns our data into the native API's truth", async () => {
+      const bank = actual.BankFactory(institutionId);
+      const hasOwn = bank.institutionIds.includes(institutionId);
+      expect(hasOwn).toBe(OWN_NORMALISER.includes(institutionId));
 
-    const user = await app.createUser();
-    const { accountId, bankAccount } = await linked(user, personality);
-    const { transactions } = await bankAccount.getTransactions();
-    const { balances } = await bankAccount.getBalances();
-    const truth = await truthOf(app, user, accountId, personality);
-    const raw = transactions.booked as Raw[];
-    expect(raw).toHaveLength(3);
+      const user = await app.createUser();
+      const { accountId, bankAccount } = await linked(user, personality);
+      const { transactions } = await bankAccount.getTransactions();
+      const { balances } = await bankAccount.getBalances();
+      const truth = await truthOf(app, user, accountId, personality);
+      const raw = transactions.booked as Raw[];
+      expect(raw).toHaveLength(3);
 
-    // Actual re-sorts what it receives: from the reverse order, the bank's ids must restore ours.
-    if (personality.quirks.datedIds) {
-      const sorted = bank.sortTransactions([...raw].reverse().map((t) => ({ ...t })));
-      expect(sorted.map((t) => t.transactionId)).toEqual(truth.booked.map((t) => t.bankId));
-    }
+      // Actual re-sorts what it receives: from the reverse order, the bank's ids must restore ours.
+      if (personality.quirks.datedIds) {
+        const sorted = bank.sortTransactions([...raw].reverse().map((t) => ({ ...t })));
+        expect(sorted.map((t) => t.transactionId)).toEqual(truth.booked.map((t) => t.bankId));
+      }
 
-    const normalised = raw.map((t) => bank.normalizeTransaction({ ...t }, true));
-    expect(
-      normalised.map((t) => ({ id: t?.transactionId, amount: t?.transactionAmount.amount, date: t?.date, payee: t?.payeeName, notes: t?.notes })),
-    ).toEqual(
-      truth.booked.map((t) => ({
-        id: t.bankId,
-        amount: minorToDecimal(Number(t.amount), 'PLN'),
-        date: warsawDay(READS_VALUE_DATE.includes(institutionId) ? t.date : t.postedAt),
-        payee: t.merchant,
-        notes: t.description,
-      })),
-    );
-    const pending = (transactions.pending as Raw[]).map((t) => bank.normalizeTransaction({ ...t }, false));
-    expect(pending.map((t) => ({ amount: t?.transactionAmount.amount, date: t?.date, payee: t?.payeeName }))).toEqual(
-      truth.pending.map((t) => ({ amount: minorToDecimal(Number(t.amount), 'PLN'), date: warsawDay(t.date), payee: t.merchant })),
-    );
+      const normalised = raw.map((t) => bank.normalizeTransaction({ ...t }, true));
+      expect(
+        normalised.map((t) => ({
+          id: t?.transactionId,
+          amount: t?.transactionAmount.amount,
+          date: t?.date,
+          payee: t?.payeeName,
+          notes: t?.notes,
+        })),
+      ).toEqual(
+        truth.booked.map((t) => ({
+          id: t.bankId,
+          amount: minorToDecimal(Number(t.amount), 'PLN'),
+          date: warsawDay(READS_VALUE_DATE.includes(institutionId) ? t.date : t.postedAt),
+          payee: t.merchant,
+          notes: t.description,
+        })),
+      );
+      const pending = (transactions.pending as Raw[]).map((t) => bank.normalizeTransaction({ ...t }, false));
+      expect(pending.map((t) => ({ amount: t?.transactionAmount.amount, date: t?.date, payee: t?.payeeName }))).toEqual(
+        truth.pending.map((t) => ({
+          amount: minorToDecimal(Number(t.amount), 'PLN'),
+          date: warsawDay(t.date),
+          payee: t.merchant,
+        })),
+      );
 
-    // mBank's code subtracts every booked amount from `interimBooked`; ING's starts from the oldest
-    // entry's `balanceAfterTransaction`. Either way the account held 0 before these three.
-    if (READS_VALUE_DATE.includes(institutionId)) {
-      expect(bank.calculateStartingBalance(bank.sortTransactions([...raw]), balances)).toBe(0);
-    }
+      // mBank's code subtracts every booked amount from `interimBooked`; ING's starts from the oldest
+      // entry's `balanceAfterTransaction`. Either way the account held 0 before these three.
+      if (READS_VALUE_DATE.includes(institutionId)) {
+        expect(bank.calculateStartingBalance(bank.sortTransactions([...raw]), balances)).toBe(0);
+      }
 
-    // Each quirk on the wire.
-    const { quirks } = personality;
-    for (const t of transactions.pending as Raw[]) expect('transactionId' in t).toBe(!quirks.pendingWithoutId);
-    for (const t of raw) {
-      expect('balanceAfterTransaction' in t).toBe(!quirks.withoutBalanceAfter);
-      expect('remittanceInformationUnstructuredArray' in t).toBe(Boolean(quirks.remittanceAsArray));
-      expect('remittanceInformationUnstructured' in t).toBe(!quirks.remittanceAsArray);
-    }
-  });
-});
+      // Each quirk on the wire.
+      const { quirks } = personality;
+      for (const t of transactions.pending as Raw[]) expect('transactionId' in t).toBe(!quirks.pendingWithoutId);
+      for (const t of raw) {
+        expect('balanceAfterTransaction' in t).toBe(!quirks.withoutBalanceAfter);
+        expect('remittanceInformationUnstructuredArray' in t).toBe(Boolean(quirks.remittanceAsArray));
+        expect('remittanceInformationUnstructured' in t).toBe(!quirks.remittanceAsArray);
+      }
+    });
+  },
+);
 
 describe('banks with personalities in the GoCardless institution list', () => {
   it('lists each bank under the id, name and BIC GoCardless gives it, with its days', async () => {

@@ -40,7 +40,8 @@ export async function loadActualNormalisers(): Promise<ActualNormalisers> {
   return (await import(pathToFileURL(out.trim().split('\n').at(-1) ?? '').href)) as ActualNormalisers;
 }
 
-export const warsawDay = (instant: unknown) => new Date(String(instant)).toLocaleDateString('en-CA', { timeZone: 'Europe/Warsaw' });
+export const warsawDay = (instant: unknown) =>
+  new Date(String(instant)).toLocaleDateString('en-CA', { timeZone: 'Europe/Warsaw' });
 
 /**
  * One account's history: a salary from Pracodawca worth two days back and an Orlen card payment booked
@@ -77,7 +78,9 @@ export async function truthOf(app: TestApp, user: TestUser, accountId: string, p
     const day = warsawDay(t.postedAt);
     const place = (seen.get(day) ?? 0) + 1;
     seen.set(day, place);
-    const bankId = dated ? `${dated.prefix}${day.replaceAll('-', '')}${String(place).padStart(dated.sequenceDigits, '0')}` : String(t.id);
+    const bankId = dated
+      ? `${dated.prefix}${day.replaceAll('-', '')}${String(place).padStart(dated.sequenceDigits, '0')}`
+      : String(t.id);
     return { ...t, bankId };
   });
   return { booked: withIds.reverse(), pending: all.filter((t) => t.status === 'pending') };

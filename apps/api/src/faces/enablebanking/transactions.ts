@@ -14,8 +14,8 @@ import {
   type StatementEntry,
 } from '@sandbank/core';
 import { z } from 'zod';
-import { ebErrors } from './errors.ts';
 import { quirksOf } from './aspsps.ts';
+import { ebErrors } from './errors.ts';
 import { addDays, type DayPlace, localDate, toBookedWire, toPendingWire, withQuirks } from './mapping.ts';
 import type { TransactionsQuery } from './wire.ts';
 

@@ -48,7 +48,9 @@ describe.each(PERSONALITIES.map((p) => [p.enablebanking.name, p] as const))('%s'
 
     // Enable Banking lists booked entries oldest first; Actual keeps the bank's id and booking day.
     const booked = wire.filter((t) => t.status === 'BOOK').map((t) => actual.normalizeEnableBankingTransaction(t));
-    expect(booked.map((t) => ({ id: t.transactionId, amount: t.transactionAmount.amount, date: t.date, payee: t.payeeName }))).toEqual(
+    expect(
+      booked.map((t) => ({ id: t.transactionId, amount: t.transactionAmount.amount, date: t.date, payee: t.payeeName })),
+    ).toEqual(
       [...truth.booked].reverse().map((t) => ({
         id: t.bankId,
         amount: minorToDecimal(Number(t.amount), 'PLN'),
