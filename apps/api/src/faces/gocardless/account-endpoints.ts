@@ -12,11 +12,10 @@ import {
   readPendingEntries,
   readStatement,
 } from '@sandbank/core';
-import type { Quirks } from '../personalities.ts';
 import type { UserHandler } from './call.ts';
 import { gcErrors } from './errors.ts';
 import { paramId, parseQuery } from './input.ts';
-import { findInstitution } from './institutions.ts';
+import { findInstitution, type Quirks } from './institutions.ts';
 import { addDays, localDate, toAccountWire, toBalancesWire, toDetailsWire, toTransactionsWire } from './mapping.ts';
 import { TransactionsQuerySchema } from './wire.ts';
 

@@ -7,6 +7,9 @@
  */
 import { PERSONALITIES, type Quirks } from '../personalities.ts';
 
+// The quirks' description lives with the personalities; the face's modules keep naming it here.
+export type { Quirks };
+
 export interface Institution {
   id: string;
   name: string;
