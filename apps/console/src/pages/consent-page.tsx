@@ -32,6 +32,13 @@ const GOCARDLESS_BANKS: Readonly<Record<string, string>> = {
   SANDBANK_PREFIKS_SNDBPLP2: 'Bank Prefiksów',
   SANDBANK_TYTUL_SNDBPLP3: 'Bank Tytułów Przelewów',
   SANDBANK_LIMIT_SNDBPLP4: 'Bank Dziennego Limitu',
+  // The banks with personalities (apps/api/src/faces/personalities.ts, docs/faces/personalities.md).
+  MBANK_RETAIL_BREXPLPW: 'mBank Retail',
+  ING_PL_INGBPLPW: 'ING',
+  PKO_BPKOPLPW: 'PKO Bank Polski',
+  SANTANDER_PL_WBKPPLPP: 'Santander Bank Polska',
+  PEKAO_PKOPPLPW: 'Bank Pekao',
+  REVOLUT_REVOLT21: 'Revolut',
 };
 
 interface Request {

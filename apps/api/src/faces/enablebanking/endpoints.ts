@@ -71,7 +71,7 @@ export const routes: Record<string, FaceRoute<AppCall>> = {
     response: GetAspspsResponse,
     run: async (call) => {
       const query = parseQuery(AspspsQuery, call.req.query);
-      // Both ASPSPs serve AIS and PIS (SEPA, INST_SEPA, DOMESTIC) for personal and business users.
+      // Every ASPSP serves AIS and PIS (SEPA, INST_SEPA, DOMESTIC) for personal and business users.
       const none = query.payment_type !== undefined && schemeOf(query.payment_type, undefined) === undefined;
       return { aspsps: none ? [] : aspspsOf(query.country).map(toAspspWire) };
     },

@@ -11,6 +11,8 @@
  * - payments: `instructed_amount`'s decimal string → minor units (`decimalToMinor`: more places than the
  *   currency's minor unit is refused, never rounded); `payment_type` → a section-19 scheme; the
  *   section-19 payment's ISO status → Enable Banking's `PaymentStatus` (`paymentStatusOf`).
+ * - the quirks of a bank with a personality (../personalities.ts), applied here as the last step of a
+ *   transaction (`withQuirks`), as the GoCardless face applies the same description.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -30,6 +32,7 @@ import {
 } from '@sandbank/core';
 import { CURRENCIES, type ExternalScheme } from '@sandbank/schemas';
 import type { z } from 'zod';
+import type { Quirks } from '../personalities.ts';
 import { ebErrors } from './errors.ts';
 import type {
   AccountResource,
@@ -298,4 +301,40 @@ export function toPaymentWire(request: PaymentRequest): z.infer<typeof GetPaymen
       : {}),
     psu_id_hash: psuIdHash(request.userId),
   };
+}
+
+/** A booked entry's booking day and its 1-based place among that day's booked entries (for `datedIds`). */
+export interface DayPlace {
+  day: string;
+  place: number;
+}
+
+/**
+ * The quirks that have a place in Enable Banking's shape, one step each in a fixed order: dates
+ * exchanged, the bank's own dated ids, the counterparty only in the remittance text, no balance after.
+ * `pendingWithoutId` and `remittanceAsArray` have none (the shape always carries both ids and an
+ * array), and `dailyLimit` is GoCardless's (docs/faces/personalities.md).
+ */
+export function withQuirks(wire: WireTransaction, quirks: Quirks, booked?: DayPlace): WireTransaction {
+  const out = { ...wire };
+  if (quirks.swapDates && booked && out.booking_date) [out.booking_date, out.value_date] = [out.value_date, out.booking_date];
+  if (quirks.datedIds && booked) {
+    const { prefix, sequenceDigits } = quirks.datedIds;
+    out.entry_reference = `${prefix}${booked.day.replaceAll('-', '')}${String(booked.place).padStart(sequenceDigits, '0')}`;
+    out.transaction_id = out.entry_reference;
+  }
+  if (quirks.idPrefix) {
+    out.entry_reference = `${quirks.idPrefix}${out.entry_reference}`;
+    out.transaction_id = `${quirks.idPrefix}${out.transaction_id}`;
+  }
+  if (quirks.counterpartyInRemittance) {
+    const outgoing = out.credit_debit_indicator === 'DBIT';
+    const name = (outgoing ? out.creditor : out.debtor)?.name;
+    delete out.creditor;
+    delete out.debtor;
+    const who = name ? `${outgoing ? 'ODBIORCA' : 'NADAWCA'}: ${name}; ` : '';
+    out.remittance_information = [`${who}TYTUŁ: ${out.remittance_information.join(' ')}`];
+  }
+  if (quirks.withoutBalanceAfter) delete out.balance_after_transaction;
+  return out;
 }

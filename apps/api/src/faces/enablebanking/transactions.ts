@@ -14,8 +14,9 @@ import {
   type StatementEntry,
 } from '@sandbank/core';
 import { z } from 'zod';
+import { quirksOf } from './aspsps.ts';
 import { ebErrors } from './errors.ts';
-import { addDays, localDate, toBookedWire, toPendingWire } from './mapping.ts';
+import { addDays, type DayPlace, localDate, toBookedWire, toPendingWire, withQuirks } from './mapping.ts';
 import type { TransactionsQuery } from './wire.ts';
 
 const PAGE_SIZE = 100;
@@ -93,13 +94,17 @@ export async function transactionsPage(
   });
   // One more than a page, to know whether another follows.
   const wanted = key.o + PAGE_SIZE + 1;
-  const booked: StatementEntry[] = [];
+  const booked: { entry: StatementEntry; at: DayPlace }[] = [];
+  // Every entry of the period is read from its start, so an entry's place in its booking day is the same on any page.
+  const places = new Map<string, number>();
   let seen = 0;
   try {
     if (key.s !== 'PDNG') {
       for await (const page of reader.pages()) {
         for (const entry of page) {
-          if (seen >= key.o && seen < wanted) booked.push(entry);
+          const place = (places.get(entry.bookingDate) ?? 0) + 1;
+          places.set(entry.bookingDate, place);
+          if (seen >= key.o && seen < wanted) booked.push({ entry, at: { day: entry.bookingDate, place } });
           seen++;
         }
         if (seen >= wanted) break;
@@ -110,9 +115,10 @@ export async function transactionsPage(
   }
   const pending: PendingEntry[] = reader.pending.slice(Math.max(0, key.o - seen), Math.max(0, wanted - seen));
   const { currency } = reader.head.account;
+  const quirks = quirksOf(account.aspsp);
   const all = [
-    ...booked.map((entry) => toBookedWire(currency, entry)),
-    ...pending.map((entry) => toPendingWire(currency, entry)),
+    ...booked.map(({ entry, at }) => withQuirks(toBookedWire(currency, entry), quirks, at)),
+    ...pending.map((entry) => withQuirks(toPendingWire(currency, entry), quirks)),
   ];
   const more = all.length > PAGE_SIZE;
   return {

@@ -2,21 +2,13 @@
  * The institutions the face offers (docs/faces/gocardless.md): GoCardless's own sandbox institution, which links at
  * once, and Polish sandbox banks whose data carries one quirk each that real integrations meet.
  * Each quirk is data here and one step of the mapping (mapping.ts), never a domain code path; what
- * each one does to the client's view is in docs/faces/gocardless.md.
+ * each one does to the client's view is in docs/faces/gocardless.md. The banks with personalities
+ * (../personalities.ts, shared with the Enable Banking face) follow the sandbox banks.
  */
+import { PERSONALITIES, type Quirks } from '../personalities.ts';
 
-export interface Quirks {
-  /** bookingDate and valueDate exchanged on booked transactions. */
-  swapDates?: true;
-  /** A prefix before every transactionId. */
-  idPrefix?: string;
-  /** Pending transactions carry no transactionId. */
-  pendingWithoutId?: true;
-  /** No creditorName/debtorName: the counterparty is only in remittanceInformationUnstructured. */
-  counterpartyInRemittance?: true;
-  /** Reads per linked account, scope and Warsaw day, as GoCardless passes on banks' daily limits. */
-  dailyLimit?: number;
-}
+// The quirks' description lives with the personalities; the face's modules keep naming it here.
+export type { Quirks };
 
 export interface Institution {
   id: string;
@@ -58,6 +50,11 @@ const INSTITUTIONS: readonly Institution[] = [
   polish('SANDBANK_PREFIKS_SNDBPLP2', 'Bank Prefiksów (Sandbank)', 'SNDBPLP2', { idPrefix: 'PL-TRX-', pendingWithoutId: true }),
   polish('SANDBANK_TYTUL_SNDBPLP3', 'Bank Tytułów Przelewów (Sandbank)', 'SNDBPLP3', { counterpartyInRemittance: true }),
   polish('SANDBANK_LIMIT_SNDBPLP4', 'Bank Dziennego Limitu (Sandbank)', 'SNDBPLP4', { dailyLimit: 4 }),
+  ...PERSONALITIES.map(({ gocardless, quirks }) => ({
+    ...polish(gocardless.id, gocardless.name, gocardless.bic, quirks),
+    transactionTotalDays: gocardless.transactionTotalDays,
+    maxAccessValidForDays: gocardless.maxAccessValidForDays,
+  })),
 ];
 
 const byId = new Map(INSTITUTIONS.map((institution) => [institution.id, institution]));

@@ -133,4 +133,47 @@ describe('quirks', () => {
     expect(booked[0]?.remittanceInformationUnstructured).toBe('ODBIORCA: Żabka; TYTUŁ: Zakupy');
     expect(waiting?.remittanceInformationUnstructured).toBe('NADAWCA: Jan; TYTUŁ: Zwrot');
   });
+
+  it('give the bank’s dated ids: the booking day and the entry’s place in it, counted in posting order', () => {
+    const second = { ...entry, id: 'tx-3', postedAt: new Date('2026-11-25T09:00:00Z') };
+    const nextDay = { ...entry, id: 'tx-4', bookingDate: '2026-11-26', postedAt: new Date('2026-11-26T08:00:00Z') };
+    const ids = (id: string) =>
+      toTransactionsWire(account, findInstitution(id)?.quirks ?? {}, [entry, second, nextDay], [pending]).transactions;
+    expect(ids('MBANK_RETAIL_BREXPLPW').booked.map((t) => t.transactionId)).toEqual([
+      '202611260001',
+      '202611250002',
+      '202611250001',
+    ]);
+    expect(ids('ING_PL_INGBPLPW').booked.map((t) => t.transactionId)).toEqual([
+      'D202611260000001',
+      'D202611250000002',
+      'D202611250000001',
+    ]);
+    expect(ids('MBANK_RETAIL_BREXPLPW').pending[0]).not.toHaveProperty('transactionId');
+  });
+
+  it('leave out the balance after each entry, or give the remittance as an array, where the bank does', () => {
+    expect(view('MBANK_RETAIL_BREXPLPW').booked[0]).not.toHaveProperty('balanceAfterTransaction');
+    const revolut = view('REVOLUT_REVOLT21');
+    expect(revolut.booked[0]).toMatchObject({ remittanceInformationUnstructuredArray: ['Zakupy'] });
+    expect(revolut.booked[0]).not.toHaveProperty('remittanceInformationUnstructured');
+    expect(revolut.pending[0]).toMatchObject({ remittanceInformationUnstructuredArray: ['Zwrot'] });
+  });
+
+  it('answer a bank without quirks byte for byte as before', () => {
+    const plain = JSON.stringify(view('SANDBOXFINANCE_SFIN0000'));
+    expect(JSON.stringify(view('PKO_BPKOPLPW'))).toBe(plain);
+    expect(Object.keys(view('SANDBOXFINANCE_SFIN0000').booked[0] ?? {})).toEqual([
+      'transactionId',
+      'internalTransactionId',
+      'transactionAmount',
+      'creditorName',
+      'remittanceInformationUnstructured',
+      'proprietaryBankTransactionCode',
+      'bookingDate',
+      'valueDate',
+      'bookingDateTime',
+      'balanceAfterTransaction',
+    ]);
+  });
 });

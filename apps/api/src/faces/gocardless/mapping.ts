@@ -19,7 +19,8 @@ import type {
   StatementEntry,
 } from '@sandbank/core';
 import { ibanOf, minorToDecimal, nrbOf, SANDBANK_BIC } from '@sandbank/core';
-import type { Institution, Quirks } from './institutions.ts';
+import type { Quirks } from '../personalities.ts';
+import type { Institution } from './institutions.ts';
 
 const ZONE = 'Europe/Warsaw';
 const DAY_MS = 86_400_000;
@@ -173,10 +174,31 @@ const currencyExchangeOf = (conversion: EntryConversion, currency: string, value
   },
 });
 
+/** Where a booked entry stands among its booking day's (1 = the day's first posting), for the bank's own ids. */
+function dailySequence(booked: StatementEntry[]): number[] {
+  const seen = new Map<string, number>();
+  return booked.map((entry) => {
+    const place = (seen.get(entry.bookingDate) ?? 0) + 1;
+    seen.set(entry.bookingDate, place);
+    return place;
+  });
+}
+
+interface Facts {
+  pending: boolean;
+  outgoing: boolean;
+  /** The booking day and the entry's place in it, for `datedIds` (booked entries only). */
+  booked?: { day: string; place: number };
+}
+
 /** Each quirk is one step on the wire object; the order is fixed so two quirks compose the same way every time. */
-function applyQuirks(wire: Wire, quirks: Quirks, { pending, outgoing }: { pending: boolean; outgoing: boolean }): Wire {
+function applyQuirks(wire: Wire, quirks: Quirks, { pending, outgoing, booked }: Facts): Wire {
   const out = { ...wire };
   if (quirks.swapDates && !pending) [out.bookingDate, out.valueDate] = [out.valueDate, out.bookingDate];
+  if (quirks.datedIds && booked) {
+    const { prefix, sequenceDigits } = quirks.datedIds;
+    out.transactionId = `${prefix}${booked.day.replaceAll('-', '')}${String(booked.place).padStart(sequenceDigits, '0')}`;
+  }
   if (quirks.idPrefix) out.transactionId = `${quirks.idPrefix}${String(out.transactionId)}`;
   if (quirks.pendingWithoutId && pending) delete out.transactionId;
   if (quirks.counterpartyInRemittance) {
@@ -188,16 +210,22 @@ function applyQuirks(wire: Wire, quirks: Quirks, { pending, outgoing }: { pendin
     const who = name ? `${outgoing ? 'ODBIORCA' : 'NADAWCA'}: ${String(name)}; ` : '';
     out.remittanceInformationUnstructured = `${who}TYTUŁ: ${String(out.remittanceInformationUnstructured)}`;
   }
+  if (quirks.remittanceAsArray) {
+    out.remittanceInformationUnstructuredArray = [out.remittanceInformationUnstructured];
+    delete out.remittanceInformationUnstructured;
+  }
+  if (quirks.withoutBalanceAfter) delete out.balanceAfterTransaction;
   return out;
 }
 
 /** Booked (newest first, with the booked balance after each) and pending transactions as GoCardless shows them. */
 export function toTransactionsWire(account: LinkedAccount, quirks: Quirks, booked: StatementEntry[], pending: PendingEntry[]) {
   const { currency } = account;
+  const places = dailySequence(booked);
   return {
     transactions: {
       booked: booked
-        .map((entry) =>
+        .map((entry, index) =>
           applyQuirks(
             {
               ...baseTransaction(account.id, currency, entry),
@@ -210,7 +238,7 @@ export function toTransactionsWire(account: LinkedAccount, quirks: Quirks, booke
               },
             },
             quirks,
-            { pending: false, outgoing: entry.amount < 0 },
+            { pending: false, outgoing: entry.amount < 0, booked: { day: entry.bookingDate, place: places[index] ?? 1 } },
           ),
         )
         .reverse(),

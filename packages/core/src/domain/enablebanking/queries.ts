@@ -295,6 +295,8 @@ export async function closeSessionRow(em: EntityManager, applicationId: string, 
 
 export interface SessionAccountAccessRow extends SessionAccountRow {
   session_id: string;
+  aspsp_name: string;
+  aspsp_country: string;
   user_id: string;
   valid_until: Date | string;
   balances: boolean;
@@ -310,8 +312,8 @@ export async function selectSessionAccount(
   uid: string,
 ): Promise<SessionAccountAccessRow | undefined> {
   const [row] = await em.execute<SessionAccountAccessRow[]>(
-    `select x.uid, x.account_id, a.name, a.currency, a.status, u.email, s.id as session_id, s.user_id, z.valid_until, z.balances, z.transactions,
-        s.closed_at, ${WORLD_NOW_SQL} as now
+    `select x.uid, x.account_id, a.name, a.currency, a.status, u.email, s.id as session_id, s.user_id, z.aspsp_name, z.aspsp_country, z.valid_until, z.balances,
+        z.transactions, s.closed_at, ${WORLD_NOW_SQL} as now
        from enablebanking_session_accounts x
        join enablebanking_sessions s on s.id = x.session_id
        join enablebanking_authorizations z on z.id = s.authorization_id

@@ -113,6 +113,8 @@ export const closeSession = (em: EntityManager, { applicationId, id }: { applica
 export interface SessionAccountAccess extends SessionAccount {
   sessionId: string;
   userId: string;
+  /** The session's ASPSP, by which a face shapes a bank's data as that bank sends it. */
+  aspsp: { name: string; country: string };
   status: SessionStatus;
   access: { balances: boolean; transactions: boolean };
   /** The world's now when it was read. */
@@ -132,6 +134,7 @@ export async function readSessionAccount(
     ...toAccount(row),
     sessionId: row.session_id,
     userId: row.user_id,
+    aspsp: { name: row.aspsp_name, country: row.aspsp_country },
     status: statusOf(closedAt, new Date(row.valid_until), now),
     access: { balances: row.balances, transactions: row.transactions },
     now,
