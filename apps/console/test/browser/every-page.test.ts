@@ -47,6 +47,7 @@ const PAGES: ConsolePage[] = [
     path: (w) => `/accounts/${w.accountId}?tx=${w.salaryId}`,
     ready: (page) => page.getByRole('region', { name: 'Transaction', exact: true }).getByText('Reversed by').first().waitFor(),
   },
+  { name: 'payments', path: () => '/payments', ready: heading('Payments') },
   { name: 'simulate', path: () => '/simulate', ready: heading('Simulate') },
   { name: 'time', path: () => '/time', ready: heading('Time and scenarios') },
   // The event log keeps its stream open (never network-idle): its list is what it waits for.
