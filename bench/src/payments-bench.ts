@@ -1,0 +1,57 @@
+/**
+ * `pnpm --filter @sandbank/bench payments`: the payments' two figures of `pnpm bench` alone (issue 42):
+ * own-account transfers in turns with their write floor (transfers.ts), then one advance clearing a
+ * session of 10,000 payments beside as many plain bookings (clearing.ts). Sandbank runs as in
+ * production, its worker relaying every event. BENCH_TURNS (3), BENCH_SECONDS (10),
+ * BENCH_CLEARING_PAYMENTS (10,000; 0 skips it).
+ */
+import { postgresPids } from './cpu.ts';
+import { measureClearing } from './clearing.ts';
+import { seedFloorShape } from './floor.ts';
+import { APP_ENTRY, freshDatabase, spawnApp, startPostgres, waitFor200 } from './stack.ts';
+import { compareTransfersWithFloor } from './transfers.ts';
+
+const CONNECTIONS = Number(process.env.BENCH_CLIENTS ?? 32);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const TURNS = Number(process.env.BENCH_TURNS ?? 3);
+const CLEARING = Number(process.env.BENCH_CLEARING_PAYMENTS ?? 10_000);
+const PORT = Number(process.env.BENCH_PORT ?? 3900);
+const baseUrl = `http://127.0.0.1:${PORT}`;
+
+const server = await startPostgres();
+const databaseUrl = await freshDatabase(server, process.env.BENCH_DATABASE_NAME ?? 'sandbank_payments');
+const env = {
+  DATABASE_URL: databaseUrl,
+  PORT: String(PORT),
+  HOST: '127.0.0.1',
+  LIMIT_OPEN_ACCOUNTS: '100000',
+  LIMIT_DUE_ITEMS_PER_REQUEST: String(Math.max(1_000, 2 * CLEARING)),
+};
+// BENCH_API_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`) goes to the API alone.
+const api = spawnApp(APP_ENTRY.api, {
+  ...env,
+  ...(process.env.BENCH_API_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_API_NODE_OPTIONS } : {}),
+});
+const worker = process.env.BENCH_NO_WORKER ? undefined : spawnApp(APP_ENTRY.worker, env);
+try {
+  await waitFor200(`${baseUrl}/readyz`, performance.now());
+  const pgPort = Number(new URL(databaseUrl).port || 5432);
+  if (TURNS > 0) {
+    const target = await seedFloorShape(baseUrl, Number(process.env.BENCH_TRANSFER_ACCOUNTS ?? 1000));
+    const transfers = await compareTransfersWithFloor(baseUrl, target, {
+      databaseUrl,
+      floorPort: PORT + 8,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      turns: TURNS,
+      pids: { api: api.child.pid, worker: worker?.child.pid },
+      groups: { postgres: () => postgresPids(pgPort) },
+    });
+    const { turns, ...summary } = transfers;
+    console.log(JSON.stringify({ transfers: { ...summary, turnRatios: turns.map((t) => t.ratio) } }));
+  }
+  if (CLEARING > 0) console.log(JSON.stringify({ clearing: await measureClearing(baseUrl, { count: CLEARING, connections: CONNECTIONS }) }));
+} finally {
+  await Promise.all([api.stop(), worker?.stop()]);
+  await server.stop();
+}

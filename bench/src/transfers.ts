@@ -1,0 +1,134 @@
+/**
+ * Own-account transfers against their same-work floor (issue 42, SPEC §19 "Fast and exact"):
+ * `POST /v1/payments` between two accounts of one user, same currency, through the real HTTP API,
+ * in turns with the write floor (write-floor.ts: the same rows, balances and events in one
+ * hand-written statement) on the same database and the same accounts — Sandbank, floor, Sandbank,
+ * floor… — medians of the turns, so the ratio is measured in one sitting.
+ */
+import { cpuMeter } from './cpu.ts';
+import type { FloorShapedTarget } from './floor.ts';
+import { type LoadResult, load } from './load.ts';
+import { spawnApp, WRITE_FLOOR_ENTRY, waitFor200 } from './stack.ts';
+
+export interface TransferTurn {
+  sandbank: LoadResult & { cpuMicrosPerRequest: Record<string, number> };
+  floor: LoadResult & { cpuMicrosPerRequest: Record<string, number> };
+  ratio: number;
+}
+
+export interface TransferComparison {
+  turns: TransferTurn[];
+  sandbankRequestsPerSecond: number;
+  floorRequestsPerSecond: number;
+  /** Median of the turns' ratios (Sandbank ÷ floor in the same turn). */
+  ratio: number;
+  sandbankP99: number;
+  floorP99: number;
+  p99Ratio: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/** 100 minor units from one account of a pair to the other, the direction alternating, so balances stay put. */
+function transferStream(target: FloorShapedTarget) {
+  let n = 0;
+  const pairs = Math.floor(target.accountIds.length / 2);
+  return () => {
+    n += 1;
+    const pair = n % pairs;
+    const [a, b] = [target.accountIds[2 * pair], target.accountIds[2 * pair + 1]];
+    const forth = Math.floor(n / pairs) % 2 === 0;
+    return {
+      body: JSON.stringify({
+        fromAccountId: forth ? a : b,
+        to: { accountId: forth ? b : a },
+        amount: 100,
+        description: 'bench transfer',
+      }),
+    };
+  };
+}
+
+export async function compareTransfersWithFloor(
+  baseUrl: string,
+  target: FloorShapedTarget,
+  options: {
+    databaseUrl: string;
+    floorPort: number;
+    connections: number;
+    seconds: number;
+    turns: number;
+    pids?: Record<string, number | undefined>;
+    groups?: Record<string, () => number[]>;
+  },
+): Promise<TransferComparison> {
+  const floorServer = spawnApp(WRITE_FLOOR_ENTRY, {
+    DATABASE_URL: options.databaseUrl,
+    PORT: String(options.floorPort),
+    HOST: '127.0.0.1',
+  });
+  try {
+    await waitFor200(`http://127.0.0.1:${options.floorPort}/readyz`, performance.now());
+    const run = async (url: string, pids: Record<string, number | undefined>) => {
+      const meter = cpuMeter(pids, options.groups);
+      const result = await load({
+        url: `${url}/v1/payments`,
+        method: 'POST',
+        connections: options.connections,
+        durationSeconds: options.seconds,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${target.token}` },
+        request: transferStream(target),
+      });
+      const used = meter.stop();
+      if (result.non2xx + result.errors > 0) {
+        throw new Error(`transfers against ${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      }
+      const cpuMicrosPerRequest = Object.fromEntries(
+        Object.entries(used).map(([name, s]) => [name, Math.round((s * 1e6) / Math.max(1, result.total))]),
+      );
+      return { ...result, cpuMicrosPerRequest };
+    };
+    const floorUrl = `http://127.0.0.1:${options.floorPort}`;
+    // Warm both (JIT, pools, plans) before the measured turns.
+    await load({
+      url: `${baseUrl}/v1/payments`,
+      method: 'POST',
+      connections: options.connections,
+      durationSeconds: 4,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${target.token}` },
+      request: transferStream(target),
+    });
+    await load({
+      url: `${floorUrl}/v1/payments`,
+      method: 'POST',
+      connections: options.connections,
+      durationSeconds: 4,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${target.token}` },
+      request: transferStream(target),
+    });
+    const turns: TransferTurn[] = [];
+    for (let turn = 1; turn <= options.turns; turn++) {
+      const sandbank = await run(baseUrl, options.pids ?? {});
+      const floor = await run(floorUrl, { floor: floorServer.child.pid });
+      const ratio = Number((sandbank.requestsPerSecond / Math.max(1, floor.requestsPerSecond)).toFixed(2));
+      turns.push({ sandbank, floor, ratio });
+      console.log(
+        `transfer turn ${turn}: Sandbank ${sandbank.requestsPerSecond} req/s p99 ${sandbank.p99} ms ${JSON.stringify(sandbank.cpuMicrosPerRequest)}; ` +
+          `floor ${floor.requestsPerSecond} req/s p99 ${floor.p99} ms ${JSON.stringify(floor.cpuMicrosPerRequest)} → ${ratio}`,
+      );
+    }
+    const sandbankP99 = median(turns.map((t) => t.sandbank.p99));
+    const floorP99 = median(turns.map((t) => t.floor.p99));
+    return {
+      turns,
+      sandbankRequestsPerSecond: median(turns.map((t) => t.sandbank.requestsPerSecond)),
+      floorRequestsPerSecond: median(turns.map((t) => t.floor.requestsPerSecond)),
+      ratio: median(turns.map((t) => t.ratio)),
+      sandbankP99,
+      floorP99,
+      p99Ratio: Number((sandbankP99 / Math.max(1, floorP99)).toFixed(2)),
+    };
+  } finally {
+    await floorServer.stop();
+  }
+}
