@@ -26,15 +26,14 @@ import { ibanOf } from '../accounts/iban.ts';
 import { adjustRate, convertMinor, rateText } from '../currencies/convert.ts';
 import { warsawDay as fxDay, fxRate } from '../currencies/fx-rates.ts';
 import { sessionFor, warsawDay } from './calendar.ts';
-import { paymentEvent } from './payment-events.ts';
 import {
-  insertLegs,
-  insertPayment,
+  bookPayment,
   type LockedAccountRow,
   lockAccounts,
+  type NewPayment,
+  newPaymentRow,
   type PaymentLeg,
   type PaymentRow,
-  selectPayment,
   selectPaymentByKey,
   selectWorldNow,
 } from './queries.ts';
@@ -145,7 +144,7 @@ async function book(tx: EntityManager, params: CreatePaymentParams, fingerprint:
   const outcome = decide(params, from, currency, now);
   const id = uuidv7();
   const endToEndId = params.endToEndId ?? `SB${id.replaceAll('-', '')}`;
-  const inserted = await insertPayment(tx, {
+  const row: NewPayment = {
     id,
     userId: params.userId,
     fromAccountId: from.id,
@@ -167,16 +166,13 @@ async function book(tx: EntityManager, params: CreatePaymentParams, fingerprint:
     idempotencyKey: params.idempotencyKey ?? null,
     requestFingerprint: fingerprint,
     at: now,
-  });
-  if (!inserted) throw new KeyTaken();
-  if (outcome.status !== 'RJCT') {
-    const context = { id, endToEndId, userId: params.userId, currency, from, to, now, outcome, conversion };
-    await insertLegs(tx, legsOf(params, context));
-  }
-  const row = await selectPayment(tx, { userId: params.userId, paymentId: id });
-  if (!row) throw new Error(`payment ${id} vanished`);
-  const payment = toPayment(row);
-  await paymentEvent(tx, { type: 'payment.created', userId: params.userId, payment, at: now });
+  };
+  const context = { id, endToEndId, userId: params.userId, currency, from, to, now, outcome, conversion };
+  const legs = outcome.status === 'RJCT' ? [] : legsOf(params, context);
+  // The payment as it is read back after the booking (without reading it), for its answer and its event.
+  const payment = toPayment(newPaymentRow(row, legs.map((leg) => leg.transaction.id)));
+  // One statement: the row, the legs with their balances and events, then payment.created.
+  if (!(await bookPayment(tx, row, legs, { id: uuidv7(), payload: { payment } }))) throw new KeyTaken();
   return payment;
 }
 

@@ -149,42 +149,73 @@ export interface NewPayment {
   at: Date;
 }
 
-/** Inserts the payment; false when the user's idempotency key is already taken (nothing written). */
-export async function insertPayment(em: EntityManager, p: NewPayment): Promise<boolean> {
-  const iso = (date: Date | null) => (date ? date.toISOString() : null);
-  const rows = await em.execute<{ id: string }[]>(
-    `insert into payments (id, user_id, from_account_id, currency, to_account_id, counterparty_name, counterparty_iban, amount,
+const INSERT_PAYMENT = `insert into payments (id, user_id, from_account_id, currency, to_account_id, counterparty_name, counterparty_iban, amount,
                            scheme, status, reason_code, reason_message, end_to_end_id, description, requested_execution_date,
                            due_at, accepted_at, settled_at, idempotency_key, request_fingerprint, created_at, updated_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::date, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?, ?, ?::timestamptz, ?::timestamptz)
      on conflict (user_id, idempotency_key) where idempotency_key is not null do nothing
-     returning id`,
-    [
-      p.id,
-      p.userId,
-      p.fromAccountId,
-      p.currency,
-      p.toAccountId,
-      p.counterpartyName,
-      p.counterpartyIban,
-      p.amount,
-      p.scheme,
-      p.status,
-      p.reasonCode,
-      p.reasonMessage,
-      p.endToEndId,
-      p.description,
-      p.requestedExecutionDate,
-      iso(p.dueAt),
-      iso(p.acceptedAt),
-      iso(p.settledAt),
-      p.idempotencyKey,
-      p.requestFingerprint,
-      p.at.toISOString(),
-      p.at.toISOString(),
-    ],
-  );
-  return rows.length === 1;
+     returning id`;
+
+function paymentValues(p: NewPayment): unknown[] {
+  const iso = (date: Date | null) => (date ? date.toISOString() : null);
+  return [
+    p.id,
+    p.userId,
+    p.fromAccountId,
+    p.currency,
+    p.toAccountId,
+    p.counterpartyName,
+    p.counterpartyIban,
+    p.amount,
+    p.scheme,
+    p.status,
+    p.reasonCode,
+    p.reasonMessage,
+    p.endToEndId,
+    p.description,
+    p.requestedExecutionDate,
+    iso(p.dueAt),
+    iso(p.acceptedAt),
+    iso(p.settledAt),
+    p.idempotencyKey,
+    p.requestFingerprint,
+    p.at.toISOString(),
+    p.at.toISOString(),
+  ];
+}
+
+/**
+ * The row a new payment is as `selectPayment` would read it back in the same transaction (each
+ * instant stored at the millisecond, the day as given), with its legs' ids (oldest first: the debit's
+ * uuidv7 is made before the credit's, and both share the instant), so the booking need not read it.
+ */
+export function newPaymentRow(p: NewPayment, transactionIds: string[]): PaymentRow {
+  return {
+    id: p.id,
+    user_id: p.userId,
+    from_account_id: p.fromAccountId,
+    currency: p.currency,
+    to_account_id: p.toAccountId,
+    counterparty_name: p.counterpartyName,
+    counterparty_iban: p.counterpartyIban,
+    amount: p.amount,
+    scheme: p.scheme,
+    status: p.status,
+    reason_code: p.reasonCode,
+    reason_message: p.reasonMessage,
+    end_to_end_id: p.endToEndId,
+    description: p.description,
+    requested_execution_date: p.requestedExecutionDate,
+    due_at: p.dueAt,
+    accepted_at: p.acceptedAt,
+    settled_at: p.settledAt,
+    return_reason_code: null,
+    return_reason_message: null,
+    returned_at: null,
+    request_fingerprint: p.requestFingerprint,
+    created_at: p.at,
+    transaction_ids: transactionIds,
+  };
 }
 
 export interface PaymentChange {
@@ -249,13 +280,13 @@ export interface PaymentLeg {
 
 // Every leg in one statement: the rows, the balances (or holds) and a transaction.created event
 // each, with the account's balances after it. Legs are on distinct accounts (a payment never goes
-// to its own account), so each account row is updated once.
-const BOOK_LEGS = `
-with legs as (
+// to its own account), so each account row is updated once. `where` gates the legs.
+const legsCtes = (where: string) => `
+legs as (
   select * from jsonb_to_recordset(?::jsonb) as l(id uuid, account_id uuid, user_id uuid, external_txn_id text, amount bigint,
     currency text, date timestamptz, description text, raw jsonb, status text, posted_at timestamptz, merchant text, category text,
     payment_id uuid, counterpart_transaction_id uuid, original_amount bigint, original_currency text, exchange_rate numeric,
-    held bigint, event_id uuid, event jsonb)
+    held bigint, event_id uuid, event jsonb) ${where}
 ), inserted as (
   insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, status, posted_at,
                             merchant, category, payment_id, counterpart_transaction_id, original_amount, original_currency,
@@ -268,40 +299,75 @@ with legs as (
                         held_amount = a.held_amount + l.held, transaction_count = a.transaction_count + 1
     from legs l where a.id = l.account_id
   returning a.id, a.balance, a.held_amount
-)
-insert into events (id, type, user_id, payload, created_at)
+)`;
+
+const LEG_EVENTS = `
 select l.event_id, 'transaction.created', l.user_id,
        jsonb_build_object('transaction', l.event,
                           'balances', jsonb_build_object('balance', ap.balance, 'availableBalance', ap.balance - ap.held_amount)),
        l.date
   from legs l join applied ap on ap.id = l.account_id`;
 
-/** Books a payment's new transactions (one statement). */
-export async function insertLegs(em: EntityManager, legs: PaymentLeg[]): Promise<void> {
-  const values = legs.map(({ transaction: t, userId, held, eventId }) => ({
-    id: t.id,
-    account_id: t.accountId,
-    user_id: userId,
-    external_txn_id: t.externalTxnId,
-    amount: t.amount,
-    currency: t.currency,
-    date: t.date,
-    description: t.description,
-    raw: t.raw,
-    status: t.status,
-    posted_at: t.postedAt,
-    merchant: t.merchant,
-    category: t.category,
-    payment_id: t.paymentId ?? null,
-    counterpart_transaction_id: t.counterpartTransactionId ?? null,
-    original_amount: t.originalAmount ?? null,
-    original_currency: t.originalCurrency ?? null,
-    exchange_rate: t.exchangeRate ?? null,
-    held,
-    event_id: eventId,
-    event: t,
-  }));
-  await em.execute(BOOK_LEGS, [JSON.stringify(values)]);
+/**
+ * A new payment in one statement: its row, then — only when the row went in (its idempotency key was
+ * free) — its legs (the rows, balances or holds, and a
+ * `transaction.created` event each) and, after their events, `payment.created`. Answers
+ * whether the payment went in (false: nothing written).
+ */
+const BOOK_PAYMENT = `with payment as (${INSERT_PAYMENT}
+), ${legsCtes('where exists (select from payment)')}, logged as (
+  insert into events (id, type, user_id, payload, created_at)${LEG_EVENTS}
+  union all
+  select ?::uuid, 'payment.created', ?::uuid, ?::jsonb, ?::timestamptz from payment
+)
+select count(*)::int as inserted from payment`;
+
+const legValues = (legs: PaymentLeg[]) =>
+  JSON.stringify(
+    legs.map(({ transaction: t, userId, held, eventId }) => ({
+      id: t.id,
+      account_id: t.accountId,
+      user_id: userId,
+      external_txn_id: t.externalTxnId,
+      amount: t.amount,
+      currency: t.currency,
+      date: t.date,
+      description: t.description,
+      raw: t.raw,
+      status: t.status,
+      posted_at: t.postedAt,
+      merchant: t.merchant,
+      category: t.category,
+      payment_id: t.paymentId ?? null,
+      counterpart_transaction_id: t.counterpartTransactionId ?? null,
+      original_amount: t.originalAmount ?? null,
+      original_currency: t.originalCurrency ?? null,
+      exchange_rate: t.exchangeRate ?? null,
+      held,
+      event_id: eventId,
+      event: t,
+    })),
+  );
+
+/**
+ * Books a new payment, its legs and their events, and its `payment.created` event (`event`), in one
+ * statement; false when the user's idempotency key is already taken (nothing written).
+ */
+export async function bookPayment(
+  em: EntityManager,
+  p: NewPayment,
+  legs: PaymentLeg[],
+  event: { id: string; payload: unknown },
+): Promise<boolean> {
+  const [row] = await em.execute<{ inserted: number }[]>(BOOK_PAYMENT, [
+    ...paymentValues(p),
+    legValues(legs),
+    event.id,
+    p.userId,
+    JSON.stringify(event.payload),
+    p.at.toISOString(),
+  ]);
+  return row?.inserted === 1;
 }
 
 /** Writes one event (a payment's) in the current transaction. */
