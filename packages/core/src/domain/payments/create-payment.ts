@@ -27,6 +27,7 @@ import { adjustRate, convertMinor, rateText } from '../currencies/convert.ts';
 import { warsawDay as fxDay, fxRate } from '../currencies/fx-rates.ts';
 import { sessionFor, warsawDay } from './calendar.ts';
 import {
+  bookFastTransfer,
   bookPayment,
   type LockedAccountRow,
   lockAccounts,
@@ -79,6 +80,8 @@ export async function createPayment(em: EntityManager, params: CreatePaymentPara
     const existing = await selectPaymentByKey(em, params.userId, params.idempotencyKey);
     if (existing) return replay(existing, params, fingerprint);
   }
+  const fast = await fastTransfer(em, params, fingerprint);
+  if (fast) return { payment: fast, replayed: false };
   try {
     return { payment: await retriedTransaction(em, (tx) => book(tx, params, fingerprint)), replayed: false };
   } catch (error) {
@@ -174,6 +177,87 @@ async function book(tx: EntityManager, params: CreatePaymentParams, fingerprint:
   // One statement: the row, the legs with their balances and events, then payment.created.
   if (!(await bookPayment(tx, row, legs, { id: uuidv7(), payload: { payment } }))) throw new KeyTaken();
   return payment;
+}
+
+/**
+ * An own-account transfer that settles at once, in one statement (queries.ts, TRANSFER): both accounts
+ * open and in one currency, the funds there, no requested date. Null when the statement wrote nothing
+ * (or the request is not such a transfer): then `book` decides, and records a rejection too.
+ */
+async function fastTransfer(em: EntityManager, params: CreatePaymentParams, fingerprint: string): Promise<Payment | null> {
+  if (!('accountId' in params.to) || params.requestedExecutionDate !== undefined) return null;
+  const id = uuidv7();
+  const endToEndId = params.endToEndId ?? `SB${id.replaceAll('-', '')}`;
+  const currency = params.currency ?? 'PLN';
+  // The events' JSON as `book` makes it; the statement fills in the world's now, the currency and the names.
+  const placeholder = (accountId: string): LockedAccountRow => ({
+    id: accountId,
+    name: '',
+    currency,
+    status: 'open',
+    balance: '0',
+    held_amount: '0',
+  });
+  const outcome: Outcome = { scheme: 'internal', status: 'ACSC', reason: null, dueAt: null };
+  const context = {
+    id,
+    endToEndId,
+    userId: params.userId,
+    currency,
+    from: placeholder(params.fromAccountId),
+    to: placeholder(params.to.accountId),
+    now: new Date(0),
+    outcome,
+    conversion: null,
+  };
+  const legs = legsOf(params, context);
+  const row = (at: Date, rowCurrency: string): NewPayment => ({
+    id,
+    userId: params.userId,
+    fromAccountId: params.fromAccountId,
+    currency: rowCurrency,
+    toAccountId: context.to.id,
+    counterpartyName: null,
+    counterpartyIban: null,
+    amount: params.amount,
+    scheme: outcome.scheme,
+    status: outcome.status,
+    reasonCode: null,
+    reasonMessage: null,
+    endToEndId,
+    description: params.description ?? '',
+    requestedExecutionDate: null,
+    dueAt: null,
+    acceptedAt: at,
+    settledAt: at,
+    idempotencyKey: params.idempotencyKey ?? null,
+    requestFingerprint: fingerprint,
+    at,
+  });
+  const transactionIds = legs.map((leg) => leg.transaction.id);
+  const booked = await bookFastTransfer(em, {
+    userId: params.userId,
+    id,
+    fromAccountId: params.fromAccountId,
+    toAccountId: context.to.id,
+    currency: params.currency ?? null,
+    amount: params.amount,
+    endToEndId,
+    description: params.description ?? '',
+    idempotencyKey: params.idempotencyKey ?? null,
+    requestFingerprint: fingerprint,
+    legs: legs.map((leg) => ({
+      id: leg.transaction.id,
+      accountId: leg.transaction.accountId,
+      amount: leg.transaction.amount,
+      eventId: leg.eventId,
+      event: leg.transaction,
+    })),
+    paymentEventId: uuidv7(),
+    payment: toPayment(newPaymentRow(row(context.now, currency), transactionIds)),
+  });
+  if (!booked) return null;
+  return toPayment(newPaymentRow(row(new Date(booked.now), booked.currency), transactionIds));
 }
 
 /** A requested execution date: a Warsaw day from today to a year ahead; sessions only (instant ones execute now). */

@@ -3,7 +3,7 @@
  * Lock order, everywhere: a payment row, then its transactions (the lifecycle's own order:
  * transaction, then account); a new payment locks accounts only (in id order) and inserts rows.
  */
-import type { EntityManager } from '@sandbank/db';
+import { type EntityManager, executeHot } from '@sandbank/db';
 import type { Transaction } from '@sandbank/schemas';
 import { WORLD_NOW_SQL } from '../clock/clock.ts';
 
@@ -400,4 +400,126 @@ export async function selectAccountCurrency(em: EntityManager, userId: string, a
     userId,
   ]);
   return row?.currency;
+}
+
+const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * An own-account transfer in one currency as ONE autocommitted statement (a named prepared
+ * statement), the way a simulated booking is one (simulations/simulation-statement.ts), when it
+ * settles at once: both accounts the user's and open, locked in id order; one currency (the one
+ * asked for, if any); the source's available balance, read under the lock, covers the amount; the
+ * idempotency key free. Then the payment (ACSC at the world's now), both posted legs with their
+ * balances and `transaction.created` events, and `payment.created` — all or none. The events' JSON
+ * comes built (legsOf, toPayment) with the world's now, the currency and the accounts' names filled
+ * in here, where they are known. No row when anything else holds: the caller then takes the
+ * general path (a transaction that locks, decides, and records a rejection too).
+ */
+const TRANSFER = `
+with clock as (
+  select ${WORLD_NOW_SQL} as now from users u where u.id = ?
+), locked as (
+  select a.id, a.name, a.currency, a.balance, a.held_amount from accounts a
+   where a.user_id = ? and a.id in (?, ?) and a.status = 'open'
+   order by a.id for no key update of a
+), ok as (
+  select clock.now, ${ISO('clock.now')} as at, f.currency, f.name as from_name, t.name as to_name
+    from clock, locked f, locked t
+   where f.id = ? and t.id = ? and t.currency = f.currency and f.currency = coalesce(?::text, f.currency)
+     and f.balance - f.held_amount >= ?
+), payment as (
+  insert into payments (id, user_id, from_account_id, currency, to_account_id, amount, scheme, status, end_to_end_id,
+                        description, accepted_at, settled_at, idempotency_key, request_fingerprint, created_at, updated_at)
+  select ?, ?, ?, ok.currency, ?, ?, 'internal', 'ACSC', ?, ?, ok.now, ok.now, ?, ?, ok.now, ok.now from ok
+  on conflict (user_id, idempotency_key) where idempotency_key is not null do nothing
+  returning id
+), legs as (
+  select l.*, jsonb_set(l.event->'raw', '{counterparty,name}', to_jsonb(case when l.amount < 0 then ok.to_name else ok.from_name end)) as raw
+    from jsonb_to_recordset(?::jsonb) as l(id uuid, account_id uuid, amount bigint, event_id uuid, event jsonb), ok
+   where exists (select from payment)
+), inserted as (
+  insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, status, posted_at,
+                            category, payment_id, counterpart_transaction_id, created_at)
+  select l.id, l.account_id, ?, l.event->>'externalTxnId', l.amount, ok.currency, ok.now, l.event->>'description', l.raw,
+         'posted', ok.now, 'transfer', (l.event->>'paymentId')::uuid, (l.event->>'counterpartTransactionId')::uuid, ok.now
+    from legs l, ok
+), applied as (
+  update accounts a set balance = a.balance + l.amount, transaction_count = a.transaction_count + 1
+    from legs l where a.id = l.account_id
+  returning a.id, a.balance, a.held_amount
+), logged as (
+  insert into events (id, type, user_id, payload, created_at)
+  select l.event_id, 'transaction.created', ?,
+         jsonb_build_object('transaction', l.event || jsonb_build_object('date', ok.at, 'postedAt', ok.at, 'currency', ok.currency,
+                                                                        'raw', l.raw),
+                            'balances', jsonb_build_object('balance', ap.balance, 'availableBalance', ap.balance - ap.held_amount)),
+         ok.now
+    from legs l join applied ap on ap.id = l.account_id, ok
+  union all
+  select ?::uuid, 'payment.created', ?::uuid,
+         jsonb_build_object('payment', ?::jsonb || jsonb_build_object('currency', ok.currency, 'acceptedAt', ok.at, 'settledAt', ok.at,
+                                                                    'createdAt', ok.at)),
+         ok.now
+    from payment, ok
+)
+select ok.now, ok.currency, ok.from_name, ok.to_name from ok, payment`;
+
+const TRANSFER_STATEMENT = { name: 'sandbank_transfer_v1', sql: TRANSFER };
+
+export interface FastTransfer {
+  userId: string;
+  id: string;
+  fromAccountId: string;
+  toAccountId: string;
+  /** The currency asked for; null: the accounts' (both must have it). */
+  currency: string | null;
+  amount: number;
+  endToEndId: string;
+  description: string;
+  idempotencyKey: string | null;
+  requestFingerprint: string;
+  /** Both legs (debit first) as their events show them; the date, currency and names are filled in. */
+  legs: { id: string; accountId: string; amount: number; eventId: string; event: Transaction }[];
+  paymentEventId: string;
+  /** The payment as its event shows it; currency and instants filled in. */
+  payment: unknown;
+}
+
+/** The transfer's statement; the world's now, the currency and both names when it was booked, else undefined. */
+export async function bookFastTransfer(
+  em: EntityManager,
+  t: FastTransfer,
+): Promise<{ now: Date | string; currency: string; from_name: string; to_name: string } | undefined> {
+  const [row] = await executeHot<{ now: Date | string; currency: string; from_name: string; to_name: string }>(
+    em,
+    TRANSFER_STATEMENT,
+    [
+      t.userId,
+      t.userId,
+      t.fromAccountId,
+      t.toAccountId,
+      t.fromAccountId,
+      t.toAccountId,
+      t.currency,
+      t.amount,
+      t.id,
+      t.userId,
+      t.fromAccountId,
+      t.toAccountId,
+      t.amount,
+      t.endToEndId,
+      t.description,
+      t.idempotencyKey,
+      t.requestFingerprint,
+      JSON.stringify(
+        t.legs.map((leg) => ({ id: leg.id, account_id: leg.accountId, amount: leg.amount, event_id: leg.eventId, event: leg.event })),
+      ),
+      t.userId,
+      t.userId,
+      t.paymentEventId,
+      t.userId,
+      JSON.stringify(t.payment),
+    ],
+  );
+  return row;
 }
