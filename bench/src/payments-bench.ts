@@ -5,10 +5,12 @@
  * production, its worker relaying every event. BENCH_TURNS (3), BENCH_SECONDS (10),
  * BENCH_CLEARING_PAYMENTS (10,000; 0 skips it).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { postgresPids } from './cpu.ts';
 import { measureClearing } from './clearing.ts';
 import { seedFloorShape } from './floor.ts';
-import { APP_ENTRY, freshDatabase, spawnApp, startPostgres, waitFor200 } from './stack.ts';
+import { APP_ENTRY, freshDatabase, root, spawnApp, startPostgres, waitFor200 } from './stack.ts';
 import { compareTransfersWithFloor } from './transfers.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CLIENTS ?? 32);
@@ -33,6 +35,7 @@ const api = spawnApp(APP_ENTRY.api, {
   ...(process.env.BENCH_API_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_API_NODE_OPTIONS } : {}),
 });
 const worker = process.env.BENCH_NO_WORKER ? undefined : spawnApp(APP_ENTRY.worker, env);
+const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, clients: CONNECTIONS };
 try {
   await waitFor200(`${baseUrl}/readyz`, performance.now());
   const pgPort = Number(new URL(databaseUrl).port || 5432);
@@ -49,8 +52,15 @@ try {
     });
     const { turns, ...summary } = transfers;
     console.log(JSON.stringify({ transfers: { ...summary, turnRatios: turns.map((t) => t.ratio) } }));
+    results.transfers = transfers;
   }
-  if (CLEARING > 0) console.log(JSON.stringify({ clearing: await measureClearing(baseUrl, { count: CLEARING, connections: CONNECTIONS }) }));
+  if (CLEARING > 0) {
+    results.clearing = await measureClearing(baseUrl, { count: CLEARING, connections: CONNECTIONS });
+    console.log(JSON.stringify({ clearing: results.clearing }));
+  }
+  const file = path.join(root, 'bench/results', `${String(results.date).slice(0, 10)}-payments.json`);
+  fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`written ${path.relative(root, file)}`);
 } finally {
   await Promise.all([api.stop(), worker?.stop()]);
   await server.stop();

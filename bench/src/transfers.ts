@@ -3,17 +3,24 @@
  * `POST /v1/payments` between two accounts of one user, same currency, through the real HTTP API,
  * in turns with the write floor (write-floor.ts: the same rows, balances and events in one
  * hand-written statement) on the same database and the same accounts — Sandbank, floor, Sandbank,
- * floor… — medians of the turns, so the ratio is measured in one sitting.
+ * floor… — medians of the turns, so the ratio is measured in one sitting. Each turn then runs plain
+ * bookings (`POST /v1/simulations/transaction`, ±100 over the same accounts) against the write floor's
+ * booking, the same way: the calibration that says how far the same server and framework reach on
+ * the path issue 16 tuned, beside the transfer's figure.
  */
 import { cpuMeter } from './cpu.ts';
 import type { FloorShapedTarget } from './floor.ts';
 import { type LoadResult, load } from './load.ts';
 import { spawnApp, WRITE_FLOOR_ENTRY, waitFor200 } from './stack.ts';
 
+type MeteredRun = LoadResult & { cpuMicrosPerRequest: Record<string, number> };
+
 export interface TransferTurn {
-  sandbank: LoadResult & { cpuMicrosPerRequest: Record<string, number> };
-  floor: LoadResult & { cpuMicrosPerRequest: Record<string, number> };
+  sandbank: MeteredRun;
+  floor: MeteredRun;
   ratio: number;
+  /** The calibration: plain bookings, Sandbank and the write floor's, and their ratio. */
+  bookings: { sandbank: MeteredRun; floor: MeteredRun; ratio: number };
 }
 
 export interface TransferComparison {
@@ -25,6 +32,8 @@ export interface TransferComparison {
   sandbankP99: number;
   floorP99: number;
   p99Ratio: number;
+  /** Median of the turns' booking ratios (the calibration). */
+  bookingRatio: number;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -49,6 +58,18 @@ function transferStream(target: FloorShapedTarget) {
   };
 }
 
+const BOOKINGS = '/v1/simulations/transaction';
+
+/** The booking floor's load (floor.ts): ±100 over every account in turn. */
+function bookingStream(target: FloorShapedTarget) {
+  let n = 0;
+  return () => {
+    n += 1;
+    const accountId = target.accountIds[n % target.accountIds.length];
+    return { body: JSON.stringify({ accountId, amount: (n % 2 ? 1 : -1) * 100, description: 'bench' }) };
+  };
+}
+
 export async function compareTransfersWithFloor(
   baseUrl: string,
   target: FloorShapedTarget,
@@ -69,15 +90,15 @@ export async function compareTransfersWithFloor(
   });
   try {
     await waitFor200(`http://127.0.0.1:${options.floorPort}/readyz`, performance.now());
-    const run = async (url: string, pids: Record<string, number | undefined>) => {
+    const run = async (url: string, pids: Record<string, number | undefined>, route = '/v1/payments'): Promise<MeteredRun> => {
       const meter = cpuMeter(pids, options.groups);
       const result = await load({
-        url: `${url}/v1/payments`,
+        url: `${url}${route}`,
         method: 'POST',
         connections: options.connections,
         durationSeconds: options.seconds,
         headers: { 'content-type': 'application/json', authorization: `Bearer ${target.token}` },
-        request: transferStream(target),
+        request: route === '/v1/payments' ? transferStream(target) : bookingStream(target),
       });
       const used = meter.stop();
       if (result.non2xx + result.errors > 0) {
@@ -111,10 +132,15 @@ export async function compareTransfersWithFloor(
       const sandbank = await run(baseUrl, options.pids ?? {});
       const floor = await run(floorUrl, { floor: floorServer.child.pid });
       const ratio = Number((sandbank.requestsPerSecond / Math.max(1, floor.requestsPerSecond)).toFixed(2));
-      turns.push({ sandbank, floor, ratio });
+      const bookingRun = await run(baseUrl, options.pids ?? {}, BOOKINGS);
+      const bookingFloor = await run(floorUrl, { floor: floorServer.child.pid }, BOOKINGS);
+      const bookingRatio = Number((bookingRun.requestsPerSecond / Math.max(1, bookingFloor.requestsPerSecond)).toFixed(2));
+      turns.push({ sandbank, floor, ratio, bookings: { sandbank: bookingRun, floor: bookingFloor, ratio: bookingRatio } });
+      const line = (name: string, r: MeteredRun) =>
+        `${name} ${r.requestsPerSecond} req/s p99 ${r.p99} ms ${JSON.stringify(r.cpuMicrosPerRequest)}`;
       console.log(
-        `transfer turn ${turn}: Sandbank ${sandbank.requestsPerSecond} req/s p99 ${sandbank.p99} ms ${JSON.stringify(sandbank.cpuMicrosPerRequest)}; ` +
-          `floor ${floor.requestsPerSecond} req/s p99 ${floor.p99} ms ${JSON.stringify(floor.cpuMicrosPerRequest)} → ${ratio}`,
+        `transfer turn ${turn}: ${line('Sandbank', sandbank)}; ${line('floor', floor)} → ${ratio}; ` +
+          `bookings: ${line('Sandbank', bookingRun)}; ${line('floor', bookingFloor)} → ${bookingRatio}`,
       );
     }
     const sandbankP99 = median(turns.map((t) => t.sandbank.p99));
@@ -127,6 +153,7 @@ export async function compareTransfersWithFloor(
       sandbankP99,
       floorP99,
       p99Ratio: Number((sandbankP99 / Math.max(1, floorP99)).toFixed(2)),
+      bookingRatio: median(turns.map((t) => t.bookings.ratio)),
     };
   } finally {
     await floorServer.stop();

@@ -8,7 +8,10 @@
  * them and the `payment.created` event — and the same Payment as the answer. No framework, no
  * validation beyond the funds, no logging, no metrics. It runs on Sandbank's own database and
  * schema (like read-floor.ts), so the rows, indexes and triggers written are the same.
- * It answers `GET /readyz` and `POST /v1/payments` with `to: { accountId }` only.
+ * It answers `GET /readyz`, `POST /v1/payments` with `to: { accountId }` only, and, as the calibration
+ * beside it, `POST /v1/simulations/transaction` with a plain amount: ../shared/bench-floor's `same`
+ * booking statement on Sandbank's schema (so transfers and bookings are each a ratio to a floor of
+ * the same server, tables and machine).
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -57,6 +60,76 @@ const TRANSFER = {
     union all select $13, 'payment.created', $1, $16::jsonb, $9 from payment)
   select count(*) as n from legs`,
 };
+
+// $1 amount, $2 account, $3 id, $4 external id, $5 description, $6 user, $7 event id, $8 event (jsonb), $9 at.
+const BOOKING = {
+  name: 'write-floor-booking',
+  text: `with acct as (
+    select id, user_id, balance, held_amount from accounts
+     where id = $2 and user_id = $6 and status = 'open' and balance + $1 between held_amount and 1000000000000000
+     for no key update),
+  inserted as (
+    insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, status, posted_at, created_at)
+    select $3, acct.id, acct.user_id, $4, $1, 'PLN', $9, $5, '{"source":"sandbank-simulator"}', 'posted', $9, $9 from acct
+    on conflict (account_id, external_txn_id) do nothing
+    returning id, account_id, amount),
+  applied as (
+    update accounts set balance = accounts.balance + inserted.amount, transaction_count = accounts.transaction_count + 1
+      from inserted where accounts.id = inserted.account_id returning accounts.balance, accounts.held_amount),
+  event as (
+    insert into events (id, type, user_id, payload, created_at)
+    select $7, 'transaction.created', $6,
+           jsonb_build_object('transaction', $8::jsonb,
+                              'balances', jsonb_build_object('balance', applied.balance, 'availableBalance', applied.balance - applied.held_amount)),
+           $9
+      from inserted, applied)
+  select applied.balance, applied.held_amount from applied`,
+};
+
+interface BookingBody {
+  accountId: string;
+  amount: number;
+  description?: string;
+}
+
+async function book(userId: string, body: BookingBody): Promise<[number, unknown]> {
+  const id = randomUUID();
+  const at = new Date().toISOString();
+  const transaction = {
+    id,
+    externalTxnId: `sim_${randomUUID()}`,
+    accountId: body.accountId,
+    amount: body.amount,
+    currency: 'PLN',
+    date: at,
+    description: body.description ?? '',
+    raw: { source: 'sandbank-simulator' },
+    status: 'posted',
+    postedAt: at,
+    version: 1,
+    merchant: null,
+    category: null,
+    reversalOf: null,
+  };
+  const { rows } = await pool.query({
+    ...BOOKING,
+    values: [
+      body.amount,
+      body.accountId,
+      id,
+      transaction.externalTxnId,
+      transaction.description,
+      userId,
+      randomUUID(),
+      JSON.stringify(transaction),
+      at,
+    ],
+  });
+  const [row] = rows;
+  if (!row) return [422, { code: 'INSUFFICIENT_FUNDS' }];
+  const balance = Number(row.balance);
+  return [201, { data: { transaction, balance, availableBalance: balance - Number(row.held_amount) } }];
+}
 
 async function userOf(authorization: string | undefined): Promise<string | null> {
   const token = authorization?.startsWith('Bearer ') ? authorization.slice(7) : '';
@@ -163,10 +236,14 @@ const server = http.createServer((req, res) => {
   req.on('end', async () => {
     try {
       if (req.url === '/readyz') return send(res, 200, { status: 'ok' });
-      if (req.method !== 'POST' || req.url !== '/v1/payments') return send(res, 404, { code: 'NOT_FOUND' });
+      const route = req.method === 'POST' ? req.url : undefined;
+      if (route !== '/v1/payments' && route !== '/v1/simulations/transaction') return send(res, 404, { code: 'NOT_FOUND' });
       const userId = await userOf(req.headers.authorization);
       if (!userId) return send(res, 401, { code: 'UNAUTHENTICATED' });
-      const [status, body] = await transfer(userId, JSON.parse(raw) as TransferBody);
+      const [status, body] =
+        route === '/v1/payments'
+          ? await transfer(userId, JSON.parse(raw) as TransferBody)
+          : await book(userId, JSON.parse(raw) as BookingBody);
       send(res, status, body);
     } catch (error) {
       send(res, 500, { code: 'INTERNAL', message: String(error) });
