@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { heapBetween, readApiHeap } from './api-metrics.ts';
+import { measureClearing } from './clearing.ts';
 import { measureClock } from './clock.ts';
 import { cpuMeter, postgresPids } from './cpu.ts';
-import { measureClearing } from './clearing.ts';
 import { compareWithFloor, seedFloorShape } from './floor.ts';
 import { measureLifecycleLoad } from './lifecycle.ts';
 import { type LoadResult, load, simulationStream } from './load.ts';
@@ -149,7 +149,8 @@ const sync = await measureSync(baseUrl, historyUser?.token ?? '');
 const clock = await measureClock(baseUrl);
 
 // 4a. One advance clearing an Elixir session of 10,000 payments, beside as many plain bookings (clearing.ts).
-const clearing = CLEARING_PAYMENTS > 0 ? await measureClearing(baseUrl, { count: CLEARING_PAYMENTS, connections: CLIENTS }) : null;
+const clearing =
+  CLEARING_PAYMENTS > 0 ? await measureClearing(baseUrl, { count: CLEARING_PAYMENTS, connections: CLIENTS }) : null;
 
 // 4b. Disposable worlds: forks of a family snapshot beside applying the same scenario; 20 at once; removal.
 const worlds = await measureWorlds(baseUrl);

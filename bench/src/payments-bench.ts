@@ -7,8 +7,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { postgresPids } from './cpu.ts';
 import { measureClearing } from './clearing.ts';
+import { postgresPids } from './cpu.ts';
 import { seedFloorShape } from './floor.ts';
 import { APP_ENTRY, freshDatabase, root, spawnApp, startPostgres, waitFor200 } from './stack.ts';
 import { compareTransfersWithFloor } from './transfers.ts';

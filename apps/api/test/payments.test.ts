@@ -89,7 +89,11 @@ describe('own-account transfers', () => {
     const from = await openAccount(app, user, 'Main');
     const to = await openAccount(app, user, 'Savings pot');
     expect((await simulate(app, user, { accountId: from, amount: 100_00 })).status).toBe(201);
-    const res = await pay(user, { fromAccountId: from, to: { accountId: to }, amount: 12_34, description: 'Pot' }, 'one-statement');
+    const res = await pay(
+      user,
+      { fromAccountId: from, to: { accountId: to }, amount: 12_34, description: 'Pot' },
+      'one-statement',
+    );
     expect(res.status).toBe(201);
     const payment = res.body.data;
     const read = (await app.call('GET', `/v1/payments/${payment.id}`, { token: user.accessToken })).body.data;
@@ -107,8 +111,13 @@ describe('own-account transfers', () => {
     );
     expect(rows.map((row) => row.type)).toEqual(['transaction.created', 'transaction.created', 'payment.created']);
     expect(rows[2]?.payload).toEqual({ payment: read });
-    const legEvents = Object.fromEntries(rows.slice(0, 2).map((row) => [(row.payload.transaction as { id: string }).id, row.payload]));
-    expect(legEvents[debitId]).toEqual({ transaction: debit, balances: { balance: 100_00 - 12_34, availableBalance: 100_00 - 12_34 } });
+    const legEvents = Object.fromEntries(
+      rows.slice(0, 2).map((row) => [(row.payload.transaction as { id: string }).id, row.payload]),
+    );
+    expect(legEvents[debitId]).toEqual({
+      transaction: debit,
+      balances: { balance: 100_00 - 12_34, availableBalance: 100_00 - 12_34 },
+    });
     expect(legEvents[creditId]).toEqual({ transaction: credit, balances: { balance: 12_34, availableBalance: 12_34 } });
   });
 

@@ -173,7 +173,12 @@ async function book(tx: EntityManager, params: CreatePaymentParams, fingerprint:
   const context = { id, endToEndId, userId: params.userId, currency, from, to, now, outcome, conversion };
   const legs = outcome.status === 'RJCT' ? [] : legsOf(params, context);
   // The payment as it is read back after the booking (without reading it), for its answer and its event.
-  const payment = toPayment(newPaymentRow(row, legs.map((leg) => leg.transaction.id)));
+  const payment = toPayment(
+    newPaymentRow(
+      row,
+      legs.map((leg) => leg.transaction.id),
+    ),
+  );
   // One statement: the row, the legs with their balances and events, then payment.created.
   if (!(await bookPayment(tx, row, legs, { id: uuidv7(), payload: { payment } }))) throw new KeyTaken();
   return payment;

@@ -512,7 +512,13 @@ export async function bookFastTransfer(
       t.idempotencyKey,
       t.requestFingerprint,
       JSON.stringify(
-        t.legs.map((leg) => ({ id: leg.id, account_id: leg.accountId, amount: leg.amount, event_id: leg.eventId, event: leg.event })),
+        t.legs.map((leg) => ({
+          id: leg.id,
+          account_id: leg.accountId,
+          amount: leg.amount,
+          event_id: leg.eventId,
+          event: leg.event,
+        })),
       ),
       t.userId,
       t.userId,
