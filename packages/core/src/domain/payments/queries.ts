@@ -232,12 +232,12 @@ export interface PaymentChange {
   at: Date;
 }
 
-/** Moves a payment on (fields left undefined keep their value). */
-export async function updatePayment(em: EntityManager, c: PaymentChange): Promise<void> {
+/** Moves a payment on (fields left undefined keep their value); the payment after it, as `selectPayment` reads it. */
+export async function updatePayment(em: EntityManager, c: PaymentChange): Promise<PaymentRow | undefined> {
   const keep = (value: unknown) => (value === undefined ? 'keep' : 'set');
   const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
-  await em.execute(
-    `update payments set status = ?, due_at = ?::timestamptz, updated_at = ?::timestamptz,
+  const [row] = await em.execute<PaymentRow[]>(
+    `update payments p set status = ?, due_at = ?::timestamptz, updated_at = ?::timestamptz,
        reason_code = case when ? = 'set' then ? else reason_code end,
        reason_message = case when ? = 'set' then ? else reason_message end,
        accepted_at = case when ? = 'set' then ?::timestamptz else accepted_at end,
@@ -245,7 +245,8 @@ export async function updatePayment(em: EntityManager, c: PaymentChange): Promis
        return_reason_code = case when ? = 'set' then ? else return_reason_code end,
        return_reason_message = case when ? = 'set' then ? else return_reason_message end,
        returned_at = case when ? = 'set' then ?::timestamptz else returned_at end
-     where id = ?`,
+     where p.id = ?
+     returning ${PAYMENT_COLUMNS}`,
     [
       c.status,
       iso(c.dueAt),
@@ -267,6 +268,7 @@ export async function updatePayment(em: EntityManager, c: PaymentChange): Promis
       c.paymentId,
     ],
   );
+  return row;
 }
 
 /** One transaction a payment books, as the API shows it (its event carries it), with the hold it adds. */
