@@ -49,6 +49,7 @@ try {
       turns: TURNS,
       pids: { api: api.child.pid, worker: worker?.child.pid },
       groups: { postgres: () => postgresPids(pgPort) },
+      converted: process.env.BENCH_CONVERTED !== '0',
     });
     const { turns, ...summary } = transfers;
     console.log(JSON.stringify({ transfers: { ...summary, turnRatios: turns.map((t) => t.ratio) } }));
@@ -58,7 +59,8 @@ try {
     results.clearing = await measureClearing(baseUrl, { count: CLEARING, connections: CONNECTIONS });
     console.log(JSON.stringify({ clearing: results.clearing }));
   }
-  const file = path.join(root, 'bench/results', `${String(results.date).slice(0, 10)}-payments.json`);
+  const name = process.env.BENCH_RESULTS_NAME ?? `${String(results.date).slice(0, 10)}-payments`;
+  const file = path.join(root, 'bench/results', `${name}.json`);
   fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`written ${path.relative(root, file)}`);
 } finally {

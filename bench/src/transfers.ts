@@ -21,6 +21,12 @@ export interface TransferTurn {
   ratio: number;
   /** The calibration: plain bookings, Sandbank and the write floor's, and their ratio. */
   bookings: { sandbank: MeteredRun; floor: MeteredRun; ratio: number };
+  /**
+   * Converted bookings (card payments in EUR on the PLN accounts, issue 41) on Sandbank in the same turn:
+   * ÷ the floor's plain booking (the method of floor-compare, whose floor converts nothing) and ÷
+   * Sandbank's own plain bookings (what converting adds).
+   */
+  converted: { sandbank: MeteredRun; overFloorBooking: number; overPlain: number } | null;
 }
 
 export interface TransferComparison {
@@ -34,6 +40,8 @@ export interface TransferComparison {
   p99Ratio: number;
   /** Median of the turns' booking ratios (the calibration). */
   bookingRatio: number;
+  /** Medians of the turns' converted ratios, when measured. */
+  converted: { overFloorBooking: number; overPlain: number } | null;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -59,14 +67,23 @@ function transferStream(target: FloorShapedTarget) {
 }
 
 const BOOKINGS = '/v1/simulations/transaction';
+/** The same route with converted bodies (a marker only: the URL stays BOOKINGS). */
+const CONVERTED = '/v1/simulations/transaction#converted';
 
-/** The booking floor's load (floor.ts): ±100 over every account in turn. */
-function bookingStream(target: FloorShapedTarget) {
+/** The booking floor's load (floor.ts): ±100 over every account in turn; converted: ±25 EUR cents on the PLN accounts. */
+function bookingStream(target: FloorShapedTarget, converted = false) {
   let n = 0;
   return () => {
     n += 1;
     const accountId = target.accountIds[n % target.accountIds.length];
-    return { body: JSON.stringify({ accountId, amount: (n % 2 ? 1 : -1) * 100, description: 'bench' }) };
+    const sign = n % 2 ? 1 : -1;
+    return {
+      body: JSON.stringify(
+        converted
+          ? { accountId, originalAmount: sign * 25, originalCurrency: 'EUR', description: 'bench' }
+          : { accountId, amount: sign * 100, description: 'bench' },
+      ),
+    };
   };
 }
 
@@ -81,6 +98,8 @@ export async function compareTransfersWithFloor(
     turns: number;
     pids?: Record<string, number | undefined>;
     groups?: Record<string, () => number[]>;
+    /** Also converted bookings on Sandbank in each turn (issue 41). */
+    converted?: boolean;
   },
 ): Promise<TransferComparison> {
   const floorServer = spawnApp(WRITE_FLOOR_ENTRY, {
@@ -93,12 +112,12 @@ export async function compareTransfersWithFloor(
     const run = async (url: string, pids: Record<string, number | undefined>, route = '/v1/payments'): Promise<MeteredRun> => {
       const meter = cpuMeter(pids, options.groups);
       const result = await load({
-        url: `${url}${route}`,
+        url: `${url}${route.replace('#converted', '')}`,
         method: 'POST',
         connections: options.connections,
         durationSeconds: options.seconds,
         headers: { 'content-type': 'application/json', authorization: `Bearer ${target.token}` },
-        request: route === '/v1/payments' ? transferStream(target) : bookingStream(target),
+        request: route === '/v1/payments' ? transferStream(target) : bookingStream(target, route === CONVERTED),
       });
       const used = meter.stop();
       if (result.non2xx + result.errors > 0) {
@@ -135,12 +154,30 @@ export async function compareTransfersWithFloor(
       const bookingRun = await run(baseUrl, options.pids ?? {}, BOOKINGS);
       const bookingFloor = await run(floorUrl, { floor: floorServer.child.pid }, BOOKINGS);
       const bookingRatio = Number((bookingRun.requestsPerSecond / Math.max(1, bookingFloor.requestsPerSecond)).toFixed(2));
-      turns.push({ sandbank, floor, ratio, bookings: { sandbank: bookingRun, floor: bookingFloor, ratio: bookingRatio } });
+      const convertedRun = options.converted ? await run(baseUrl, options.pids ?? {}, CONVERTED) : null;
+      const over = (a: number, b: number) => Number((a / Math.max(1, b)).toFixed(2));
+      const converted = convertedRun
+        ? {
+            sandbank: convertedRun,
+            overFloorBooking: over(convertedRun.requestsPerSecond, bookingFloor.requestsPerSecond),
+            overPlain: over(convertedRun.requestsPerSecond, bookingRun.requestsPerSecond),
+          }
+        : null;
+      turns.push({
+        sandbank,
+        floor,
+        ratio,
+        bookings: { sandbank: bookingRun, floor: bookingFloor, ratio: bookingRatio },
+        converted,
+      });
       const line = (name: string, r: MeteredRun) =>
         `${name} ${r.requestsPerSecond} req/s p99 ${r.p99} ms ${JSON.stringify(r.cpuMicrosPerRequest)}`;
       console.log(
         `transfer turn ${turn}: ${line('Sandbank', sandbank)}; ${line('floor', floor)} → ${ratio}; ` +
-          `bookings: ${line('Sandbank', bookingRun)}; ${line('floor', bookingFloor)} → ${bookingRatio}`,
+          `bookings: ${line('Sandbank', bookingRun)}; ${line('floor', bookingFloor)} → ${bookingRatio}` +
+          (converted
+            ? `; ${line('converted', converted.sandbank)} → ${converted.overFloorBooking}, ${converted.overPlain} of plain`
+            : ''),
       );
     }
     const sandbankP99 = median(turns.map((t) => t.sandbank.p99));
@@ -154,6 +191,12 @@ export async function compareTransfersWithFloor(
       floorP99,
       p99Ratio: Number((sandbankP99 / Math.max(1, floorP99)).toFixed(2)),
       bookingRatio: median(turns.map((t) => t.bookings.ratio)),
+      converted: options.converted
+        ? {
+            overFloorBooking: median(turns.map((t) => t.converted?.overFloorBooking ?? 0)),
+            overPlain: median(turns.map((t) => t.converted?.overPlain ?? 0)),
+          }
+        : null,
     };
   } finally {
     await floorServer.stop();
