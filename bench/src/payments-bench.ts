@@ -3,7 +3,8 @@
  * own-account transfers in turns with their write floor (transfers.ts), then one advance clearing a
  * session of 10,000 payments beside as many plain bookings (clearing.ts). Sandbank runs as in
  * production, its worker relaying every event. BENCH_TURNS (3), BENCH_SECONDS (10),
- * BENCH_CLEARING_PAYMENTS (10,000; 0 skips it).
+ * BENCH_CLEARING_PAYMENTS (10,000; 0 skips it), BENCH_CONVERTED (0: no converted bookings in the turns),
+ * BENCH_RESULTS_NAME (the results file, default `<date>-payments`).
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -3,7 +3,9 @@
  * account (and, for an own-account transfer, the destination; in id order), checks the rules on
  * the locked balances, and writes the payment, its transactions, the balances and the events, so
  * a burst of payments from one account never spends more than its available balance: each waits
- * for the lock and sees the balance the previous one left.
+ * for the lock and sees the balance the previous one left. An own-account transfer that settles at
+ * once in one currency does all of it in one statement (`fastTransfer`, queries.ts TRANSFER), with the
+ * same checks under the same locks; anything it does not cover falls through to that transaction.
  *
  * A payment that fails a check of the bank's (funds, a test IBAN rejected at validation, Express
  * Elixir's limit) is still created, with status RJCT and its reason: it is a record, as at a bank.
