@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { heapBetween, readApiHeap } from './api-metrics.ts';
+import { measureClearing } from './clearing.ts';
 import { measureClock } from './clock.ts';
 import { cpuMeter, postgresPids } from './cpu.ts';
 import { compareWithFloor, seedFloorShape } from './floor.ts';
@@ -20,6 +21,7 @@ import { createApiKey, seedHistory, seedUsers } from './seed.ts';
 import { APP_ENTRY, freshDatabase, READ_FLOOR_ENTRY, root, spawnApp, startPostgres, waitFor200 } from './stack.ts';
 import { measureStatements } from './statement-bench.ts';
 import { measureSync } from './sync.ts';
+import { compareTransfersWithFloor } from './transfers.ts';
 import { measureColdStart, measureWebhookLatency } from './webhooks.ts';
 import { formatWorlds, measureWorlds } from './worlds.ts';
 
@@ -36,8 +38,16 @@ if (process.argv.includes('--scale')) {
 
 const server = await startPostgres();
 const databaseUrl = await freshDatabase(server, 'sandbank_bench');
-// The floor comparison opens 1,000 accounts for one user (the floor's own shape).
-const env = { DATABASE_URL: databaseUrl, PORT: String(PORT), HOST: '127.0.0.1', LIMIT_OPEN_ACCOUNTS: '100000' };
+// The floor comparison opens 1,000 accounts for one user (the floor's own shape); the clearing
+// advance fires 20,000 payment steps in one call.
+const CLEARING_PAYMENTS = Number(process.env.BENCH_CLEARING_PAYMENTS ?? 10_000);
+const env = {
+  DATABASE_URL: databaseUrl,
+  PORT: String(PORT),
+  HOST: '127.0.0.1',
+  LIMIT_OPEN_ACCOUNTS: '100000',
+  LIMIT_DUE_ITEMS_PER_REQUEST: String(Math.max(1_000, 2 * CLEARING_PAYMENTS)),
+};
 const coldStart = await measureColdStart(env, baseUrl);
 
 const api = spawnApp(APP_ENTRY.api, env);
@@ -78,6 +88,18 @@ const floor = await compareWithFloor(baseUrl, floorTarget, {
   pids: { api: api.child.pid, worker: worker.child.pid },
   groups: { postgres: () => postgresPids(new URL(databaseUrl).port ? Number(new URL(databaseUrl).port) : 5432) },
   converted: true,
+});
+
+// 1a'. Own-account transfers (POST /v1/payments between two of those accounts) in turns with the write
+// floor (write-floor.ts, the same rows and events in one hand-written statement) — issue 42.
+const transfers = await compareTransfersWithFloor(baseUrl, floorTarget, {
+  databaseUrl,
+  floorPort: PORT + 8,
+  connections: CLIENTS,
+  seconds: Number(process.env.BENCH_FLOOR_SECONDS ?? 12),
+  turns: Number(process.env.BENCH_TRANSFER_TURNS ?? 3),
+  pids: { api: api.child.pid, worker: worker.child.pid },
+  groups: { postgres: () => postgresPids(new URL(databaseUrl).port ? Number(new URL(databaseUrl).port) : 5432) },
 });
 
 // Peak RSS so far: start-up and the 32-connection simulation loads (what issue 16's targets are
@@ -125,6 +147,10 @@ const sync = await measureSync(baseUrl, historyUser?.token ?? '');
 
 // 4. The clock: the family scenario (12 months × 3 accounts) and a one-year advance.
 const clock = await measureClock(baseUrl);
+
+// 4a. One advance clearing an Elixir session of 10,000 payments, beside as many plain bookings (clearing.ts).
+const clearing =
+  CLEARING_PAYMENTS > 0 ? await measureClearing(baseUrl, { count: CLEARING_PAYMENTS, connections: CLIENTS }) : null;
 
 // 4b. Disposable worlds: forks of a family snapshot beside applying the same scenario; 20 at once; removal.
 const worlds = await measureWorlds(baseUrl);
@@ -220,6 +246,7 @@ const results = {
   seconds: SECONDS,
   simulations,
   floor,
+  transfers,
   pgbenchTps,
   ratioToPgbench: Number((simulations.requestsPerSecond / pgbenchTps).toFixed(2)),
   lifecycle,
@@ -231,6 +258,7 @@ const results = {
   pull,
   sync,
   clock,
+  clearing,
   worlds,
   webhooks: { deliveriesPerSecond, ...webhookLatency },
   coldStart,
@@ -264,6 +292,10 @@ function printTable(r: typeof results): void {
       r.floor.ratio !== null
         ? `same-work floor (median of ${r.floor.turns.length} turns): floor ${r.floor.floorRequestsPerSecond} req/s p99 ${r.floor.floorP99} ms, Sandbank ${r.floor.sandbankRequestsPerSecond} req/s p99 ${r.floor.sandbankP99} ms → ${r.floor.ratio} of the floor, p99 ${r.floor.p99Ratio}× (floor's pgbench ${r.floor.floorPgbenchTps} TPS)`
         : 'same-work floor: skipped (../shared/bench-floor not installed)',
+      `own-account transfers ÷ the write floor (median of ${r.transfers.turns.length} turns' ratios ${r.transfers.turns.map((t) => t.ratio).join(', ')}): ${r.transfers.ratio}, p99 ${r.transfers.p99Ratio}× (Sandbank ${r.transfers.sandbankRequestsPerSecond} req/s, floor ${r.transfers.floorRequestsPerSecond}); plain bookings ÷ the same floor's booking ${r.transfers.bookingRatio}`,
+      r.clearing
+        ? `clearing: one advance settles ${r.clearing.payments} Elixir payments (${r.clearing.fired.payments} steps) in ${r.clearing.advanceMs} ms = ${r.clearing.advanceMsPerPayment} ms a payment; ${r.clearing.payments} bookings ${r.clearing.bookingsMs} ms = ${r.clearing.bookingMsPerBooking} ms each (${r.clearing.clearingPerPaymentOverBooking}×)`
+        : 'clearing: skipped (BENCH_CLEARING_PAYMENTS=0)',
       `history's first page ÷ the read floor (hand-written node:http + pg, same statement and body): ${r.historyFloor.ratio} of its req/s, p99 ${r.historyFloor.p99Ratio}× its ${r.historyFloor.p99} ms`,
       `sync from nothing: ${r.sync.transactions} transactions in ${r.sync.pages} pages, ${r.sync.seconds} s → ${r.sync.transactionsPerSecond} transactions/s (one client, 200 per page)`,
       `scenario apply (family, 12 months × 3 accounts): ${r.clock.scenarioApply.transactions} transactions in ${r.clock.scenarioApply.medianMs} ms (median of ${r.clock.scenarioApply.runsMs.join(', ')}; target < 5000 ms)`,

@@ -19,6 +19,8 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
  */
 /** The read floor (`read-floor.ts`): the history's first page by a hand-written node:http + pg server. */
 export const READ_FLOOR_ENTRY = 'bench/src/read-floor.ts';
+/** The write floor for own-account transfers (write-floor.ts). */
+export const WRITE_FLOOR_ENTRY = 'bench/src/write-floor.ts';
 
 export const APP_ENTRY = await (async () => {
   const sources = { api: 'apps/api/src/main.ts', worker: 'apps/worker/src/main.ts' };

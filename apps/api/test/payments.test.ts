@@ -84,6 +84,43 @@ describe('own-account transfers', () => {
     expect(rows.map((row) => row.type).sort()).toEqual(['payment.created', 'transaction.created', 'transaction.created']);
   });
 
+  it('the answer and the events are what is read back: the payment, each leg with its balances (one statement)', async () => {
+    const user = await app.createUser();
+    const from = await openAccount(app, user, 'Main');
+    const to = await openAccount(app, user, 'Savings pot');
+    expect((await simulate(app, user, { accountId: from, amount: 100_00 })).status).toBe(201);
+    const res = await pay(
+      user,
+      { fromAccountId: from, to: { accountId: to }, amount: 12_34, description: 'Pot' },
+      'one-statement',
+    );
+    expect(res.status).toBe(201);
+    const payment = res.body.data;
+    const read = (await app.call('GET', `/v1/payments/${payment.id}`, { token: user.accessToken })).body.data;
+    expect(payment).toEqual(read);
+    const [debitId, creditId] = payment.transactionIds as [string, string];
+    const debit = await transaction(user, debitId);
+    const credit = await transaction(user, creditId);
+    expect(debit).toMatchObject({ amount: -12_34, date: payment.acceptedAt, postedAt: payment.acceptedAt });
+    expect(debit.raw).toMatchObject({ counterparty: { name: 'Savings pot' } });
+    expect(credit.raw).toMatchObject({ counterparty: { name: 'Main' } });
+    const { rows } = await app.db.query<{ type: string; payload: Record<string, unknown> }>(
+      `select type, payload from events where user_id = $1 and (payload->'payment'->>'id' = $2 or payload->'transaction'->>'paymentId' = $2)
+        order by txid, seq`,
+      [user.id, payment.id],
+    );
+    expect(rows.map((row) => row.type)).toEqual(['transaction.created', 'transaction.created', 'payment.created']);
+    expect(rows[2]?.payload).toEqual({ payment: read });
+    const legEvents = Object.fromEntries(
+      rows.slice(0, 2).map((row) => [(row.payload.transaction as { id: string }).id, row.payload]),
+    );
+    expect(legEvents[debitId]).toEqual({
+      transaction: debit,
+      balances: { balance: 100_00 - 12_34, availableBalance: 100_00 - 12_34 },
+    });
+    expect(legEvents[creditId]).toEqual({ transaction: credit, balances: { balance: 12_34, availableBalance: 12_34 } });
+  });
+
   it('insufficient available funds: created as RJCT/AM04 (201), nothing booked, no negative balance', async () => {
     const { user, from, to } = await twoAccounts(10_00);
     expect((await simulate(app, user, { accountId: from, amount: -6_00, status: 'pending' })).status).toBe(201);

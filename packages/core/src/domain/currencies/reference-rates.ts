@@ -72,8 +72,26 @@ const daysInMonth = (month: string): number => {
   return new Date(Date.UTC(year, mon, 0)).getUTCDate();
 };
 
+/**
+ * Legs already generated, by seed, currency and business day: a leg is a pure function of the three and
+ * a decimal.js value is immutable, so every card payment of a day shares one instead of drawing three
+ * numbers and multiplying at 60 digits again (issue 41). Bounded: emptied past its size.
+ */
+const generated = new Map<string, ExactValue>();
+const GENERATED_MAX = 10_000;
+
 /** The generated PLN price of 1 unit of `currency` on a TARGET business day. */
 function generatedLeg(seed: number, currency: Currency, businessDay: string): ExactValue {
+  const key = `${seed}\u0000${currency}\u0000${businessDay}`;
+  const known = generated.get(key);
+  if (known !== undefined) return known;
+  const leg = drawnLeg(seed, currency, businessDay);
+  if (generated.size >= GENERATED_MAX) generated.clear();
+  generated.set(key, leg);
+  return leg;
+}
+
+function drawnLeg(seed: number, currency: Currency, businessDay: string): ExactValue {
   if (currency === 'PLN') return new Exact(1);
   const month = businessDay.slice(0, 7);
   const from = draw(`${seed}\u0000${currency}\u0000${month}`, DRIFT);

@@ -7,6 +7,13 @@
  * nothing after it; running again continues where it stopped, and no item can fire twice (a
  * schedule run is keyed by (schedule, n), a transition does nothing to a row that moved on).
  *
+ * Payment steps due at the same instant (a clearing session's entries, its settlements) fire
+ * together, up to PAYMENT_BATCH of them in one database transaction in their order, with the clock
+ * reaching that instant: a session of 10,000 payments is 100 transactions of 100 steps, not 10,000
+ * transactions. A crash still leaves a consistent world (a batch commits whole or not at all, each
+ * step still checks that it is due), and firing a payment's step never makes another item due at
+ * or before its own instant (the next step is an hour or days later), so the order is unchanged.
+ *
  * Callers hold the world's clock lock (domain/clock/clock.ts), so one pass per world runs at a time.
  */
 import type { EntityManager } from '@sandbank/db';
@@ -14,7 +21,7 @@ import { moveClockTo, tryClockLock, userNow } from '../clock/clock.ts';
 import { firePaymentStep } from '../payments/payment-steps.ts';
 import { runScheduleOccurrence } from '../schedules/run-occurrence.ts';
 import { settleDueTransaction } from '../transactions/settle-due.ts';
-import { selectNextDueItem, selectWorldsWithDueItems } from './queries.ts';
+import { type DueItemRow, selectNextDueItems, selectWorldsWithDueItems } from './queries.ts';
 
 export interface FiredCounts {
   scheduled: number;
@@ -41,7 +48,8 @@ export async function fireDueItems(
   const untilIso = until.toISOString();
   let previous = '';
   for (;;) {
-    const item = await selectNextDueItem(em, userId, untilIso);
+    const items = await selectNextDueItems(em, userId, untilIso, PAYMENT_BATCH);
+    const [item] = items;
     if (!item) return fired;
     const dueAt = new Date(item.due_at);
     // Every item leaves the due set when it fires; one that stays would loop forever.
@@ -49,16 +57,18 @@ export async function fireDueItems(
     if (key === previous) throw new Error(`due item ${key} did not move when fired`);
     previous = key;
     await em.transactional(async (tx) => {
-      if (item.kind === 'schedule') {
+      if (item.kind === 'payment') {
+        for (const payment of paymentsDueWith(items, dueAt)) {
+          const events = await firePaymentStep(tx, { userId, paymentId: payment.id, until });
+          if (events > 0) {
+            fired.payments += 1;
+            fired.events += events;
+          }
+        }
+      } else if (item.kind === 'schedule') {
         const outcome = await runScheduleOccurrence(tx, { scheduleId: item.id, dueAt });
         if (outcome.kind !== 'skipped') fired.scheduled += 1;
         if (outcome.kind === 'booked') fired.events += outcome.events;
-      } else if (item.kind === 'payment') {
-        const events = await firePaymentStep(tx, { userId, paymentId: item.id, until });
-        if (events > 0) {
-          fired.payments += 1;
-          fired.events += events;
-        }
       } else {
         const due = { userId, transactionId: item.id, settleAt: asDate(item.settle_at), expireAt: asDate(item.expire_at) };
         const outcome = await settleDueTransaction(tx, due, until);
@@ -70,6 +80,19 @@ export async function fireDueItems(
       if (moveClock) await moveClockTo(tx, userId, dueAt);
     });
   }
+}
+
+/** At most this many payment steps of one instant fire in one database transaction. */
+const PAYMENT_BATCH = 100;
+
+/** The leading run of payment steps due at `dueAt` (the items come in firing order). */
+function paymentsDueWith(items: DueItemRow[], dueAt: Date): DueItemRow[] {
+  const run: DueItemRow[] = [];
+  for (const item of items) {
+    if (item.kind !== 'payment' || new Date(item.due_at).getTime() !== dueAt.getTime()) break;
+    run.push(item);
+  }
+  return run;
 }
 
 /** Worlds with something due by their own clock, oldest due first. */

@@ -74,12 +74,12 @@ select * from (
    where p.user_id = ? and p.due_at <= ?::timestamptz
 ) due
 order by due_at, kind desc, id
-limit 1`;
+limit ?`;
 
 /** The user's earliest item due by `until` (a pending transaction's settlement or expiry, a schedule's run, a payment's step), or undefined. */
-export async function selectNextDueItem(em: EntityManager, userId: string, untilIso: string): Promise<DueItemRow | undefined> {
-  const [item] = await em.execute<DueItemRow[]>(NEXT_DUE, [userId, untilIso, userId, untilIso, userId, untilIso]);
-  return item;
+/** The user's first `limit` items due by `until`, in the order they fire. */
+export function selectNextDueItems(em: EntityManager, userId: string, untilIso: string, limit: number): Promise<DueItemRow[]> {
+  return em.execute<DueItemRow[]>(NEXT_DUE, [userId, untilIso, userId, untilIso, userId, untilIso, limit]);
 }
 
 const WORLDS_WITH_DUE_ITEMS = `

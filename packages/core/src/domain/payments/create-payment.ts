@@ -3,7 +3,9 @@
  * account (and, for an own-account transfer, the destination; in id order), checks the rules on
  * the locked balances, and writes the payment, its transactions, the balances and the events, so
  * a burst of payments from one account never spends more than its available balance: each waits
- * for the lock and sees the balance the previous one left.
+ * for the lock and sees the balance the previous one left. An own-account transfer that settles at
+ * once in one currency does all of it in one statement (`fastTransfer`, queries.ts TRANSFER), with the
+ * same checks under the same locks; anything it does not cover falls through to that transaction.
  *
  * A payment that fails a check of the bank's (funds, a test IBAN rejected at validation, Express
  * Elixir's limit) is still created, with status RJCT and its reason: it is a record, as at a bank.
@@ -26,15 +28,15 @@ import { ibanOf } from '../accounts/iban.ts';
 import { adjustRate, convertMinor, rateText } from '../currencies/convert.ts';
 import { warsawDay as fxDay, fxRate } from '../currencies/fx-rates.ts';
 import { sessionFor, warsawDay } from './calendar.ts';
-import { paymentEvent } from './payment-events.ts';
 import {
-  insertLegs,
-  insertPayment,
+  bookFastTransfer,
+  bookPayment,
   type LockedAccountRow,
   lockAccounts,
+  type NewPayment,
+  newPaymentRow,
   type PaymentLeg,
   type PaymentRow,
-  selectPayment,
   selectPaymentByKey,
   selectWorldNow,
 } from './queries.ts';
@@ -80,6 +82,8 @@ export async function createPayment(em: EntityManager, params: CreatePaymentPara
     const existing = await selectPaymentByKey(em, params.userId, params.idempotencyKey);
     if (existing) return replay(existing, params, fingerprint);
   }
+  const fast = await fastTransfer(em, params, fingerprint);
+  if (fast) return { payment: fast, replayed: false };
   try {
     return { payment: await retriedTransaction(em, (tx) => book(tx, params, fingerprint)), replayed: false };
   } catch (error) {
@@ -145,7 +149,7 @@ async function book(tx: EntityManager, params: CreatePaymentParams, fingerprint:
   const outcome = decide(params, from, currency, now);
   const id = uuidv7();
   const endToEndId = params.endToEndId ?? `SB${id.replaceAll('-', '')}`;
-  const inserted = await insertPayment(tx, {
+  const row: NewPayment = {
     id,
     userId: params.userId,
     fromAccountId: from.id,
@@ -167,17 +171,100 @@ async function book(tx: EntityManager, params: CreatePaymentParams, fingerprint:
     idempotencyKey: params.idempotencyKey ?? null,
     requestFingerprint: fingerprint,
     at: now,
-  });
-  if (!inserted) throw new KeyTaken();
-  if (outcome.status !== 'RJCT') {
-    const context = { id, endToEndId, userId: params.userId, currency, from, to, now, outcome, conversion };
-    await insertLegs(tx, legsOf(params, context));
-  }
-  const row = await selectPayment(tx, { userId: params.userId, paymentId: id });
-  if (!row) throw new Error(`payment ${id} vanished`);
-  const payment = toPayment(row);
-  await paymentEvent(tx, { type: 'payment.created', userId: params.userId, payment, at: now });
+  };
+  const context = { id, endToEndId, userId: params.userId, currency, from, to, now, outcome, conversion };
+  const legs = outcome.status === 'RJCT' ? [] : legsOf(params, context);
+  // The payment as it is read back after the booking (without reading it), for its answer and its event.
+  const payment = toPayment(
+    newPaymentRow(
+      row,
+      legs.map((leg) => leg.transaction.id),
+    ),
+  );
+  // One statement: the row, the legs with their balances and events, then payment.created.
+  if (!(await bookPayment(tx, row, legs, { id: uuidv7(), payload: { payment } }))) throw new KeyTaken();
   return payment;
+}
+
+/**
+ * An own-account transfer that settles at once, in one statement (queries.ts, TRANSFER): both accounts
+ * open and in one currency, the funds there, no requested date. Null when the statement wrote nothing
+ * (or the request is not such a transfer): then `book` decides, and records a rejection too.
+ */
+async function fastTransfer(em: EntityManager, params: CreatePaymentParams, fingerprint: string): Promise<Payment | null> {
+  if (!('accountId' in params.to) || params.requestedExecutionDate !== undefined) return null;
+  const id = uuidv7();
+  const endToEndId = params.endToEndId ?? `SB${id.replaceAll('-', '')}`;
+  const currency = params.currency ?? 'PLN';
+  // The events' JSON as `book` makes it; the statement fills in the world's now, the currency and the names.
+  const placeholder = (accountId: string): LockedAccountRow => ({
+    id: accountId,
+    name: '',
+    currency,
+    status: 'open',
+    balance: '0',
+    held_amount: '0',
+  });
+  const outcome: Outcome = { scheme: 'internal', status: 'ACSC', reason: null, dueAt: null };
+  const context = {
+    id,
+    endToEndId,
+    userId: params.userId,
+    currency,
+    from: placeholder(params.fromAccountId),
+    to: placeholder(params.to.accountId),
+    now: new Date(0),
+    outcome,
+    conversion: null,
+  };
+  const legs = legsOf(params, context);
+  const row = (at: Date, rowCurrency: string): NewPayment => ({
+    id,
+    userId: params.userId,
+    fromAccountId: params.fromAccountId,
+    currency: rowCurrency,
+    toAccountId: context.to.id,
+    counterpartyName: null,
+    counterpartyIban: null,
+    amount: params.amount,
+    scheme: outcome.scheme,
+    status: outcome.status,
+    reasonCode: null,
+    reasonMessage: null,
+    endToEndId,
+    description: params.description ?? '',
+    requestedExecutionDate: null,
+    dueAt: null,
+    acceptedAt: at,
+    settledAt: at,
+    idempotencyKey: params.idempotencyKey ?? null,
+    requestFingerprint: fingerprint,
+    at,
+  });
+  const transactionIds = legs.map((leg) => leg.transaction.id);
+  const booked = await bookFastTransfer(em, {
+    userId: params.userId,
+    id,
+    fromAccountId: params.fromAccountId,
+    toAccountId: context.to.id,
+    currency: params.currency ?? null,
+    amount: params.amount,
+    endToEndId,
+    description: params.description ?? '',
+    idempotencyKey: params.idempotencyKey ?? null,
+    requestFingerprint: fingerprint,
+    legs: legs.map((leg) => ({
+      id: leg.transaction.id,
+      accountId: leg.transaction.accountId,
+      amount: leg.transaction.amount,
+      eventId: leg.eventId,
+      event: leg.transaction,
+    })),
+    paymentEventId: uuidv7(),
+    payment: toPayment(newPaymentRow(row(context.now, currency), transactionIds)),
+  });
+  if (!booked) return null;
+  return toPayment(newPaymentRow(row(new Date(booked.now), booked.currency), transactionIds));
 }
 
 /** A requested execution date: a Warsaw day from today to a year ahead; sessions only (instant ones execute now). */

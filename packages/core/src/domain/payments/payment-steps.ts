@@ -31,8 +31,8 @@ async function move(
   change: Omit<PaymentChange, 'paymentId'>,
   previous: Partial<Payment>,
 ): Promise<Payment> {
-  await updatePayment(tx, { paymentId: row.id, ...change });
-  const after = await selectPayment(tx, { userId: row.user_id, paymentId: row.id });
+  // The update answers the payment after it (one statement, not a second read).
+  const after = await updatePayment(tx, { paymentId: row.id, ...change });
   if (!after) throw new Error(`payment ${row.id} vanished`);
   const payment = toPayment(after);
   await paymentEvent(tx, { type: 'payment.updated', userId: row.user_id, payment, previous, at: change.at });

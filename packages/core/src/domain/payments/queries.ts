@@ -3,7 +3,7 @@
  * Lock order, everywhere: a payment row, then its transactions (the lifecycle's own order:
  * transaction, then account); a new payment locks accounts only (in id order) and inserts rows.
  */
-import type { EntityManager } from '@sandbank/db';
+import { type EntityManager, executeHot } from '@sandbank/db';
 import type { Transaction } from '@sandbank/schemas';
 import { WORLD_NOW_SQL } from '../clock/clock.ts';
 
@@ -149,42 +149,73 @@ export interface NewPayment {
   at: Date;
 }
 
-/** Inserts the payment; false when the user's idempotency key is already taken (nothing written). */
-export async function insertPayment(em: EntityManager, p: NewPayment): Promise<boolean> {
-  const iso = (date: Date | null) => (date ? date.toISOString() : null);
-  const rows = await em.execute<{ id: string }[]>(
-    `insert into payments (id, user_id, from_account_id, currency, to_account_id, counterparty_name, counterparty_iban, amount,
+const INSERT_PAYMENT = `insert into payments (id, user_id, from_account_id, currency, to_account_id, counterparty_name, counterparty_iban, amount,
                            scheme, status, reason_code, reason_message, end_to_end_id, description, requested_execution_date,
                            due_at, accepted_at, settled_at, idempotency_key, request_fingerprint, created_at, updated_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::date, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?, ?, ?::timestamptz, ?::timestamptz)
      on conflict (user_id, idempotency_key) where idempotency_key is not null do nothing
-     returning id`,
-    [
-      p.id,
-      p.userId,
-      p.fromAccountId,
-      p.currency,
-      p.toAccountId,
-      p.counterpartyName,
-      p.counterpartyIban,
-      p.amount,
-      p.scheme,
-      p.status,
-      p.reasonCode,
-      p.reasonMessage,
-      p.endToEndId,
-      p.description,
-      p.requestedExecutionDate,
-      iso(p.dueAt),
-      iso(p.acceptedAt),
-      iso(p.settledAt),
-      p.idempotencyKey,
-      p.requestFingerprint,
-      p.at.toISOString(),
-      p.at.toISOString(),
-    ],
-  );
-  return rows.length === 1;
+     returning id`;
+
+function paymentValues(p: NewPayment): unknown[] {
+  const iso = (date: Date | null) => (date ? date.toISOString() : null);
+  return [
+    p.id,
+    p.userId,
+    p.fromAccountId,
+    p.currency,
+    p.toAccountId,
+    p.counterpartyName,
+    p.counterpartyIban,
+    p.amount,
+    p.scheme,
+    p.status,
+    p.reasonCode,
+    p.reasonMessage,
+    p.endToEndId,
+    p.description,
+    p.requestedExecutionDate,
+    iso(p.dueAt),
+    iso(p.acceptedAt),
+    iso(p.settledAt),
+    p.idempotencyKey,
+    p.requestFingerprint,
+    p.at.toISOString(),
+    p.at.toISOString(),
+  ];
+}
+
+/**
+ * The row a new payment is as `selectPayment` would read it back in the same transaction (each
+ * instant stored at the millisecond, the day as given), with its legs' ids (oldest first: the debit's
+ * uuidv7 is made before the credit's, and both share the instant), so the booking need not read it.
+ */
+export function newPaymentRow(p: NewPayment, transactionIds: string[]): PaymentRow {
+  return {
+    id: p.id,
+    user_id: p.userId,
+    from_account_id: p.fromAccountId,
+    currency: p.currency,
+    to_account_id: p.toAccountId,
+    counterparty_name: p.counterpartyName,
+    counterparty_iban: p.counterpartyIban,
+    amount: p.amount,
+    scheme: p.scheme,
+    status: p.status,
+    reason_code: p.reasonCode,
+    reason_message: p.reasonMessage,
+    end_to_end_id: p.endToEndId,
+    description: p.description,
+    requested_execution_date: p.requestedExecutionDate,
+    due_at: p.dueAt,
+    accepted_at: p.acceptedAt,
+    settled_at: p.settledAt,
+    return_reason_code: null,
+    return_reason_message: null,
+    returned_at: null,
+    request_fingerprint: p.requestFingerprint,
+    created_at: p.at,
+    transaction_ids: transactionIds,
+  };
 }
 
 export interface PaymentChange {
@@ -201,12 +232,12 @@ export interface PaymentChange {
   at: Date;
 }
 
-/** Moves a payment on (fields left undefined keep their value). */
-export async function updatePayment(em: EntityManager, c: PaymentChange): Promise<void> {
+/** Moves a payment on (fields left undefined keep their value); the payment after it, as `selectPayment` reads it. */
+export async function updatePayment(em: EntityManager, c: PaymentChange): Promise<PaymentRow | undefined> {
   const keep = (value: unknown) => (value === undefined ? 'keep' : 'set');
   const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
-  await em.execute(
-    `update payments set status = ?, due_at = ?::timestamptz, updated_at = ?::timestamptz,
+  const [row] = await em.execute<PaymentRow[]>(
+    `update payments p set status = ?, due_at = ?::timestamptz, updated_at = ?::timestamptz,
        reason_code = case when ? = 'set' then ? else reason_code end,
        reason_message = case when ? = 'set' then ? else reason_message end,
        accepted_at = case when ? = 'set' then ?::timestamptz else accepted_at end,
@@ -214,7 +245,8 @@ export async function updatePayment(em: EntityManager, c: PaymentChange): Promis
        return_reason_code = case when ? = 'set' then ? else return_reason_code end,
        return_reason_message = case when ? = 'set' then ? else return_reason_message end,
        returned_at = case when ? = 'set' then ?::timestamptz else returned_at end
-     where id = ?`,
+     where p.id = ?
+     returning ${PAYMENT_COLUMNS}`,
     [
       c.status,
       iso(c.dueAt),
@@ -236,6 +268,7 @@ export async function updatePayment(em: EntityManager, c: PaymentChange): Promis
       c.paymentId,
     ],
   );
+  return row;
 }
 
 /** One transaction a payment books, as the API shows it (its event carries it), with the hold it adds. */
@@ -249,13 +282,13 @@ export interface PaymentLeg {
 
 // Every leg in one statement: the rows, the balances (or holds) and a transaction.created event
 // each, with the account's balances after it. Legs are on distinct accounts (a payment never goes
-// to its own account), so each account row is updated once.
-const BOOK_LEGS = `
-with legs as (
+// to its own account), so each account row is updated once. `where` gates the legs.
+const legsCtes = (where: string) => `
+legs as (
   select * from jsonb_to_recordset(?::jsonb) as l(id uuid, account_id uuid, user_id uuid, external_txn_id text, amount bigint,
     currency text, date timestamptz, description text, raw jsonb, status text, posted_at timestamptz, merchant text, category text,
     payment_id uuid, counterpart_transaction_id uuid, original_amount bigint, original_currency text, exchange_rate numeric,
-    held bigint, event_id uuid, event jsonb)
+    held bigint, event_id uuid, event jsonb) ${where}
 ), inserted as (
   insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, status, posted_at,
                             merchant, category, payment_id, counterpart_transaction_id, original_amount, original_currency,
@@ -268,40 +301,75 @@ with legs as (
                         held_amount = a.held_amount + l.held, transaction_count = a.transaction_count + 1
     from legs l where a.id = l.account_id
   returning a.id, a.balance, a.held_amount
-)
-insert into events (id, type, user_id, payload, created_at)
+)`;
+
+const LEG_EVENTS = `
 select l.event_id, 'transaction.created', l.user_id,
        jsonb_build_object('transaction', l.event,
                           'balances', jsonb_build_object('balance', ap.balance, 'availableBalance', ap.balance - ap.held_amount)),
        l.date
   from legs l join applied ap on ap.id = l.account_id`;
 
-/** Books a payment's new transactions (one statement). */
-export async function insertLegs(em: EntityManager, legs: PaymentLeg[]): Promise<void> {
-  const values = legs.map(({ transaction: t, userId, held, eventId }) => ({
-    id: t.id,
-    account_id: t.accountId,
-    user_id: userId,
-    external_txn_id: t.externalTxnId,
-    amount: t.amount,
-    currency: t.currency,
-    date: t.date,
-    description: t.description,
-    raw: t.raw,
-    status: t.status,
-    posted_at: t.postedAt,
-    merchant: t.merchant,
-    category: t.category,
-    payment_id: t.paymentId ?? null,
-    counterpart_transaction_id: t.counterpartTransactionId ?? null,
-    original_amount: t.originalAmount ?? null,
-    original_currency: t.originalCurrency ?? null,
-    exchange_rate: t.exchangeRate ?? null,
-    held,
-    event_id: eventId,
-    event: t,
-  }));
-  await em.execute(BOOK_LEGS, [JSON.stringify(values)]);
+/**
+ * A new payment in one statement: its row, then — only when the row went in (its idempotency key was
+ * free) — its legs (the rows, balances or holds, and a
+ * `transaction.created` event each) and, after their events, `payment.created`. Answers
+ * whether the payment went in (false: nothing written).
+ */
+const BOOK_PAYMENT = `with payment as (${INSERT_PAYMENT}
+), ${legsCtes('where exists (select from payment)')}, logged as (
+  insert into events (id, type, user_id, payload, created_at)${LEG_EVENTS}
+  union all
+  select ?::uuid, 'payment.created', ?::uuid, ?::jsonb, ?::timestamptz from payment
+)
+select count(*)::int as inserted from payment`;
+
+const legValues = (legs: PaymentLeg[]) =>
+  JSON.stringify(
+    legs.map(({ transaction: t, userId, held, eventId }) => ({
+      id: t.id,
+      account_id: t.accountId,
+      user_id: userId,
+      external_txn_id: t.externalTxnId,
+      amount: t.amount,
+      currency: t.currency,
+      date: t.date,
+      description: t.description,
+      raw: t.raw,
+      status: t.status,
+      posted_at: t.postedAt,
+      merchant: t.merchant,
+      category: t.category,
+      payment_id: t.paymentId ?? null,
+      counterpart_transaction_id: t.counterpartTransactionId ?? null,
+      original_amount: t.originalAmount ?? null,
+      original_currency: t.originalCurrency ?? null,
+      exchange_rate: t.exchangeRate ?? null,
+      held,
+      event_id: eventId,
+      event: t,
+    })),
+  );
+
+/**
+ * Books a new payment, its legs and their events, and its `payment.created` event (`event`), in one
+ * statement; false when the user's idempotency key is already taken (nothing written).
+ */
+export async function bookPayment(
+  em: EntityManager,
+  p: NewPayment,
+  legs: PaymentLeg[],
+  event: { id: string; payload: unknown },
+): Promise<boolean> {
+  const [row] = await em.execute<{ inserted: number }[]>(BOOK_PAYMENT, [
+    ...paymentValues(p),
+    legValues(legs),
+    event.id,
+    p.userId,
+    JSON.stringify(event.payload),
+    p.at.toISOString(),
+  ]);
+  return row?.inserted === 1;
 }
 
 /** Writes one event (a payment's) in the current transaction. */
@@ -334,4 +402,132 @@ export async function selectAccountCurrency(em: EntityManager, userId: string, a
     userId,
   ]);
   return row?.currency;
+}
+
+const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * An own-account transfer in one currency as ONE autocommitted statement (a named prepared
+ * statement), the way a simulated booking is one (simulations/simulation-statement.ts), when it
+ * settles at once: both accounts the user's and open, locked in id order; one currency (the one
+ * asked for, if any); the source's available balance, read under the lock, covers the amount; the
+ * idempotency key free. Then the payment (ACSC at the world's now), both posted legs with their
+ * balances and `transaction.created` events, and `payment.created` — all or none. The events' JSON
+ * comes built (legsOf, toPayment) with the world's now, the currency and the accounts' names filled
+ * in here, where they are known. No row when anything else holds: the caller then takes the
+ * general path (a transaction that locks, decides, and records a rejection too).
+ */
+const TRANSFER = `
+with clock as (
+  select ${WORLD_NOW_SQL} as now from users u where u.id = ?
+), locked as (
+  select a.id, a.name, a.currency, a.balance, a.held_amount from accounts a
+   where a.user_id = ? and a.id in (?, ?) and a.status = 'open'
+   order by a.id for no key update of a
+), ok as (
+  select clock.now, ${ISO('clock.now')} as at, f.currency, f.name as from_name, t.name as to_name
+    from clock, locked f, locked t
+   where f.id = ? and t.id = ? and t.currency = f.currency and f.currency = coalesce(?::text, f.currency)
+     and f.balance - f.held_amount >= ?
+), payment as (
+  insert into payments (id, user_id, from_account_id, currency, to_account_id, amount, scheme, status, end_to_end_id,
+                        description, accepted_at, settled_at, idempotency_key, request_fingerprint, created_at, updated_at)
+  select ?, ?, ?, ok.currency, ?, ?, 'internal', 'ACSC', ?, ?, ok.now, ok.now, ?, ?, ok.now, ok.now from ok
+  on conflict (user_id, idempotency_key) where idempotency_key is not null do nothing
+  returning id
+), legs as (
+  select l.*, jsonb_set(l.event->'raw', '{counterparty,name}', to_jsonb(case when l.amount < 0 then ok.to_name else ok.from_name end)) as raw
+    from jsonb_to_recordset(?::jsonb) as l(id uuid, account_id uuid, amount bigint, event_id uuid, event jsonb), ok
+   where exists (select from payment)
+), inserted as (
+  insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, status, posted_at,
+                            category, payment_id, counterpart_transaction_id, created_at)
+  select l.id, l.account_id, ?, l.event->>'externalTxnId', l.amount, ok.currency, ok.now, l.event->>'description', l.raw,
+         'posted', ok.now, 'transfer', (l.event->>'paymentId')::uuid, (l.event->>'counterpartTransactionId')::uuid, ok.now
+    from legs l, ok
+), applied as (
+  update accounts a set balance = a.balance + l.amount, transaction_count = a.transaction_count + 1
+    from legs l where a.id = l.account_id
+  returning a.id, a.balance, a.held_amount
+), logged as (
+  insert into events (id, type, user_id, payload, created_at)
+  select l.event_id, 'transaction.created', ?,
+         jsonb_build_object('transaction', l.event || jsonb_build_object('date', ok.at, 'postedAt', ok.at, 'currency', ok.currency,
+                                                                        'raw', l.raw),
+                            'balances', jsonb_build_object('balance', ap.balance, 'availableBalance', ap.balance - ap.held_amount)),
+         ok.now
+    from legs l join applied ap on ap.id = l.account_id, ok
+  union all
+  select ?::uuid, 'payment.created', ?::uuid,
+         jsonb_build_object('payment', ?::jsonb || jsonb_build_object('currency', ok.currency, 'acceptedAt', ok.at, 'settledAt', ok.at,
+                                                                    'createdAt', ok.at)),
+         ok.now
+    from payment, ok
+)
+select ok.now, ok.currency, ok.from_name, ok.to_name from ok, payment`;
+
+const TRANSFER_STATEMENT = { name: 'sandbank_transfer_v1', sql: TRANSFER };
+
+export interface FastTransfer {
+  userId: string;
+  id: string;
+  fromAccountId: string;
+  toAccountId: string;
+  /** The currency asked for; null: the accounts' (both must have it). */
+  currency: string | null;
+  amount: number;
+  endToEndId: string;
+  description: string;
+  idempotencyKey: string | null;
+  requestFingerprint: string;
+  /** Both legs (debit first) as their events show them; the date, currency and names are filled in. */
+  legs: { id: string; accountId: string; amount: number; eventId: string; event: Transaction }[];
+  paymentEventId: string;
+  /** The payment as its event shows it; currency and instants filled in. */
+  payment: unknown;
+}
+
+/** The transfer's statement; the world's now, the currency and both names when it was booked, else undefined. */
+export async function bookFastTransfer(
+  em: EntityManager,
+  t: FastTransfer,
+): Promise<{ now: Date | string; currency: string; from_name: string; to_name: string } | undefined> {
+  const [row] = await executeHot<{ now: Date | string; currency: string; from_name: string; to_name: string }>(
+    em,
+    TRANSFER_STATEMENT,
+    [
+      t.userId,
+      t.userId,
+      t.fromAccountId,
+      t.toAccountId,
+      t.fromAccountId,
+      t.toAccountId,
+      t.currency,
+      t.amount,
+      t.id,
+      t.userId,
+      t.fromAccountId,
+      t.toAccountId,
+      t.amount,
+      t.endToEndId,
+      t.description,
+      t.idempotencyKey,
+      t.requestFingerprint,
+      JSON.stringify(
+        t.legs.map((leg) => ({
+          id: leg.id,
+          account_id: leg.accountId,
+          amount: leg.amount,
+          event_id: leg.eventId,
+          event: leg.event,
+        })),
+      ),
+      t.userId,
+      t.userId,
+      t.paymentEventId,
+      t.userId,
+      JSON.stringify(t.payment),
+    ],
+  );
+  return row;
 }
