@@ -216,9 +216,11 @@ create table gocardless_requisitions (
   created_at timestamp(3) with time zone not null,
   decided_at timestamp(3) with time zone,
   step_at timestamp(3) with time zone not null,
+  api_key_id uuid,
   constraint gocardless_requisitions_pkey PRIMARY KEY (id),
   constraint gocardless_requisitions_reference UNIQUE (user_id, reference),
   constraint gocardless_requisitions_agreement_id_fkey FOREIGN KEY (agreement_id) REFERENCES gocardless_agreements(id) ON DELETE CASCADE,
+  constraint gocardless_requisitions_api_key_id_fkey FOREIGN KEY (api_key_id) REFERENCES api_keys(id) ON DELETE SET NULL,
   constraint gocardless_requisitions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
   constraint gocardless_requisitions_status CHECK (status = ANY (ARRAY['CR'::text, 'GC'::text, 'SA'::text, 'LN'::text, 'RJ'::text]))
 );
@@ -772,6 +774,7 @@ CREATE INDEX events_unrelayed_idx ON events USING btree (created_at, id) WHERE (
 CREATE INDEX events_user_log_idx ON events USING btree (user_id, txid, seq);
 CREATE INDEX gocardless_accounts_account_idx ON gocardless_accounts USING btree (account_id);
 CREATE INDEX gocardless_agreements_user_idx ON gocardless_agreements USING btree (user_id);
+CREATE INDEX gocardless_requisitions_api_key_idx ON gocardless_requisitions USING btree (api_key_id) WHERE (api_key_id IS NOT NULL);
 CREATE INDEX gocardless_requisitions_user_idx ON gocardless_requisitions USING btree (user_id);
 CREATE INDEX password_guesses_expire_idx ON password_guesses USING btree (expire);
 CREATE UNIQUE INDEX payment_files_message_id_key ON payment_files USING btree (user_id, message_id);

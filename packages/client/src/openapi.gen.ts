@@ -2244,6 +2244,8 @@ export interface components {
              * @description How many accounts are linked
              */
             accounts: number;
+            /** @description The requesting app: the name of the API key whose secret_id made the requisition (null for older ones) */
+            appName: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds
@@ -9175,6 +9177,7 @@ export interface operations {
                      *           "status": "CR",
                      *           "reference": "xxxxxx",
                      *           "redirect": "xxxxxx",
+                     *           "appName": "xxxxxx",
                      *           "maxHistoricalDays": 1,
                      *           "accessValidForDays": 1,
                      *           "accessScope": [
@@ -9320,6 +9323,7 @@ export interface operations {
                      *         "status": "CR",
                      *         "reference": "xxxxxx",
                      *         "redirect": "xxxxxx",
+                     *         "appName": "xxxxxx",
                      *         "maxHistoricalDays": 1,
                      *         "accessValidForDays": 1,
                      *         "accessScope": [
@@ -9696,6 +9700,7 @@ export interface operations {
                      *         "status": "CR",
                      *         "reference": "xxxxxx",
                      *         "redirect": "xxxxxx",
+                     *         "appName": "xxxxxx",
                      *         "maxHistoricalDays": 1,
                      *         "accessValidForDays": 1,
                      *         "accessScope": [

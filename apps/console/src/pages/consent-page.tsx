@@ -137,6 +137,8 @@ const GOCARDLESS_SCOPES: Record<string, string> = {
 };
 const GOCARDLESS_STEPS = ['Review the request', 'Choose accounts', 'Back to the app'];
 const GOCARDLESS_VIA = 'GoCardless Bank Account Data';
+/** The requesting app: its API key's name (older requisitions kept none). */
+const gocardlessAppName = (name: string | null) => (name ? `${name} (via ${GOCARDLESS_VIA})` : `An app using ${GOCARDLESS_VIA}`);
 
 /** A GoCardless requisition's consent, signed in. */
 function GoCardlessConsent({ id }: { id: string }) {
@@ -181,7 +183,7 @@ function GoCardlessConsent({ id }: { id: string }) {
   const decline = () => decide.mutate({ id, approve: false });
   return frame(
     <>
-      <RequestSummary request={{ appName: `An app using ${GOCARDLESS_VIA}`, asks, validity, redirect: asked.redirect }} />
+      <RequestSummary request={{ appName: gocardlessAppName(asked.appName), asks, validity, redirect: asked.redirect }} />
       {choosing ? (
         <AccountPicker
           pending={decide.isPending}

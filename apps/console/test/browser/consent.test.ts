@@ -22,7 +22,7 @@ it('approves with the accounts picked and declines, redirecting to the app with 
   const user = await stack.app.createUser();
   const everyday = await openAccount(stack.app, user, 'Everyday');
   await openAccount(stack.app, user, 'Savings');
-  const key = (await stack.app.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name: 'app' } })).body.data;
+  const key = (await stack.app.call('POST', '/v1/api-keys', { token: user.accessToken, body: { name: 'Budget app' } })).body.data;
   const { access } = await face<{ access: string }>('/token/new/', { secret_id: key.id, secret_key: key.key });
   const ask = (reference: string) =>
     face<{ id: string; status: string; link: string }>(
@@ -44,6 +44,8 @@ it('approves with the accounts picked and declines, redirecting to the app with 
   expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
   expect(await page.locator('.bank-name').textContent()).toBe('Bank Przestawionych Dat');
   const request = await textOf(page, 'consent-request');
+  // The app by the name of the API key whose secret_id made the requisition.
+  expect(request).toContain('Budget app (via GoCardless Bank Account Data) asks to see');
   expect(request).toContain('your transactions for the last 90 days');
   expect(request).toContain('your balances');
   expect(request).toContain('Access lasts 90 days from your approval.');

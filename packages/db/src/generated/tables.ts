@@ -1,6 +1,6 @@
 // The tables as Kysely sees them, rendered from a migrated database by packages/db/src/table-types.ts.
 // Do not edit: migrations change the schema; `pnpm --filter @sandbank/db schema` rewrites this file.
-// migrations digest: 0d71c59e9cea5d0ccbb6a3ed6f71c2c1
+// migrations digest: 7f03b8d4723cf308fb7d399d89cb2c30
 import type { ColumnType } from 'kysely';
 
 /** A `jsonb` value as node-postgres parses it. */
@@ -163,6 +163,7 @@ interface GocardlessRequisitionsTable {
   created_at: ColumnType<string, string | Date, string | Date>;
   decided_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
   step_at: ColumnType<string, string | Date, string | Date>;
+  api_key_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 interface PasswordGuessesTable {

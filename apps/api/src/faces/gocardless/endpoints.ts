@@ -112,6 +112,7 @@ export const userEndpoints: Record<string, UserHandler> = {
     };
     const requisition = await createRequisition(call.em, {
       userId: call.caller.userId,
+      apiKeyId: call.caller.keyId,
       institutionId: institution.id,
       agreement: body.agreement ? { id: body.agreement } : { ...defaults, accessScope: [...defaults.accessScope] },
       redirect: body.redirect,

@@ -153,10 +153,13 @@ export interface RequisitionRow {
   now: Date | string;
   accounts: string[];
   agreement: AgreementRow;
+  /** The name of the API key it was created with; null before keys were kept. */
+  app_name: string | null;
 }
 
 const REQUISITION_SELECT = `select r.id, r.user_id, r.institution_id, r.redirect, r.reference, r.user_language, r.status,
     r.created_at, r.step_at, ${WORLD_NOW_SQL} as now,
+    (select k.name from api_keys k where k.id = r.api_key_id) as app_name,
     coalesce((select array_agg(g.id order by g.position) from gocardless_accounts g where g.requisition_id = r.id), '{}') as accounts,
     (select row_to_json(x) from (select ${AGREEMENT_COLUMNS} from gocardless_agreements a where a.id = r.agreement_id) x) as agreement
   from gocardless_requisitions r join users u on u.id = r.user_id`;
@@ -211,13 +214,25 @@ export async function insertRequisition(
     redirect: string;
     reference: string;
     userLanguage: string;
+    apiKeyId: string;
     now: Date;
   },
 ): Promise<void> {
   await em.execute(
-    `insert into gocardless_requisitions (id, user_id, agreement_id, institution_id, redirect, reference, user_language, created_at, step_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [row.id, row.userId, row.agreementId, row.institutionId, row.redirect, row.reference, row.userLanguage, row.now, row.now],
+    `insert into gocardless_requisitions (id, user_id, agreement_id, institution_id, redirect, reference, user_language, api_key_id, created_at, step_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      row.id,
+      row.userId,
+      row.agreementId,
+      row.institutionId,
+      row.redirect,
+      row.reference,
+      row.userLanguage,
+      row.apiKeyId,
+      row.now,
+      row.now,
+    ],
   );
 }
 

@@ -57,10 +57,14 @@ export interface Requisition {
   stepAt: Date;
   /** The face ids of the linked accounts, in the order they were picked. */
   accounts: string[];
+  /** The requesting app, by the name of the API key it signed in with (its `secret_id`); null for older requisitions. */
+  appName: string | null;
 }
 
 export interface CreateRequisitionParams {
   userId: string;
+  /** The API key (`secret_id`) of the app's token: the consent page names the app by it. */
+  apiKeyId: string;
   institutionId: string;
   /** An agreement of this user for this institution, or the agreement to create with the requisition. */
   agreement: { id: string } | Omit<CreateAgreementParams, 'userId' | 'institutionId'>;
@@ -101,6 +105,7 @@ export async function createRequisition(em: EntityManager, params: CreateRequisi
       redirect: params.redirect,
       reference,
       userLanguage: params.userLanguage,
+      apiKeyId: params.apiKeyId,
       now,
     });
     // The answer is the requisition as created (CR, no accounts), as GoCardless always answers;
@@ -181,6 +186,7 @@ function toRequisition(row: RequisitionRow): Requisition {
     createdAt: new Date(row.created_at),
     stepAt: new Date(row.step_at),
     accounts: row.accounts,
+    appName: row.app_name,
   };
 }
 

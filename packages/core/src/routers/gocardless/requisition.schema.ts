@@ -13,6 +13,9 @@ export const RequisitionViewSchema = z
     }),
     reference: z.string(),
     redirect: z.string(),
+    appName: z.string().nullable().meta({
+      description: 'The requesting app: the name of the API key whose secret_id made the requisition (null for older ones)',
+    }),
     maxHistoricalDays: z.number().int(),
     accessValidForDays: z.number().int(),
     accessScope: z.array(z.enum(['balances', 'details', 'transactions'])),
@@ -28,6 +31,7 @@ export const toRequisitionView = (requisition: Requisition): z.infer<typeof Requ
   status: requisition.status,
   reference: requisition.reference,
   redirect: requisition.redirect,
+  appName: requisition.appName,
   maxHistoricalDays: requisition.agreement.maxHistoricalDays,
   accessValidForDays: requisition.agreement.accessValidForDays,
   accessScope: requisition.agreement.accessScope,
