@@ -1,6 +1,6 @@
 // The tables as Kysely sees them, rendered from a migrated database by packages/db/src/table-types.ts.
 // Do not edit: migrations change the schema; `pnpm --filter @sandbank/db schema` rewrites this file.
-// migrations digest: 0d71c59e9cea5d0ccbb6a3ed6f71c2c1
+// migrations digest: 35d0c34fd19866275222fa66113f4c8b
 import type { ColumnType } from 'kysely';
 
 /** A `jsonb` value as node-postgres parses it. */
@@ -287,6 +287,7 @@ interface SchedulesTable {
   next_run_n: ColumnType<number, number | undefined, number>;
   created_at: ColumnType<string, string | Date, string | Date>;
   updated_at: ColumnType<string, string | Date | undefined, string | Date>;
+  payment: ColumnType<Json | null, Json | null | undefined, Json | null>;
 }
 
 interface SimplefinClaimsTable {
@@ -509,6 +510,7 @@ interface WorldSnapshotSchedulesTable {
   next_run_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
   next_run_n: number;
   created_at: ColumnType<string, string | Date, string | Date>;
+  payment: ColumnType<Json | null, Json | null | undefined, Json | null>;
 }
 
 interface WorldSnapshotTransactionsTable {
