@@ -4,6 +4,9 @@
  * settling at the Elixir session after it; a month without funds is RJCT AM04 and the next still pays;
  * a repeated occurrence makes no second payment; export → apply keeps the standing order.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runScheduleOccurrence, sessionFor } from '@sandbank/core';
 import { simulate } from '@sandbank/testing/fixtures';
 import { DateTime } from 'luxon';
@@ -172,5 +175,19 @@ describe('standing orders', () => {
     const res = await apply(app, user, { scenario });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toContain('schedules.0.amount');
+  });
+});
+
+describe('the tenant example', () => {
+  it('applies, and its rent is a standing order over Elixir', async () => {
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+    const scenario = JSON.parse(readFileSync(path.join(root, 'examples/scenarios/tenant.json'), 'utf8'));
+    const user = await app.createUser();
+    const res = await apply(app, user, { scenario });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const list = await app.call('GET', `/v1/accounts/${res.body.data.accounts[0].id}/schedules`, { token: user.accessToken });
+    expect(list.body.data).toMatchObject([
+      { amount: -2_500_00, payment: { to: { iban: IBAN, name: 'Jan Kowalski' }, scheme: 'elixir' }, state: 'active' },
+    ]);
   });
 });
