@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runScheduleOccurrence, sessionFor } from '@sandbank/core';
-import { simulate } from '@sandbank/testing/fixtures';
+import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestUser } from './helpers.ts';
@@ -25,7 +25,7 @@ afterAll(() => app.close());
 /** A year wholly in the future of every clock here. */
 const YEAR = new Date().getUTCFullYear() + 1;
 const IBAN = 'PL61109010140000071219812874';
-const { advance, runs } = worldCalls(() => app);
+const { advance, runs, schedule } = worldCalls(() => app);
 
 interface Payment {
   id: string;
@@ -189,5 +189,43 @@ describe('the tenant example', () => {
     expect(list.body.data).toMatchObject([
       { amount: -2_500_00, payment: { to: { iban: IBAN, name: 'Jan Kowalski' }, scheme: 'elixir' }, state: 'active' },
     ]);
+  });
+});
+
+describe('a standing order through the schedules API', () => {
+  it('is created with its payment, refused without a valid IBAN, and a fork keeps it and pays from the child', async () => {
+    const user = await app.createUser();
+    const accountId = await openAccount(app, user, 'Main');
+    expect((await simulate(app, user, { accountId, amount: 5_000_00 })).status).toBe(201);
+    const body = {
+      amount: -1_000_00,
+      description: 'Garage',
+      rrule: 'FREQ=MONTHLY;BYMONTHDAY=1',
+      startAt: `${YEAR}-02-01T09:00:00+01:00`,
+      payment: { to: { iban: 'PL61 1090 1014 0000 0712 1981 2874', name: 'Jan Kowalski' } },
+    };
+    const created = await schedule(user, accountId, body);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.data.payment).toEqual({ to: { iban: IBAN, name: 'Jan Kowalski' }, scheme: null });
+    const badIban = await schedule(user, accountId, { ...body, payment: { to: { iban: 'PL00 1234', name: 'X' } } });
+    expect(badIban.status).toBe(400);
+    const credit = await schedule(user, accountId, { ...body, amount: 1_000_00 });
+    expect(credit.status).toBe(400);
+
+    const snap = await app.call('POST', '/v1/sandbox/snapshots', { token: user.accessToken, body: { name: 'so' } });
+    expect(snap.status, JSON.stringify(snap.body)).toBe(201);
+    const forked = await app.call('POST', '/v1/worlds', { token: user.accessToken, body: { snapshotId: snap.body.data.id } });
+    expect(forked.status, JSON.stringify(forked.body)).toBe(201);
+    const child = { accessToken: forked.body.data.accessToken as string } as TestUser;
+    const accounts = await app.call('GET', '/v1/accounts', { token: child.accessToken });
+    const childAccount: string = accounts.body.data[0].id;
+    const schedules = await app.call('GET', `/v1/accounts/${childAccount}/schedules`, { token: child.accessToken });
+    expect(schedules.body.data).toMatchObject([{ amount: -1_000_00, payment: { to: { iban: IBAN }, scheme: null } }]);
+    expect((await advance(child, { to: `${YEAR}-02-10T12:00:00Z` })).status).toBe(200);
+    // A fork shifts the world's instants by the time since the snapshot: the child's run is due at its own nextRunAt.
+    const childDue: string = schedules.body.data[0].nextRunAt;
+    expect(Date.parse(childDue) - Date.parse(dueAt(2))).toBeLessThan(60_000);
+    expect(await payments(child)).toMatchObject([{ status: 'ACSC', scheme: 'elixir', amount: 1_000_00, acceptedAt: childDue }]);
+    expect(await payments(user)).toEqual([]);
   });
 });
