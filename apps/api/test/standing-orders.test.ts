@@ -83,8 +83,14 @@ const dueAt = (month: number) =>
 describe('standing orders', () => {
   it('pays rent over Elixir each month at its due instant; a month without funds is RJCT AM04 and the next still pays', async () => {
     const { user, accountId, scheduleId } = await worldWithRent(4_500_00);
+    const eventCount = async () =>
+      Number((await app.db.query('select count(*) as n from events where user_id = $1', [user.id])).rows[0]?.n);
+    const before = await eventCount();
     const res = await advance(user, { to: `${YEAR}-04-20T12:00:00Z` });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // Three runs; the advance counts every event it wrote, the rejected payment's payment.created too.
+    expect(res.body.data.fired.scheduled).toBe(3);
+    expect(res.body.data.events).toBe((await eventCount()) - before);
 
     const [feb, mar, apr, ...rest] = await payments(user);
     expect(rest).toEqual([]);

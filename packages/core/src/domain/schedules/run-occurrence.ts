@@ -12,7 +12,8 @@ import { simulateTransaction } from '../simulations/simulate-transaction.ts';
 import { insertScheduleRun, lockScheduleDueAt, setScheduleNextRun } from './queries.ts';
 import { recurrence } from './recurrence.ts';
 
-export type RunOutcome = { kind: 'booked'; events: number } | { kind: 'failed' } | { kind: 'skipped' };
+/** `events`: what the run wrote (a standing order's rejected payment still writes its payment.created). */
+export type RunOutcome = { kind: 'booked'; events: number } | { kind: 'failed'; events?: number } | { kind: 'skipped' };
 
 /**
  * Fires occurrence `n` of a schedule, due at `dueAt`, inside the caller's transaction: books it
@@ -49,10 +50,11 @@ export async function runScheduleOccurrence(
       if (payment.status === 'RJCT') {
         const reason = payment.statusReason ?? { code: 'RJCT', message: 'Rejected' };
         rejection = { code: reason.code, message: `Payment ${payment.id} rejected: ${reason.message}` };
-        outcome = { kind: 'failed' };
+        outcome = { kind: 'failed', events: made.replayed ? 0 : 1 };
       } else {
         transactionId = payment.transactionIds[0] ?? null;
-        outcome = { kind: 'booked', events: made.replayed ? 0 : 1 };
+        // payment.created and one transaction.created per leg.
+        outcome = { kind: 'booked', events: made.replayed ? 0 : 1 + payment.transactionIds.length };
       }
     } else {
       const booked = await simulateTransaction(em, {
