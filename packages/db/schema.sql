@@ -388,6 +388,7 @@ create table schedules (
   next_run_n integer not null default 1,
   created_at timestamp(3) with time zone not null,
   updated_at timestamp(3) with time zone not null default now(),
+  payment jsonb,
   constraint schedules_pkey PRIMARY KEY (id),
   constraint schedules_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
   constraint schedules_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE,
@@ -667,6 +668,7 @@ create table world_snapshot_schedules (
   next_run_at timestamp(3) with time zone,
   next_run_n integer not null,
   created_at timestamp(3) with time zone not null,
+  payment jsonb,
   constraint world_snapshot_schedules_pkey PRIMARY KEY (snapshot_id, ord),
   constraint world_snapshot_schedules_snapshot_id_fkey FOREIGN KEY (snapshot_id) REFERENCES world_snapshots(id) ON DELETE CASCADE
 );

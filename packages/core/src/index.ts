@@ -72,6 +72,7 @@ export {
   uploadPaymentFile,
 } from './domain/payment-files/files.ts';
 export { PAIN001_BOUNDS } from './domain/payment-files/pain001.ts';
+export { sessionFor } from './domain/payments/calendar.ts';
 export { TEST_IBANS, type TestIbanOutcome } from './domain/payments/test-ibans.ts';
 export { authenticatePlaid, type PlaidCredential } from './domain/plaid/credentials.ts';
 export { PLAID_CONSENTED_PRODUCTS, PLAID_INSTITUTION_ID, type PlaidItem } from './domain/plaid/item.ts';
@@ -108,6 +109,7 @@ export {
   readEntityManager,
   readOnReplica,
 } from './domain/replication/read-routing.ts';
+export { runScheduleOccurrence } from './domain/schedules/run-occurrence.ts';
 export { createSchedule } from './domain/schedules/schedules.ts';
 export { type AccountSet, MAX_TRANSACTIONS_PER_ACCOUNT, readAccountSet } from './domain/simplefin/account-set.ts';
 export { authenticateSimplefin } from './domain/simplefin/credentials.ts';

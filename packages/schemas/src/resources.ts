@@ -341,6 +341,13 @@ export const ScheduleSchema = z
     state: ScheduleStateSchema,
     runs: z.int().meta({ description: 'How many occurrences have fired (booked or failed)' }),
     createdAt: TimestampSchema,
+    payment: z
+      .object({
+        to: z.object({ iban: z.string(), name: z.string() }),
+        scheme: z.string().nullable().meta({ description: "null: the account currency's default" }),
+      })
+      .nullable()
+      .meta({ description: 'A standing order: what each run pays (a payment of -amount); null: each run books a transaction' }),
   })
   .meta({ id: 'Schedule', description: 'A recurring transaction, fired by the clock' });
 export type Schedule = z.infer<typeof ScheduleSchema>;

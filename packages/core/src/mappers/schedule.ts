@@ -20,6 +20,7 @@ export function toSchedule(row: ScheduleRow): Schedule {
     state: row.state,
     runs: Number(row.runs),
     createdAt: isoTimestamp(row.created_at),
+    payment: row.payment ? { to: row.payment.to, scheme: row.payment.scheme ?? null } : null,
   };
 }
 

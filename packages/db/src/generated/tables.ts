@@ -1,6 +1,6 @@
 // The tables as Kysely sees them, rendered from a migrated database by packages/db/src/table-types.ts.
 // Do not edit: migrations change the schema; `pnpm --filter @sandbank/db schema` rewrites this file.
-// migrations digest: 7f03b8d4723cf308fb7d399d89cb2c30
+// migrations digest: 7c5e1f0882a05f964da11aec80fb858b
 import type { ColumnType } from 'kysely';
 
 /** A `jsonb` value as node-postgres parses it. */
@@ -288,6 +288,7 @@ interface SchedulesTable {
   next_run_n: ColumnType<number, number | undefined, number>;
   created_at: ColumnType<string, string | Date, string | Date>;
   updated_at: ColumnType<string, string | Date | undefined, string | Date>;
+  payment: ColumnType<Json | null, Json | null | undefined, Json | null>;
 }
 
 interface SimplefinClaimsTable {
@@ -510,6 +511,7 @@ interface WorldSnapshotSchedulesTable {
   next_run_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
   next_run_n: number;
   created_at: ColumnType<string, string | Date, string | Date>;
+  payment: ColumnType<Json | null, Json | null | undefined, Json | null>;
 }
 
 interface WorldSnapshotTransactionsTable {

@@ -39,6 +39,7 @@ import { Migration20261129121300PaymentLinksVersionRule } from './20261129121300
 import { Migration20261129130435PaymentLinkIndexes } from './20261129130435-payment-link-indexes.ts';
 import { Migration20261129135950EnablebankingPayments } from './20261129135950-enablebanking-payments.ts';
 import { Migration20261129140002SnapshotPayments } from './20261129140002-snapshot-payments.ts';
+import { Migration20261129150245StandingOrders } from './20261129150245-standing-orders.ts';
 import { Migration20261129150521RequisitionApiKey } from './20261129150521-requisition-api-key.ts';
 
 export const migrations: MigrationObject[] = [
@@ -81,5 +82,6 @@ export const migrations: MigrationObject[] = [
   { name: '20261129130435-payment-link-indexes', class: Migration20261129130435PaymentLinkIndexes },
   { name: '20261129135950-enablebanking-payments', class: Migration20261129135950EnablebankingPayments },
   { name: '20261129140002-snapshot-payments', class: Migration20261129140002SnapshotPayments },
+  { name: '20261129150245-standing-orders', class: Migration20261129150245StandingOrders },
   { name: '20261129150521-requisition-api-key', class: Migration20261129150521RequisitionApiKey },
 ];

@@ -68,7 +68,7 @@ export async function fireDueItems(
       } else if (item.kind === 'schedule') {
         const outcome = await runScheduleOccurrence(tx, { scheduleId: item.id, dueAt });
         if (outcome.kind !== 'skipped') fired.scheduled += 1;
-        if (outcome.kind === 'booked') fired.events += outcome.events;
+        if (outcome.kind !== 'skipped') fired.events += outcome.events ?? 0;
       } else {
         const due = { userId, transactionId: item.id, settleAt: asDate(item.settle_at), expireAt: asDate(item.expire_at) };
         const outcome = await settleDueTransaction(tx, due, until);

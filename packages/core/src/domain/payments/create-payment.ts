@@ -107,6 +107,24 @@ export async function createPaymentInTransaction(
   return book(tx, params, requestFingerprint(params));
 }
 
+/**
+ * A standing order's occurrence (schedules/run-occurrence.ts) as a payment, inside the caller's transaction:
+ * made at `at` (the occurrence's due instant, not the world's now) and under `key`, the occurrence's own
+ * Idempotency-Key, so a repeated occurrence answers the payment it already made.
+ */
+export async function createScheduledPayment(
+  tx: EntityManager,
+  params: Omit<CreatePaymentParams, 'idempotencyKey' | 'requestedExecutionDate'> & { key: string; at: Date },
+): Promise<CreatedPayment> {
+  const { key, at, ...request } = params;
+  const asked = { ...request, idempotencyKey: key };
+  checkRequest(asked);
+  const fingerprint = requestFingerprint(asked);
+  const existing = await selectPaymentByKey(tx, params.userId, key);
+  if (existing) return replay(existing, asked, fingerprint);
+  return { payment: await book(tx, asked, fingerprint, at), replayed: false };
+}
+
 /** What can be refused before looking at the database. */
 function checkRequest(params: CreatePaymentParams): void {
   if (!Number.isSafeInteger(params.amount) || params.amount <= 0 || params.amount > MAX_PAYMENT_AMOUNT) {
@@ -127,7 +145,8 @@ interface Outcome {
   dueAt: Date | null;
 }
 
-async function book(tx: EntityManager, params: CreatePaymentParams, fingerprint: string): Promise<Payment> {
+/** Books the payment at `at`, or at the world's now. */
+async function book(tx: EntityManager, params: CreatePaymentParams, fingerprint: string, at?: Date): Promise<Payment> {
   const toAccountId = 'accountId' in params.to ? params.to.accountId : null;
   const locked = await lockAccounts(
     tx,
@@ -143,7 +162,7 @@ async function book(tx: EntityManager, params: CreatePaymentParams, fingerprint:
   if (params.currency !== undefined && params.currency !== currency) {
     throw invalid('currency', `Must be the source account's currency, ${currency}`);
   }
-  const now = await selectWorldNow(tx, params.userId);
+  const now = at ?? (await selectWorldNow(tx, params.userId));
   const conversion = to && to.currency !== currency ? await transferConversion(tx, params, currency, to, now) : null;
   checkExecutionDate(params, now);
   const outcome = decide(params, from, currency, now);

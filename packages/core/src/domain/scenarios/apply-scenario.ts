@@ -207,6 +207,7 @@ async function insertSchedules(
         settleAfter: schedule.settleAfter ?? null,
         paused: schedule.paused === true,
         createdAt: now,
+        payment: schedule.payment ?? null,
       });
       ids.push(id);
     }

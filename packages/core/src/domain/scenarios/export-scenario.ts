@@ -84,6 +84,7 @@ export async function exportScenario(em: EntityManager, { userId }: { userId: st
           status: row.status,
           ...(row.settle_after ? { settleAfter: row.settle_after } : {}),
           ...(row.state === 'paused' ? { paused: true } : {}),
+          ...(row.payment ? { payment: row.payment } : {}),
         })),
     })),
   };

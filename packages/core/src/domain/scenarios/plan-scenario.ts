@@ -9,7 +9,7 @@ import { AppError } from '../../errors.ts';
 import { addIsoDuration, subtractIsoDuration } from '../../lib/duration.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recurrence, recurrenceProblem } from '../schedules/recurrence.ts';
-import { DEFAULT_TIMEZONE, startAtProblem } from '../schedules/schedules.ts';
+import { DEFAULT_TIMEZONE, standingOrderProblem, startAtProblem } from '../schedules/schedules.ts';
 import { MAX_BALANCE } from '../simulations/simulation-statement.ts';
 import { generateHistory } from './generate-history.ts';
 import { SCENARIO_LIMITS, type Scenario, type ScenarioTime, scenarioTooLarge } from './scenario-document.ts';
@@ -190,6 +190,8 @@ export function countDueRuns(scenario: Scenario, now: Date, budget: number): num
       if ((schedule.status ?? 'posted') === 'posted' && schedule.settleAfter) {
         throw invalid(`${path}.settleAfter`, 'Only a pending schedule settles');
       }
+      const standingOrder = standingOrderProblem({ ...schedule, payment: schedule.payment ?? null });
+      if (standingOrder) throw invalid(`${path}.${standingOrder.field}`, standingOrder.message);
       if (schedule.paused === true || startAt > now) continue;
       due += recurrence(schedule.rrule, timezone, startAt).countThrough(now, budget - due);
       if (due > budget) {

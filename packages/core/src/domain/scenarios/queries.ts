@@ -4,6 +4,7 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import type { Category } from '@sandbank/schemas';
+import type { StandingOrderPayment } from '../schedules/queries.ts';
 
 const INSERT_TRANSACTIONS = `
 insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, status,
@@ -130,6 +131,7 @@ export interface ExportedScheduleRow {
   state: 'active' | 'paused';
   next_run_at: Date;
   next_run_n: number;
+  payment: StandingOrderPayment | null;
 }
 
 /** The user's open accounts, in creation order. */
@@ -153,7 +155,7 @@ export async function selectExportedTransactions(em: EntityManager, userId: stri
 /** The user's schedules that have not ended, in creation order. */
 export async function selectExportedSchedules(em: EntityManager, userId: string): Promise<ExportedScheduleRow[]> {
   return em.execute<ExportedScheduleRow[]>(
-    `select account_id, amount, description, merchant, category, rrule, timezone, status, settle_after, state, next_run_at, next_run_n
+    `select account_id, amount, description, merchant, category, rrule, timezone, status, settle_after, state, next_run_at, next_run_n, payment
        from schedules where user_id = ? and state <> 'ended' order by created_at, id`,
     [userId],
   );

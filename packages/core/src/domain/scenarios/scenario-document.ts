@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { IsoDurationSchema, isoDurationProblem, MAX_DURATION } from '../../lib/duration.ts';
 import { exactJson } from '../../lib/exact-json.ts';
+import { StandingOrderPaymentSchema } from '../../lib/iban.ts';
 import { nameSchema, textSchema } from '../../lib/text.ts';
 import { parseInstant } from '../../lib/timestamps.ts';
 import { MAX_AMOUNT } from '../simulations/simulate-transaction.ts';
@@ -133,6 +134,7 @@ const ScenarioScheduleSchema = z.strictObject({
   status: z.enum(['posted', 'pending']).optional(),
   settleAfter: IsoDurationSchema.optional(),
   paused: z.boolean().optional(),
+  payment: StandingOrderPaymentSchema.optional(),
 });
 
 const ScenarioAccountSchema = z.strictObject({

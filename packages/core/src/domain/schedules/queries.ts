@@ -24,11 +24,19 @@ export interface ScheduleRow {
   next_run_at: Date | string | null;
   next_run_n: number;
   created_at: Date | string;
+  /** A standing order's payment (null: the schedule books a transaction). */
+  payment: StandingOrderPayment | null;
   runs: string | number;
 }
 
+/** What each occurrence of a standing order pays: to an IBAN and name, over a scheme (default: the currency's). */
+export interface StandingOrderPayment {
+  to: { iban: string; name: string };
+  scheme?: 'elixir' | 'express_elixir' | 'sepa' | 'sepa_instant' | undefined;
+}
+
 const SCHEDULE_COLUMNS = `s.id, s.user_id, s.account_id, s.amount, s.description, s.merchant, s.category, s.rrule, s.timezone,
-  s.start_at, s.status, s.settle_after, s.state, s.next_run_at, s.next_run_n, s.created_at,
+  s.start_at, s.status, s.settle_after, s.state, s.next_run_at, s.next_run_n, s.created_at, s.payment,
   (select count(*) from schedule_runs r where r.schedule_id = s.id) as runs`;
 
 export interface ScheduleRunRow {
@@ -56,14 +64,15 @@ export interface NewScheduleRow {
   state: ScheduleState;
   nextRunAt: string | null;
   createdAt: string;
+  payment: StandingOrderPayment | null;
 }
 
 /** Stores a schedule with run 1 next. */
 export async function insertScheduleRow(em: EntityManager, row: NewScheduleRow): Promise<void> {
   await em.execute(
     `insert into schedules (id, user_id, account_id, amount, description, merchant, category, rrule, timezone, start_at,
-                            status, settle_after, state, next_run_at, next_run_n, created_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?, ?, ?::timestamptz, 1, ?::timestamptz)`,
+                            status, settle_after, state, next_run_at, next_run_n, created_at, payment)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?, ?, ?::timestamptz, 1, ?::timestamptz, ?::jsonb)`,
     [
       row.id,
       row.userId,
@@ -80,6 +89,7 @@ export async function insertScheduleRow(em: EntityManager, row: NewScheduleRow):
       row.state,
       row.nextRunAt,
       row.createdAt,
+      row.payment ? JSON.stringify(row.payment) : null,
     ],
   );
 }

@@ -7,11 +7,13 @@
 import type { EntityManager } from '@sandbank/db';
 import type { Category } from '@sandbank/schemas';
 import { AppError } from '../../errors.ts';
+import { createScheduledPayment } from '../payments/create-payment.ts';
 import { simulateTransaction } from '../simulations/simulate-transaction.ts';
 import { insertScheduleRun, lockScheduleDueAt, setScheduleNextRun } from './queries.ts';
 import { recurrence } from './recurrence.ts';
 
-export type RunOutcome = { kind: 'booked'; events: number } | { kind: 'failed' } | { kind: 'skipped' };
+/** `events`: what the run wrote (a standing order's rejected payment still writes its payment.created). */
+export type RunOutcome = { kind: 'booked'; events: number } | { kind: 'failed'; events?: number } | { kind: 'skipped' };
 
 /**
  * Fires occurrence `n` of a schedule, due at `dueAt`, inside the caller's transaction: books it
@@ -28,22 +30,49 @@ export async function runScheduleOccurrence(
   let outcome: RunOutcome;
   let transactionId: string | null = null;
   let failure: AppError | null = null;
+  /** A standing order's payment that was made and rejected: its ISO reason is the run's failure. */
+  let rejection: { code: string; message: string } | null = null;
   try {
-    const booked = await simulateTransaction(em, {
-      userId: schedule.user_id,
-      accountId: schedule.account_id,
-      amount: Number(schedule.amount),
-      description: schedule.description,
-      merchant: schedule.merchant,
-      category: schedule.category as Category | null,
-      externalTxnId: `sch_${schedule.id}_${n}`,
-      date: dueAt,
-      at: dueAt,
-      status: schedule.status,
-      settleAfter: schedule.settle_after ?? undefined,
-    });
-    transactionId = booked.transaction.id;
-    outcome = { kind: 'booked', events: booked.replayed ? 0 : 1 };
+    if (schedule.payment) {
+      // A standing order: the occurrence is a payment, made at its due instant under the occurrence's own key.
+      const made = await createScheduledPayment(em, {
+        userId: schedule.user_id,
+        key: `sch_${schedule.id}_${n}`,
+        at: dueAt,
+        fromAccountId: schedule.account_id,
+        to: schedule.payment.to,
+        amount: -Number(schedule.amount),
+        description: schedule.description,
+        scheme: schedule.payment.scheme,
+      });
+      const { payment } = made;
+      // A rejected payment (AM04 without funds, …) is the occurrence's record; the schedule goes on.
+      if (payment.status === 'RJCT') {
+        const reason = payment.statusReason ?? { code: 'RJCT', message: 'Rejected' };
+        rejection = { code: reason.code, message: `Payment ${payment.id} rejected: ${reason.message}` };
+        outcome = { kind: 'failed', events: made.replayed ? 0 : 1 };
+      } else {
+        transactionId = payment.transactionIds[0] ?? null;
+        // payment.created and one transaction.created per leg.
+        outcome = { kind: 'booked', events: made.replayed ? 0 : 1 + payment.transactionIds.length };
+      }
+    } else {
+      const booked = await simulateTransaction(em, {
+        userId: schedule.user_id,
+        accountId: schedule.account_id,
+        amount: Number(schedule.amount),
+        description: schedule.description,
+        merchant: schedule.merchant,
+        category: schedule.category as Category | null,
+        externalTxnId: `sch_${schedule.id}_${n}`,
+        date: dueAt,
+        at: dueAt,
+        status: schedule.status,
+        settleAfter: schedule.settle_after ?? undefined,
+      });
+      transactionId = booked.transaction.id;
+      outcome = { kind: 'booked', events: booked.replayed ? 0 : 1 };
+    }
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     failure = error;
@@ -54,8 +83,8 @@ export async function runScheduleOccurrence(
     n,
     dueAt,
     transactionId,
-    failureCode: failure?.appCode ?? null,
-    failureMessage: failure?.message ?? null,
+    failureCode: rejection?.code ?? failure?.appCode ?? null,
+    failureMessage: rejection?.message ?? failure?.message ?? null,
   });
   const closed = failure?.appCode === 'ACCOUNT_CLOSED' || failure?.appCode === 'NOT_FOUND';
   const next = closed ? null : recurrence(schedule.rrule, schedule.timezone, new Date(schedule.start_at)).next(dueAt, false);

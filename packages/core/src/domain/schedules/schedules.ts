@@ -24,6 +24,7 @@ import {
   type ScheduleRow,
   type ScheduleRunRow,
   type ScheduleState,
+  type StandingOrderPayment,
   selectAccountSchedules,
   selectOwnedSchedule,
   selectScheduleRuns,
@@ -56,6 +57,8 @@ export interface CreateScheduleParams {
   settleAfter?: string | undefined;
   /** How long a backfill waits for the world's clock lock before 409 CLOCK_ADVANCING (default: the clock's 30 s). */
   clockWaitMs?: number;
+  /** A standing order: each occurrence pays -amount to this IBAN (payments domain) instead of booking a transaction. */
+  payment?: StandingOrderPayment | null | undefined;
   /** LIMIT_SCHEDULES_PER_ACCOUNT and LIMIT_DUE_ITEMS_PER_REQUEST (schedule-bounds.ts). */
   limits: { schedulesPerAccount: number; dueItemsPerRequest: number };
 }
@@ -75,6 +78,13 @@ export async function createSchedule(em: EntityManager, params: CreateSchedulePa
   if (problem) throw invalid(problem.field, problem.message);
   const status = params.status ?? 'posted';
   if (status === 'posted' && params.settleAfter) throw invalid('settleAfter', 'Only a pending schedule settles');
+  const paymentProblem = standingOrderProblem({
+    amount: params.amount,
+    payment: params.payment ?? null,
+    status,
+    settleAfter: params.settleAfter,
+  });
+  if (paymentProblem) throw invalid(paymentProblem.field, paymentProblem.message);
   const schedule: NewSchedule = {
     userId: params.userId,
     accountId: params.accountId,
@@ -89,6 +99,7 @@ export async function createSchedule(em: EntityManager, params: CreateSchedulePa
     settleAfter: params.settleAfter ?? null,
     paused: false,
     createdAt: now,
+    payment: params.payment ?? null,
   };
   const firstRun = firstOccurrence(schedule);
   const insert = () =>
@@ -132,6 +143,27 @@ export interface NewSchedule {
   settleAfter: string | null;
   paused: boolean;
   createdAt: Date;
+  /** A standing order's payment; null (or absent) books a transaction. */
+  payment?: StandingOrderPayment | null | undefined;
+}
+
+/**
+ * Why a standing order (a schedule with a payment) is not one, or null: it pays out (a negative amount, the
+ * debit as a transaction would book it), and the payment decides how it books (no status or settleAfter).
+ * Scenarios share the rule.
+ */
+export function standingOrderProblem(schedule: {
+  amount: number;
+  payment: StandingOrderPayment | null;
+  status?: string | undefined;
+  settleAfter?: string | null | undefined;
+}): { field: string; message: string } | null {
+  if (!schedule.payment) return null;
+  if (schedule.amount >= 0) return { field: 'amount', message: 'A standing order pays out: must be negative' };
+  if (schedule.status === 'pending' || schedule.settleAfter) {
+    return { field: 'status', message: 'A standing order books as its payment does; omit status and settleAfter' };
+  }
+  return null;
 }
 
 /**
@@ -159,6 +191,7 @@ export async function insertSchedule(em: EntityManager, schedule: NewSchedule): 
     state,
     nextRunAt: nextRunAt ? nextRunAt.toISOString() : null,
     createdAt: schedule.createdAt.toISOString(),
+    payment: schedule.payment ?? null,
   });
   return { id, nextRunAt };
 }

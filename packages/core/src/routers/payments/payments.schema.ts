@@ -6,22 +6,11 @@ import {
   PaymentStatusSchema,
   TimestampSchema,
 } from '@sandbank/schemas';
-import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { z } from 'zod';
 import { MAX_PAYMENT_AMOUNT } from '../../domain/payments/create-payment.ts';
 import { exactJson } from '../../lib/exact-json.ts';
+import { IbanSchema } from '../../lib/iban.ts';
 import { nameSchema, textSchema } from '../../lib/text.ts';
-
-/** An IBAN in print or electronic form, checksum-valid (ISO 13616 mod 97, via ibantools); stored electronic. */
-const IbanSchema = z
-  .string()
-  .max(50)
-  .transform((value) => electronicFormatIBAN(value) ?? '')
-  .refine(isValidIBAN, 'Must be a valid IBAN (country, length and check digits)')
-  .meta({
-    description: 'An IBAN, with or without spaces; its check digits must be right',
-    example: 'PL61109010140000071219812874',
-  });
 
 /** ISO 20022 Max35Text, restricted to the characters SEPA allows in an EndToEndId. */
 const EndToEndIdSchema = z

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MAX_AMOUNT } from '../../domain/simulations/simulate-transaction.ts';
 import { IsoDurationSchema } from '../../lib/duration.ts';
 import { exactJson } from '../../lib/exact-json.ts';
+import { StandingOrderPaymentSchema } from '../../lib/iban.ts';
 import { textSchema } from '../../lib/text.ts';
 import { InstantSchema } from '../../lib/timestamps.ts';
 
@@ -37,6 +38,7 @@ export const CreateScheduleInputSchema = z.strictObject({
   settleAfter: IsoDurationSchema.optional().meta({
     description: 'Pending runs only: each posts by itself this long after its due time (an ISO 8601 duration, at most P100Y)',
   }),
+  payment: StandingOrderPaymentSchema.optional(),
 });
 
 export const ScheduleIdInputSchema = z.strictObject({ id: IdSchema });

@@ -50,10 +50,10 @@ const SQL = {
       from k join world_snapshot_transactions s on s.snapshot_id = k.snapshot_id`,
   schedules: `${COPY_KEYS}
     insert into schedules (id, user_id, account_id, amount, description, merchant, category, rrule, timezone, start_at,
-                           status, settle_after, state, next_run_at, next_run_n, created_at, updated_at)
+                           status, settle_after, state, next_run_at, next_run_n, created_at, updated_at, payment)
     select ${idOf('s.ord')}, k.user_id, ${idOf('s.account_ord')}, s.amount, s.description,
            s.merchant, s.category, s.rrule, s.timezone, s.start_at + k.shift, s.status, s.settle_after, s.state,
-           s.next_run_at + k.shift, s.next_run_n, s.created_at + k.shift, now()
+           s.next_run_at + k.shift, s.next_run_n, s.created_at + k.shift, now(), s.payment
       from k join world_snapshot_schedules s on s.snapshot_id = k.snapshot_id`,
   scheduleRuns: `${COPY_KEYS}
     insert into schedule_runs (schedule_id, n, due_at, transaction_id, failure_code, failure_message, created_at)

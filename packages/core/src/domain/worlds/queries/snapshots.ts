@@ -161,10 +161,10 @@ export async function keepSchedules(tx: EntityManager, { snapshotId, userId, aft
   await tx.execute(
     `insert into world_snapshot_schedules (snapshot_id, ord, id, account_ord, account_id, amount, description, merchant,
                                            category, rrule, timezone, start_at, status, settle_after, state, next_run_at,
-                                           next_run_n, created_at)
+                                           next_run_n, created_at, payment)
      select ?, ?::int + row_number() over (order by s.id), s.id, sa.ord, s.account_id, s.amount, s.description, s.merchant,
             s.category, s.rrule, s.timezone, s.start_at, s.status, s.settle_after, s.state, s.next_run_at, s.next_run_n,
-            s.created_at
+            s.created_at, s.payment
        from schedules s join world_snapshot_accounts sa on sa.snapshot_id = ? and sa.id = s.account_id
       where s.user_id = ?`,
     [snapshotId, after, snapshotId, userId],
