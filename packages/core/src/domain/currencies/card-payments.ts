@@ -143,9 +143,7 @@ export function forgetConversion(userId: string, accountId: string): void {
  * assumptions the booking statement must check (`guard`); null when nothing is known or the conversion is
  * refused (the full path then reads and answers). Only for a payment at the world's now, at its rate.
  */
-export function assumedConversion(
-  params: CardConversionParams,
-): {
+export function assumedConversion(params: CardConversionParams): {
   amount: number;
   conversion: Conversion;
   currency: Currency;
