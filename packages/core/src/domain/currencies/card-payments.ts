@@ -63,7 +63,6 @@ export async function convertCardPayment(
   if (originalCurrency === currency) {
     throw invalid('originalCurrency', `Must differ from the account's currency, ${currency}: book amount alone`);
   }
-  const original = BigInt(originalAmount);
   if (params.amount !== undefined) {
     if (Math.sign(params.amount) !== Math.sign(originalAmount)) {
       throw invalid('originalAmount', 'Must have the sign of amount');
