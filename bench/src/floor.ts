@@ -212,6 +212,9 @@ export interface FloorComparison {
     /** Median of the turns' Sandbank converted ÷ converting floor. */
     overConvertingFloor: number | null;
     convertingFloorP99: number | null;
+    /** The converting floor's server with plain bookings (its calibration), and converted ÷ plain there. */
+    writeFloorPlainRequestsPerSecond: number | null;
+    convertingFloorOverItsPlain: number | null;
   } | null;
 }
 
@@ -268,6 +271,7 @@ async function compareInTurns(
     await floorShapedLoad(convertingUrl, target, { connections: options.connections, seconds: 4, bookings: 'converted' });
   }
   const convertingRuns: SandbankRun[] = [];
+  const writeFloorPlainRuns: SandbankRun[] = [];
   await floorShapedLoad(baseUrl, target, { connections: options.connections, seconds: 6 }); // warm-up
   const turns: FloorComparison['turns'] = [];
   const convertedRuns: SandbankRun[] = [];
@@ -296,10 +300,17 @@ async function compareInTurns(
           )
         : undefined;
     if (converting) convertingRuns.push(converting);
+    // The calibration: the same server's plain booking (what the converting floor adds to it, beside what Sandbank adds).
+    const writeFloorPlain =
+      converting && convertingFloor && convertingUrl
+        ? checked(await floorShapedLoad(convertingUrl, target, { connections: options.connections, seconds: options.seconds }))
+        : undefined;
+    if (writeFloorPlain) writeFloorPlainRuns.push(writeFloorPlain);
     console.log(
       `floor turn ${turn}: floor ${floor?.requestsPerSecond ?? '—'} req/s p99 ${floor?.p99 ?? '—'} ms; Sandbank ${sandbank.requestsPerSecond} req/s p99 ${sandbank.p99} ms` +
         (converted ? `; converted ${converted.requestsPerSecond} req/s p99 ${converted.p99} ms` : '') +
-        (converting ? `; converting floor ${converting.requestsPerSecond} req/s p99 ${converting.p99} ms` : ''),
+        (converting ? `; converting floor ${converting.requestsPerSecond} req/s p99 ${converting.p99} ms` : '') +
+        (writeFloorPlain ? `; its plain booking ${writeFloorPlain.requestsPerSecond} req/s p99 ${writeFloorPlain.p99} ms` : ''),
     );
   }
   const floors = turns.flatMap((t) => (t.floor ? [t.floor] : []));
@@ -339,6 +350,16 @@ async function compareInTurns(
               convertingRuns.length === 0 ? null : median(convertingRuns.map((run) => run.requestsPerSecond)),
             overConvertingFloor: overConverting,
             convertingFloorP99: convertingRuns.length === 0 ? null : median(convertingRuns.map((run) => run.p99)),
+            writeFloorPlainRequestsPerSecond:
+              writeFloorPlainRuns.length === 0 ? null : median(writeFloorPlainRuns.map((run) => run.requestsPerSecond)),
+            convertingFloorOverItsPlain:
+              writeFloorPlainRuns.length === 0
+                ? null
+                : median(
+                    writeFloorPlainRuns.map((run, i) =>
+                      ratioOf(convertingRuns[i]?.requestsPerSecond ?? 0, run.requestsPerSecond),
+                    ),
+                  ),
           },
   };
 }
