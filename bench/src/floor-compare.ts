@@ -37,6 +37,8 @@ const comparison = await compareWithFloor(baseUrl, target, {
   pids: { api: api.child.pid, worker: worker?.child.pid },
   groups: { postgres: () => postgresPids(POSTGRES_PORT) },
   converted: true,
+  // The converting floor (write-floor.ts) on Sandbank's database, with the converted load (issue 41).
+  convertingFloor: { databaseUrl, port: Number(process.env.BENCH_FLOOR_PORT ?? 3901) },
 });
 for (const [index, turn] of comparison.turns.entries()) {
   console.log(

@@ -12,7 +12,7 @@ import { cpuMeter, cpuSeconds, instructionMeter, postgresPids } from './cpu.ts';
 import { type LoadResult, load } from './load.ts';
 import { pgbenchBinary } from './pgbench.ts';
 import { post } from './seed.ts';
-import { root } from './stack.ts';
+import { root, spawnApp, WRITE_FLOOR_ENTRY, waitFor200 } from './stack.ts';
 
 /** The port `baseline.mjs` starts its embedded PostgreSQL on. */
 const FLOOR_POSTGRES_PORT = 54340;
@@ -199,7 +199,23 @@ export interface FloorComparison {
   /** pgbench TPC-B on the floor's server, same clients (baseline.mjs). */
   floorPgbenchTps: number | null;
   /** The same turns with converted bookings (card payments in EUR), when asked: beside the same floor runs. */
-  converted: { sandbankRequestsPerSecond: number; ratio: number | null; sandbankP99: number; p99Ratio: number | null } | null;
+  converted: {
+    sandbankRequestsPerSecond: number;
+    /** ÷ the shared floor, which converts nothing. */
+    ratio: number | null;
+    sandbankP99: number;
+    p99Ratio: number | null;
+    /** Median of the turns' converted ÷ plain Sandbank bookings. */
+    overPlain: number;
+    /** The converting floor (write-floor.ts: the booking statement reading a rate and converting), when asked. */
+    convertingFloorRequestsPerSecond: number | null;
+    /** Median of the turns' Sandbank converted ÷ converting floor. */
+    overConvertingFloor: number | null;
+    convertingFloorP99: number | null;
+    /** The converting floor's server with plain bookings (its calibration), and converted ÷ plain there. */
+    writeFloorPlainRequestsPerSecond: number | null;
+    convertingFloorOverItsPlain: number | null;
+  } | null;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -219,9 +235,43 @@ export async function compareWithFloor(
     groups?: Record<string, () => number[]>;
     /** Also measure converted bookings in each turn, right after the plain ones. */
     converted?: boolean;
+    /**
+     * With `converted`: also run the converting floor (write-floor.ts on Sandbank's database, the same accounts and
+     * token) with the converted load in each turn, right after Sandbank's converted run.
+     */
+    convertingFloor?: { databaseUrl: string; port: number };
   },
 ): Promise<FloorComparison> {
   const withFloor = floorAvailable();
+  const convertingFloor =
+    options.converted && options.convertingFloor
+      ? spawnApp(WRITE_FLOOR_ENTRY, {
+          DATABASE_URL: options.convertingFloor.databaseUrl,
+          PORT: String(options.convertingFloor.port),
+          HOST: '127.0.0.1',
+        })
+      : undefined;
+  try {
+    return await compareInTurns(baseUrl, target, options, withFloor, convertingFloor);
+  } finally {
+    await convertingFloor?.stop();
+  }
+}
+
+async function compareInTurns(
+  baseUrl: string,
+  target: FloorShapedTarget,
+  options: Parameters<typeof compareWithFloor>[2],
+  withFloor: boolean,
+  convertingFloor: ReturnType<typeof spawnApp> | undefined,
+): Promise<FloorComparison> {
+  const convertingUrl = options.convertingFloor && `http://127.0.0.1:${options.convertingFloor.port}`;
+  if (convertingFloor && convertingUrl) {
+    await waitFor200(`${convertingUrl}/readyz`, performance.now());
+    await floorShapedLoad(convertingUrl, target, { connections: options.connections, seconds: 4, bookings: 'converted' });
+  }
+  const convertingRuns: SandbankRun[] = [];
+  const writeFloorPlainRuns: SandbankRun[] = [];
   await floorShapedLoad(baseUrl, target, { connections: options.connections, seconds: 6 }); // warm-up
   const turns: FloorComparison['turns'] = [];
   const convertedRuns: SandbankRun[] = [];
@@ -237,9 +287,30 @@ export async function compareWithFloor(
       ? checked(await floorShapedLoad(baseUrl, target, { ...options, bookings: 'converted' }))
       : undefined;
     if (converted) convertedRuns.push(converted);
+    const converting =
+      converted && convertingFloor && convertingUrl
+        ? checked(
+            await floorShapedLoad(convertingUrl, target, {
+              connections: options.connections,
+              seconds: options.seconds,
+              pids: { floor: convertingFloor.child.pid },
+              ...(options.groups ? { groups: options.groups } : {}),
+              bookings: 'converted',
+            }),
+          )
+        : undefined;
+    if (converting) convertingRuns.push(converting);
+    // The calibration: the same server's plain booking (what the converting floor adds to it, beside what Sandbank adds).
+    const writeFloorPlain =
+      converting && convertingFloor && convertingUrl
+        ? checked(await floorShapedLoad(convertingUrl, target, { connections: options.connections, seconds: options.seconds }))
+        : undefined;
+    if (writeFloorPlain) writeFloorPlainRuns.push(writeFloorPlain);
     console.log(
       `floor turn ${turn}: floor ${floor?.requestsPerSecond ?? '—'} req/s p99 ${floor?.p99 ?? '—'} ms; Sandbank ${sandbank.requestsPerSecond} req/s p99 ${sandbank.p99} ms` +
-        (converted ? `; converted ${converted.requestsPerSecond} req/s p99 ${converted.p99} ms` : ''),
+        (converted ? `; converted ${converted.requestsPerSecond} req/s p99 ${converted.p99} ms` : '') +
+        (converting ? `; converting floor ${converting.requestsPerSecond} req/s p99 ${converting.p99} ms` : '') +
+        (writeFloorPlain ? `; its plain booking ${writeFloorPlain.requestsPerSecond} req/s p99 ${writeFloorPlain.p99} ms` : ''),
     );
   }
   const floors = turns.flatMap((t) => (t.floor ? [t.floor] : []));
@@ -249,6 +320,14 @@ export async function compareWithFloor(
   const sandbankP99 = median(turns.map((t) => t.sandbank.p99));
   const convertedRps = median(convertedRuns.map((run) => run.requestsPerSecond));
   const convertedP99 = median(convertedRuns.map((run) => run.p99));
+  const ratioOf = (a: number, b: number) => Number((a / Math.max(1, b)).toFixed(2));
+  const overPlain = median(
+    convertedRuns.map((run, i) => ratioOf(run.requestsPerSecond, turns[i]?.sandbank.requestsPerSecond ?? 0)),
+  );
+  const overConverting =
+    convertingRuns.length === 0
+      ? null
+      : median(convertingRuns.map((run, i) => ratioOf(convertedRuns[i]?.requestsPerSecond ?? 0, run.requestsPerSecond)));
   return {
     turns,
     floorRequestsPerSecond,
@@ -266,6 +345,21 @@ export async function compareWithFloor(
             ratio: floorRequestsPerSecond ? Number((convertedRps / floorRequestsPerSecond).toFixed(2)) : null,
             sandbankP99: convertedP99,
             p99Ratio: floorP99 ? Number((convertedP99 / floorP99).toFixed(2)) : null,
+            overPlain,
+            convertingFloorRequestsPerSecond:
+              convertingRuns.length === 0 ? null : median(convertingRuns.map((run) => run.requestsPerSecond)),
+            overConvertingFloor: overConverting,
+            convertingFloorP99: convertingRuns.length === 0 ? null : median(convertingRuns.map((run) => run.p99)),
+            writeFloorPlainRequestsPerSecond:
+              writeFloorPlainRuns.length === 0 ? null : median(writeFloorPlainRuns.map((run) => run.requestsPerSecond)),
+            convertingFloorOverItsPlain:
+              writeFloorPlainRuns.length === 0
+                ? null
+                : median(
+                    writeFloorPlainRuns.map((run, i) =>
+                      ratioOf(convertingRuns[i]?.requestsPerSecond ?? 0, run.requestsPerSecond),
+                    ),
+                  ),
           },
   };
 }

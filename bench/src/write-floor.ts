@@ -11,7 +11,11 @@
  * It answers `GET /readyz`, `POST /v1/payments` with `to: { accountId }` only, and, as the calibration
  * beside it, `POST /v1/simulations/transaction` with a plain amount: ../shared/bench-floor's `same`
  * booking statement on Sandbank's schema (so transfers and bookings are each a ratio to a floor of
- * the same server, tables and machine).
+ * the same server, tables and machine). With `originalAmount` + `originalCurrency` instead of `amount` (issue 41), the
+ * converting floor: the same booking statement, which also reads the rate (the world's pin of the pair on the
+ * Warsaw day, else a generated rate the server keeps per day and pair) and converts in it (rate × (1 ∓ the
+ * account's margin), rounded half away from zero), keeping the original amount, currency and rate on the row and
+ * the event: the work a converted booking adds, in the same one round trip.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -89,10 +93,105 @@ const BOOKING = {
 interface BookingBody {
   accountId: string;
   amount: number;
+  originalAmount?: number;
+  originalCurrency?: string;
   description?: string;
 }
 
+// $1 original amount, $2 account, $3 id, $4 external id, $5 description, $6 user, $7 event id, $8 event (jsonb),
+// $9 at, $10 original currency, $11 generated rate, $12 minor-unit shift.
+const CONVERTED_BOOKING = {
+  name: 'write-floor-converted-booking',
+  text: `with world as (
+    select coalesce((select p.rate from fx_rate_pins p
+                      where p.user_id = $6 and p.day = ($9::timestamptz at time zone 'Europe/Warsaw')::date
+                        and p.base = $10 and p.quote = 'PLN'), $11::numeric) as rate),
+  acct as (
+    select a.id, a.user_id, x.rate, round($1::numeric * x.rate * 10 ^ $12::integer)::bigint as amount
+      from accounts a, world, lateral (select world.rate * (1 - sign($1::numeric) * a.card_fx_margin) as rate) x
+     where a.id = $2 and a.user_id = $6 and a.status = 'open' and a.currency = 'PLN'
+       and a.balance + round($1::numeric * x.rate * 10 ^ $12::integer) between a.held_amount and 1000000000000000
+     for no key update of a),
+  inserted as (
+    insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, status, posted_at, created_at,
+                              original_amount, original_currency, exchange_rate)
+    select $3, acct.id, acct.user_id, $4, acct.amount, 'PLN', $9, $5, '{"source":"sandbank-simulator"}', 'posted', $9, $9,
+           $1, $10, acct.rate from acct
+    on conflict (account_id, external_txn_id) do nothing
+    returning id, account_id, amount, exchange_rate::text as exchange_rate),
+  applied as (
+    update accounts set balance = accounts.balance + inserted.amount, transaction_count = accounts.transaction_count + 1
+      from inserted where accounts.id = inserted.account_id returning accounts.balance, accounts.held_amount),
+  event as (
+    insert into events (id, type, user_id, payload, created_at)
+    select $7, 'transaction.created', $6,
+           jsonb_build_object('transaction', $8::jsonb || jsonb_build_object('amount', inserted.amount, 'exchangeRate', inserted.exchange_rate),
+                              'balances', jsonb_build_object('balance', applied.balance, 'availableBalance', applied.balance - applied.held_amount)),
+           $9
+      from inserted, applied)
+  select inserted.amount, inserted.exchange_rate, applied.balance, applied.held_amount from inserted, applied`,
+};
+
+/** The floor's generated rates: PLN per 1 unit, by currency (a fixed table; a pin of the day wins in the statement). */
+const GENERATED: Record<string, string> = { EUR: '4.3', USD: '4', GBP: '5.1', CHF: '4.6' };
+
+async function bookConverted(userId: string, body: BookingBody): Promise<[number, unknown]> {
+  const id = randomUUID();
+  const at = new Date().toISOString();
+  const originalCurrency = body.originalCurrency ?? '';
+  const generated = GENERATED[originalCurrency];
+  if (!generated) return [400, { code: 'VALIDATION_ERROR' }];
+  const transaction = {
+    id,
+    externalTxnId: `sim_${randomUUID()}`,
+    accountId: body.accountId,
+    currency: 'PLN',
+    date: at,
+    description: body.description ?? '',
+    raw: { source: 'sandbank-simulator' },
+    status: 'posted',
+    postedAt: at,
+    version: 1,
+    merchant: null,
+    category: null,
+    reversalOf: null,
+    originalAmount: body.originalAmount,
+    originalCurrency,
+  };
+  const { rows } = await pool.query({
+    ...CONVERTED_BOOKING,
+    values: [
+      body.originalAmount,
+      body.accountId,
+      id,
+      transaction.externalTxnId,
+      transaction.description,
+      userId,
+      randomUUID(),
+      JSON.stringify(transaction),
+      at,
+      originalCurrency,
+      generated,
+      0,
+    ],
+  });
+  const [row] = rows;
+  if (!row) return [422, { code: 'INSUFFICIENT_FUNDS' }];
+  const balance = Number(row.balance);
+  return [
+    201,
+    {
+      data: {
+        transaction: { ...transaction, amount: Number(row.amount), exchangeRate: row.exchange_rate },
+        balance,
+        availableBalance: balance - Number(row.held_amount),
+      },
+    },
+  ];
+}
+
 async function book(userId: string, body: BookingBody): Promise<[number, unknown]> {
+  if (body.originalAmount !== undefined) return bookConverted(userId, body);
   const id = randomUUID();
   const at = new Date().toISOString();
   const transaction = {

@@ -176,6 +176,54 @@ describe('POST /v1/simulations/transaction with originalAmount and originalCurre
   });
 });
 
+describe('card payments at the world’s now (one statement checking what the last conversion read)', () => {
+  const now = (user: TestUser, accountId: string, originalAmount = -10_00) =>
+    pay(user, { accountId, originalAmount, originalCurrency: 'EUR', date: undefined });
+  const todaysRate = async (user: TestUser) => {
+    const rates = await app.call('GET', '/v1/fx/rates?base=EUR', { token: user.accessToken });
+    return rates.body.data.find((r: { quote: string }) => r.quote === 'PLN').rate as string;
+  };
+  const warsawDay = (iso: string) => new Date(iso).toLocaleDateString('sv-SE', { timeZone: 'Europe/Warsaw' });
+
+  it('sees the world’s next day and a pin made after the account’s last conversion at once', async () => {
+    const user = await app.createUser();
+    const accountId = await open(user, 'PLN', { cardFxMargin: '0' }, 10_000_00);
+    const first = await now(user, accountId);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const generated = await todaysRate(user);
+    expect(new Decimal(first.body.data.transaction.exchangeRate).eq(generated)).toBe(true);
+    const second = await now(user, accountId);
+    expect(second.body.data.transaction.exchangeRate).toBe(first.body.data.transaction.exchangeRate);
+    expect((await app.call('POST', '/v1/clock/advance', { token: user.accessToken, body: { by: 'P1D' } })).status).toBe(200);
+    const nextDay = await now(user, accountId);
+    expect(nextDay.status).toBe(201);
+    expect(new Decimal(nextDay.body.data.transaction.exchangeRate).eq(await todaysRate(user))).toBe(true);
+    expect(warsawDay(nextDay.body.data.transaction.date)).not.toBe(warsawDay(first.body.data.transaction.date));
+    await now(user, accountId);
+    await pin(user, 'EUR', 'PLN', '5', warsawDay(nextDay.body.data.transaction.date));
+    const pinned = await now(user, accountId);
+    expect(pinned.body.data.transaction).toMatchObject({ amount: -50_00, exchangeRate: '5.000000000' });
+    const refused = await now(user, accountId, -1_000_000_00);
+    expect(refused.status).toBe(422);
+  });
+
+  it('gives bookings racing a pin either the rate before it or the pinned one, never another', async () => {
+    const user = await app.createUser();
+    const accountId = await open(user, 'PLN', { cardFxMargin: '0' }, 10_000_00);
+    const first = await now(user, accountId);
+    const before = first.body.data.transaction.exchangeRate as string;
+    const [bookings] = await Promise.all([
+      Promise.all(Array.from({ length: 12 }, () => now(user, accountId))),
+      pin(user, 'EUR', 'PLN', '5', warsawDay(first.body.data.transaction.date)),
+    ]);
+    for (const res of bookings) {
+      expect(res.status).toBe(201);
+      expect([before, '5.000000000']).toContain(res.body.data.transaction.exchangeRate);
+    }
+    expect((await now(user, accountId)).body.data.transaction.exchangeRate).toBe('5.000000000');
+  });
+});
+
 describe('the conversion travels with the transaction', () => {
   it('through reads, history, events, the pull endpoint, sync, snapshots and forks; a PLN transaction stays as it was', async () => {
     const user = await app.createUser();

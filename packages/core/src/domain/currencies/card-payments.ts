@@ -14,7 +14,7 @@ import { AppError, notFound, worldGone } from '../../errors.ts';
 import { adjustRate, convertMinor, Exact, rateText } from './convert.ts';
 import { currencyExponent } from './currencies.ts';
 import { rateInWorld } from './fx-rates.ts';
-import { selectConversionInputs } from './queries.ts';
+import { type FxWorldRow, selectConversionInputs } from './queries.ts';
 
 /** The largest |originalAmount|, in the original currency's minor units (the converted amount has its own bound). */
 export const MAX_ORIGINAL_AMOUNT = 1_000_000_000_000_000;
@@ -63,7 +63,6 @@ export async function convertCardPayment(
   if (originalCurrency === currency) {
     throw invalid('originalCurrency', `Must differ from the account's currency, ${currency}: book amount alone`);
   }
-  const original = BigInt(originalAmount);
   if (params.amount !== undefined) {
     if (Math.sign(params.amount) !== Math.sign(originalAmount)) {
       throw invalid('originalAmount', 'Must have the sign of amount');
@@ -75,19 +74,88 @@ export async function convertCardPayment(
       .toSignificantDigits(12, Exact.ROUND_HALF_UP);
     return { amount: params.amount, conversion: { originalAmount, originalCurrency, exchangeRate: rateText(rate) }, date };
   }
-  const reference = rateInWorld(world, world.day, originalCurrency, currency);
-  const margin = originalAmount < 0 ? world.card_fx_margin : `-${world.card_fx_margin}`;
+  const converted = atWorldRate(
+    { fx_seed: world.fx_seed, pins: world.pins, day: world.day, currency, cardFxMargin: world.card_fx_margin },
+    params,
+  );
+  if (typeof converted === 'string') throw invalid('originalAmount', converted);
+  if (world.pins.length === 0 && params.at === null) {
+    remember(userId, accountId, { currency, cardFxMargin: world.card_fx_margin, fxSeed: world.fx_seed, day: world.day });
+  }
+  return { ...converted, date };
+}
+
+/** What a conversion at the world's rate needs: the world's seed and pins, the payment's day, the account's currency and margin. */
+interface RateInputs extends FxWorldRow {
+  day: string;
+  currency: Currency;
+  cardFxMargin: string;
+}
+
+/** The amount and conversion at the world's rate plus the margin, or why not (a VALIDATION_ERROR's message). */
+function atWorldRate(
+  inputs: RateInputs,
+  { originalAmount, originalCurrency, maxAmount }: CardConversionParams,
+): { amount: number; conversion: Conversion } | string {
+  const { currency } = inputs;
+  const reference = rateInWorld(inputs, inputs.day, originalCurrency, currency);
+  const margin = originalAmount < 0 ? inputs.cardFxMargin : `-${inputs.cardFxMargin}`;
   const effective = adjustRate(reference, margin);
-  const converted = convertMinor(original, originalCurrency, currency, effective);
-  if (converted === 0n) {
-    throw invalid('originalAmount', `Converts to 0 minor units of ${currency}`);
+  const converted = convertMinor(BigInt(originalAmount), originalCurrency, currency, effective);
+  if (converted === 0n) return `Converts to 0 minor units of ${currency}`;
+  if (converted > BigInt(maxAmount) || converted < -BigInt(maxAmount)) {
+    return `Converts to ${converted} minor units of ${currency}, beyond ±10^12`;
   }
-  if (converted > BigInt(params.maxAmount) || converted < -BigInt(params.maxAmount)) {
-    throw invalid('originalAmount', `Converts to ${converted} minor units of ${currency}, beyond ±10^12`);
-  }
-  return {
-    amount: Number(converted),
-    conversion: { originalAmount, originalCurrency, exchangeRate: rateText(effective) },
-    date,
-  };
+  return { amount: Number(converted), conversion: { originalAmount, originalCurrency, exchangeRate: rateText(effective) } };
+}
+
+/**
+ * What the last conversion of an account read (issue 41): its currency and margin, the world's seed, and the
+ * day, when the world pinned no rate in the days the rate is taken from. A later card payment of the account
+ * converts with it and books in one statement that checks every assumption in its own snapshot
+ * (simulations/queries.ts, CONVERSION_GUARD): so a pin, a new seed or the world's next day, in any API
+ * process, is seen by the next booking, and a booking whose check fails writes nothing and is converted
+ * again from a fresh read. Bounded: emptied past its size.
+ */
+interface Assumption {
+  currency: Currency;
+  cardFxMargin: string;
+  fxSeed: number | null;
+  day: string;
+}
+const assumptions = new Map<string, Assumption>();
+const ASSUMPTIONS_MAX = 10_000;
+const assumptionKey = (userId: string, accountId: string) => `${userId}\u0000${accountId}`;
+
+function remember(userId: string, accountId: string, assumption: Assumption): void {
+  if (assumptions.size >= ASSUMPTIONS_MAX) assumptions.clear();
+  assumptions.set(assumptionKey(userId, accountId), assumption);
+}
+
+/** Drops what an account's conversions assumed (its guarded booking wrote nothing). */
+export function forgetConversion(userId: string, accountId: string): void {
+  assumptions.delete(assumptionKey(userId, accountId));
+}
+
+/**
+ * A card payment at the world's rate converted from what the account's last conversion read, with the
+ * assumptions the booking statement must check (`guard`); null when nothing is known or the conversion is
+ * refused (the full path then reads and answers). Only for a payment at the world's now, at its rate.
+ */
+export function assumedConversion(params: CardConversionParams): {
+  amount: number;
+  conversion: Conversion;
+  currency: Currency;
+  guard: { cardFxMargin: string; day: string; fxSeed: number | null };
+} | null {
+  const assumed = assumptions.get(assumptionKey(params.userId, params.accountId));
+  if (!assumed || params.amount !== undefined || params.at !== null || params.originalCurrency === assumed.currency) return null;
+  const { originalAmount, originalCurrency } = params;
+  if (!Number.isSafeInteger(originalAmount) || originalAmount === 0 || Math.abs(originalAmount) > MAX_ORIGINAL_AMOUNT)
+    return null;
+  if (!(CURRENCIES as readonly string[]).includes(originalCurrency)) return null;
+  const converted = atWorldRate({ fx_seed: assumed.fxSeed, pins: [], ...assumed }, params);
+  if (typeof converted === 'string') return null;
+  const { cardFxMargin, day, fxSeed } = assumed;
+  return { ...converted, currency: assumed.currency, guard: { cardFxMargin, day, fxSeed } };
 }

@@ -11,14 +11,25 @@ export const CLOCK_SKEW_MS = 60_000;
 
 const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-const SIMULATE = `
+/**
+ * The conversion a card payment assumed (card-payments.ts, `assumedConversion`), checked in the booking's own
+ * snapshot: the booking's Warsaw day, the account's margin and the world's seed are the assumed ones, and the world
+ * pins no rate in the ten days up to it (the window the conversion's own read takes pins from). So the
+ * rate is the one valid for the statement that books it; else nothing is written and the caller reads again.
+ */
+const CONVERSION_GUARD = `
+    and a.card_fx_margin = ?::numeric and (clock.now at time zone 'Europe/Warsaw')::date = ?::date
+    and clock.fx_seed is not distinct from ?::integer
+    and not exists (select 1 from fx_rate_pins p where p.user_id = a.user_id and p.day between ?::date - 10 and ?::date)`;
+
+const simulateSql = (guard: string) => `
 with clock as (
-  select coalesce(?::timestamptz, ${WORLD_NOW_SQL}) as now from users u where u.id = ?
+  select coalesce(?::timestamptz, ${WORLD_NOW_SQL}) as now, u.fx_seed from users u where u.id = ?
 ), account as (
   select a.id, a.user_id, a.currency, clock.now from accounts a, clock
   where a.id = ? and a.user_id = ? and a.status = 'open' and a.currency = coalesce(?::text, a.currency)
     and a.balance + ? <= ? and a.balance + ? - a.held_amount - ? >= 0
-    and coalesce(?::timestamptz, clock.now) <= clock.now + interval '${CLOCK_SKEW_MS} milliseconds'
+    and coalesce(?::timestamptz, clock.now) <= clock.now + interval '${CLOCK_SKEW_MS} milliseconds'${guard}
   for no key update of a
 ), inserted as (
   insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw,
@@ -46,7 +57,17 @@ with clock as (
 )
 select inserted.*, applied.balance, applied.held_amount from inserted, applied`;
 
-const SIMULATE_STATEMENT = { name: 'sandbank_simulate_v3', sql: SIMULATE };
+const SIMULATE_STATEMENT = { name: 'sandbank_simulate_v4', sql: simulateSql('') };
+/** The same booking with its conversion's assumptions checked (CONVERSION_GUARD): one round trip, as a plain booking. */
+const SIMULATE_CONVERTED_STATEMENT = { name: 'sandbank_simulate_converted_v1', sql: simulateSql(CONVERSION_GUARD) };
+
+/** What a converted booking assumed about the account and the world (CONVERSION_GUARD). */
+export interface ConversionGuard {
+  cardFxMargin: string;
+  /** The booking's day in Europe/Warsaw, YYYY-MM-DD. */
+  day: string;
+  fxSeed: number | null;
+}
 
 /** The values of one booking, as bound into SIMULATE (timestamps as ISO strings, JSON as text). */
 export interface SimulatedBooking {
@@ -79,13 +100,16 @@ export interface SimulatedBooking {
   eventId: string;
   /** The transaction as the event shows it (JSON). */
   eventTransaction: string;
+  /** A converted booking's assumptions, checked by the statement (nothing written when one fails). */
+  guard?: ConversionGuard | undefined;
 }
 
 export type BookedRow = TransactionRow & { balance: string | number; held_amount: string | number };
 
 /** The booking statement (a named prepared statement); the stored row and the balances after it, or undefined if nothing was written. */
 export async function insertSimulatedBooking(em: EntityManager, b: SimulatedBooking): Promise<BookedRow | undefined> {
-  const [result] = await executeHot<BookedRow>(em, SIMULATE_STATEMENT, [
+  const { guard } = b;
+  const [result] = await executeHot<BookedRow>(em, guard ? SIMULATE_CONVERTED_STATEMENT : SIMULATE_STATEMENT, [
     b.at,
     b.userId,
     b.accountId,
@@ -96,6 +120,7 @@ export async function insertSimulatedBooking(em: EntityManager, b: SimulatedBook
     b.deltaBalance,
     b.deltaHeld,
     b.date,
+    ...(guard ? [guard.cardFxMargin, guard.day, guard.fxSeed, guard.day, guard.day] : []),
     b.id,
     b.externalTxnId,
     b.amount,

@@ -13,7 +13,8 @@ import { isoTimestamp, LATEST_INSTANT } from '../../lib/timestamps.ts';
 import { rowToTransaction } from '../../mappers/transaction.ts';
 import { accountClosed } from '../accounts/accounts.ts';
 import { userNow } from '../clock/clock.ts';
-import { convertCardPayment } from '../currencies/card-payments.ts';
+import { assumedConversion, type Conversion, convertCardPayment, forgetConversion } from '../currencies/card-payments.ts';
+import type { ConversionGuard } from './queries.ts';
 import {
   type BookingRow,
   bookingDeltas,
@@ -97,6 +98,33 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
   // The world's now is read inside the statement; only a pending booking that settles or expires
   // by itself needs it beforehand, to date its due times.
   const durations = input.settleAfter !== undefined || input.expireAfter !== undefined;
+  // A card payment at the world's now, at its rate: converted from what the account's last conversion read,
+  // booked by one statement that checks those assumptions (card-payments.ts, `assumedConversion`).
+  if (
+    foreign &&
+    input.amount === undefined &&
+    input.date === undefined &&
+    input.at === undefined &&
+    input.settleAt === undefined &&
+    !durations &&
+    input.originalAmount !== undefined &&
+    input.originalCurrency !== undefined &&
+    (input.currency === undefined || input.currency !== input.originalCurrency)
+  ) {
+    const assumed = assumedConversion({
+      userId: input.userId,
+      accountId: input.accountId,
+      at: null,
+      originalAmount: input.originalAmount,
+      originalCurrency: input.originalCurrency,
+      maxAmount: MAX_AMOUNT,
+    });
+    if (assumed) {
+      const written = await bookOnce(em, input, status, assumed.amount, assumed.conversion, assumed.guard);
+      if (written) return written;
+      forgetConversion(input.userId, input.accountId); // an assumption failed (or the booking is refused): the full path says which
+    }
+  }
   // A conversion needs the payment's day (its rate) beforehand too: it reads the world's now with the rest
   // of its inputs, in one statement.
   const converted =
@@ -121,29 +149,7 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
     }
   }
   const { amount, conversion } = converted ?? { amount: input.amount ?? 0, conversion: null };
-  const row: BookingRow = {
-    id: uuidv7(),
-    account_id: input.accountId,
-    external_txn_id: input.externalTxnId ?? `sim_${uuidv7()}`,
-    amount,
-    // The statement stores the account's currency (and refuses another one): this is the event's placeholder.
-    currency: input.currency ?? 'PLN',
-    date,
-    description: input.description ?? '',
-    raw: { ...input.raw, source: SIMULATOR_SOURCE },
-    status,
-    posted_at: null,
-    version: 1,
-    merchant: input.merchant ?? null,
-    category: input.category ?? null,
-    reversal_of: null,
-    settle_at: input.settleAt ?? (date && input.settleAfter ? addIsoDuration(date, input.settleAfter) : null),
-    expire_at: date && input.expireAfter ? addIsoDuration(date, input.expireAfter) : null,
-    request_fingerprint: requestFingerprint(input, date),
-    original_amount: conversion?.originalAmount ?? null,
-    original_currency: conversion?.originalCurrency ?? null,
-    exchange_rate: conversion?.exchangeRate ?? null,
-  };
+  const row = bookingRow(input, status, date, amount, conversion);
   // Its `date` and `postedAt` are written into the event by the statement, which knows the world's now.
   const transaction = rowToTransaction({ ...row, date: row.date ?? new Date(0) });
   for (let attempt = 1; ; attempt++) {
@@ -184,6 +190,65 @@ export async function simulateTransaction(em: EntityManager, input: SimulateTran
     // The account changed between the two statements (e.g. a credit arrived): try again.
     if (attempt >= MAX_ATTEMPTS) throw new Error('Simulation kept racing with concurrent changes');
   }
+}
+
+/** The transaction as the statement is to store it. */
+function bookingRow(
+  input: SimulateTransactionParams,
+  status: 'pending' | 'posted',
+  date: Date | null,
+  amount: number,
+  conversion: Conversion | null,
+): BookingRow {
+  return {
+    id: uuidv7(),
+    account_id: input.accountId,
+    external_txn_id: input.externalTxnId ?? `sim_${uuidv7()}`,
+    amount,
+    // The statement stores the account's currency (and refuses another one): this is the event's placeholder.
+    currency: input.currency ?? 'PLN',
+    date,
+    description: input.description ?? '',
+    raw: { ...input.raw, source: SIMULATOR_SOURCE },
+    status,
+    posted_at: null,
+    version: 1,
+    merchant: input.merchant ?? null,
+    category: input.category ?? null,
+    reversal_of: null,
+    settle_at: input.settleAt ?? (date && input.settleAfter ? addIsoDuration(date, input.settleAfter) : null),
+    expire_at: date && input.expireAfter ? addIsoDuration(date, input.expireAfter) : null,
+    request_fingerprint: requestFingerprint(input, date),
+    original_amount: conversion?.originalAmount ?? null,
+    original_currency: conversion?.originalCurrency ?? null,
+    exchange_rate: conversion?.exchangeRate ?? null,
+  };
+}
+
+/**
+ * A converted booking at the world's now, in one statement that checks the conversion's assumptions; null when
+ * it wrote nothing (an assumption failed, or the booking is refused: the full path then finds out which).
+ */
+async function bookOnce(
+  em: EntityManager,
+  input: SimulateTransactionParams,
+  status: 'pending' | 'posted',
+  amount: number,
+  conversion: Conversion,
+  guard: ConversionGuard,
+): Promise<SimulationResult | null> {
+  const row = bookingRow(input, status, null, amount, conversion);
+  const written = await runSimulationStatement(em, {
+    userId: input.userId,
+    row,
+    currency: input.currency ?? null,
+    eventId: uuidv7(),
+    eventTransaction: rowToTransaction({ ...row, date: new Date(0) }),
+    guard,
+  });
+  if (!written) return null;
+  const { balance, heldAmount } = written;
+  return { transaction: rowToTransaction(written.row), balance, availableBalance: balance - heldAmount, replayed: false };
 }
 
 function invalid(path: string, message: string): AppError {

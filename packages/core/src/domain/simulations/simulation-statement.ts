@@ -25,7 +25,7 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import type { TransactionRow } from '../../mappers/transaction.ts';
-import { insertSimulatedBooking, type StoredTransaction, selectSimulationProbe } from './queries.ts';
+import { type ConversionGuard, insertSimulatedBooking, type StoredTransaction, selectSimulationProbe } from './queries.ts';
 
 export const MAX_BALANCE = 1_000_000_000_000_000;
 export { CLOCK_SKEW_MS } from './queries.ts';
@@ -52,6 +52,8 @@ export interface SimulationStatementParams {
   eventTransaction: Record<string, unknown>;
   /** The instant the booking happens at in the world; defaults to the world's now. */
   at?: Date | undefined;
+  /** A converted booking's assumptions about the account and the world, checked by the statement (queries.ts). */
+  guard?: ConversionGuard | undefined;
 }
 
 export interface Written {
@@ -71,7 +73,7 @@ const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);
 /** Runs the statement; returns the stored row and the balances after it, or null if nothing was written. */
 export async function runSimulationStatement(
   em: EntityManager,
-  { userId, row, currency, eventId, eventTransaction, at }: SimulationStatementParams,
+  { userId, row, currency, eventId, eventTransaction, at, guard }: SimulationStatementParams,
 ): Promise<Written | null> {
   const amount = Number(row.amount);
   const delta = bookingDeltas(row.status === 'pending' ? 'pending' : 'posted', amount);
@@ -101,6 +103,7 @@ export async function runSimulationStatement(
     exchangeRate: row.exchange_rate ?? null,
     eventId,
     eventTransaction: JSON.stringify(eventTransaction),
+    guard,
   });
   if (!result) return null;
   const { balance, held_amount, ...stored } = result;
