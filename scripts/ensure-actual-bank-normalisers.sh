@@ -48,12 +48,12 @@ fi
 echo "Installing Actual Budget's sync server (@actual-app/sync-server@$version) for its bank normalisers…" >&2
 mkdir -p "$dir"
 [ -f "$dir/package.json" ] || echo '{"name":"sandbank-actual-sync-server","private":true}' > "$dir/package.json"
-for try in 1 2 3; do
+for try in 1 2 3 4 5; do
   if (cd "$dir" && npm install --no-audit --no-fund --ignore-scripts --prefer-offline --loglevel=error "@actual-app/sync-server@$version" >&2); then
     derive
     exit 0
   fi
-  [ "$try" = 3 ] || { echo "npm install failed (try $try of 3); trying again in 10 s" >&2; sleep 10; }
+  [ "$try" = 5 ] || { echo "npm install failed (try $try of 5); trying again in $((try * 15)) s" >&2; sleep $((try * 15)); }
 done
-echo "Could not install @actual-app/sync-server@$version from the npm registry (3 tries)." >&2
+echo "Could not install @actual-app/sync-server@$version from the npm registry (5 tries over 2.5 minutes)." >&2
 exit 1

@@ -25,13 +25,13 @@ fi
 echo "Installing the MCP Inspector (@modelcontextprotocol/inspector@$version) for the MCP tests…" >&2
 mkdir -p "$dir"
 [ -f "$dir/package.json" ] || echo '{"name":"sandbank-mcp-inspector","private":true}' > "$dir/package.json"
-# Three tries, 10 s apart, as scripts/ensure-actual-importer.sh.
-for try in 1 2 3; do
+# Five tries, 15, 30, 45 and 60 s apart, as scripts/ensure-actual-importer.sh.
+for try in 1 2 3 4 5; do
   if (cd "$dir" && npm install --no-audit --no-fund --ignore-scripts --prefer-offline --loglevel=error "@modelcontextprotocol/inspector@$version" >&2); then
     echo "$dir"
     exit 0
   fi
-  [ "$try" = 3 ] || { echo "npm install failed (try $try of 3); trying again in 10 s" >&2; sleep 10; }
+  [ "$try" = 5 ] || { echo "npm install failed (try $try of 5); trying again in $((try * 15)) s" >&2; sleep $((try * 15)); }
 done
-echo "Could not install @modelcontextprotocol/inspector@$version from the npm registry (3 tries)." >&2
+echo "Could not install @modelcontextprotocol/inspector@$version from the npm registry (5 tries over 2.5 minutes)." >&2
 exit 1

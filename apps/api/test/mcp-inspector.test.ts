@@ -35,7 +35,7 @@ beforeAll(async () => {
     user.password,
   );
   expect(login.code, login.stderr).toBe(0);
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await app?.close();
