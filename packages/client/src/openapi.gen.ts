@@ -143,7 +143,7 @@ export interface paths {
         put?: never;
         /**
          * Schedule a recurring transaction
-         * @description Each occurrence of the RFC 5545 rule (in `timezone`, keeping local wall time across DST) books a transaction when your clock reaches it — by an advance, or as wall time passes. Run n books with externalTxnId sch_<scheduleId>_<n>; a debit without funds fails that run (recorded) and the schedule goes on. A `startAt` in the past (at most two years back) backfills its occurrences before answering; while an advance of your world runs, that waits for it (up to 30 s, then 409 CLOCK_ADVANCING and nothing is created). Bounds: LIMIT_SCHEDULES_PER_ACCOUNT (default 20) schedules that are not ended per account, and a backfill of at most LIMIT_DUE_ITEMS_PER_REQUEST (default 1,000) past runs and settlements; beyond either, 422 LIMIT_EXCEEDED (with the count, for a backfill) and nothing is created.
+         * @description Each occurrence of the RFC 5545 rule (in `timezone`, keeping local wall time across DST) books a transaction when your clock reaches it — by an advance, or as wall time passes. Run n books with externalTxnId sch_<scheduleId>_<n>; a debit without funds fails that run (recorded) and the schedule goes on. With `payment`, a standing order: each run makes a payment of -amount to that IBAN over its scheme, dated at its due time, with the Idempotency-Key sch_<scheduleId>_<n> (one payment per run); a payment without funds is RJCT AM04 (the run’s failure) and the schedule goes on. A `startAt` in the past (at most two years back) backfills its occurrences before answering; while an advance of your world runs, that waits for it (up to 30 s, then 409 CLOCK_ADVANCING and nothing is created). Bounds: LIMIT_SCHEDULES_PER_ACCOUNT (default 20) schedules that are not ended per account, and a backfill of at most LIMIT_DUE_ITEMS_PER_REQUEST (default 1,000) past runs and settlements; beyond either, 422 LIMIT_EXCEEDED (with the count, for a backfill) and nothing is created.
          */
         post: operations["schedules.createSchedule"];
         delete?: never;
@@ -2474,6 +2474,26 @@ export interface components {
                     description: string;
                     merchant?: string | null;
                     paused?: boolean;
+                    /** @description A standing order: each occurrence makes a payment of -amount (amount is negative) to this IBAN, dated at its due time, instead of booking a transaction; a payment without funds is RJCT AM04 and the schedule goes on */
+                    payment?: {
+                        /**
+                         * @description elixir, express_elixir (PLN), sepa, sepa_instant (EUR); default the account currency's (elixir, sepa)
+                         * @enum {string}
+                         */
+                        scheme?: "elixir" | "express_elixir" | "sepa" | "sepa_instant";
+                        to: {
+                            /**
+                             * @description An IBAN, with or without spaces; its check digits must be right
+                             * @example PL61109010140000071219812874
+                             */
+                            iban: string;
+                            /**
+                             * @description The creditor's name
+                             * @example Jan Kowalski
+                             */
+                            name: string;
+                        };
+                    };
                     /** @example FREQ=MONTHLY;BYMONTHDAY=10 */
                     rrule: string;
                     /**
@@ -2611,6 +2631,15 @@ export interface components {
             merchant: string | null;
             /** @description The next occurrence; null once ended */
             nextRunAt: string | null;
+            /** @description A standing order: what each run pays (a payment of -amount); null: each run books a transaction */
+            payment: {
+                /** @description null: the account currency's default */
+                scheme: string | null;
+                to: {
+                    iban: string;
+                    name: string;
+                };
+            } | null;
             /**
              * @description RFC 5545 recurrence rule
              * @example FREQ=MONTHLY;BYMONTHDAY=10
@@ -4471,7 +4500,14 @@ export interface operations {
                      *           "nextRunAt": "2026-11-21T10:15:30.123Z",
                      *           "state": "active",
                      *           "runs": 1,
-                     *           "createdAt": "2026-11-21T10:15:30.123Z"
+                     *           "createdAt": "2026-11-21T10:15:30.123Z",
+                     *           "payment": {
+                     *             "to": {
+                     *               "iban": "xxxxxx",
+                     *               "name": "xxxxxx"
+                     *             },
+                     *             "scheme": "xxxxxx"
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -4606,7 +4642,14 @@ export interface operations {
                  *       "timezone": "Europe/Warsaw",
                  *       "startAt": "2026-12-01T09:00:00+01:00",
                  *       "status": "posted",
-                 *       "settleAfter": "P2D"
+                 *       "settleAfter": "P2D",
+                 *       "payment": {
+                 *         "to": {
+                 *           "iban": "PL61109010140000071219812874",
+                 *           "name": "Jan Kowalski"
+                 *         },
+                 *         "scheme": "elixir"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -4621,6 +4664,26 @@ export interface operations {
                     /** @example Rent */
                     description: string;
                     merchant?: string;
+                    /** @description A standing order: each occurrence makes a payment of -amount (amount is negative) to this IBAN, dated at its due time, instead of booking a transaction; a payment without funds is RJCT AM04 and the schedule goes on */
+                    payment?: {
+                        /**
+                         * @description elixir, express_elixir (PLN), sepa, sepa_instant (EUR); default the account currency's (elixir, sepa)
+                         * @enum {string}
+                         */
+                        scheme?: "elixir" | "express_elixir" | "sepa" | "sepa_instant";
+                        to: {
+                            /**
+                             * @description An IBAN, with or without spaces; its check digits must be right
+                             * @example PL61109010140000071219812874
+                             */
+                            iban: string;
+                            /**
+                             * @description The creditor's name
+                             * @example Jan Kowalski
+                             */
+                            name: string;
+                        };
+                    };
                     /**
                      * @description RFC 5545 recurrence: FREQ=DAILY|WEEKLY|MONTHLY|YEARLY with BYDAY, BYMONTHDAY, COUNT, UNTIL…
                      * @example FREQ=MONTHLY;BYMONTHDAY=1
@@ -4678,7 +4741,14 @@ export interface operations {
                      *         "nextRunAt": "2026-11-21T10:15:30.123Z",
                      *         "state": "active",
                      *         "runs": 1,
-                     *         "createdAt": "2026-11-21T10:15:30.123Z"
+                     *         "createdAt": "2026-11-21T10:15:30.123Z",
+                     *         "payment": {
+                     *           "to": {
+                     *             "iban": "xxxxxx",
+                     *             "name": "xxxxxx"
+                     *           },
+                     *           "scheme": "xxxxxx"
+                     *         }
                      *       }
                      *     }
                      */
@@ -12697,7 +12767,14 @@ export interface operations {
                  *                 "startAt": "-P3D",
                  *                 "status": "posted",
                  *                 "settleAfter": "P2D",
-                 *                 "paused": true
+                 *                 "paused": true,
+                 *                 "payment": {
+                 *                   "to": {
+                 *                     "iban": "PL61109010140000071219812874",
+                 *                     "name": "Jan Kowalski"
+                 *                   },
+                 *                   "scheme": "elixir"
+                 *                 }
                  *               }
                  *             ]
                  *           }
@@ -13381,7 +13458,14 @@ export interface operations {
                  *                 "startAt": "-P3D",
                  *                 "status": "posted",
                  *                 "settleAfter": "P2D",
-                 *                 "paused": true
+                 *                 "paused": true,
+                 *                 "payment": {
+                 *                   "to": {
+                 *                     "iban": "PL61109010140000071219812874",
+                 *                     "name": "Jan Kowalski"
+                 *                   },
+                 *                   "scheme": "elixir"
+                 *                 }
                  *               }
                  *             ]
                  *           }
@@ -14034,7 +14118,14 @@ export interface operations {
                      *         "nextRunAt": "2026-11-21T10:15:30.123Z",
                      *         "state": "active",
                      *         "runs": 1,
-                     *         "createdAt": "2026-11-21T10:15:30.123Z"
+                     *         "createdAt": "2026-11-21T10:15:30.123Z",
+                     *         "payment": {
+                     *           "to": {
+                     *             "iban": "xxxxxx",
+                     *             "name": "xxxxxx"
+                     *           },
+                     *           "scheme": "xxxxxx"
+                     *         }
                      *       }
                      *     }
                      */
@@ -14245,7 +14336,14 @@ export interface operations {
                      *         "nextRunAt": "2026-11-21T10:15:30.123Z",
                      *         "state": "active",
                      *         "runs": 1,
-                     *         "createdAt": "2026-11-21T10:15:30.123Z"
+                     *         "createdAt": "2026-11-21T10:15:30.123Z",
+                     *         "payment": {
+                     *           "to": {
+                     *             "iban": "xxxxxx",
+                     *             "name": "xxxxxx"
+                     *           },
+                     *           "scheme": "xxxxxx"
+                     *         }
                      *       }
                      *     }
                      */
@@ -19070,7 +19168,14 @@ export interface operations {
                  *                 "startAt": "-P3D",
                  *                 "status": "posted",
                  *                 "settleAfter": "P2D",
-                 *                 "paused": true
+                 *                 "paused": true,
+                 *                 "payment": {
+                 *                   "to": {
+                 *                     "iban": "PL61109010140000071219812874",
+                 *                     "name": "Jan Kowalski"
+                 *                   },
+                 *                   "scheme": "elixir"
+                 *                 }
                  *               }
                  *             ]
                  *           }
