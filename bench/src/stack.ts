@@ -118,13 +118,22 @@ export function spawnApp(
     stop() {
       // Already gone (exited, or killed by a signal: then exitCode stays null and 'exit' has fired).
       if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+      // A process that has not exited STOP_GRACE_MS after SIGTERM is killed: a stop never hangs its caller
+      // (seen once: the cluster drill's worker, after a failover, did not finish its shutdown).
       return new Promise((resolve) => {
-        child.once('exit', () => resolve());
+        const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
         child.kill('SIGTERM');
       });
     },
   };
 }
+
+/** How long a stopped process may take to exit after SIGTERM before it is killed. */
+const STOP_GRACE_MS = 20_000;
 
 /** Polls `url` until it answers 200; returns the milliseconds since `since`. */
 export async function waitFor200(url: string, since: number, timeoutMs = 60_000): Promise<number> {
