@@ -1,5 +1,5 @@
 /**
- * A clearing session of 10,000 payments in one advance (issue 42, SPEC §19 "Fast and exact"): one
+ * A clearing session of 10,000 payments in one advance (issue 42; bench/README.md, "Payments"): one
  * world's clock is moved to an hour before an Elixir session's cut-off, `count` payments to an
  * IBAN outside the world are made through `POST /v1/payments` (32 connections: each ACTC, its
  * debit a pending hold), then one `POST /v1/clock/advance` past the session's settlement fires

@@ -1,5 +1,5 @@
 /**
- * Own-account transfers against their same-work floor (issue 42, SPEC §19 "Fast and exact"):
+ * Own-account transfers against their same-work floor (issue 42; bench/README.md, "Payments"):
  * `POST /v1/payments` between two accounts of one user, same currency, through the real HTTP API,
  * in turns with the write floor (write-floor.ts: the same rows, balances and events in one
  * hand-written statement) on the same database and the same accounts — Sandbank, floor, Sandbank,

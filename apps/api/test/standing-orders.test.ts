@@ -1,5 +1,5 @@
 /**
- * Standing orders (SPEC §19, docs/concepts/payments.md) over real HTTP on a real PostgreSQL: a scenario's
+ * Standing orders (docs/concepts/payments.md) over real HTTP on a real PostgreSQL: a scenario's
  * monthly rent to an IBAN over Elixir makes one payment per occurrence, dated at its due instant and
  * settling at the Elixir session after it; a month without funds is RJCT AM04 and the next still pays;
  * a repeated occurrence makes no second payment; export → apply keeps the standing order.

@@ -1,5 +1,5 @@
 /**
- * Banks with personalities (SPEC §20, docs/faces/personalities.md): institutions of the aggregator faces
+ * Banks with personalities (docs/faces/personalities.md): institutions of the aggregator faces
  * that deliver data the way GoCardless and Enable Banking deliver a named real bank's, so an app's
  * per-bank code can be regression-tested. A personality is data only: the bank's ids and names in each
  * aggregator and its quirks, which each face's mapping applies in one step (gocardless/mapping.ts).

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Standing orders (docs/concepts/payments.md, SPEC §19): a schedule whose occurrence makes a payment
+ * Standing orders (docs/concepts/payments.md): a schedule whose occurrence makes a payment
  * instead of booking a transaction. `payment` holds what each occurrence pays — `{ "to": { "iban", "name" },
  * "scheme"? }` — and is null for an ordinary schedule. A snapshot keeps it, so a fork or a restore keeps
  * the standing order.
