@@ -1,6 +1,6 @@
 // The tables as Kysely sees them, rendered from a migrated database by packages/db/src/table-types.ts.
 // Do not edit: migrations change the schema; `pnpm --filter @sandbank/db schema` rewrites this file.
-// migrations digest: 7c5e1f0882a05f964da11aec80fb858b
+// migrations digest: b92f5a1ac8d989b144c548c1529c872a
 import type { ColumnType } from 'kysely';
 
 /** A `jsonb` value as node-postgres parses it. */
