@@ -36,7 +36,7 @@ afterAll(async () => {
 
 const { register } = enablebankingCalls(() => app);
 const { secrets, decide } = gocardlessCalls(() => app);
-const { pendingCard } = lifecycleCalls(() => app);
+const { pendingCard, act } = lifecycleCalls(() => app);
 
 /** Actual's `{ status: 'ok', data }` envelope, the data typed loosely. */
 type Answer = { status: string; data: Loose };
@@ -63,6 +63,12 @@ describe("Actual Budget's Enable Banking integration", () => {
     });
     expect(salary.status).toBe(201);
     expect((await simulate(app, user, { accountId, amount: -19_99, merchant: 'Orlen', description: 'Paliwo' })).status).toBe(201);
+    // A card payment authorised yesterday and booked today: its value day and booking day differ.
+    const zabka = await pendingCard(user, accountId, -12_34, {
+      description: 'Hot dog',
+      date: new Date(Date.now() - 86_400_000).toISOString(),
+    });
+    expect((await act(user, zabka.id, 'post')).status).toBe(200);
     await pendingCard(user, accountId, -45_67, { merchant: 'Biedronka', description: 'Zakupy' });
 
     // The application Actual's user registers (its redirect is Actual's own callback) and Actual's setup.
@@ -136,7 +142,8 @@ describe("Actual Budget's Enable Banking integration", () => {
           booked: isBooked,
         }))
         .sort(byId);
-    expect(booked).toHaveLength(2);
+    expect(booked).toHaveLength(3);
+    expect(booked.filter((t) => warsawDay(t.date) !== warsawDay(t.postedAt))).toHaveLength(1);
     expect(seen(transactions.booked)).toEqual(expected(booked, true));
     expect(seen(transactions.pending)).toEqual(expected(pending, false));
     expect(transactions.all).toHaveLength(booked.length + pending.length);
