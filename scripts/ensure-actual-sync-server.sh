@@ -21,13 +21,16 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=${ACTUAL_SYNC_SERVER_VERSION:-26.9.0}
 dir=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/sandbank/actual-sync-server-run-$version}
-package="$dir/node_modules/@actual-app/sync-server/package.json"
+installed() { # both packages at the version
+  grep -q "\"version\": \"$version\"" "$dir/node_modules/@actual-app/sync-server/package.json" 2> /dev/null &&
+    grep -q "\"version\": \"$version\"" "$dir/node_modules/@actual-app/api/package.json" 2> /dev/null
+}
 
 node_bin=$("$root/node_modules/.bin/node" -p process.execPath)
 node_version=$("$node_bin" -p process.versions.node)
 loads() { (cd "$dir" && "$node_bin" -e "new (require('better-sqlite3'))(':memory:'); require('argon2'); require('bcrypt')") 2> /dev/null; }
 
-if [ -f "$package" ] && grep -q "\"version\": \"$version\"" "$package" && loads; then
+if installed && loads; then
   echo "$dir"
   exit 0
 fi
@@ -64,7 +67,8 @@ fi
 
 export PATH="$(dirname "$node_bin"):$PATH" npm_config_nodedir="$nodedir"
 # Scripts off, then only better-sqlite3 built: argon2's and bcrypt's install scripts would try a build too.
-retry npm install --no-audit --no-fund --ignore-scripts --prefer-offline --loglevel=error "@actual-app/sync-server@$version" >&2
+retry npm install --no-audit --no-fund --ignore-scripts --prefer-offline --loglevel=error \
+  "@actual-app/sync-server@$version" "@actual-app/api@$version" >&2
 loads || npm rebuild better-sqlite3 --build-from-source --loglevel=error >&2
 if ! loads; then
   echo "better-sqlite3, argon2 or bcrypt does not load in Node $node_version after the install in $dir." >&2

@@ -12,13 +12,18 @@
  * proxy (actual-sync-server.ts, docs/faces/enablebanking.md "Actual Budget's own integration").
  */
 import { minorToDecimal } from '@sandbank/core';
-import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERSONALITIES, type Personality } from '../../src/faces/personalities.ts';
 import { gocardlessCalls, SANDBOX } from '../gocardless-calls.ts';
 import { type Loose, startTestApp, type TestApp, type TestUser } from '../helpers.ts';
-import { lifecycleCalls } from '../lifecycle-calls.ts';
-import { type ActualServer, ensureActualSyncServer, startActualSyncServer } from './actual-sync-server.ts';
+import {
+  type ActualServer,
+  balancesOf,
+  ensureActualSyncServer,
+  seedWithinToday,
+  startActualSyncServer,
+  utcDay,
+} from './actual-sync-server.ts';
 import { enablebankingCalls } from './enablebanking/calls.ts';
 import { seedAccount, truthOf, warsawDay } from './personalities-helpers.ts';
 
@@ -36,40 +41,15 @@ afterAll(async () => {
 
 const { register } = enablebankingCalls(() => app);
 const { secrets, decide } = gocardlessCalls(() => app);
-const { pendingCard, act } = lifecycleCalls(() => app);
 
 /** Actual's `{ status: 'ok', data }` envelope, the data typed loosely. */
 type Answer = { status: string; data: Loose };
-const utcDay = (offsetDays = 0) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
-
-async function sandbankAccount(user: TestUser, accountId: string) {
-  const res = await app.call('GET', `/v1/accounts/${accountId}`, { token: user.accessToken });
-  return res.body.data as { balance: number; availableBalance: number };
-}
-
-/** Amounts Actual keeps in cents (its `amountToInteger`), ours in minor units: PLN has 2 places. */
-const cents = (minor: number) => minor;
+const sandbankAccount = (user: TestUser, accountId: string) => balancesOf(app, user, accountId);
 
 describe("Actual Budget's Enable Banking integration", () => {
   it('links a Sandbank account through Actual and syncs what Sandbank holds', async () => {
     const user = await app.createUser();
-    const accountId = await openAccount(app, user, 'Konto');
-    const salary = await simulate(app, user, {
-      accountId,
-      amount: 4_321_00,
-      description: 'Pensja',
-      merchant: 'Pracodawca',
-      date: new Date(Date.now() - 2 * 86_400_000).toISOString(),
-    });
-    expect(salary.status).toBe(201);
-    expect((await simulate(app, user, { accountId, amount: -19_99, merchant: 'Orlen', description: 'Paliwo' })).status).toBe(201);
-    // A card payment authorised yesterday and booked today: its value day and booking day differ.
-    const zabka = await pendingCard(user, accountId, -12_34, {
-      description: 'Hot dog',
-      date: new Date(Date.now() - 86_400_000).toISOString(),
-    });
-    expect((await act(user, zabka.id, 'post')).status).toBe(200);
-    await pendingCard(user, accountId, -45_67, { merchant: 'Biedronka', description: 'Zakupy' });
+    const { accountId } = await seedWithinToday(app, user);
 
     // The application Actual's user registers (its redirect is Actual's own callback) and Actual's setup.
     const redirectUrl = `${actual.url}/enablebanking/auth_callback`;
@@ -102,7 +82,7 @@ describe("Actual Budget's Enable Banking integration", () => {
     const account = await sandbankAccount(user, accountId);
     expect(polled.data.accounts).toHaveLength(1);
     const linked = polled.data.accounts[0] as Loose;
-    expect(linked).toMatchObject({ institution: 'Sandbank Sandbox', currency: 'PLN', balance: cents(account.availableBalance) });
+    expect(linked).toMatchObject({ institution: 'Sandbank Sandbox', currency: 'PLN', balance: account.availableBalance });
 
     const synced = await actual.call<Answer>('/enablebanking/transactions', {
       accountId: linked.account_id,
@@ -151,11 +131,11 @@ describe("Actual Budget's Enable Banking integration", () => {
     const now = await sandbankAccount(user, accountId);
     const balance = (type: string) => (balances as Loose[]).find((b) => b.balanceType === type)?.balanceAmount.amount;
     expect({ CLBD: balance('CLBD'), CLAV: balance('CLAV'), ITAV: balance('ITAV') }).toEqual({
-      CLBD: cents(now.balance),
-      CLAV: cents(now.availableBalance),
-      ITAV: cents(now.availableBalance),
+      CLBD: now.balance,
+      CLAV: now.availableBalance,
+      ITAV: now.availableBalance,
     });
-    expect(startingBalance).toBe(cents(now.availableBalance));
+    expect(startingBalance).toBe(now.availableBalance);
 
     // Every call went to Sandbank's face through the redirect, and Sandbank answered each.
     const paths = actual.proxied.filter((p) => p.host === 'api.enablebanking.com');
@@ -263,7 +243,7 @@ describe("Actual Budget's GoCardless integration", () => {
     // mBank's normaliser: interimBooked less every booked entry — the account held 0 before them.
     // The sandbox's: interimAvailable less every booked entry.
     const bookedTotal = truth.booked.reduce((sum, t) => sum + Number(t.amount), 0);
-    expect(startingBalance).toBe(personality ? 0 : cents(now.availableBalance - bookedTotal));
+    expect(startingBalance).toBe(personality ? 0 : now.availableBalance - bookedTotal);
 
     const calls = actual.proxied.filter((p) => p.host === 'bankaccountdata.gocardless.com');
     expect(calls.every((p) => p.path.startsWith('/api/v2/'))).toBe(true);

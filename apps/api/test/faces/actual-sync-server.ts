@@ -22,6 +22,13 @@ import https from 'node:https';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { openAccount, simulate } from '@sandbank/testing/fixtures';
+import { expect } from 'vitest';
+import type { TestApp, TestUser } from '../helpers.ts';
+import { lifecycleCalls } from '../lifecycle-calls.ts';
+
+/** The password of the admin the tests bootstrap in Actual's server. */
+export const ACTUAL_PASSWORD = 'sandbank-actual-test';
 
 const SCRIPT = new URL('../../../../scripts/ensure-actual-sync-server.sh', import.meta.url).pathname;
 const NODE = process.execPath;
@@ -200,7 +207,7 @@ export async function startActualSyncServer(installDir: string, sandbankUrl: str
   const bootstrap = await fetch(`${url}/account/bootstrap`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ password: 'sandbank-actual-test' }),
+    body: JSON.stringify({ password: ACTUAL_PASSWORD }),
   }).then((res) => res.json() as Promise<{ status: string; data?: { token?: string } }>);
   const token = bootstrap.data?.token;
   if (!token) throw new Error(`Actual's bootstrap gave no token: ${JSON.stringify(bootstrap)}`);
@@ -230,4 +237,40 @@ export async function startActualSyncServer(installDir: string, sandbankUrl: str
   }
 
   return { url, call, proxied, log, stop, proxyAddress: proxy.address };
+}
+
+/** A day as Actual's servers write one: the UTC date, `offsetDays` from now. */
+export const utcDay = (offsetDays = 0) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+
+/** The account's booked and available balances in minor units — Actual's cents, for PLN. */
+export async function balancesOf(app: TestApp, user: TestUser, accountId: string) {
+  const res = await app.call('GET', `/v1/accounts/${accountId}`, { token: user.accessToken });
+  return res.body.data as { balance: number; availableBalance: number };
+}
+
+/**
+ * An account whose history Actual's Enable Banking sync asks for whole: its `date_to` is the UTC day of
+ * the wall clock, so nothing here moves the world's clock past it. A salary from Pracodawca two days
+ * back, an Orlen payment booked now, a Żabka card payment authorised yesterday and booked now (value
+ * day and booking day differ), and a Biedronka card payment still pending (its id is `pendingId`).
+ */
+export async function seedWithinToday(app: TestApp, user: TestUser) {
+  const { act, pendingCard } = lifecycleCalls(() => app);
+  const accountId = await openAccount(app, user, 'Konto');
+  const salary = await simulate(app, user, {
+    accountId,
+    amount: 4_321_00,
+    description: 'Pensja',
+    merchant: 'Pracodawca',
+    date: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+  });
+  expect(salary.status).toBe(201);
+  expect((await simulate(app, user, { accountId, amount: -19_99, merchant: 'Orlen', description: 'Paliwo' })).status).toBe(201);
+  const zabka = await pendingCard(user, accountId, -12_34, {
+    description: 'Hot dog',
+    date: new Date(Date.now() - 86_400_000).toISOString(),
+  });
+  expect((await act(user, zabka.id, 'post')).status).toBe(200);
+  const biedronka = await pendingCard(user, accountId, -45_67, { merchant: 'Biedronka', description: 'Zakupy' });
+  return { accountId, pendingId: biedronka.id };
 }
