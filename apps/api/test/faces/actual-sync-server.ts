@@ -34,7 +34,7 @@ const SCRIPT = new URL('../../../../scripts/ensure-actual-sync-server.sh', impor
 const NODE = process.execPath;
 
 /** Sandbank's base path for each host Actual calls. */
-export const UPSTREAMS: Record<string, string> = {
+const UPSTREAMS: Record<string, string> = {
   'api.enablebanking.com': '/enablebanking',
   'bankaccountdata.gocardless.com': '/gocardless',
 };
@@ -91,7 +91,7 @@ function makeCertificates(dir: string) {
 }
 
 /** A request that went through the proxy: its host, method and path as Actual sent them, and Sandbank's status. */
-export interface Proxied {
+interface Proxied {
   host: string;
   method: string;
   path: string;
