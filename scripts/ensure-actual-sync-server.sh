@@ -34,6 +34,14 @@ if installed && loads; then
   echo "$dir"
   exit 0
 fi
+# Test files that start at once wait for one install instead of running two in one folder.
+mkdir -p "$(dirname "$dir")"
+exec 9> "$dir.lock"
+flock 9
+if installed && loads; then
+  echo "$dir"
+  exit 0
+fi
 if ! command -v npm > /dev/null 2>&1; then
   echo "The Actual bank-sync test needs npm to install @actual-app/sync-server@$version." >&2
   exit 1

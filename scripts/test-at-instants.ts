@@ -32,6 +32,8 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
     'test/cli-listen.test.ts', // sandbank listen across a clock advance and a scenario; a statement's default period
     'test/cli-human-output.test.ts', // a scenario's past run, then a clock advance that fires and settles
     'test/clock.test.ts',
+    'test/faces/actual-bank-sync.test.ts', // Actual asks up to its UTC day; the faces answer Warsaw days
+    'test/faces/actual-budget-sync.test.ts', // Actual's budget counts rows up to its UTC day
     'test/faces/enablebanking/access.test.ts', // consent validity on the world's clock; date_from/date_to bounds
     'test/faces/enablebanking/flow.test.ts', // a year of history paged by Warsaw days
     'test/faces/statements/statement-api.test.ts',

@@ -184,6 +184,10 @@ export async function startActualSyncServer(installDir: string, sandbankUrl: str
         NODE_EXTRA_CA_CERTS: ca,
         // Actual's debug output of both providers, for a failing test's message.
         DEBUG: 'actual:enable-banking:*',
+        // Under `pnpm test:instants`, Actual's clock is shifted as the test's and Sandbank's are.
+        ...Object.fromEntries(
+          Object.entries(process.env).filter(([name]) => name === 'LD_PRELOAD' || name.startsWith('FAKETIME')),
+        ),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
