@@ -196,25 +196,45 @@ export async function startActualSyncServer(installDir: string, sandbankUrl: str
   child.stderr?.on('data', (chunk) => log.push(String(chunk)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`Actual's sync server exited (${child.exitCode}):\n${log.join('')}`);
-    const ready = await fetch(`${url}/info`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (ready) break;
-    if (Date.now() > deadline) throw new Error(`Actual's sync server did not answer /info within 60 s:\n${log.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  async function stop(): Promise<void> {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+    proxy.server.closeAllConnections();
+    await new Promise((resolve) => proxy.server.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
   }
 
-  const bootstrap = await fetch(`${url}/account/bootstrap`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ password: ACTUAL_PASSWORD }),
-  }).then((res) => res.json() as Promise<{ status: string; data?: { token?: string } }>);
-  const token = bootstrap.data?.token;
-  if (!token) throw new Error(`Actual's bootstrap gave no token: ${JSON.stringify(bootstrap)}`);
+  /** Actual's answer to its bootstrap: the admin's session token (the server is stopped if it never comes). */
+  async function ready(): Promise<string> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`Actual's sync server exited (${child.exitCode}):\n${log.join('')}`);
+      const answers = await fetch(`${url}/info`).then(
+        (res) => res.ok,
+        () => false,
+      );
+      if (answers) break;
+      if (Date.now() > deadline) throw new Error(`Actual's sync server did not answer /info within 60 s:\n${log.join('')}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+
+    const bootstrap = await fetch(`${url}/account/bootstrap`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password: ACTUAL_PASSWORD }),
+    }).then((res) => res.json() as Promise<{ status: string; data?: { token?: string } }>);
+    const token = bootstrap.data?.token;
+    if (!token) throw new Error(`Actual's bootstrap gave no token: ${JSON.stringify(bootstrap)}`);
+    return token;
+  }
+
+  let token: string;
+  try {
+    token = await ready();
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 
   /** A call to Actual's HTTP API as its web app makes it (JSON, the session token); the parsed body. */
   async function call<T = { status: string; data: Record<string, unknown> }>(
@@ -224,20 +244,12 @@ export async function startActualSyncServer(installDir: string, sandbankUrl: str
   ): Promise<T> {
     const res = await fetch(url + pathname, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-actual-token': token ?? '', ...headers },
+      headers: { 'content-type': 'application/json', 'x-actual-token': token, ...headers },
       body: JSON.stringify(body),
     });
     const text = await res.text();
     if (!res.ok) throw new Error(`Actual ${pathname} answered ${res.status}: ${text}\n${log.join('')}`);
     return JSON.parse(text) as T;
-  }
-
-  async function stop(): Promise<void> {
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await exited;
-    proxy.server.closeAllConnections();
-    await new Promise((resolve) => proxy.server.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
   }
 
   return { url, call, proxied, log, stop, proxyAddress: proxy.address };
@@ -253,8 +265,9 @@ export async function balancesOf(app: TestApp, user: TestUser, accountId: string
 }
 
 /**
- * An account whose history Actual's Enable Banking sync asks for whole: its `date_to` is the UTC day of
- * the wall clock, so nothing here moves the world's clock past it. A salary from Pracodawca two days
+ * An account whose history Actual's Enable Banking sync asks for: its `date_to` is the UTC day of the
+ * wall clock, so nothing here moves the world's clock past it (from midnight in Warsaw to midnight UTC,
+ * today's entries still wait for the next UTC day). A salary from Pracodawca two days
  * back, an Orlen payment booked now, a Żabka card payment authorised yesterday and booked now (value
  * day and booking day differ), and a Biedronka card payment still pending (its id is `pendingId`).
  */
