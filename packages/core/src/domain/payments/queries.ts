@@ -572,6 +572,18 @@ export async function lockDebitLegs(em: EntityManager, userId: string, paymentId
   );
 }
 
+/** These accounts' balances and holds (locked already by the caller's transaction). */
+export async function selectAccountBalances(
+  em: EntityManager,
+  accountIds: string[],
+): Promise<{ id: string; balance: string; held_amount: string }[]> {
+  if (accountIds.length === 0) return [];
+  return em.execute<{ id: string; balance: string; held_amount: string }[]>(
+    'select id, balance, held_amount from accounts where id in (select value::uuid from jsonb_array_elements_text(?::jsonb))',
+    [JSON.stringify(accountIds)],
+  );
+}
+
 /** One payment's step in a batch: its new status and due time, and (when it settles) the debit that posts. */
 export interface SessionStep {
   paymentId: string;

@@ -28,6 +28,7 @@ import {
   type PaymentRow,
   type SessionEvent,
   type SessionStep,
+  selectAccountBalances,
   writeSessionSteps,
 } from './queries.ts';
 import { testIbanOutcome } from './test-ibans.ts';
@@ -111,6 +112,10 @@ export async function firePaymentSteps(
     if (wrote > 0) {
       fired.payments += 1;
       fired.events += wrote;
+      // It may have moved an account's balance or hold (a rejection voids its hold): the steps after it start from the row.
+      for (const account of await selectAccountBalances(tx, [...accounts.keys()])) {
+        accounts.set(account.id, { balance: BigInt(account.balance), held: BigInt(account.held_amount) });
+      }
     }
   }
   await flush();
