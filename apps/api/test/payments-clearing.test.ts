@@ -9,6 +9,7 @@
  * is never followed by a Polish or TARGET holiday on Monday (Corpus Christi is a Thursday), and
  * Warsaw is on CEST (UTC+2) then.
  */
+import { firePaymentStep } from '@sandbank/core';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -406,5 +407,83 @@ describe('an advance across a month', () => {
       'transaction.updated',
     ]);
     expectConsistent(await ledgerOf(app, accountId));
+  });
+});
+
+describe('a session settled set-wise', () => {
+  /** Two accounts of one world, funded, at Monday 08:00, and the same payments made in the same order. */
+  async function worldWithSession() {
+    const { user, accountId: first } = await worldAt(warsaw(monday, '08:00'), 'PLN', 5_000_00);
+    const second = await openAccount(app, user, 'Second');
+    expect((await simulate(app, user, { accountId: second, amount: 2_000_00 })).status).toBe(201);
+    const ibans = [NORMAL_IBAN, NORMAL_IBAN, TEST.AC04_SESSION, NORMAL_IBAN, TEST.AC04_RETURN_1D, NORMAL_IBAN, NORMAL_IBAN];
+    for (const [n, iban] of ibans.entries()) {
+      const res = await pay(user, { fromAccountId: n % 3 === 1 ? second : first, to: toIban(iban), amount: 10_00 + n * 1_01 });
+      expect(res.body.data?.status, JSON.stringify(res.body)).toBe('ACTC');
+    }
+    const { rows } = await app.db.query<{ n: string }>(
+      `select count(*) as n from events where user_id = $1 and (type like 'payment.%' or type like 'transaction.%')`,
+      [user.id],
+    );
+    return { user, accounts: [first, second], eventsBefore: Number(rows[0]?.n) };
+  }
+
+  /** What the session wrote, with every id replaced by its first appearance's number (the worlds' ids differ). */
+  async function sessionOf(world: { user: TestUser; accounts: string[]; eventsBefore: number }) {
+    const ids = new Map<string, string>();
+    const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|SB[0-9a-f]{32}/g;
+    // The payments were made at each world's own now (its first minute after 08:00): only those instants differ.
+    const made = new RegExp(`${warsaw(monday, '08:00').slice(0, 16)}:\\d\\d\\.\\d{3}Z`, 'g');
+    const plain = (value: unknown) =>
+      JSON.parse(
+        JSON.stringify(value)
+          .replace(made, 'made')
+          .replace(uuid, (id) => {
+            if (!ids.has(id)) ids.set(id, `#${ids.size}`);
+            return ids.get(id) as string;
+          }),
+      );
+    const events = await app.db.query(
+      `select type, payload, created_at from events where user_id = $1 and (type like 'payment.%' or type like 'transaction.%')
+        order by txid, seq offset $2`,
+      [world.user.id, world.eventsBefore],
+    );
+    const rows = await app.db.query(
+      `select status, amount, posted_at, version, posted_from_pending, settle_at, expire_at from transactions
+        where user_id = $1 and payment_id is not null order by id`,
+      [world.user.id],
+    );
+    const balances = await app.db.query(
+      'select balance, held_amount, transaction_count from accounts where user_id = $1 order by id',
+      [world.user.id],
+    );
+    const payments = await app.db.query(
+      'select status, reason_code, due_at, settled_at, updated_at from payments where user_id = $1 order by id',
+      [world.user.id],
+    );
+    return plain({ events: events.rows, transactions: rows.rows, accounts: balances.rows, payments: payments.rows });
+  }
+
+  it('writes what the steps one by one write: the same events in the same order, balances, holds and statuses', async () => {
+    const until = new Date(warsaw(monday, '11:00'));
+    const batched = await worldWithSession();
+    expect((await advanceTo(batched.user, until.toISOString())).body.data.fired.payments).toBe(14);
+
+    // The reference: each step in its own transaction, in due-time order, as the runner fired them before.
+    const stepwise = await worldWithSession();
+    for (;;) {
+      const { rows } = await app.db.query<{ id: string }>(
+        'select id from payments where user_id = $1 and due_at <= $2 order by due_at, id limit 1',
+        [stepwise.user.id, until],
+      );
+      const next = rows[0];
+      if (!next) break;
+      const em = app.orm.em.fork();
+      await em.transactional((tx) => firePaymentStep(tx, { userId: stepwise.user.id, paymentId: next.id, until }));
+    }
+    const expected = await sessionOf(stepwise);
+    expect(expected.events.length).toBe(3 * 7);
+    expect(await sessionOf(batched)).toEqual(expected);
+    for (const accountId of batched.accounts) expectConsistent(await ledgerOf(app, accountId));
   });
 });

@@ -2,10 +2,12 @@
  * A clearing session survives a crash (docs/concepts/payments.md#crashes): a real API process is
  * SIGKILLed while an advance settles one Elixir session of 300 payments; the same advance, asked
  * again of this process, settles the rest. Every payment went ACTC → ACSP → ACSC exactly once, every
- * hold posted exactly once, and the balance equals the sum of posted rows. Also: a payment's step
- * fired twice (a second runner, a retry) changes nothing the second time.
+ * hold posted exactly once, and the balance equals the sum of posted rows. A process killed while a
+ * batch's steps are written but its clock move waits leaves none of the batch (the batch and the clock
+ * commit together). Also: a payment's step fired twice (a second runner, a retry) changes nothing the second time.
  */
 import { fireDueItems } from '@sandbank/core';
+import { waitUntil } from '@sandbank/testing';
 import { simulate } from '@sandbank/testing/fixtures';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -104,6 +106,53 @@ it('an advance killed while a session settles, asked again, settles every paymen
   expect(
     Number((await app.db.query('select balance, held_amount from accounts where id = $1', [accountId])).rows[0].balance),
   ).toBe(1_000_000_00 - paid);
+}, 180_000);
+
+it('a batch commits whole with the clock or not at all: killed while its clock move waits, none of it is left', async () => {
+  const { user, accountId } = await worldWithPayments();
+  // The session's entries first (ACSP at 09:30, every hold still pending), then the results at 10:30.
+  expect((await app.call('POST', '/v1/clock/advance', { token: user.accessToken, body: { to: at('09:45') } })).status).toBe(200);
+  const holder = await app.db.connect();
+  try {
+    // The world's clock row held: the first results batch writes its steps, then waits to move the clock.
+    await holder.query('begin');
+    await holder.query('select 1 from users where id = $1 for no key update', [user.id]);
+    api = await startKillableApi(app);
+    const advancing = fetch(`${api.url}/v1/clock/advance`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ to: at('11:00') }),
+    }).catch((error: unknown) => error);
+    await waitUntil(
+      async () =>
+        (
+          await app.db.query(
+            `select count(*)::int as n from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock' and query like '%clock_offset_ms%'`,
+          )
+        ).rows[0].n > 0,
+      { timeoutMs: 60_000, intervalMs: 20, what: 'the batch waiting to move the clock' },
+    );
+    api.kill();
+    await api.exited;
+    expect(await advancing).toBeInstanceOf(Error);
+  } finally {
+    await holder.query('rollback');
+    holder.release();
+  }
+  // Nothing of the killed batch: no payment settled, every hold pending, no transaction.updated event.
+  expect(await count(`select count(*) from payments where user_id = $1 and status = 'ACSP'`, [user.id])).toBe(PAYMENTS);
+  expect(
+    await count(`select count(*) from transactions where account_id = $1 and payment_id is not null and status = 'pending'`, [
+      accountId,
+    ]),
+  ).toBe(PAYMENTS);
+  expect(await count(`select count(*) from events where user_id = $1 and type = 'transaction.updated'`, [user.id])).toBe(0);
+  const again = await app.call('POST', '/v1/clock/advance', { token: user.accessToken, body: { to: at('11:00') } });
+  expect(again.status, JSON.stringify(again.body)).toBe(200);
+  expect(again.body.data.fired.payments).toBe(PAYMENTS);
+  expect(await count(`select count(*) from payments where user_id = $1 and status = 'ACSC'`, [user.id])).toBe(PAYMENTS);
+  expectConsistent(await ledgerOf(app, accountId));
 }, 180_000);
 
 it('a step fired again (a second runner, a retry after a crash) changes nothing', async () => {

@@ -2474,7 +2474,7 @@ export interface components {
                     description: string;
                     merchant?: string | null;
                     paused?: boolean;
-                    /** @description A standing order: each occurrence makes a payment of -amount (amount is negative) to this IBAN, dated at its due time, instead of booking a transaction; a payment without funds is RJCT AM04 and the schedule goes on */
+                    /** @description A standing order: each occurrence makes a payment of -amount (amount is negative, in the source account’s currency), dated at its due time, instead of booking a transaction; to an IBAN over a scheme, or to another open account of the same world (an instant own-account transfer, across currencies at the day’s rate less the spread); a payment without funds is RJCT AM04 and the schedule goes on */
                     payment?: {
                         /**
                          * @description elixir, express_elixir (PLN), sepa, sepa_instant (EUR); default the account currency's (elixir, sepa)
@@ -2492,6 +2492,14 @@ export interface components {
                              * @example Jan Kowalski
                              */
                             name: string;
+                        };
+                    } | {
+                        to: {
+                            /**
+                             * @description Another account of the document, by its key
+                             * @example savings
+                             */
+                            account: string;
                         };
                     };
                     /** @example FREQ=MONTHLY;BYMONTHDAY=10 */
@@ -2633,11 +2641,18 @@ export interface components {
             nextRunAt: string | null;
             /** @description A standing order: what each run pays (a payment of -amount); null: each run books a transaction */
             payment: {
-                /** @description null: the account currency's default */
+                /** @description null: the account currency's default (to an IBAN), or none (to an own account) */
                 scheme: string | null;
                 to: {
                     iban: string;
                     name: string;
+                } | {
+                    /**
+                     * Format: uuid
+                     * @description Another account of the world: an own-account transfer
+                     * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                     */
+                    accountId: string;
                 };
             } | null;
             /**
@@ -4664,7 +4679,7 @@ export interface operations {
                     /** @example Rent */
                     description: string;
                     merchant?: string;
-                    /** @description A standing order: each occurrence makes a payment of -amount (amount is negative) to this IBAN, dated at its due time, instead of booking a transaction; a payment without funds is RJCT AM04 and the schedule goes on */
+                    /** @description A standing order: each occurrence makes a payment of -amount (amount is negative, in the source account’s currency), dated at its due time, instead of booking a transaction; to an IBAN over a scheme, or to another open account of the same world (an instant own-account transfer, across currencies at the day’s rate less the spread); a payment without funds is RJCT AM04 and the schedule goes on */
                     payment?: {
                         /**
                          * @description elixir, express_elixir (PLN), sepa, sepa_instant (EUR); default the account currency's (elixir, sepa)
@@ -4682,6 +4697,15 @@ export interface operations {
                              * @example Jan Kowalski
                              */
                             name: string;
+                        };
+                    } | {
+                        to: {
+                            /**
+                             * Format: uuid
+                             * @description Another open account of the same world (an own-account transfer)
+                             * @example 0193a3f4-5c1e-7a2b-9c3d-4e5f6a7b8c9d
+                             */
+                            accountId: string;
                         };
                     };
                     /**

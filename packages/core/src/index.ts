@@ -73,6 +73,7 @@ export {
 } from './domain/payment-files/files.ts';
 export { PAIN001_BOUNDS } from './domain/payment-files/pain001.ts';
 export { sessionFor } from './domain/payments/calendar.ts';
+export { firePaymentStep } from './domain/payments/payment-steps.ts';
 export { TEST_IBANS, type TestIbanOutcome } from './domain/payments/test-ibans.ts';
 export { authenticatePlaid, type PlaidCredential } from './domain/plaid/credentials.ts';
 export { PLAID_CONSENTED_PRODUCTS, PLAID_INSTITUTION_ID, type PlaidItem } from './domain/plaid/item.ts';

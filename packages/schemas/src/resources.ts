@@ -343,8 +343,14 @@ export const ScheduleSchema = z
     createdAt: TimestampSchema,
     payment: z
       .object({
-        to: z.object({ iban: z.string(), name: z.string() }),
-        scheme: z.string().nullable().meta({ description: "null: the account currency's default" }),
+        to: z.union([
+          z.object({ iban: z.string(), name: z.string() }),
+          z.object({ accountId: IdSchema.meta({ description: 'Another account of the world: an own-account transfer' }) }),
+        ]),
+        scheme: z
+          .string()
+          .nullable()
+          .meta({ description: "null: the account currency's default (to an IBAN), or none (to an own account)" }),
       })
       .nullable()
       .meta({ description: 'A standing order: what each run pays (a payment of -amount); null: each run books a transaction' }),

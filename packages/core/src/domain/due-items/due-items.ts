@@ -10,7 +10,8 @@
  * Payment steps due at the same instant (a clearing session's entries, its settlements) fire
  * together, up to PAYMENT_BATCH of them in one database transaction in their order, with the clock
  * reaching that instant: a session of 10,000 payments is 100 transactions of 100 steps, not 10,000
- * transactions. A crash still leaves a consistent world (a batch commits whole or not at all, each
+ * transactions, and each batch is set-wise (payments/session-batch.ts: three statements, not a few per
+ * step). A crash still leaves a consistent world (a batch commits whole or not at all, each
  * step still checks that it is due), and firing a payment's step never makes another item due at
  * or before its own instant (the next step is an hour or days later), so the order is unchanged.
  *
@@ -18,7 +19,7 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import { moveClockTo, tryClockLock, userNow } from '../clock/clock.ts';
-import { firePaymentStep } from '../payments/payment-steps.ts';
+import { firePaymentSteps } from '../payments/session-batch.ts';
 import { runScheduleOccurrence } from '../schedules/run-occurrence.ts';
 import { settleDueTransaction } from '../transactions/settle-due.ts';
 import { type DueItemRow, selectNextDueItems, selectWorldsWithDueItems } from './queries.ts';
@@ -58,13 +59,10 @@ export async function fireDueItems(
     previous = key;
     await em.transactional(async (tx) => {
       if (item.kind === 'payment') {
-        for (const payment of paymentsDueWith(items, dueAt)) {
-          const events = await firePaymentStep(tx, { userId, paymentId: payment.id, until });
-          if (events > 0) {
-            fired.payments += 1;
-            fired.events += events;
-          }
-        }
+        const paymentIds = paymentsDueWith(items, dueAt).map((payment) => payment.id);
+        const batch = await firePaymentSteps(tx, { userId, paymentIds, until });
+        fired.payments += batch.payments;
+        fired.events += batch.events;
       } else if (item.kind === 'schedule') {
         const outcome = await runScheduleOccurrence(tx, { scheduleId: item.id, dueAt });
         if (outcome.kind !== 'skipped') fired.scheduled += 1;

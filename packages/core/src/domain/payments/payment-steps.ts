@@ -4,7 +4,9 @@
  * through the lifecycle (the hold posts or is voided; a return is a reversal credit), updates the
  * payment and writes `payment.updated`. A step that already happened finds the payment moved on
  * and does nothing, so a session interrupted halfway resumes without losing or doubling anything:
- * every payment is its own step, fired by the clock like every other due item (due-items/).
+ * every payment is its own step, fired by the clock like every other due item (due-items/). A session's
+ * common steps (entry, settlement) are taken set-wise, a batch at a time (session-batch.ts), with the same
+ * results; the others come here one by one.
  *
  *   ACTC ──session──▶ ACSP ──results──▶ ACSC ──(a test IBAN's return, or a simulated one)──▶ ACSC + returned
  *     │                 └──(a test IBAN rejected in the session)──▶ RJCT (hold voided)

@@ -5,6 +5,7 @@
  */
 import { type EntityManager, executeHot } from '@sandbank/db';
 import type { Transaction } from '@sandbank/schemas';
+import { TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
 import { WORLD_NOW_SQL } from '../clock/clock.ts';
 
 export interface PaymentRow {
@@ -529,5 +530,137 @@ export async function bookFastTransfer(
       JSON.stringify(t.payment),
     ],
   );
+  return row;
+}
+
+// ── A clearing session's batch, set-wise (session-batch.ts) ─────────────────────────────────────
+// Three statements per batch whatever its size: the due payments locked (id order), the debits of those
+// that settle locked with their accounts, then one statement that writes every step of the batch.
+
+/** The user's payments among `paymentIds` still due by `until`, locked FOR UPDATE in id order. */
+export async function lockDuePayments(
+  em: EntityManager,
+  { userId, paymentIds, until }: { userId: string; paymentIds: string[]; until: Date },
+): Promise<PaymentRow[]> {
+  return em.execute<PaymentRow[]>(
+    `select ${PAYMENT_COLUMNS} from payments p
+      where p.user_id = ? and p.id in (select value::uuid from jsonb_array_elements_text(?::jsonb))
+        and p.due_at <= ?::timestamptz
+      order by p.id for update of p`,
+    [userId, JSON.stringify(paymentIds), until.toISOString()],
+  );
+}
+
+/** A payment's debit leg, locked with its account (the balances a transition reads). */
+export type LockedDebitRow = TransactionRow & {
+  account_status: 'open' | 'closed';
+  balance: string;
+  held_amount: string;
+};
+
+/** The debit legs of these payments, locked FOR UPDATE (id order) with their accounts FOR NO KEY UPDATE. */
+export async function lockDebitLegs(em: EntityManager, userId: string, paymentIds: string[]): Promise<LockedDebitRow[]> {
+  return em.execute<LockedDebitRow[]>(
+    `select ${TRANSACTION_COLUMNS.split(', ')
+      .map((column) => `t.${column}`)
+      .join(', ')}, a.status as account_status, a.balance, a.held_amount
+       from transactions t join accounts a on a.id = t.account_id
+      where t.user_id = ? and t.payment_id in (select value::uuid from jsonb_array_elements_text(?::jsonb))
+        and t.amount < 0 and t.reversal_of is null
+      order by t.id for update of t for no key update of a`,
+    [userId, JSON.stringify(paymentIds)],
+  );
+}
+
+/** These accounts' balances and holds (locked already by the caller's transaction). */
+export async function selectAccountBalances(
+  em: EntityManager,
+  accountIds: string[],
+): Promise<{ id: string; balance: string; held_amount: string }[]> {
+  if (accountIds.length === 0) return [];
+  return em.execute<{ id: string; balance: string; held_amount: string }[]>(
+    'select id, balance, held_amount from accounts where id in (select value::uuid from jsonb_array_elements_text(?::jsonb))',
+    [JSON.stringify(accountIds)],
+  );
+}
+
+/** One payment's step in a batch: its new status and due time, and (when it settles) the debit that posts. */
+export interface SessionStep {
+  paymentId: string;
+  status: string;
+  /** When the step takes effect (the payment's due instant). */
+  at: string;
+  dueAt: string | null;
+  /** Set when the step settles it (else the payment keeps its settledAt). */
+  settledAt: string | null;
+  /** The pending debit this step posts (its hold released), or null. */
+  debit: { id: string; accountId: string; amount: number } | null;
+}
+
+/** An event a batch writes, in the batch's order. */
+export interface SessionEvent {
+  id: string;
+  type: 'transaction.updated' | 'payment.updated';
+  payload: unknown;
+  at: string;
+}
+
+// Every step of the batch in one statement: the debits posted (each account's balance and hold moved
+// once, by the sum of its debits), the payments moved, and the events in the batch's order.
+const WRITE_SESSION_STEPS = `
+with steps as (
+  select * from jsonb_to_recordset(?::jsonb)
+    as s(payment_id uuid, status text, at timestamptz, due_at timestamptz, settled_at timestamptz, debit_id uuid,
+         account_id uuid, amount bigint)
+), posted as (
+  update transactions t
+     set status = 'posted', posted_at = s.at, version = t.version + 1, posted_from_pending = true,
+         settle_at = null, expire_at = null, updated_at = now()
+    from steps s
+   where t.id = s.debit_id and t.status = 'pending' and t.amount = s.amount
+  returning t.id
+), deltas as (
+  select account_id, sum(amount) as amount from steps where debit_id is not null group by account_id
+), applied as (
+  update accounts a set balance = a.balance + d.amount, held_amount = a.held_amount + d.amount
+    from deltas d where a.id = d.account_id
+  returning a.id
+), moved as (
+  update payments p
+     set status = s.status, due_at = s.due_at, settled_at = coalesce(s.settled_at, p.settled_at), updated_at = s.at
+    from steps s where p.id = s.payment_id
+  returning p.id
+), logged as (
+  insert into events (id, type, user_id, payload, created_at)
+  select e.id, e.type, ?::uuid, e.payload, e.at
+    from jsonb_to_recordset(?::jsonb) as e(ord int, id uuid, type text, payload jsonb, at timestamptz)
+   order by e.ord
+  returning 1
+)
+select (select count(*) from posted)::int as posted, (select count(*) from applied)::int as accounts,
+       (select count(*) from moved)::int as moved, (select count(*) from logged)::int as logged`;
+
+/** Writes a batch's steps and events in one statement; answers how many rows of each it wrote. */
+export async function writeSessionSteps(
+  em: EntityManager,
+  { userId, steps, events }: { userId: string; steps: SessionStep[]; events: SessionEvent[] },
+): Promise<{ posted: number; accounts: number; moved: number; logged: number }> {
+  const [row] = await em.execute<{ posted: number; accounts: number; moved: number; logged: number }[]>(WRITE_SESSION_STEPS, [
+    JSON.stringify(
+      steps.map((s) => ({
+        payment_id: s.paymentId,
+        status: s.status,
+        at: s.at,
+        due_at: s.dueAt,
+        settled_at: s.settledAt,
+        debit_id: s.debit?.id ?? null,
+        account_id: s.debit?.accountId ?? null,
+        amount: s.debit?.amount ?? null,
+      })),
+    ),
+    userId,
+    JSON.stringify(events.map((e, ord) => ({ ord, id: e.id, type: e.type, payload: e.payload, at: e.at }))),
+  ]);
+  if (!row) throw new Error('the session batch statement answered nothing');
   return row;
 }

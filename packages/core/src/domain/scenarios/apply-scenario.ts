@@ -37,6 +37,7 @@ import { DEFAULT_FX_SEED } from '../currencies/reference-rates.ts';
 import { fireDueItems } from '../due-items/due-items.ts';
 import { checkUserLimit } from '../limits/per-user-limits.ts';
 import { resetWorld } from '../sandbox/reset-sandbox.ts';
+import type { StandingOrderPayment } from '../schedules/queries.ts';
 import { DEFAULT_TIMEZONE, insertSchedule } from '../schedules/schedules.ts';
 import { registerWebhook } from '../webhooks/webhooks.ts';
 import { checkFunds, countDueRuns, planTransactions, resolveTime } from './plan-scenario.ts';
@@ -48,7 +49,7 @@ import {
   insertScenarioTransactions,
   selectHasDueItems,
 } from './queries.ts';
-import { checkScenarioBounds, SCENARIO_LIMITS, type Scenario } from './scenario-document.ts';
+import { checkScenarioBounds, SCENARIO_LIMITS, type Scenario, type ScenarioStandingOrder } from './scenario-document.ts';
 
 export interface ApplyScenarioParams {
   userId: string;
@@ -183,6 +184,22 @@ async function insertAccounts(tx: EntityManager, userId: string, scenario: Scena
   return accounts;
 }
 
+/** A scenario's standing order as a schedule stores it: another account of the document by its id (its key is the document's). */
+function schedulePayment(
+  payment: ScenarioStandingOrder | undefined,
+  scenario: Scenario,
+  accounts: { id: string }[],
+): StandingOrderPayment | null {
+  if (!payment) return null;
+  if (!('account' in payment.to)) return payment as StandingOrderPayment;
+  const key = payment.to.account;
+  const index = scenario.accounts.findIndex((account) => account.key === key);
+  const target = accounts[index];
+  // plan-scenario.ts refused a key no account has before anything was written.
+  if (!target) throw new Error(`scenario account ${key} was not created`);
+  return { to: { accountId: target.id } };
+}
+
 async function insertSchedules(
   tx: EntityManager,
   userId: string,
@@ -207,7 +224,7 @@ async function insertSchedules(
         settleAfter: schedule.settleAfter ?? null,
         paused: schedule.paused === true,
         createdAt: now,
-        payment: schedule.payment ?? null,
+        payment: schedulePayment(schedule.payment, scenario, accounts),
       });
       ids.push(id);
     }

@@ -17,8 +17,9 @@ import type { Currency } from '@sandbank/schemas';
 import { Duration } from 'luxon';
 import { readClock } from '../clock/clock.ts';
 import { selectFxWorld } from '../currencies/queries.ts';
+import type { StandingOrderPayment } from '../schedules/queries.ts';
 import { selectExportedAccounts, selectExportedSchedules, selectExportedTransactions } from './queries.ts';
-import type { Scenario } from './scenario-document.ts';
+import type { Scenario, ScenarioStandingOrder } from './scenario-document.ts';
 
 const after = (from: Date, to: Date | null) => (to ? Duration.fromMillis(to.getTime() - from.getTime()).toISO() : undefined);
 
@@ -72,7 +73,8 @@ export async function exportScenario(em: EntityManager, { userId }: { userId: st
           };
         }),
       schedules: schedules
-        .filter((row) => row.account_id === account.id)
+        // A standing order to a closed account is left out: its next run would end it (the account is closed).
+        .filter((row) => row.account_id === account.id && payeeExported(row.payment, accounts))
         .map((row) => ({
           amount: Number(row.amount),
           description: row.description,
@@ -84,8 +86,22 @@ export async function exportScenario(em: EntityManager, { userId }: { userId: st
           status: row.status,
           ...(row.settle_after ? { settleAfter: row.settle_after } : {}),
           ...(row.state === 'paused' ? { paused: true } : {}),
-          ...(row.payment ? { payment: row.payment } : {}),
+          ...(row.payment ? { payment: exportedPayment(row.payment, accounts) } : {}),
         })),
     })),
   };
+}
+
+/** Whether a standing order's own-account payee is among the exported (open) accounts; true for any other schedule. */
+function payeeExported(payment: StandingOrderPayment | null, accounts: { id: string }[]): boolean {
+  if (!payment || !('accountId' in payment.to)) return true;
+  const target = payment.to.accountId;
+  return accounts.some((account) => account.id === target);
+}
+
+/** A standing order as the document writes it: another own account by the key the export gives it (a<n>). */
+function exportedPayment(payment: StandingOrderPayment, accounts: { id: string }[]): ScenarioStandingOrder {
+  if (!('accountId' in payment.to)) return payment as ScenarioStandingOrder;
+  const target = payment.to.accountId;
+  return { to: { account: `a${accounts.findIndex((account) => account.id === target) + 1}` } };
 }

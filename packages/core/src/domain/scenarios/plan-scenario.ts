@@ -9,7 +9,7 @@ import { AppError } from '../../errors.ts';
 import { addIsoDuration, subtractIsoDuration } from '../../lib/duration.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recurrence, recurrenceProblem } from '../schedules/recurrence.ts';
-import { DEFAULT_TIMEZONE, standingOrderProblem, startAtProblem } from '../schedules/schedules.ts';
+import { DEFAULT_TIMEZONE, standingOrderProblem, standingOrderSchemeProblem, startAtProblem } from '../schedules/schedules.ts';
 import { MAX_BALANCE } from '../simulations/simulation-statement.ts';
 import { generateHistory } from './generate-history.ts';
 import { SCENARIO_LIMITS, type Scenario, type ScenarioTime, scenarioTooLarge } from './scenario-document.ts';
@@ -192,6 +192,15 @@ export function countDueRuns(scenario: Scenario, now: Date, budget: number): num
       }
       const standingOrder = standingOrderProblem({ ...schedule, payment: schedule.payment ?? null });
       if (standingOrder) throw invalid(`${path}.${standingOrder.field}`, standingOrder.message);
+      const payee = schedule.payment && 'account' in schedule.payment.to ? schedule.payment.to.account : null;
+      if (payee !== null) {
+        const target = scenario.accounts.find((other) => other.key === payee);
+        if (!target) throw invalid(`${path}.payment.to.account`, `No account of the document has the key ${payee}`);
+        if (target === account) throw invalid(`${path}.payment.to.account`, "Must be another account than the schedule's own");
+      } else if (schedule.payment && 'iban' in schedule.payment.to) {
+        const schemeProblem = standingOrderSchemeProblem(schedule.payment, account.currency ?? 'PLN');
+        if (schemeProblem) throw invalid(`${path}.${schemeProblem.field}`, schemeProblem.message);
+      }
       if (schedule.paused === true || startAt > now) continue;
       due += recurrence(schedule.rrule, timezone, startAt).countThrough(now, budget - due);
       if (due > budget) {

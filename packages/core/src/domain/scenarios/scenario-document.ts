@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import { IsoDurationSchema, isoDurationProblem, MAX_DURATION } from '../../lib/duration.ts';
 import { exactJson } from '../../lib/exact-json.ts';
-import { StandingOrderPaymentSchema } from '../../lib/iban.ts';
+import { ScenarioStandingOrderPaymentSchema } from '../../lib/iban.ts';
 import { nameSchema, textSchema } from '../../lib/text.ts';
 import { parseInstant } from '../../lib/timestamps.ts';
 import { MAX_AMOUNT } from '../simulations/simulate-transaction.ts';
@@ -134,7 +134,7 @@ const ScenarioScheduleSchema = z.strictObject({
   status: z.enum(['posted', 'pending']).optional(),
   settleAfter: IsoDurationSchema.optional(),
   paused: z.boolean().optional(),
-  payment: StandingOrderPaymentSchema.optional(),
+  payment: ScenarioStandingOrderPaymentSchema.optional(),
 });
 
 const ScenarioAccountSchema = z.strictObject({
@@ -210,6 +210,7 @@ export const ScenarioSchema = z
 
 export type Scenario = z.infer<typeof ScenarioSchema>;
 export type ScenarioTime = z.infer<typeof ScenarioTimeSchema>;
+export type ScenarioStandingOrder = z.infer<typeof ScenarioStandingOrderPaymentSchema>;
 
 /** The published JSON Schema of a scenario document. */
 export function scenarioJsonSchema(): Record<string, unknown> {

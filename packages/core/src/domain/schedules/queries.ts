@@ -29,11 +29,13 @@ export interface ScheduleRow {
   runs: string | number;
 }
 
-/** What each occurrence of a standing order pays: to an IBAN and name, over a scheme (default: the currency's). */
-export interface StandingOrderPayment {
-  to: { iban: string; name: string };
-  scheme?: 'elixir' | 'express_elixir' | 'sepa' | 'sepa_instant' | undefined;
-}
+/**
+ * What each occurrence of a standing order pays: to an IBAN and name, over a scheme (default: the currency's), or to
+ * another account of the world (an own-account transfer, no scheme).
+ */
+export type StandingOrderPayment =
+  | { to: { iban: string; name: string }; scheme?: 'elixir' | 'express_elixir' | 'sepa' | 'sepa_instant' | undefined }
+  | { to: { accountId: string }; scheme?: undefined };
 
 const SCHEDULE_COLUMNS = `s.id, s.user_id, s.account_id, s.amount, s.description, s.merchant, s.category, s.rrule, s.timezone,
   s.start_at, s.status, s.settle_after, s.state, s.next_run_at, s.next_run_n, s.created_at, s.payment,
@@ -192,4 +194,17 @@ export async function insertScheduleRun(
      values (?, ?, ?::timestamptz, ?, ?, ?, ?::timestamptz) on conflict (schedule_id, n) do nothing`,
     [run.scheduleId, run.n, dueAt, run.transactionId, run.failureCode, run.failureMessage, dueAt],
   );
+}
+
+/** The status of the user's account, or undefined when the world has no such account. */
+export async function selectAccountStatus(
+  em: EntityManager,
+  userId: string,
+  accountId: string,
+): Promise<'open' | 'closed' | undefined> {
+  const [row] = await em.execute<{ status: 'open' | 'closed' }[]>('select status from accounts where id = ? and user_id = ?', [
+    accountId,
+    userId,
+  ]);
+  return row?.status;
 }

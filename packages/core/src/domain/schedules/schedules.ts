@@ -9,13 +9,14 @@
  * the next occurrence after the world's now.
  */
 import type { EntityManager } from '@sandbank/db';
-import type { Category } from '@sandbank/schemas';
+import type { Category, Currency, ExternalScheme } from '@sandbank/schemas';
 import { AppError, notFound } from '../../errors.ts';
 import { subtractIsoDuration } from '../../lib/duration.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { getOwnedAccount } from '../accounts/accounts.ts';
 import { userNow, withClockLock } from '../clock/clock.ts';
 import { fireDueItems } from '../due-items/due-items.ts';
+import { defaultScheme, SCHEME_CURRENCY } from '../payments/schemes.ts';
 import {
   deleteOwnedSchedule,
   insertScheduleRow,
@@ -26,6 +27,7 @@ import {
   type ScheduleState,
   type StandingOrderPayment,
   selectAccountSchedules,
+  selectAccountStatus,
   selectOwnedSchedule,
   selectScheduleRuns,
   setScheduleNextRun,
@@ -57,7 +59,7 @@ export interface CreateScheduleParams {
   settleAfter?: string | undefined;
   /** How long a backfill waits for the world's clock lock before 409 CLOCK_ADVANCING (default: the clock's 30 s). */
   clockWaitMs?: number;
-  /** A standing order: each occurrence pays -amount to this IBAN (payments domain) instead of booking a transaction. */
+  /** A standing order: each occurrence pays -amount to this IBAN or own account (payments domain) instead of booking a transaction. */
   payment?: StandingOrderPayment | null | undefined;
   /** LIMIT_SCHEDULES_PER_ACCOUNT and LIMIT_DUE_ITEMS_PER_REQUEST (schedule-bounds.ts). */
   limits: { schedulesPerAccount: number; dueItemsPerRequest: number };
@@ -85,6 +87,7 @@ export async function createSchedule(em: EntityManager, params: CreateSchedulePa
     settleAfter: params.settleAfter,
   });
   if (paymentProblem) throw invalid(paymentProblem.field, paymentProblem.message);
+  if (params.payment) await checkStandingOrderPayment(em, params, account.currency as Currency);
   const schedule: NewSchedule = {
     userId: params.userId,
     accountId: params.accountId,
@@ -154,7 +157,7 @@ export interface NewSchedule {
  */
 export function standingOrderProblem(schedule: {
   amount: number;
-  payment: StandingOrderPayment | null;
+  payment: object | null;
   status?: string | undefined;
   settleAfter?: string | null | undefined;
 }): { field: string; message: string } | null {
@@ -164,6 +167,47 @@ export function standingOrderProblem(schedule: {
     return { field: 'status', message: 'A standing order books as its payment does; omit status and settleAfter' };
   }
   return null;
+}
+
+/**
+ * Why a standing order's payment cannot leave an account in `currency`, or null: a payment to an IBAN needs a
+ * scheme that carries the currency (the account's default one, or the one asked for). Checked when the
+ * schedule is made, not when it first fires. Scenarios share the rule.
+ */
+export function standingOrderSchemeProblem(
+  payment: { to: object; scheme?: ExternalScheme | undefined },
+  currency: Currency,
+): { field: string; message: string } | null {
+  if (!('iban' in payment.to)) return null;
+  const scheme = payment.scheme ?? defaultScheme(currency);
+  if (scheme === undefined) {
+    return { field: 'payment.scheme', message: `No scheme carries ${currency} payments to an IBAN (PLN: elixir, EUR: sepa)` };
+  }
+  if (SCHEME_CURRENCY[scheme] !== currency) {
+    return { field: 'payment.scheme', message: `${scheme} carries ${SCHEME_CURRENCY[scheme]}, not the account's ${currency}` };
+  }
+  return null;
+}
+
+/**
+ * A standing order's payment as `POST …/schedules` accepts it: a scheme that carries the account's currency,
+ * or another open account of the same world (an unknown, the same or a closed account is a 400: nothing is made).
+ */
+async function checkStandingOrderPayment(
+  em: EntityManager,
+  params: Pick<CreateScheduleParams, 'userId' | 'accountId'> & { payment?: StandingOrderPayment | null | undefined },
+  currency: Currency,
+): Promise<void> {
+  const payment = params.payment;
+  if (!payment) return;
+  const schemeProblem = standingOrderSchemeProblem(payment, currency);
+  if (schemeProblem) throw invalid(schemeProblem.field, schemeProblem.message);
+  if (!('accountId' in payment.to)) return;
+  const path = 'payment.to.accountId';
+  if (payment.to.accountId === params.accountId) throw invalid(path, "Must be another account than the schedule's own");
+  const status = await selectAccountStatus(em, params.userId, payment.to.accountId);
+  if (status === undefined) throw invalid(path, 'No such account in this world');
+  if (status === 'closed') throw invalid(path, 'The account is closed');
 }
 
 /**

@@ -53,7 +53,13 @@ const SQL = {
                            status, settle_after, state, next_run_at, next_run_n, created_at, updated_at, payment)
     select ${idOf('s.ord')}, k.user_id, ${idOf('s.account_ord')}, s.amount, s.description,
            s.merchant, s.category, s.rrule, s.timezone, s.start_at + k.shift, s.status, s.settle_after, s.state,
-           s.next_run_at + k.shift, s.next_run_n, s.created_at + k.shift, now(), s.payment
+           s.next_run_at + k.shift, s.next_run_n, s.created_at + k.shift, now(),
+           -- A standing order to an own account pays that account's copy.
+           case when s.payment->'to'->>'accountId' is null then s.payment
+                else coalesce(jsonb_set(s.payment, '{to,accountId}',
+                                        (select to_jsonb(${idOf('ta.ord')}::text) from world_snapshot_accounts ta
+                                          where ta.snapshot_id = k.snapshot_id and ta.id::text = s.payment->'to'->>'accountId')),
+                              s.payment) end
       from k join world_snapshot_schedules s on s.snapshot_id = k.snapshot_id`,
   scheduleRuns: `${COPY_KEYS}
     insert into schedule_runs (schedule_id, n, due_at, transaction_id, failure_code, failure_message, created_at)
