@@ -18,6 +18,7 @@
 #
 # Environment: ACTUAL_SYNC_SERVER_VERSION (26.9.0, the version scripts/actual-e2e.sh runs).
 set -euo pipefail
+source "$(dirname "$0")/lib/npm-tools.sh"
 version=${ACTUAL_SYNC_SERVER_VERSION:-26.9.0}
 dir=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/sandbank/actual-sync-server-$version}
 package="$dir/node_modules/@actual-app/sync-server"
@@ -45,15 +46,13 @@ if ! command -v npm >/dev/null 2>&1; then
   echo "The personality tests need npm to install @actual-app/sync-server@$version." >&2
   exit 1
 fi
+lock_folder "$dir"
+if [ -f "$package/package.json" ] && grep -q "\"version\": \"$version\"" "$package/package.json"; then
+  derive
+  exit 0
+fi
 echo "Installing Actual Budget's sync server (@actual-app/sync-server@$version) for its bank normalisers…" >&2
 mkdir -p "$dir"
 [ -f "$dir/package.json" ] || echo '{"name":"sandbank-actual-sync-server","private":true}' > "$dir/package.json"
-for try in 1 2 3 4 5; do
-  if (cd "$dir" && npm install --no-audit --no-fund --ignore-scripts --prefer-offline --loglevel=error "@actual-app/sync-server@$version" >&2); then
-    derive
-    exit 0
-  fi
-  [ "$try" = 5 ] || { echo "npm install failed (try $try of 5); trying again in $((try * 15)) s" >&2; sleep $((try * 15)); }
-done
-echo "Could not install @actual-app/sync-server@$version from the npm registry (5 tries over 2.5 minutes)." >&2
-exit 1
+(cd "$dir" && npm_retry npm install --no-audit --no-fund --ignore-scripts --prefer-offline --loglevel=error "@actual-app/sync-server@$version" >&2)
+derive

@@ -17,6 +17,7 @@
 #
 # Environment: ACTUAL_VERSION (26.9.0, as scripts/actual-e2e.sh).
 set -euo pipefail
+source "$(dirname "$0")/lib/npm-tools.sh"
 version=${ACTUAL_VERSION:-26.9.0}
 dir=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/sandbank/actual-importer-$version}
 installed="$dir/node_modules/@actual-app/api/package.json"
@@ -28,17 +29,14 @@ if ! command -v npm >/dev/null 2>&1; then
   echo "The Actual importer test needs npm to install @actual-app/api@$version." >&2
   exit 1
 fi
+lock_folder "$dir"
+if [ -f "$installed" ] && grep -q "\"version\": \"$version\"" "$installed"; then
+  echo "$dir"
+  exit 0
+fi
 echo "Installing Actual Budget's importer (@actual-app/api@$version) for the statement tests…" >&2
 mkdir -p "$dir"
 [ -f "$dir/package.json" ] || echo '{"name":"sandbank-actual-importer","private":true}' > "$dir/package.json"
-# Five tries, 15, 30, 45 and 60 s apart: a registry that answers with a broken certificate chain for a moment
-# (seen once in CI) should not fail the suite.
-for try in 1 2 3 4 5; do
-  if (cd "$dir" && npm install --no-audit --no-fund --ignore-scripts --prefer-offline --loglevel=error "@actual-app/api@$version" >&2); then
-    echo "$dir"
-    exit 0
-  fi
-  [ "$try" = 5 ] || { echo "npm install failed (try $try of 5); trying again in $((try * 15)) s" >&2; sleep $((try * 15)); }
-done
-echo "Could not install @actual-app/api@$version from the npm registry (5 tries over 2.5 minutes)." >&2
-exit 1
+cd "$dir"
+npm_retry npm install --no-audit --no-fund --ignore-scripts --prefer-offline --loglevel=error "@actual-app/api@$version" >&2
+echo "$dir"

@@ -14,10 +14,11 @@
 #   scripts/ensure-actual-sync-server.sh [folder, default ~/.cache/sandbank/actual-sync-server-run-<version>]
 #
 # The default folder is the user's cache, not the clone: a fresh clone (CI's) finds it installed.
-# npm prefers its cache (`--prefer-offline`). Five tries, 15 to 60 s apart, as the other ensure scripts.
+# npm prefers its cache (`--prefer-offline`); registry calls are retried for 10 minutes (scripts/lib/npm-tools.sh).
 #
 # Environment: ACTUAL_SYNC_SERVER_VERSION (26.9.0, as scripts/ensure-actual-bank-normalisers.sh).
 set -euo pipefail
+source "$(dirname "$0")/lib/npm-tools.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=${ACTUAL_SYNC_SERVER_VERSION:-26.9.0}
 dir=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/sandbank/actual-sync-server-run-$version}
@@ -36,8 +37,7 @@ if installed && loads; then
 fi
 # Test files that start at once wait for one install instead of running two in one folder.
 mkdir -p "$(dirname "$dir")"
-exec 9> "$dir.lock"
-flock 9
+lock_folder "$dir"
 if installed && loads; then
   echo "$dir"
   exit 0
@@ -46,14 +46,6 @@ if ! command -v npm > /dev/null 2>&1; then
   echo "The Actual bank-sync test needs npm to install @actual-app/sync-server@$version." >&2
   exit 1
 fi
-retry() { # a command that reaches the registry
-  for try in 1 2 3 4 5; do
-    if "$@"; then return 0; fi
-    [ "$try" = 5 ] || { echo "npm failed (try $try of 5); trying again in $((try * 15)) s" >&2; sleep $((try * 15)); }
-  done
-  echo "npm failed 5 times over 2.5 minutes: $*" >&2
-  return 1
-}
 echo "Installing Actual Budget's sync server (@actual-app/sync-server@$version) and building better-sqlite3 for Node $node_version…" >&2
 mkdir -p "$dir"
 cd "$dir"
@@ -67,7 +59,7 @@ if [ -z "$nodedir" ]; then
   arch=$(uname -m | sed -e 's/x86_64/x64/' -e 's/aarch64/arm64/')
   if [ ! -f "headers/$node_version/package/include/node/node_version.h" ]; then
     mkdir -p "headers/$node_version"
-    (cd "headers/$node_version" && retry npm pack --silent --prefer-offline "node-linux-$arch@$node_version" > /dev/null &&
+    (cd "headers/$node_version" && npm_retry npm pack --silent --prefer-offline "node-linux-$arch@$node_version" > /dev/null &&
       tar xzf "node-linux-$arch-$node_version.tgz" package/include && rm "node-linux-$arch-$node_version.tgz")
   fi
   nodedir="$dir/headers/$node_version/package"
@@ -75,7 +67,7 @@ fi
 
 export PATH="$(dirname "$node_bin"):$PATH" npm_config_nodedir="$nodedir"
 # Scripts off, then only better-sqlite3 built: argon2's and bcrypt's install scripts would try a build too.
-retry npm install --no-audit --no-fund --ignore-scripts --prefer-offline --loglevel=error \
+npm_retry npm install --no-audit --no-fund --ignore-scripts --prefer-offline --loglevel=error \
   "@actual-app/sync-server@$version" "@actual-app/api@$version" >&2
 loads || npm rebuild better-sqlite3 --build-from-source --loglevel=error >&2
 if ! loads; then

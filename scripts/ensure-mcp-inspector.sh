@@ -11,6 +11,7 @@
 #
 # Environment: MCP_INSPECTOR_VERSION (2.12.0).
 set -euo pipefail
+source "$(dirname "$0")/lib/npm-tools.sh"
 version=${MCP_INSPECTOR_VERSION:-2.12.0}
 dir=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/sandbank/mcp-inspector-$version}
 installed="$dir/node_modules/@modelcontextprotocol/inspector/package.json"
@@ -22,16 +23,14 @@ if ! command -v npm >/dev/null 2>&1; then
   echo "The MCP Inspector test needs npm to install @modelcontextprotocol/inspector@$version." >&2
   exit 1
 fi
+lock_folder "$dir"
+if [ -f "$installed" ] && grep -q "\"version\": \"$version\"" "$installed"; then
+  echo "$dir"
+  exit 0
+fi
 echo "Installing the MCP Inspector (@modelcontextprotocol/inspector@$version) for the MCP tests…" >&2
 mkdir -p "$dir"
 [ -f "$dir/package.json" ] || echo '{"name":"sandbank-mcp-inspector","private":true}' > "$dir/package.json"
-# Five tries, 15, 30, 45 and 60 s apart, as scripts/ensure-actual-importer.sh.
-for try in 1 2 3 4 5; do
-  if (cd "$dir" && npm install --no-audit --no-fund --ignore-scripts --prefer-offline --loglevel=error "@modelcontextprotocol/inspector@$version" >&2); then
-    echo "$dir"
-    exit 0
-  fi
-  [ "$try" = 5 ] || { echo "npm install failed (try $try of 5); trying again in $((try * 15)) s" >&2; sleep $((try * 15)); }
-done
-echo "Could not install @modelcontextprotocol/inspector@$version from the npm registry (5 tries over 2.5 minutes)." >&2
-exit 1
+cd "$dir"
+npm_retry npm install --no-audit --no-fund --ignore-scripts --prefer-offline --loglevel=error "@modelcontextprotocol/inspector@$version" >&2
+echo "$dir"

@@ -35,7 +35,7 @@ beforeAll(async () => {
     user.password,
   );
   expect(login.code, login.stderr).toBe(0);
-}, 300_000);
+}, 900_000);
 
 afterAll(async () => {
   await app?.close();

@@ -25,7 +25,7 @@ let actual: ActualNormalisers;
 beforeAll(async () => {
   actual = await loadActualNormalisers();
   app = await startTestApp();
-}, 300_000);
+}, 900_000);
 afterAll(() => app?.close());
 
 const { client, decide } = gocardlessCalls(() => app);

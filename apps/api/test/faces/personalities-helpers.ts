@@ -36,7 +36,7 @@ const SCRIPT = new URL('../../../../scripts/ensure-actual-bank-normalisers.sh', 
 
 /** Actual's normalisers, as its sync server runs them (installs the package the first time). */
 export async function loadActualNormalisers(): Promise<ActualNormalisers> {
-  const out = execFileSync('bash', [SCRIPT], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 290_000 });
+  const out = execFileSync('bash', [SCRIPT], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 900_000 });
   return (await import(pathToFileURL(out.trim().split('\n').at(-1) ?? '').href)) as ActualNormalisers;
 }
 

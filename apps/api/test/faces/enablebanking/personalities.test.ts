@@ -16,7 +16,7 @@ let actual: ActualNormalisers;
 beforeAll(async () => {
   actual = await loadActualNormalisers();
   app = await startTestApp();
-}, 300_000);
+}, 900_000);
 afterAll(() => app?.close());
 
 const { register, eb, auth, redirected, decide } = enablebankingCalls(() => app);

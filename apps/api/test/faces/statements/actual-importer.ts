@@ -14,7 +14,7 @@ const SCRIPT = new URL('../../../../../scripts/ensure-actual-importer.sh', impor
 
 /** The folder where @actual-app/api is installed (installs it the first time). */
 export function ensureActualImporter(): string {
-  const out = execFileSync('bash', [SCRIPT], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 290_000 });
+  const out = execFileSync('bash', [SCRIPT], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 900_000 });
   return out.trim().split('\n').at(-1) ?? '';
 }
 

@@ -43,7 +43,7 @@ beforeAll(async () => {
       expect((await simulate(app, user, { accountId: res.body.data.id, amount })).status).toBe(201);
     }
   }
-}, 120_000);
+}, 900_000);
 afterAll(() => app?.close());
 
 const file = async (currency: string, format: string) => {

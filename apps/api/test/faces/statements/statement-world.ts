@@ -78,7 +78,7 @@ export function useStatementWorld(prepare?: () => void | Promise<void>): Given {
     await prepare?.();
     given.app = await startTestApp();
     given.world = await buildStatementWorld(given.app);
-  }, 300_000); // a first run installs an importer (AqBanking, Actual's) before the world
+  }, 900_000); // a first run installs an importer (AqBanking, Actual's) before the world
   afterAll(() => given.app?.close());
   return given;
 }
