@@ -207,7 +207,7 @@ const PAYMENT_TYPES = [
 ] as const;
 
 /** The document's `PaymentStatus`es the face answers. */
-export const PAYMENT_STATUSES = ['PDNG', 'RCVD', 'ACTC', 'ACSP', 'ACSC', 'RJCT', 'CNCL'] as const;
+const PAYMENT_STATUSES = ['PDNG', 'RCVD', 'ACTC', 'ACSP', 'ACSC', 'RJCT', 'CNCL'] as const;
 
 const AccountIdentification = z
   .object({ identification: Text(50).pipe(z.string().min(1)), scheme_name: z.string().max(10) })
