@@ -23,6 +23,7 @@ export {
 } from './domain/enablebanking/payments.ts';
 export {
   closeSession,
+  countSessionAccountReads,
   createSession,
   readSession,
   readSessionAccount,

@@ -295,12 +295,18 @@ export interface DayPlace {
 
 /**
  * The quirks that have a place in Enable Banking's shape, one step each in a fixed order: dates
- * exchanged, the bank's own dated ids, the counterparty only in the remittance text, no balance after.
- * `pendingWithoutId` and `remittanceAsArray` have none (the shape always carries both ids and an
- * array), and `dailyLimit` is GoCardless's (docs/faces/personalities.md).
+ * exchanged, the bank's own dated ids, no ids on a pending entry (`entry_reference` and
+ * `transaction_id` are optional in Enable Banking's document: it passes on what the bank gives), the
+ * counterparty only in the remittance text, no balance after. `remittanceAsArray` has none (the shape's
+ * remittance is always an array); `dailyLimit` is a refusal, not a shape (daily-limit.ts;
+ * docs/faces/personalities.md).
  */
 export function withQuirks(wire: WireTransaction, quirks: Quirks, booked?: DayPlace): WireTransaction {
   const out = { ...wire };
+  if (quirks.pendingWithoutId && out.status === 'PDNG') {
+    delete out.entry_reference;
+    delete out.transaction_id;
+  }
   if (quirks.swapDates && booked && out.booking_date) [out.booking_date, out.value_date] = [out.value_date, out.booking_date];
   if (quirks.datedIds && booked) {
     const { prefix, sequenceDigits } = quirks.datedIds;
@@ -308,8 +314,8 @@ export function withQuirks(wire: WireTransaction, quirks: Quirks, booked?: DayPl
     out.transaction_id = out.entry_reference;
   }
   if (quirks.idPrefix) {
-    out.entry_reference = `${quirks.idPrefix}${out.entry_reference}`;
-    out.transaction_id = `${quirks.idPrefix}${out.transaction_id}`;
+    if (out.entry_reference !== undefined) out.entry_reference = `${quirks.idPrefix}${out.entry_reference}`;
+    if (out.transaction_id !== undefined) out.transaction_id = `${quirks.idPrefix}${out.transaction_id}`;
   }
   if (quirks.counterpartyInRemittance) {
     const outgoing = out.credit_debit_indicator === 'DBIT';

@@ -168,8 +168,9 @@ export const HalBalances = z
 
 export const TransactionSchema = z
   .object({
-    entry_reference: z.string(),
-    transaction_id: z.string(),
+    // Optional in the document; a bank whose pending entries have no id sends neither (personalities.md).
+    entry_reference: z.string().optional(),
+    transaction_id: z.string().optional(),
     transaction_amount: AmountType,
     credit_debit_indicator: z.enum(['CRDT', 'DBIT']),
     status: z.enum(['BOOK', 'PDNG']),

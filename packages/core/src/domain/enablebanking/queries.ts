@@ -560,3 +560,17 @@ export async function selectOpenAccounts(tx: EntityManager, userId: string): Pro
     [userId],
   );
 }
+
+/** Counts one read of a session account in a scope on a day; the day's count so far, this one included. */
+export async function incrementDailyAccess(
+  em: EntityManager,
+  { uid, scope, day }: { uid: string; scope: string; day: string },
+): Promise<number> {
+  const [row] = await em.execute<{ count: number }[]>(
+    `insert into enablebanking_daily_access (uid, scope, day, count) values (?, ?, ?::date, 1)
+     on conflict (uid, scope, day) do update set count = enablebanking_daily_access.count + 1
+     returning count`,
+    [uid, scope, day],
+  );
+  return Number(row?.count ?? 0);
+}

@@ -12,6 +12,7 @@ import { hashCode } from './authorizations.ts';
 import {
   closeSessionRow,
   closeUserSessionRow,
+  incrementDailyAccess,
   insertSession,
   insertSessionAccounts,
   type SessionAccountRow,
@@ -170,3 +171,11 @@ export async function readSessionAccount(
     now,
   };
 }
+
+/**
+ * Counts one read of a session account (`uid`) in a scope on a Warsaw day of the world's clock, and
+ * answers the day's count with it. A face whose ASPSP limits daily reads compares it with its limit;
+ * the domain keeps no limit of its own. Each session counts apart (its uids are its own).
+ */
+export const countSessionAccountReads = (em: EntityManager, params: { uid: string; scope: string; day: string }) =>
+  incrementDailyAccess(em, params);
