@@ -10,6 +10,7 @@ import { heapBetween, readApiHeap } from './api-metrics.ts';
 import { measureClearing } from './clearing.ts';
 import { measureClock } from './clock.ts';
 import { cpuMeter, postgresPids } from './cpu.ts';
+import { measureEnableBankingPaging } from './enablebanking-paging.ts';
 import { compareWithFloor, seedFloorShape } from './floor.ts';
 import { measureLifecycleLoad } from './lifecycle.ts';
 import { type LoadResult, load, simulationStream } from './load.ts';
@@ -142,6 +143,13 @@ const historyDeep = await load({
   headers: auth,
 });
 
+// 2a. The Enable Banking face's transaction paging (continuation_key through a year of history) beside
+// the native history's pages of the same account, in turns, 32 clients (enablebanking-paging.ts).
+const enablebankingPaging = await measureEnableBankingPaging(baseUrl, databaseUrl, {
+  connections: CLIENTS,
+  seconds: Number(process.env.BENCH_EB_SECONDS ?? 300),
+});
+
 // 3. Sync from nothing: the same owner's 100k+ transactions through /v1/transactions/sync.
 const sync = await measureSync(baseUrl, historyUser?.token ?? '');
 
@@ -254,6 +262,14 @@ const results = {
   historyFloor,
   historyTurns,
   historyPage100: historyDeep,
+  enablebankingPaging: {
+    ...enablebankingPaging,
+    // The same figures as ratios to the history's first page measured above, in the same sitting.
+    p99RatioToHistoryFirstPage: Number((enablebankingPaging.enablebanking.p99 / Math.max(historyFirst.p99, 1)).toFixed(2)),
+    throughputRatioToHistoryFirstPage: Number(
+      (enablebankingPaging.enablebanking.requestsPerSecond / Math.max(historyFirst.requestsPerSecond, 1)).toFixed(2),
+    ),
+  },
   workerBusyBeforeReadsMs,
   pull,
   sync,
@@ -297,6 +313,7 @@ function printTable(r: typeof results): void {
         ? `clearing: one advance settles ${r.clearing.payments} Elixir payments (${r.clearing.fired.payments} steps) in ${r.clearing.advanceMs} ms = ${r.clearing.advanceMsPerPayment} ms a payment; ${r.clearing.payments} bookings ${r.clearing.bookingsMs} ms = ${r.clearing.bookingMsPerBooking} ms each (${r.clearing.clearingPerPaymentOverBooking}×)`
         : 'clearing: skipped (BENCH_CLEARING_PAYMENTS=0)',
       `history's first page ÷ the read floor (hand-written node:http + pg, same statement and body): ${r.historyFloor.ratio} of its req/s, p99 ${r.historyFloor.p99Ratio}× its ${r.historyFloor.p99} ms`,
+      `Enable Banking paging (${r.enablebankingPaging.history} transactions over a year, ${r.enablebankingPaging.pagesPerPass} pages of 100, continuation_key): ${r.enablebankingPaging.enablebanking.requestsPerSecond} req/s, p99 ${r.enablebankingPaging.enablebanking.p99} ms; native pages of the same account ${r.enablebankingPaging.native.requestsPerSecond} req/s, p99 ${r.enablebankingPaging.native.p99} ms → p99 ${r.enablebankingPaging.p99Ratio}×, req/s ${r.enablebankingPaging.throughputRatio}× (to the history's first page: p99 ${r.enablebankingPaging.p99RatioToHistoryFirstPage}×, req/s ${r.enablebankingPaging.throughputRatioToHistoryFirstPage}×)`,
       `sync from nothing: ${r.sync.transactions} transactions in ${r.sync.pages} pages, ${r.sync.seconds} s → ${r.sync.transactionsPerSecond} transactions/s (one client, 200 per page)`,
       `scenario apply (family, 12 months × 3 accounts): ${r.clock.scenarioApply.transactions} transactions in ${r.clock.scenarioApply.medianMs} ms (median of ${r.clock.scenarioApply.runsMs.join(', ')}; target < 5000 ms)`,
       ...formatWorlds(r.worlds),

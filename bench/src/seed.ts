@@ -57,14 +57,15 @@ export async function seedUsers(baseUrl: string, options: { users: number; accou
 }
 
 /** Books `count` transactions on one account directly in SQL, spread over the last 80 days. */
-export async function seedHistory(databaseUrl: string, accountId: string, count: number): Promise<void> {
+/** `count` posted transactions on the account, one every `spacingSeconds` (69: 100,000 in 80 days) back from now. */
+export async function seedHistory(databaseUrl: string, accountId: string, count: number, spacingSeconds = 69): Promise<void> {
   await withClient(databaseUrl, async (client) => {
     await client.query(
       `insert into transactions (id, account_id, user_id, external_txn_id, amount, currency, date, description, raw, posted_at)
        select gen_random_uuid(), $1, (select user_id from accounts where id = $1), 'hist_' || i, 1000 + (i % 500), 'PLN',
-              now() - (i * interval '69 seconds'), 'Seeded history', '{"source":"sandbank-simulator"}', now() - (i * interval '69 seconds')
+              now() - (i * $3 * interval '1 second'), 'Seeded history', '{"source":"sandbank-simulator"}', now() - (i * $3 * interval '1 second')
          from generate_series(1, $2) as i`,
-      [accountId, count],
+      [accountId, count, spacingSeconds],
     );
     await client.query(
       'update accounts set (balance, transaction_count) = (select sum(amount), count(*) from transactions where account_id = $1) where id = $1',

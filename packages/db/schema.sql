@@ -77,6 +77,15 @@ create table enablebanking_authorizations (
   constraint enablebanking_authorizations_status CHECK (status = ANY (ARRAY['pending'::text, 'approved'::text, 'refused'::text, 'used'::text]))
 );
 
+create table enablebanking_daily_access (
+  uid uuid not null,
+  scope text not null,
+  day date not null,
+  count integer not null,
+  constraint enablebanking_daily_access_pkey PRIMARY KEY (uid, scope, day),
+  constraint enablebanking_daily_access_uid_fkey FOREIGN KEY (uid) REFERENCES enablebanking_session_accounts(uid) ON DELETE CASCADE
+);
+
 create table enablebanking_payments (
   id uuid not null,
   application_id uuid not null,

@@ -107,6 +107,38 @@ const RESOURCES: Record<string, ResourceFixture> = {
     if (res.status !== 200) throw new Error(`fixture POST /enablebanking/auth answered ${res.status}`);
     return ((await res.json()) as { authorization_id: string }).authorization_id;
   },
+  'sessions/{id}': async (owner) => {
+    const application = (await post(owner, '/v1/enablebanking/applications', {
+      name: 'security',
+      redirectUrls: ['https://app.example/cb'],
+    })) as { id: string; privateKey: string };
+    const now = Math.floor(Date.now() / 1000);
+    const jwt = await new SignJWT({})
+      .setProtectedHeader({ alg: 'RS256', kid: application.id })
+      .setIssuer('enablebanking.com')
+      .setAudience('api.enablebanking.com')
+      .setIssuedAt(now)
+      .setExpirationTime(now + 600)
+      .sign(await importPKCS8(application.privateKey, 'RS256'));
+    const face = async (path: string, body: unknown) => {
+      const res = await fetch(`${app.url}/enablebanking${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
+        body: JSON.stringify(body),
+      });
+      if (res.status !== 200) throw new Error(`fixture POST /enablebanking${path} answered ${res.status}`);
+      return (await res.json()) as Record<string, string>;
+    };
+    // The sandbox ASPSP links at once: its url carries the code straight back.
+    const started = await face('/auth', {
+      access: { valid_until: new Date(Date.now() + 86_400_000).toISOString() },
+      aspsp: { name: 'Sandbank Sandbox', country: 'PL' },
+      state: 'security',
+      redirect_url: 'https://app.example/cb',
+    });
+    const code = new URL(started.url ?? '').searchParams.get('code');
+    return (await face('/sessions', { code }))['session_id'] as string;
+  },
   'payments/{paymentId}': async (owner) => {
     const application = (await post(owner, '/v1/enablebanking/applications', {
       name: 'security',

@@ -9,6 +9,7 @@ import { AccountsPage } from './pages/accounts-page.tsx';
 import { ApiKeysPage } from './pages/api-keys-page.tsx';
 import { AuthPage } from './pages/auth-page.tsx';
 import { type ConsentFace, ConsentPage } from './pages/consent-page.tsx';
+import { EnableBankingPage } from './pages/enablebanking-page.tsx';
 import { EventsPage } from './pages/events-page.tsx';
 import { PaymentsPage } from './pages/payments-page.tsx';
 import { PlaidItemsPage } from './pages/plaid-items-page.tsx';
@@ -120,6 +121,9 @@ function Routes() {
           <WorldsPage />
         </Route>
         <Route path="/worlds/snapshots/:id">{(params) => <SnapshotPage key={params.id} id={params.id} />}</Route>
+        <Route path="/enablebanking">
+          <EnableBankingPage />
+        </Route>
         <Route path="/plaid/items">
           <PlaidItemsPage />
         </Route>

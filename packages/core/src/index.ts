@@ -15,12 +15,15 @@ export { type Aspsp, type Authorization, startAuthorization } from './domain/ena
 export { JWT_AUDIENCE, JWT_ISSUER, type JwtRefusal, MAX_JWT_SECONDS, verifyApplicationJwt } from './domain/enablebanking/jwt.ts';
 export {
   deleteApplicationPayment,
+  type EbPaymentStatus,
+  ebPaymentStatusOf,
   type PaymentRequest,
   readApplicationPayment,
   startPayment,
 } from './domain/enablebanking/payments.ts';
 export {
   closeSession,
+  countSessionAccountReads,
   createSession,
   readSession,
   readSessionAccount,

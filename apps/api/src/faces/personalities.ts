@@ -19,7 +19,7 @@ export interface Quirks {
    * 1-based place among that day's booked entries, zero-padded to `sequenceDigits`.
    */
   datedIds?: { prefix: string; sequenceDigits: number };
-  /** Pending transactions carry no transactionId. */
+  /** Pending transactions carry no id (GoCardless's `transactionId`; Enable Banking's `entry_reference` and `transaction_id`). */
   pendingWithoutId?: true;
   /** No creditorName/debtorName: the counterparty is only in remittanceInformationUnstructured. */
   counterpartyInRemittance?: true;
@@ -27,7 +27,7 @@ export interface Quirks {
   remittanceAsArray?: true;
   /** No `balanceAfterTransaction`: an app derives balances from the account's `interimBooked`. */
   withoutBalanceAfter?: true;
-  /** Reads per linked account, scope and Warsaw day, as GoCardless passes on banks' daily limits. */
+  /** Reads per linked account, scope and Warsaw day, as GoCardless and Enable Banking pass on banks' daily limits. */
   dailyLimit?: number;
 }
 

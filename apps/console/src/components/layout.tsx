@@ -16,6 +16,7 @@ const NAV = [
   { href: '/webhooks', label: 'Webhooks' },
   { href: '/api-keys', label: 'API keys' },
   { href: '/gocardless/requisitions', label: 'GoCardless' },
+  { href: '/enablebanking', label: 'Enable Banking' },
   { href: '/plaid/items', label: 'Plaid items' },
   { href: '/worlds', label: 'Worlds' },
 ];

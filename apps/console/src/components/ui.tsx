@@ -75,6 +75,10 @@ const TONES: Record<string, 'ok' | 'warn' | 'danger' | undefined> = {
   ACSC: 'ok',
   RJCT: 'danger',
   returned: 'danger',
+  // Enable Banking's session and payment statuses (docs/faces/enablebanking.md).
+  AUTHORIZED: 'ok',
+  EXPIRED: 'danger',
+  PDNG: 'warn',
 };
 
 export function StatusBadge({ status }: { status: string }) {

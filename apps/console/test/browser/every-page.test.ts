@@ -64,6 +64,11 @@ const PAGES: ConsolePage[] = [
     path: () => '/gocardless/requisitions',
     ready: (page) => page.getByText('budget-app-1').first().waitFor(),
   },
+  {
+    name: 'enablebanking',
+    path: () => '/enablebanking',
+    ready: (page) => page.getByText('Spółdzielnia Mieszkaniowa „Przyszłość” w Warszawie').first().waitFor(),
+  },
   { name: 'plaid-items', path: () => '/plaid/items', ready: (page) => page.getByText('ins_sandbank').first().waitFor() },
   { name: 'worlds', path: () => '/worlds', ready: (page) => page.getByText('Rodzina, rok historii').first().waitFor() },
   { name: 'snapshot', path: (w) => `/worlds/snapshots/${w.snapshotId}`, ready: heading('Rodzina, rok historii') },

@@ -2,9 +2,10 @@
  * One world with something on every page, made through the public API and the faces as an app
  * would: an account full of wide things (long names, a long RRULE), a posted transaction and its
  * partial reversal, a pending hold, a webhook with a delivery, an API key and a revoked one, a
- * GoCardless requisition, a Plaid Item, a snapshot and a child world forked from it.
+ * GoCardless requisition, a Plaid Item, an Enable Banking application with a session and a payment,
+ * a snapshot and a child world forked from it.
  */
-import { callApi, callGoCardless, callPlaid, registerUser } from './api.ts';
+import { callApi, callGoCardless, callPlaid, enableBankingPayment, enableBankingSession, registerUser } from './api.ts';
 import type { ConsoleStack } from './stack.ts';
 
 /** The account's balance after the seed: the salary, less its partial reversal, and the ping (the hold is pending). */
@@ -79,6 +80,14 @@ export async function seedWideWorld(stack: Pick<ConsoleStack, 'url' | 'receiver'
     initial_products: ['transactions'],
   });
   await plaid('/item/public_token/exchange', { public_token: created.public_token });
+
+  // Enable Banking: an application with a session, and a payment linked at once (an Elixir payment).
+  const { application } = await enableBankingSession(stack.url, token, 'Budżet domowy — aplikacja Enable Banking');
+  await enableBankingPayment(stack.url, application, {
+    amount: '12.34',
+    creditor: 'Spółdzielnia Mieszkaniowa „Przyszłość” w Warszawie',
+    aspsp: 'Sandbank Sandbox',
+  });
 
   const snapshot = await call<{ id: string }>('POST', '/v1/sandbox/snapshots', token, { name: 'Rodzina, rok historii' });
   await call('POST', '/v1/worlds', token, { snapshotId: snapshot.id, ttl: 'PT1H' });

@@ -1,6 +1,6 @@
 // The tables as Kysely sees them, rendered from a migrated database by packages/db/src/table-types.ts.
 // Do not edit: migrations change the schema; `pnpm --filter @sandbank/db schema` rewrites this file.
-// migrations digest: b92f5a1ac8d989b144c548c1529c872a
+// migrations digest: f6684202ff6bbdab0c14dbc88327a572
 import type { ColumnType } from 'kysely';
 
 /** A `jsonb` value as node-postgres parses it. */
@@ -58,6 +58,13 @@ interface EnablebankingAuthorizationsTable {
   account_ids: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   created_at: ColumnType<string, string | Date, string | Date>;
   decided_at: ColumnType<string | null, string | Date | null | undefined, string | Date | null>;
+}
+
+interface EnablebankingDailyAccessTable {
+  uid: string;
+  scope: string;
+  day: ColumnType<string, string | Date, string | Date>;
+  count: number;
 }
 
 interface EnablebankingPaymentsTable {
@@ -591,6 +598,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   enablebanking_applications: EnablebankingApplicationsTable;
   enablebanking_authorizations: EnablebankingAuthorizationsTable;
+  enablebanking_daily_access: EnablebankingDailyAccessTable;
   enablebanking_payments: EnablebankingPaymentsTable;
   enablebanking_session_accounts: EnablebankingSessionAccountsTable;
   enablebanking_sessions: EnablebankingSessionsTable;

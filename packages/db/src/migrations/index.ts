@@ -41,6 +41,7 @@ import { Migration20261129135950EnablebankingPayments } from './20261129135950-e
 import { Migration20261129140002SnapshotPayments } from './20261129140002-snapshot-payments.ts';
 import { Migration20261129150245StandingOrders } from './20261129150245-standing-orders.ts';
 import { Migration20261129150521RequisitionApiKey } from './20261129150521-requisition-api-key.ts';
+import { Migration20261129173000EnablebankingDailyAccess } from './20261129173000-enablebanking-daily-access.ts';
 
 export const migrations: MigrationObject[] = [
   { name: '20261122000000-initial', class: Migration20261122000000Initial },
@@ -84,4 +85,5 @@ export const migrations: MigrationObject[] = [
   { name: '20261129140002-snapshot-payments', class: Migration20261129140002SnapshotPayments },
   { name: '20261129150245-standing-orders', class: Migration20261129150245StandingOrders },
   { name: '20261129150521-requisition-api-key', class: Migration20261129150521RequisitionApiKey },
+  { name: '20261129173000-enablebanking-daily-access', class: Migration20261129173000EnablebankingDailyAccess },
 ];

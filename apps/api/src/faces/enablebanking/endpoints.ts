@@ -15,6 +15,7 @@ import {
 } from '@sandbank/core';
 import { type FaceRoute, readWorld } from '../kit.ts';
 import { aspspsOf, findAspsp } from './aspsps.ts';
+import { checkDailyLimit } from './daily-limit.ts';
 import { ebErrors } from './errors.ts';
 import { type AppCall, parseBody, parseQuery, pathId } from './input.ts';
 import {
@@ -136,7 +137,11 @@ export const routes: Record<string, FaceRoute<AppCall>> = {
   'get /accounts/:account_id/details': {
     summary: 'An account of a session: IBAN, BBAN, BIC, name, currency',
     response: AccountResource,
-    run: async (call) => toAccountResource(await readableAccount(call)),
+    run: async (call) => {
+      const account = await readableAccount(call);
+      await checkDailyLimit(call, account, 'details');
+      return toAccountResource(account);
+    },
   },
   'get /accounts/:account_id/balances': {
     summary: 'CLBD (booked), ITAV and CLAV (available) now',
@@ -144,6 +149,7 @@ export const routes: Record<string, FaceRoute<AppCall>> = {
     run: async (call) => {
       const account = await readableAccount(call);
       if (!account.access.balances) throw ebErrors.accessDenied('balances');
+      await checkDailyLimit(call, account, 'balances');
       const today = localDate(account.now);
       const head = await readWorld(call, account.userId, async (em) => {
         const reader = await openStatement(em, { userId: account.userId, accountId: account.accountId, from: today, to: today });
@@ -161,6 +167,7 @@ export const routes: Record<string, FaceRoute<AppCall>> = {
       const query = parseQuery(TransactionsQuery, call.req.query);
       const account = await readableAccount(call);
       if (!account.access.transactions) throw ebErrors.accessDenied('transactions');
+      if (query.continuation_key === undefined) await checkDailyLimit(call, account, 'transactions');
       return readWorld(call, account.userId, (em) => transactionsPage(em, account, query));
     },
   },

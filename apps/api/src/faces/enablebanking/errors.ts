@@ -12,6 +12,7 @@ import type { FaceAnswer } from '../kit.ts';
 export type ErrorCode =
   | 'ACCESS_DENIED'
   | 'ACCOUNT_DOES_NOT_EXIST'
+  | 'ASPSP_RATE_LIMIT_EXCEEDED'
   | 'AUTHORIZATION_NOT_PROVIDED'
   | 'CLOSED_SESSION'
   | 'DATE_FROM_IN_FUTURE'
@@ -85,6 +86,14 @@ export const ebErrors = {
   wrongInterval: () => e(422, 'WRONG_DATE_INTERVAL', 'date_from should be less than or equal date_to'),
   wrongPeriod: (detail: string) => e(422, 'WRONG_TRANSACTIONS_PERIOD', 'Wrong transactions period requested', detail),
   wrongContinuationKey: () => e(422, 'WRONG_CONTINUATION_KEY', 'Wrong continuation key provided'),
+  /** The ASPSP's daily limit of unattended reads (a bank with a personality, daily-limit.ts). */
+  aspspRateLimit: (limit: number, scope: string) =>
+    e(
+      429,
+      'ASPSP_RATE_LIMIT_EXCEEDED',
+      'ASPSP Rate limit exceeded',
+      `The ASPSP allows ${limit} reads of an account's ${scope} a day without the user present; send Psu-Ip-Address when they are`,
+    ),
   notFound: () => new EnablebankingError(404, 'Not Found'),
   conflict: (message: string) => new EnablebankingError(409, message),
   rateLimited: (limit: string, retryAfter: string, headers: Record<string, string>) =>

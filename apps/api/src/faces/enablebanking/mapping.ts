@@ -10,7 +10,8 @@
  *   `entry_reference` and `transaction_id` are the Sandbank transaction's id (the same pending and booked);
  * - payments: `instructed_amount`'s decimal string → minor units (`decimalToMinor`: more places than the
  *   currency's minor unit is refused, never rounded); `payment_type` → a section-19 scheme; the
- *   section-19 payment's ISO status → Enable Banking's `PaymentStatus` (`paymentStatusOf`).
+ *   section-19 payment's ISO status → Enable Banking's `PaymentStatus` (the domain's `ebPaymentStatusOf`,
+ *   which the console shows too).
  * - the quirks of a bank with a personality (../personalities.ts), applied here as the last step of a
  *   transaction (`withQuirks`), as the GoCardless face applies the same description.
  */
@@ -19,6 +20,7 @@ import {
   type Application,
   type Aspsp,
   decimalToMinor,
+  ebPaymentStatusOf,
   ibanOf,
   minorToDecimal,
   nrbOf,
@@ -38,7 +40,6 @@ import type {
   AccountResource,
   CreatePaymentRequest,
   GetPaymentResponse,
-  PAYMENT_STATUSES,
   PaymentRequestResource,
   TransactionSchema,
 } from './wire.ts';
@@ -251,24 +252,7 @@ function refusedThrow(path: (string | number)[], msg: string): never {
   throw ebErrors.wrongParameters([{ ...where(...path), msg, type: 'value_error' }]);
 }
 
-type EbPaymentStatus = (typeof PAYMENT_STATUSES)[number];
-
-/**
- * A payment request's status in Enable Banking's words: `PDNG` while the owner has not decided,
- * `CNCL` when they cancelled; then the section-19 payment's own ISO 20022 status (RCVD, ACTC, ACSP,
- * ACSC, RJCT; `CANC` is the document's `CNCL`). Final: settled, rejected or cancelled.
- */
-export function paymentStatusOf(request: PaymentRequest): { status: EbPaymentStatus; final: boolean } {
-  const status: EbPaymentStatus =
-    request.status === 'pending'
-      ? 'PDNG'
-      : request.status === 'refused' || request.payment === null
-        ? 'CNCL'
-        : request.payment.status === 'CANC'
-          ? 'CNCL'
-          : request.payment.status;
-  return { status, final: status === 'ACSC' || status === 'RJCT' || status === 'CNCL' };
-}
+type EbPaymentStatus = ReturnType<typeof ebPaymentStatusOf>['status'];
 
 /** The request as the app sent it, with the debtor account the owner picked and each transfer's status. */
 function detailsOf(request: PaymentRequest, status: EbPaymentStatus): z.infer<typeof PaymentRequestResource> {
@@ -287,7 +271,7 @@ function detailsOf(request: PaymentRequest, status: EbPaymentStatus): z.infer<ty
 }
 
 export function toPaymentWire(request: PaymentRequest): z.infer<typeof GetPaymentResponse> {
-  const { status, final } = paymentStatusOf(request);
+  const { status, final } = ebPaymentStatusOf(request);
   const reason = request.payment?.statusReason;
   return {
     payment_id: request.id,
@@ -311,12 +295,18 @@ export interface DayPlace {
 
 /**
  * The quirks that have a place in Enable Banking's shape, one step each in a fixed order: dates
- * exchanged, the bank's own dated ids, the counterparty only in the remittance text, no balance after.
- * `pendingWithoutId` and `remittanceAsArray` have none (the shape always carries both ids and an
- * array), and `dailyLimit` is GoCardless's (docs/faces/personalities.md).
+ * exchanged, the bank's own dated ids, no ids on a pending entry (`entry_reference` and
+ * `transaction_id` are optional in Enable Banking's document: it passes on what the bank gives), the
+ * counterparty only in the remittance text, no balance after. `remittanceAsArray` has none (the shape's
+ * remittance is always an array); `dailyLimit` is a refusal, not a shape (daily-limit.ts;
+ * docs/faces/personalities.md).
  */
 export function withQuirks(wire: WireTransaction, quirks: Quirks, booked?: DayPlace): WireTransaction {
   const out = { ...wire };
+  if (quirks.pendingWithoutId && out.status === 'PDNG') {
+    delete out.entry_reference;
+    delete out.transaction_id;
+  }
   if (quirks.swapDates && booked && out.booking_date) [out.booking_date, out.value_date] = [out.value_date, out.booking_date];
   if (quirks.datedIds && booked) {
     const { prefix, sequenceDigits } = quirks.datedIds;
@@ -324,8 +314,8 @@ export function withQuirks(wire: WireTransaction, quirks: Quirks, booked?: DayPl
     out.transaction_id = out.entry_reference;
   }
   if (quirks.idPrefix) {
-    out.entry_reference = `${quirks.idPrefix}${out.entry_reference}`;
-    out.transaction_id = `${quirks.idPrefix}${out.transaction_id}`;
+    if (out.entry_reference !== undefined) out.entry_reference = `${quirks.idPrefix}${out.entry_reference}`;
+    if (out.transaction_id !== undefined) out.transaction_id = `${quirks.idPrefix}${out.transaction_id}`;
   }
   if (quirks.counterpartyInRemittance) {
     const outgoing = out.credit_debit_indicator === 'DBIT';

@@ -5,12 +5,12 @@
  * a finished one. Every payment is looked up under the caller's application, so another application's
  * (or another user's) is not found.
  */
-import { deleteApplicationPayment, readApplicationPayment, startPayment } from '@sandbank/core';
+import { deleteApplicationPayment, ebPaymentStatusOf, readApplicationPayment, startPayment } from '@sandbank/core';
 import type { FaceRoute } from '../kit.ts';
 import { findAspsp } from './aspsps.ts';
 import { ebErrors } from './errors.ts';
 import { type AppCall, parseBody, pathId } from './input.ts';
-import { paymentStatusOf, psuIdHash, toPaymentStart, toPaymentWire } from './mapping.ts';
+import { psuIdHash, toPaymentStart, toPaymentWire } from './mapping.ts';
 import { CreatePaymentRequest, CreatePaymentResponse, GetPaymentResponse, SuccessResponse } from './wire.ts';
 
 /** Where the owner authorises a payment of an ASPSP that does not authorise at once. */
@@ -37,7 +37,7 @@ export const paymentRoutes: Record<string, FaceRoute<AppCall>> = {
       });
       return {
         payment_id: request.id,
-        status: paymentStatusOf(request).status,
+        status: ebPaymentStatusOf(request).status,
         url: redirect ?? consentUrl(call, request.id),
         psu_id_hash: psuIdHash(request.userId),
       };

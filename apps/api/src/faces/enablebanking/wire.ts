@@ -168,8 +168,9 @@ export const HalBalances = z
 
 export const TransactionSchema = z
   .object({
-    entry_reference: z.string(),
-    transaction_id: z.string(),
+    // Optional in the document; a bank whose pending entries have no id sends neither (personalities.md).
+    entry_reference: z.string().optional(),
+    transaction_id: z.string().optional(),
     transaction_amount: AmountType,
     credit_debit_indicator: z.enum(['CRDT', 'DBIT']),
     status: z.enum(['BOOK', 'PDNG']),
@@ -207,7 +208,7 @@ const PAYMENT_TYPES = [
 ] as const;
 
 /** The document's `PaymentStatus`es the face answers. */
-export const PAYMENT_STATUSES = ['PDNG', 'RCVD', 'ACTC', 'ACSP', 'ACSC', 'RJCT', 'CNCL'] as const;
+const PAYMENT_STATUSES = ['PDNG', 'RCVD', 'ACTC', 'ACSP', 'ACSC', 'RJCT', 'CNCL'] as const;
 
 const AccountIdentification = z
   .object({ identification: Text(50).pipe(z.string().min(1)), scheme_name: z.string().max(10) })

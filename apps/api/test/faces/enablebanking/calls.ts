@@ -28,6 +28,18 @@ export interface JwtOptions {
   key?: string;
 }
 
+/** The app's JWT, as Enable Banking documents it (header kid + RS256; iss, aud, iat, exp). */
+export async function appJwt(app: Pick<App, 'id' | 'privateKey'>, options: JwtOptions = {}): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({})
+    .setProtectedHeader({ typ: 'JWT', alg: options.alg ?? 'RS256', kid: options.kid ?? app.id })
+    .setIssuer(options.iss ?? 'enablebanking.com')
+    .setAudience(options.aud ?? 'api.enablebanking.com')
+    .setIssuedAt(now + (options.iat ?? 0))
+    .setExpirationTime(now + (options.exp ?? 3600))
+    .sign(await importPKCS8(options.key ?? app.privateKey, options.alg ?? 'RS256'));
+}
+
 export function enablebankingCalls(appOf: () => TestApp) {
   /** Registers an application of the user; Sandbank makes the key pair and answers the private key. */
   async function register(user: TestUser, redirectUrls = [REDIRECT]): Promise<App> {
@@ -39,17 +51,7 @@ export function enablebankingCalls(appOf: () => TestApp) {
     return { id: res.body.data.id, privateKey: res.body.data.privateKey, redirectUrls };
   }
 
-  /** The app's JWT, as Enable Banking documents it (header kid + RS256; iss, aud, iat, exp). */
-  async function jwt(app: App, options: JwtOptions = {}): Promise<string> {
-    const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({})
-      .setProtectedHeader({ typ: 'JWT', alg: options.alg ?? 'RS256', kid: options.kid ?? app.id })
-      .setIssuer(options.iss ?? 'enablebanking.com')
-      .setAudience(options.aud ?? 'api.enablebanking.com')
-      .setIssuedAt(now + (options.iat ?? 0))
-      .setExpirationTime(now + (options.exp ?? 3600))
-      .sign(await importPKCS8(options.key ?? app.privateKey, options.alg ?? 'RS256'));
-  }
+  const jwt = appJwt;
 
   /** A call of the app to the face. */
   async function eb(app: App, method: string, path: string, body?: unknown): Promise<CallResult<Loose>> {

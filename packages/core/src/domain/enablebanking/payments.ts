@@ -31,6 +31,8 @@ import {
   selectApplicationPaymentRequest,
   selectOpenAccounts,
   selectUserPaymentRequest,
+  selectUserPaymentRequests,
+  userApplicationExists,
 } from './queries.ts';
 
 /** Payment requests per application: a bound on a new input path, far above any test's need. */
@@ -60,6 +62,27 @@ export interface PaymentRequest {
   /** The section-19 payment it became once authorised (null before, or when refused). */
   payment: Payment | null;
   createdAt: Date;
+}
+
+/** Enable Banking's `PaymentStatus` values (its OpenAPI document). */
+export const EB_PAYMENT_STATUSES = ['PDNG', 'RCVD', 'ACTC', 'ACSP', 'ACSC', 'RJCT', 'CNCL'] as const;
+export type EbPaymentStatus = (typeof EB_PAYMENT_STATUSES)[number];
+
+/**
+ * A payment request's status in Enable Banking's words: `PDNG` while the owner has not decided,
+ * `CNCL` when they cancelled; then the section-19 payment's own ISO 20022 status (RCVD, ACTC, ACSP,
+ * ACSC, RJCT; `CANC` is the document's `CNCL`). Final: settled, rejected or cancelled.
+ */
+export function ebPaymentStatusOf(request: PaymentRequest): { status: EbPaymentStatus; final: boolean } {
+  const status: EbPaymentStatus =
+    request.status === 'pending'
+      ? 'PDNG'
+      : request.status === 'refused' || request.payment === null
+        ? 'CNCL'
+        : request.payment.status === 'CANC'
+          ? 'CNCL'
+          : request.payment.status;
+  return { status, final: status === 'ACSC' || status === 'RJCT' || status === 'CNCL' };
 }
 
 const invalid = (path: string, message: string) => new AppError('VALIDATION_ERROR', message, { details: [{ path, message }] });
@@ -244,6 +267,18 @@ export async function readUserPayment(
 ): Promise<PaymentRequest | null> {
   const row = await selectUserPaymentRequest(em, userId, id);
   return row ? toRequest(em, row) : null;
+}
+
+/** The user's payment requests of one of their applications, newest first, and how many (404 for another user's application). */
+export async function listPayments(
+  em: EntityManager,
+  params: { userId: string; applicationId: string; limit: number; offset: number },
+): Promise<{ count: number; results: PaymentRequest[] }> {
+  if (!(await userApplicationExists(em, params.userId, params.applicationId))) throw notFound('Application');
+  const { rows, count } = await selectUserPaymentRequests(em, params);
+  const results: PaymentRequest[] = [];
+  for (const row of rows) results.push(await toRequest(em, row));
+  return { count, results };
 }
 
 /** The owner's answer on the consent page (Pay / Cancel): the redirect for their browser. */

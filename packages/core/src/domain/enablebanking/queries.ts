@@ -281,6 +281,52 @@ export async function selectSession(em: EntityManager, applicationId: string, id
   return row;
 }
 
+/** A page of the user's sessions of one application, newest first, and how many there are (the console's list). */
+export async function selectUserSessions(
+  em: EntityManager,
+  { userId, applicationId, limit, offset }: { userId: string; applicationId: string; limit: number; offset: number },
+): Promise<{ rows: SessionRow[]; count: number }> {
+  const rows = await em.execute<SessionRow[]>(
+    `${SESSION_SELECT} where s.user_id = ? and s.application_id = ? order by s.created_at desc, s.id desc limit ? offset ?`,
+    [userId, applicationId, limit, offset],
+  );
+  const [total] = await em.execute<{ n: string }[]>(
+    'select count(*) as n from enablebanking_sessions where user_id = ? and application_id = ?',
+    [userId, applicationId],
+  );
+  return { rows, count: Number(total?.n ?? 0) };
+}
+
+/** Closes a session of the user (revoked by the world's owner) at the world's now; its application's id, or undefined when none was open. */
+export async function closeUserSessionRow(em: EntityManager, userId: string, id: string): Promise<string | undefined> {
+  const [row] = await em.execute<{ application_id: string }[]>(
+    `update enablebanking_sessions s set closed_at = ${WORLD_NOW_SQL}
+       from users u
+      where u.id = s.user_id and s.id = ? and s.user_id = ? and s.closed_at is null
+     returning s.application_id`,
+    [id, userId],
+  );
+  return row?.application_id;
+}
+
+/** Whether the user has a session by that id (open or not). */
+export async function userSessionExists(em: EntityManager, userId: string, id: string): Promise<boolean> {
+  const rows = await em.execute<{ id: string }[]>('select id from enablebanking_sessions where id = ? and user_id = ?', [
+    id,
+    userId,
+  ]);
+  return rows.length > 0;
+}
+
+/** Whether the user has an application by that id. */
+export async function userApplicationExists(em: EntityManager, userId: string, id: string): Promise<boolean> {
+  const rows = await em.execute<{ id: string }[]>('select id from enablebanking_applications where id = ? and user_id = ?', [
+    id,
+    userId,
+  ]);
+  return rows.length > 0;
+}
+
 /** Closes a session of the application at the world's now; whether one was open. */
 export async function closeSessionRow(em: EntityManager, applicationId: string, id: string): Promise<boolean> {
   const rows = await em.execute<{ id: string }[]>(
@@ -442,6 +488,23 @@ export async function selectUserPaymentRequest(
   return row;
 }
 
+/** A page of the user's payment requests of one application (not deleted), newest first, and how many there are. */
+export async function selectUserPaymentRequests(
+  em: EntityManager,
+  { userId, applicationId, limit, offset }: { userId: string; applicationId: string; limit: number; offset: number },
+): Promise<{ rows: PaymentRequestRow[]; count: number }> {
+  const rows = await em.execute<PaymentRequestRow[]>(
+    `${PAYMENT_REQUEST_SELECT} where p.user_id = ? and p.application_id = ? and p.deleted_at is null
+      order by p.created_at desc, p.id desc limit ? offset ?`,
+    [userId, applicationId, limit, offset],
+  );
+  const [total] = await em.execute<{ n: string }[]>(
+    'select count(*) as n from enablebanking_payments where user_id = ? and application_id = ? and deleted_at is null',
+    [userId, applicationId],
+  );
+  return { rows, count: Number(total?.n ?? 0) };
+}
+
 /**
  * Decides a pending payment request of the user: `authorised` from the debtor account picked, or
  * `refused`. Conditional, so of two racing decisions one wins; false when it was not pending (or not the user's).
@@ -496,4 +559,18 @@ export async function selectOpenAccounts(tx: EntityManager, userId: string): Pro
     `select id, name, currency from accounts where user_id = ? and status = 'open' order by created_at, id`,
     [userId],
   );
+}
+
+/** Counts one read of a session account in a scope on a day; the day's count so far, this one included. */
+export async function incrementDailyAccess(
+  em: EntityManager,
+  { uid, scope, day }: { uid: string; scope: string; day: string },
+): Promise<number> {
+  const [row] = await em.execute<{ count: number }[]>(
+    `insert into enablebanking_daily_access (uid, scope, day, count) values (?, ?, ?::date, 1)
+     on conflict (uid, scope, day) do update set count = enablebanking_daily_access.count + 1
+     returning count`,
+    [uid, scope, day],
+  );
+  return Number(row?.count ?? 0);
 }

@@ -7,16 +7,22 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@sandbank/db';
+import { AppError, notFound } from '../../errors.ts';
 import { hashCode } from './authorizations.ts';
 import {
   closeSessionRow,
+  closeUserSessionRow,
+  incrementDailyAccess,
   insertSession,
   insertSessionAccounts,
   type SessionAccountRow,
   type SessionRow,
   selectSession,
   selectSessionAccount,
+  selectUserSessions,
   useAuthorizationCode,
+  userApplicationExists,
+  userSessionExists,
 } from './queries.ts';
 
 export type SessionStatus = 'AUTHORIZED' | 'EXPIRED' | 'CLOSED';
@@ -110,6 +116,31 @@ export async function readSession(
 export const closeSession = (em: EntityManager, { applicationId, id }: { applicationId: string; id: string }) =>
   closeSessionRow(em, applicationId, id);
 
+/** The user's sessions of one of their applications, newest first, and how many (404 for another user's application). */
+export async function listSessions(
+  em: EntityManager,
+  params: { userId: string; applicationId: string; limit: number; offset: number },
+): Promise<{ count: number; results: Session[] }> {
+  if (!(await userApplicationExists(em, params.userId, params.applicationId))) throw notFound('Application');
+  const { rows, count } = await selectUserSessions(em, params);
+  return { count, results: rows.map(toSession) };
+}
+
+/**
+ * The world's owner revokes a session: closed at the world's now, as the app's own `DELETE /sessions`
+ * closes it, so its accounts answer as a closed session's. Another user's is 404; a closed one 409.
+ */
+export async function revokeSession(em: EntityManager, { userId, id }: { userId: string; id: string }): Promise<Session> {
+  const applicationId = await closeUserSessionRow(em, userId, id);
+  if (applicationId === undefined) {
+    if (await userSessionExists(em, userId, id)) throw new AppError('CONFLICT', 'This session is closed already');
+    throw notFound('Session');
+  }
+  const session = await readSession(em, { applicationId, id });
+  if (!session) throw new Error('the session just revoked is gone');
+  return session;
+}
+
 export interface SessionAccountAccess extends SessionAccount {
   sessionId: string;
   userId: string;
@@ -140,3 +171,11 @@ export async function readSessionAccount(
     now,
   };
 }
+
+/**
+ * Counts one read of a session account (`uid`) in a scope on a Warsaw day of the world's clock, and
+ * answers the day's count with it. A face whose ASPSP limits daily reads compares it with its limit;
+ * the domain keeps no limit of its own. Each session counts apart (its uids are its own).
+ */
+export const countSessionAccountReads = (em: EntityManager, params: { uid: string; scope: string; day: string }) =>
+  incrementDailyAccess(em, params);

@@ -1,6 +1,6 @@
 import { CurrencySchema, IdSchema, PaymentSchema, TimestampSchema } from '@sandbank/schemas';
 import { z } from 'zod';
-import type { PaymentRequest } from '../../domain/enablebanking/payments.ts';
+import { EB_PAYMENT_STATUSES, ebPaymentStatusOf, type PaymentRequest } from '../../domain/enablebanking/payments.ts';
 
 /** An Enable Banking payment request as the consent page shows it (and as it was decided). */
 export const EnablebankingPaymentSchema = z
@@ -21,6 +21,10 @@ export const EnablebankingPaymentSchema = z
       description:
         '`pending` until the owner decides; `authorised` (then `payment` is the section-19 payment it became) or `refused`',
     }),
+    ebStatus: z.enum(EB_PAYMENT_STATUSES).meta({
+      description:
+        'What the app reads on the face (`GET /payments/{id}`’s `status`): PDNG until decided, CNCL when refused, then the section-19 payment’s ISO 20022 status',
+    }),
     payment: PaymentSchema.nullable(),
     createdAt: TimestampSchema,
   })
@@ -38,6 +42,7 @@ export const toEnablebankingPayment = (request: PaymentRequest): z.infer<typeof 
   debtorAccountId: request.debtorAccountId,
   redirectUrl: request.redirectUrl,
   status: request.status,
+  ebStatus: ebPaymentStatusOf(request).status,
   payment: request.payment,
   createdAt: request.createdAt.toISOString(),
 });
