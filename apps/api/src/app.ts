@@ -24,9 +24,7 @@ import { gocardlessRateLimited, gocardlessRouter } from './faces/gocardless/rout
 import { faceRefusals, mountFace, serveFaceDocument } from './faces/kit.ts';
 import { buildPlaidOpenApiDocument } from './faces/plaid/openapi.ts';
 import { plaidRateLimited, plaidRouter } from './faces/plaid/router.ts';
-import { simplefinRateLimited } from './faces/simplefin/errors.ts';
-import { simplefinOpenApi } from './faces/simplefin/openapi.ts';
-import { simplefinRouter } from './faces/simplefin/router.ts';
+import { simplefinFace } from './faces/simplefin/face.ts';
 import { statementsRouter } from './faces/statements/router.ts';
 import { consoleRouter } from './http/console.ts';
 import { CONSOLE_SESSION_PATH, consoleSessionRouter } from './http/console-session.ts';
@@ -94,9 +92,8 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
     app.use(
       limitPerIp(rateLimits.ip, {
         '/plaid/': plaidRateLimited,
-        '/simplefin/': simplefinRateLimited,
         '/gocardless/api/v2/': gocardlessRateLimited,
-        ...faceRefusals([enablebankingFace]),
+        ...faceRefusals([simplefinFace, enablebankingFace]),
       }),
     );
   }
@@ -128,10 +125,10 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.use('/docs', docsRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.use('/console', consoleRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.get('/metrics', metrics.serve);
-  app.get('/faces/simplefin/openapi.json', simplefinOpenApi(config.http.publicUrl));
+  serveFaceDocument(app, simplefinFace, config.http.publicUrl);
   serveFaceDocument(app, enablebankingFace, config.http.publicUrl);
   app.use(noStore);
-  app.use('/simplefin', simplefinRouter(deps, inFlight));
+  mountFace(app, simplefinFace, deps, inFlight);
   app.use(statementsRouter(deps, inFlight));
   app.use(paymentFilesRouter(deps, inFlight));
   app.get(STREAM_PATH, eventStreamHandler(deps, inFlight, options.eventStreams ?? eventStreams()));
