@@ -19,8 +19,7 @@ import {
 import { checkReadiness } from '@sandbank/db';
 import express, { type Express } from 'express';
 import { enablebankingFace } from './faces/enablebanking/face.ts';
-import { buildGocardlessOpenApiDocument } from './faces/gocardless/openapi.ts';
-import { gocardlessRateLimited, gocardlessRouter } from './faces/gocardless/router.ts';
+import { gocardlessFace } from './faces/gocardless/face.ts';
 import { faceRefusals, mountFace, serveFaceDocument } from './faces/kit.ts';
 import { buildPlaidOpenApiDocument } from './faces/plaid/openapi.ts';
 import { plaidRateLimited, plaidRouter } from './faces/plaid/router.ts';
@@ -92,8 +91,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
     app.use(
       limitPerIp(rateLimits.ip, {
         '/plaid/': plaidRateLimited,
-        '/gocardless/api/v2/': gocardlessRateLimited,
-        ...faceRefusals([simplefinFace, enablebankingFace]),
+        ...faceRefusals([simplefinFace, gocardlessFace, enablebankingFace]),
       }),
     );
   }
@@ -117,11 +115,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
     plaidDocument ??= JSON.stringify(buildPlaidOpenApiDocument(config.http.publicUrl));
     res.type('application/json').send(plaidDocument);
   });
-  let gocardlessDocument: string | undefined;
-  app.get('/faces/gocardless/openapi.json', (_req, res) => {
-    gocardlessDocument ??= JSON.stringify(buildGocardlessOpenApiDocument(config.http.publicUrl));
-    res.type('application/json').send(gocardlessDocument);
-  });
+  serveFaceDocument(app, gocardlessFace, config.http.publicUrl);
   app.use('/docs', docsRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.use('/console', consoleRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.get('/metrics', metrics.serve);
@@ -133,7 +127,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.use(paymentFilesRouter(deps, inFlight));
   app.get(STREAM_PATH, eventStreamHandler(deps, inFlight, options.eventStreams ?? eventStreams()));
   app.use('/plaid', plaidRouter(deps, inFlight));
-  app.use('/gocardless/api/v2', gocardlessRouter(deps, inFlight));
+  mountFace(app, gocardlessFace, deps, inFlight);
   mountFace(app, enablebankingFace, deps, inFlight);
 
   // A scenario may carry up to 50,000 transactions (applied, or a child world made from one); every other body stays within 64 KiB.
