@@ -21,8 +21,7 @@ import express, { type Express } from 'express';
 import { enablebankingFace } from './faces/enablebanking/face.ts';
 import { gocardlessFace } from './faces/gocardless/face.ts';
 import { faceRefusals, mountFace, serveFaceDocument } from './faces/kit.ts';
-import { buildPlaidOpenApiDocument } from './faces/plaid/openapi.ts';
-import { plaidRateLimited, plaidRouter } from './faces/plaid/router.ts';
+import { plaidFace } from './faces/plaid/face.ts';
 import { simplefinFace } from './faces/simplefin/face.ts';
 import { statementsRouter } from './faces/statements/router.ts';
 import { consoleRouter } from './http/console.ts';
@@ -90,8 +89,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   if (rateLimits) {
     app.use(
       limitPerIp(rateLimits.ip, {
-        '/plaid/': plaidRateLimited,
-        ...faceRefusals([simplefinFace, gocardlessFace, enablebankingFace]),
+        ...faceRefusals([plaidFace, simplefinFace, gocardlessFace, enablebankingFace]),
       }),
     );
   }
@@ -110,11 +108,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
     openApiDocument ??= JSON.stringify(buildOpenApiDocument({ serverUrl: config.http.publicUrl }));
     res.type('application/json').send(openApiDocument);
   });
-  let plaidDocument: string | undefined;
-  app.get('/faces/plaid/openapi.json', (_req, res) => {
-    plaidDocument ??= JSON.stringify(buildPlaidOpenApiDocument(config.http.publicUrl));
-    res.type('application/json').send(plaidDocument);
-  });
+  serveFaceDocument(app, plaidFace, config.http.publicUrl);
   serveFaceDocument(app, gocardlessFace, config.http.publicUrl);
   app.use('/docs', docsRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.use('/console', consoleRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
@@ -126,7 +120,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   app.use(statementsRouter(deps, inFlight));
   app.use(paymentFilesRouter(deps, inFlight));
   app.get(STREAM_PATH, eventStreamHandler(deps, inFlight, options.eventStreams ?? eventStreams()));
-  app.use('/plaid', plaidRouter(deps, inFlight));
+  mountFace(app, plaidFace, deps, inFlight);
   mountFace(app, gocardlessFace, deps, inFlight);
   mountFace(app, enablebankingFace, deps, inFlight);
 

@@ -122,6 +122,8 @@ export interface FaceDefinition<C extends Call> {
   within?(call: C, work: () => Promise<unknown>): Promise<unknown>;
   /** Keyed `method path` with Express's `:param`s. */
   routes: Record<string, FaceRoute<C>>;
+  /** A route for a request no path of the table matched (not in the document), e.g. Plaid's unserved products. */
+  unmatched?(req: Request): FaceRoute<C> | undefined;
   errors: FaceErrors;
 }
 
@@ -146,9 +148,9 @@ export function mountFace<C extends Call>(app: Express, face: FaceDefinition<C>,
     if (answer.status >= 500) req.log.error({ err: error }, `${face.name} face: unexpected error`);
     send(res, answer);
   };
-  for (const [key, route] of Object.entries(face.routes)) {
-    const [method, path] = key.split(' ') as ['get' | 'post' | 'delete', string];
-    const handler: RequestHandler = (req, res, next) => {
+  const handle =
+    (route: FaceRoute<C>): RequestHandler =>
+    (req, res, next) => {
       const call: Call = { deps, em: deps.orm.em.fork(), req, res };
       const work = (async () => {
         let body: unknown;
@@ -162,7 +164,16 @@ export function mountFace<C extends Call>(app: Express, face: FaceDefinition<C>,
       })();
       inFlight.track(work).catch((error: unknown) => fail(req, res, next, error));
     };
-    router[method](path, handler);
+  for (const [key, route] of Object.entries(face.routes)) {
+    const [method, path] = key.split(' ') as ['get' | 'post' | 'delete', string];
+    router[method](path, handle(route));
+  }
+  const { unmatched } = face;
+  if (unmatched) {
+    router.use((req, res, next) => {
+      const route = unmatched(req);
+      return route ? handle(route)(req, res, next) : next();
+    });
   }
   const { notFound } = face.errors;
   if (notFound) router.use((req, res) => send(res, notFound(req)));
