@@ -23,7 +23,7 @@ import { gocardlessFace } from './faces/gocardless/face.ts';
 import { faceRefusals, mountFace, serveFaceDocument } from './faces/kit.ts';
 import { plaidFace } from './faces/plaid/face.ts';
 import { simplefinFace } from './faces/simplefin/face.ts';
-import { statementsRouter } from './faces/statements/router.ts';
+import { statementsFace } from './faces/statements/face.ts';
 import { consoleRouter } from './http/console.ts';
 import { CONSOLE_SESSION_PATH, consoleSessionRouter } from './http/console-session.ts';
 import { docsRouter } from './http/docs.ts';
@@ -117,7 +117,8 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   serveFaceDocument(app, enablebankingFace, config.http.publicUrl);
   app.use(noStore);
   mountFace(app, simplefinFace, deps, inFlight);
-  app.use(statementsRouter(deps, inFlight));
+  serveFaceDocument(app, statementsFace, config.http.publicUrl);
+  mountFace(app, statementsFace, deps, inFlight);
   app.use(paymentFilesRouter(deps, inFlight));
   app.get(STREAM_PATH, eventStreamHandler(deps, inFlight, options.eventStreams ?? eventStreams()));
   mountFace(app, plaidFace, deps, inFlight);

@@ -72,6 +72,8 @@ export interface FaceRoute<C extends Call> {
   status?: number;
   /** Skips the face's prelude (e.g. a token endpoint). */
   public?: boolean;
+  /** This route's own prelude instead of the face's (a second door with other credentials). */
+  prelude?(call: Call): Promise<C>;
   /** The document's entry beyond the table (the schemas it names are gathered as the table's are). */
   doc?: (json: JsonSchemaOf) => OperationDoc;
   /** Answers the JSON it resolves to, or nothing if it has answered itself (`call.res`). */
@@ -101,14 +103,22 @@ interface FaceErrors {
 export interface FaceDefinition<C extends Call> {
   /** Its document is served at `/faces/<name>/openapi.json`. */
   name: string;
-  /** Where the face is mounted: `/enablebanking`. */
+  /** Where the face is mounted: `/enablebanking` ('' for the site's root). */
   basePath: string;
   /** The document's title, version and description. */
   info: { title: string; version: string; description: string; license?: { name: string; identifier: string } };
   /** The document's security scheme (every route but the public ones). */
   securityScheme: Record<string, unknown>;
-  /** The document's parts beyond the routes: the scheme's name (default `face`), the server's extensions, tags. */
-  document?: { schemeName?: string; server?: Record<string, unknown>; tags?: { name: string; description: string }[] };
+  /**
+   * The document's parts beyond the routes: the scheme's name (default `face`), other schemes routes
+   * name in their `doc.security`, the server's extensions, tags.
+   */
+  document?: {
+    schemeName?: string;
+    schemes?: Record<string, Record<string, unknown>>;
+    server?: Record<string, unknown>;
+    tags?: { name: string; description: string }[];
+  };
   /**
    * Body parsing: the size limit, whether any content type is read as JSON (as most providers' APIs
    * do), and whether a top-level scalar is refused (default true). Without it, no body is read.
@@ -156,7 +166,7 @@ export function mountFace<C extends Call>(app: Express, face: FaceDefinition<C>,
         let body: unknown;
         if (route.public) body = await route.run(call as C);
         else {
-          const caller = await face.prelude(call);
+          const caller = await (route.prelude ?? face.prelude)(call);
           body = face.within ? await face.within(caller, () => route.run(caller)) : await route.run(caller);
         }
         // A handler that answered itself (a file, a stream) has sent its headers already.
@@ -181,7 +191,7 @@ export function mountFace<C extends Call>(app: Express, face: FaceDefinition<C>,
     if (error.type !== undefined && BODY_ERROR_TYPES.has(error.type)) return send(res, face.errors.bodyRefused(req));
     fail(req, res, next, error);
   });
-  app.use(face.basePath, router);
+  app.use(face.basePath || '/', router);
 }
 
 /** The per-IP limit's refusals of these faces' paths, in each one's shape (for `limitPerIp`). */
@@ -275,6 +285,9 @@ export function buildFaceDocument<C extends Call>(face: FaceDefinition<C>, publi
     ...(face.document?.tags ? { tags: face.document.tags } : {}),
     security: [{ [scheme]: [] }],
     paths,
-    components: { schemas: schemas.components, securitySchemes: { [scheme]: face.securityScheme } },
+    components: {
+      schemas: schemas.components,
+      securitySchemes: { [scheme]: face.securityScheme, ...face.document?.schemes },
+    },
   });
 }
