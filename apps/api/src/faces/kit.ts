@@ -219,6 +219,31 @@ export async function limitCredential(
   return { ...outcome, limit: `${limiter.points}/${limiter.duration}s` };
 }
 
+/** A call over its credential's limit: the limit in words, the seconds to wait, the headers sent. */
+export interface OverLimit {
+  limit: string;
+  retryAfter: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * `limitCredential`, answered: the limiter's headers set on the response (`rename`d for a protocol
+ * with names of its own) and `refuse`'s error, in the protocol's shape, thrown when the call is over
+ * the limit. Nothing when rate limits are off.
+ */
+export async function chargeCredential(
+  call: Call,
+  key: string,
+  refuse: (over: OverLimit) => Error,
+  rename: (headers: Record<string, string>) => Record<string, string> = (headers) => headers,
+): Promise<void> {
+  const outcome = await limitCredential(call, key);
+  if (!outcome.limit) return;
+  const headers = rename(outcome.headers);
+  call.res.set(headers);
+  if (!outcome.allowed) throw refuse({ limit: outcome.limit, retryAfter: outcome.headers['Retry-After'] ?? '1', headers });
+}
+
 /**
  * A route's reads of `caller`'s world, on the read replica when it has the caller's writes and the
  * request's `Sandbank-Read-After` (DATABASE_READ_URL; domain/replication/read-routing.ts), else on

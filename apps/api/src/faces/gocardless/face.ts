@@ -8,7 +8,7 @@
  */
 import { bearerToken, verifyGocardlessToken, withFamilyShare } from '@sandbank/core';
 import { z } from 'zod';
-import { type Call, type FaceDefinition, limitCredential } from '../kit.ts';
+import { type Call, chargeCredential, type FaceDefinition, type OverLimit } from '../kit.ts';
 import { routes } from './endpoints.ts';
 import { fromDomain, gcErrors, toAnswer } from './errors.ts';
 import type { GcCall } from './input.ts';
@@ -27,13 +27,8 @@ async function authenticate(call: Call): Promise<GcCall> {
   if (!token) throw gcErrors.noCredentials();
   const caller = token.length <= 4096 ? await verifyGocardlessToken(call.em, call.deps, token, 'access') : null;
   if (!caller) throw gcErrors.invalidToken();
-  const limit = await limitCredential(call, `gocardless:${caller.keyId}`);
-  // No headers when rate limits are off.
-  if (limit.limit) {
-    const headers = wireHeaders(limit.headers);
-    call.res.set(headers);
-    if (!limit.allowed) throw gcErrors.rateLimited(limit.limit, limit.headers['Retry-After'] ?? '1', headers);
-  }
+  const refuse = ({ limit, retryAfter, headers }: OverLimit) => gcErrors.rateLimited(limit, retryAfter, headers);
+  await chargeCredential(call, `gocardless:${caller.keyId}`, refuse, wireHeaders);
   return { ...call, caller };
 }
 

@@ -9,7 +9,7 @@
  */
 import { authenticatePlaid, retryAfterOf } from '@sandbank/core';
 import { z } from 'zod';
-import { type Call, type FaceDefinition, type FaceRoute, limitCredential } from '../kit.ts';
+import { type Call, chargeCredential, type FaceDefinition, type FaceRoute } from '../kit.ts';
 import { endpoint, runEndpoint } from './endpoint.ts';
 import { routes } from './endpoints.ts';
 import { fromDomain, plaidErrors, toAnswer } from './errors.ts';
@@ -24,9 +24,7 @@ async function authenticate(call: Call): Promise<PlaidCall> {
       ? await authenticatePlaid(call.em, call.deps.config, { clientId, secret })
       : null;
   if (!credential) throw plaidErrors.invalidApiKeys();
-  const limit = await limitCredential(call, `plaid:${credential.keyId}`);
-  call.res.set(limit.headers);
-  if (!limit.allowed) throw plaidErrors.rateLimited(limit.headers['Retry-After']);
+  await chargeCredential(call, `plaid:${credential.keyId}`, ({ retryAfter }) => plaidErrors.rateLimited(retryAfter));
   return { ...call, userId: credential.userId };
 }
 

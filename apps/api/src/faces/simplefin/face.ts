@@ -5,7 +5,7 @@
  * Errors in SimpleFIN's plain-text shape (errors.ts); the routes are in endpoints.ts.
  */
 import { authenticateSimplefin } from '@sandbank/core';
-import { type Call, type FaceDefinition, limitCredential } from '../kit.ts';
+import { type Call, chargeCredential, type FaceDefinition } from '../kit.ts';
 import { routes } from './endpoints.ts';
 import { fromDomain, sfErrors, toAnswer } from './errors.ts';
 import { type SimplefinCall, SUPPORTED_VERSIONS } from './input.ts';
@@ -13,9 +13,7 @@ import { type SimplefinCall, SUPPORTED_VERSIONS } from './input.ts';
 async function authenticate(call: Call): Promise<SimplefinCall> {
   const credential = await authenticateSimplefin(call.em, call.deps.config, call.req.headers.authorization);
   if (!credential) throw sfErrors.forbidden();
-  const limit = await limitCredential(call, `simplefin:${credential.keyId}`);
-  call.res.set(limit.headers);
-  if (!limit.allowed) throw sfErrors.tooManyRequests();
+  await chargeCredential(call, `simplefin:${credential.keyId}`, () => sfErrors.tooManyRequests());
   return { ...call, credential };
 }
 

@@ -7,7 +7,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { codesOf } from './codes.ts';
 import type { StatementSource } from './source.ts';
-import { oneLine, signedDecimal } from './wire.ts';
+import { oneLine, signedDecimal } from './mapping.ts';
 
 const CSV_COLUMNS = [
   'booking_date',

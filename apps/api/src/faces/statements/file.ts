@@ -11,7 +11,7 @@ import type { EntityManager } from '@sandbank/db';
 import iconv from 'iconv-lite';
 import { FORMATS, type FormatName } from './formats.ts';
 import { AccountIdSchema, parse, type StatementCall, StatementQuerySchema } from './input.ts';
-import { fileNamePart } from './wire.ts';
+import { fileNamePart } from './mapping.ts';
 
 type StatementQuery = ReturnType<typeof StatementQuerySchema.parse>;
 

@@ -15,7 +15,7 @@ import {
 import type { EntityManager } from '@sandbank/db';
 import { TRPCError } from '@trpc/server';
 import { ZodError, z } from 'zod';
-import { type Call, limitCredential } from '../kit.ts';
+import { type Call, chargeCredential } from '../kit.ts';
 import { stErrors } from './errors.ts';
 import { FORMAT_NAMES, type FormatName } from './formats.ts';
 import { MT940_ENCODINGS } from './mt940.ts';
@@ -58,9 +58,8 @@ export async function byAccessToken(call: Call): Promise<StatementCall> {
 /** `GET /api/owner/:owner/accounts/:id/statement`: the owner an API key may read, within the key's rate limit. */
 export async function byApiKey(call: Call): Promise<StatementCall> {
   const apiKey = await authenticateApiKey(call.em, call.deps.config, bearerToken(call.req.headers.authorization));
-  const limit = await limitCredential(call, apiKey.keyId); // the pull endpoint's bucket
-  call.res.set(limit.headers);
-  if (!limit.allowed) throw stErrors.rateLimited(limit.headers['Retry-After']);
+  // The pull endpoint's bucket.
+  await chargeCredential(call, apiKey.keyId, ({ retryAfter }) => stErrors.rateLimited(retryAfter));
   const owner = await resolveOwner(call.em, apiKey, String(call.req.params.owner));
   const caller = apiKey.kind === 'user' ? apiKey.userId : partnerCaller(apiKey.keyId);
   const readEm = await readEntityManager(call.deps.readRouting, call.em, caller, readAfter(call));
