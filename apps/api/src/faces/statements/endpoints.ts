@@ -1,16 +1,17 @@
 /**
  * The statement face's two doors to the same file (docs/faces/statements.md): with the user's access
  * token, and with an API key for external systems. Each route answers itself: the file streams to the
- * response (file.ts). Their document entries are written out: the file's media types per format, our
+ * response (stream.ts). Their document entries are written out: the file's media types per format, our
  * error contract, the query's parameters as the route parses them.
  */
 import { limitHeader, RESPONSE_HEADERS } from '@sandbank/core';
 import { ErrorBodySchema } from '@sandbank/schemas';
 import { z } from 'zod';
 import type { FaceRoute, JsonSchemaOf, OperationDoc } from '../kit.ts';
-import { sendStatementRead } from './file.ts';
 import { FORMAT_NAMES, FORMATS } from './formats.ts';
-import { byApiKey, type StatementCall, StatementQuerySchema } from './input.ts';
+import { byApiKey, type StatementCall } from './input.ts';
+import { sendStatementRead } from './stream.ts';
+import { StatementQuerySchema } from './wire.ts';
 
 /** The metrics label of a statement route (never a raw path: ids stay out of label values), or undefined. */
 export function statementRouteLabel(path: string): string | undefined {

@@ -3,7 +3,7 @@
  * for a period, in the format asked for, at two doors mounted at the site's root —
  * `GET /v1/accounts/:id/statement` with the user's access token (the face's prelude) and
  * `GET /api/owner/:owner/accounts/:id/statement` with an API key (that route's own prelude). Each runs
- * within the world's family share and streams the file itself (file.ts). Errors before the file
+ * within the world's family share and streams the file itself (stream.ts). Errors before the file
  * begins are in our JSON contract (errors.ts); unknown paths go on to the host's other routes.
  */
 import { withFamilyShare } from '@sandbank/core';

@@ -1,17 +1,14 @@
 /**
  * One statement file, opened: its name, type, encoding and text (a page of entries at a time, from
- * one snapshot), for the face's routes to stream (`sendStatementRead`) and the MCP tool to read. The
+ * one snapshot), for the face's routes to stream (stream.ts) and the MCP tool to read. The
  * statement's first page is read before this returns, so what goes wrong up to there (404, 422, a
  * period refused) is still an error in our contract; after, the text can only end short.
  */
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { AppError, askPrimaryAgain, type Deps, openStatement } from '@sandbank/core';
+import { AppError, type Deps, openStatement } from '@sandbank/core';
 import type { EntityManager } from '@sandbank/db';
-import iconv from 'iconv-lite';
 import { FORMATS, type FormatName } from './formats.ts';
-import { AccountIdSchema, parse, type StatementCall, StatementQuerySchema } from './input.ts';
 import { fileNamePart } from './mapping.ts';
+import type { StatementQuerySchema } from './wire.ts';
 
 type StatementQuery = ReturnType<typeof StatementQuerySchema.parse>;
 
@@ -83,56 +80,3 @@ export async function withStatementSlot<T>(deps: Pick<Deps, 'orm' | 'config'>, w
     streams.open -= 1;
   }
 }
-
-/**
- * The route's answer: the statement from the replica `readEm` (DATABASE_READ_URL), or from the
- * primary `em` when the replica does not have what was asked yet, or failed before the file began
- * (askPrimaryAgain).
- */
-export async function sendStatementRead(call: StatementCall): Promise<void> {
-  const { em, readEm } = call;
-  if (readEm === em) return sendStatement(call, em);
-  try {
-    await sendStatement(call, readEm);
-  } catch (error) {
-    if (call.res.headersSent || !askPrimaryAgain(error)) throw error;
-    if (call.deps.readRouting) call.deps.readRouting.counts.askedAgain++;
-    await sendStatement(call, em);
-  }
-}
-
-async function sendStatement(call: StatementCall, em: EntityManager): Promise<void> {
-  const accountId = parse(AccountIdSchema, call.req.params.id, 'id');
-  const query = parse(StatementQuerySchema, call.req.query, '');
-  await withStatementSlot(call.deps, () => streamStatement(call, em, { userId: call.userId, accountId, query }));
-}
-
-async function streamStatement(
-  { req, res }: StatementCall,
-  em: EntityManager,
-  { userId, accountId, query }: { userId: string; accountId: string; query: StatementQuery },
-): Promise<void> {
-  // Errors up to here (404, 422, 400) are in our JSON contract; from here the file streams.
-  const file = await openStatementFile(em, { userId, accountId, query });
-  let started = false;
-  try {
-    res.status(200);
-    res.set({
-      'Content-Type': file.contentType,
-      'Content-Disposition': `attachment; filename="${file.name}"`,
-      'Cache-Control': 'no-store',
-    });
-    const text = Readable.from(file.text);
-    started = true;
-    await (file.encoding === 'utf-8' ? pipeline(text, res) : pipeline(text, iconv.encodeStream(file.encoding), res));
-  } catch (error) {
-    if (!started) throw error;
-    // Once the file has begun, an error can only cut it short; a client that went away is no error.
-    if (!res.destroyed) res.destroy(error instanceof Error ? error : undefined);
-    if (!isPrematureClose(error)) req.log?.error({ err: error }, 'statement stream failed');
-  } finally {
-    await file.close();
-  }
-}
-
-const isPrematureClose = (error: unknown) => (error as { code?: string } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE';

@@ -1,7 +1,7 @@
 /**
  * What a statement request carries: its credentials at each of the face's two doors — a user's access
  * token, or an API key (the pull endpoint's key auth, owner resolution and per-key rate limit) — and
- * its query: the period, the format and its options; anything else is 400.
+ * its query (wire.ts), each refused parameter our 400.
  */
 import {
   authenticateAccessToken,
@@ -10,28 +10,15 @@ import {
   partnerCaller,
   readEntityManager,
   resolveOwner,
-  StatementDaySchema,
 } from '@sandbank/core';
 import type { EntityManager } from '@sandbank/db';
 import { TRPCError } from '@trpc/server';
-import { ZodError, z } from 'zod';
+import { ZodError } from 'zod';
 import { type Call, chargeCredential } from '../kit.ts';
 import { stErrors } from './errors.ts';
-import { FORMAT_NAMES, type FormatName } from './formats.ts';
-import { MT940_ENCODINGS } from './mt940.ts';
 
 /** A call past its door: the user whose statement it is, and where to read it (the replica when it may). */
 export type StatementCall = Call & { userId: string; readEm: EntityManager };
-
-export const StatementQuerySchema = z.strictObject({
-  from: StatementDaySchema.optional(),
-  to: StatementDaySchema.optional(),
-  format: z.enum(FORMAT_NAMES as [FormatName, ...FormatName[]], { error: () => `Expected one of: ${FORMAT_NAMES.join(', ')}` }),
-  version: z.enum(['02', '08'], 'camt version: 02 (default) or 08').default('02'),
-  encoding: z.enum(MT940_ENCODINGS, `MT940 encoding: ${MT940_ENCODINGS.join(', ')}`).default('utf-8'),
-});
-
-export const AccountIdSchema = z.uuid('Expected an account id (UUID)');
 
 /** A zod failure as our 400 VALIDATION_ERROR, each issue at its parameter's path. */
 export function parse<T>(schema: { parse(value: unknown): T }, value: unknown, path: string): T {
