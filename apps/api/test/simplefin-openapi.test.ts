@@ -3,7 +3,7 @@ import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFaceDocument } from '../src/faces/kit.ts';
+import { buildFaceDocument } from '../src/faces/openapi-json.ts';
 import { simplefinFace } from '../src/faces/simplefin/face.ts';
 import { type Loose, startTestApp, type TestApp, type TestUser } from './helpers.ts';
 import { spectralErrors } from './spectral.ts';

@@ -9,10 +9,10 @@
  *   waits for it), and any failure — the face's own error, our `AppError`, a body the parser refused,
  *   an unknown path, a crash — is answered in the protocol's error shape by the face's `errors`.
  * - A face may run a prelude before its routes (authentication, the per-credential rate limit:
- *   `limitCredential`), and its refusals of the per-IP limit are in its shape (`faceRefusals`).
- * - `/faces/<name>/openapi.json` serves the document, built once on first use. A route may add what
- *   its table cannot say (`doc`: an operationId, tags, parameters written out, answers that are not
- *   JSON) over what the kit derives.
+ *   `chargeCredential`), and its refusals of the per-IP limit are in its shape (`faceRefusals`).
+ * - `/faces/<name>/openapi.json` serves the document, built once on first use (openapi-json.ts). A
+ *   route may add what its table cannot say (`doc`: an operationId, tags, parameters written out,
+ *   answers that are not JSON) over what the kit derives.
  * - A handler that answers itself (text, a file, a stream) sends its own response; the kit then sends
  *   nothing more.
  *
@@ -25,7 +25,6 @@ import type { z } from 'zod';
 import type { InFlight } from '../http/in-flight.ts';
 import { BODY_ERROR_TYPES, jsonBody } from '../http/json-body.ts';
 import type { FaceRefusals } from '../http/rate-limit.ts';
-import { schemaCollector, withComponentRefs } from './openapi-json.ts';
 
 /** What every handler of a face is handed. */
 export interface Call {
@@ -251,68 +250,3 @@ export async function chargeCredential(
  */
 export const readWorld = <T>(call: Call, caller: string, read: (em: EntityManager) => Promise<T>): Promise<T> =>
   readOnReplica(call.deps.readRouting, call.em, { caller, readAfter: call.req.get(READ_AFTER_HEADER) }, read);
-
-/** `GET /faces/<name>/openapi.json`: the face's document, built once. */
-export function serveFaceDocument<C extends Call>(app: Express, face: FaceDefinition<C>, publicUrl: string): void {
-  let document: string | undefined;
-  app.get(`/faces/${face.name}/openapi.json`, (_req, res) => {
-    document ??= JSON.stringify(buildFaceDocument(face, publicUrl));
-    res.type('application/json').send(document);
-  });
-}
-
-/** The face's OpenAPI 3.1 document, from its route table, its error schema and what routes add (`doc`). */
-export function buildFaceDocument<C extends Call>(face: FaceDefinition<C>, publicUrl: string): Record<string, unknown> {
-  const schemas = schemaCollector();
-  const jsonOf: JsonSchemaOf = (schema, io = 'output') => schemas.json(schema, io);
-  const json = (schema: z.ZodType, io: 'input' | 'output') => ({ 'application/json': { schema: schemas.json(schema, io) } });
-  const { schema: errorSchema, statuses = {}, bodySchemas = {} } = face.errors;
-  const scheme = face.document?.schemeName ?? 'face';
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const [key, route] of Object.entries(face.routes)) {
-    const [method, path] = key.split(' ') as [string, string];
-    const openPath = path.replace(/:(\w+)/g, '{$1}');
-    const query = route.query
-      ? (schemas.json(route.query, 'input') as { properties?: Record<string, unknown>; required?: string[] })
-      : null;
-    const errors = Object.entries(statuses).map(([status, description]) => {
-      const schema = (route.body && bodySchemas[status]) || errorSchema;
-      return [status, { description, ...(schema ? { content: json(schema, 'output') } : {}) }];
-    });
-    const { responses: docResponses, ...doc } = route.doc?.(jsonOf) ?? {};
-    paths[openPath] ??= {};
-    paths[openPath][method] = {
-      operationId: `${method}_${path.replace(/[/:]+/g, '_').replace(/^_|_$/g, '')}`,
-      summary: route.summary,
-      ...(route.public ? { security: [] } : {}),
-      parameters: [
-        ...[...path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
-        ...Object.entries(query?.properties ?? {}).map(([name, schema]) => ({
-          name,
-          in: 'query',
-          required: query?.required?.includes(name) ?? false,
-          schema,
-        })),
-      ],
-      ...(route.body ? { requestBody: { required: true, content: json(route.body, 'input') } } : {}),
-      ...doc,
-      responses: {
-        [route.status ?? 200]: { description: 'success', content: json(route.response, 'output') },
-        ...Object.fromEntries(errors),
-        ...docResponses,
-      },
-    };
-  }
-  return withComponentRefs({
-    openapi: '3.1.0',
-    info: face.info,
-    servers: [{ url: `${publicUrl.replace(/\/$/, '')}${face.basePath}`, ...face.document?.server }],
-    ...(face.document?.tags ? { tags: face.document.tags } : {}),
-    security: [{ [scheme]: [] }],
-    paths,
-    components: {
-      schemas: schemas.components,
-      securitySchemes: { [scheme]: face.securityScheme, ...face.document?.schemes },
-    },
-  });
-}

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFaceDocument } from '../../../src/faces/kit.ts';
+import { buildFaceDocument } from '../../../src/faces/openapi-json.ts';
 import { statementsFace } from '../../../src/faces/statements/face.ts';
 import { startTestApp, type TestApp } from '../../helpers.ts';
 import { spectralErrors } from '../../spectral.ts';
