@@ -19,15 +19,12 @@ import {
 import { checkReadiness } from '@sandbank/db';
 import express, { type Express } from 'express';
 import { enablebankingFace } from './faces/enablebanking/face.ts';
-import { buildGocardlessOpenApiDocument } from './faces/gocardless/openapi.ts';
-import { gocardlessRateLimited, gocardlessRouter } from './faces/gocardless/router.ts';
-import { faceRefusals, mountFace, serveFaceDocument } from './faces/kit.ts';
-import { buildPlaidOpenApiDocument } from './faces/plaid/openapi.ts';
-import { plaidRateLimited, plaidRouter } from './faces/plaid/router.ts';
-import { simplefinRateLimited } from './faces/simplefin/errors.ts';
-import { simplefinOpenApi } from './faces/simplefin/openapi.ts';
-import { simplefinRouter } from './faces/simplefin/router.ts';
-import { statementsRouter } from './faces/statements/router.ts';
+import { gocardlessFace } from './faces/gocardless/face.ts';
+import { faceRefusals, mountFace } from './faces/kit.ts';
+import { serveFaceDocument } from './faces/openapi-json.ts';
+import { plaidFace } from './faces/plaid/face.ts';
+import { simplefinFace } from './faces/simplefin/face.ts';
+import { statementsFace } from './faces/statements/face.ts';
 import { consoleRouter } from './http/console.ts';
 import { CONSOLE_SESSION_PATH, consoleSessionRouter } from './http/console-session.ts';
 import { docsRouter } from './http/docs.ts';
@@ -93,10 +90,7 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
   if (rateLimits) {
     app.use(
       limitPerIp(rateLimits.ip, {
-        '/plaid/': plaidRateLimited,
-        '/simplefin/': simplefinRateLimited,
-        '/gocardless/api/v2/': gocardlessRateLimited,
-        ...faceRefusals([enablebankingFace]),
+        ...faceRefusals([plaidFace, simplefinFace, gocardlessFace, enablebankingFace]),
       }),
     );
   }
@@ -115,28 +109,21 @@ export function buildApp(baseDeps: Deps, options: BuildOptions = {}): Express {
     openApiDocument ??= JSON.stringify(buildOpenApiDocument({ serverUrl: config.http.publicUrl }));
     res.type('application/json').send(openApiDocument);
   });
-  let plaidDocument: string | undefined;
-  app.get('/faces/plaid/openapi.json', (_req, res) => {
-    plaidDocument ??= JSON.stringify(buildPlaidOpenApiDocument(config.http.publicUrl));
-    res.type('application/json').send(plaidDocument);
-  });
-  let gocardlessDocument: string | undefined;
-  app.get('/faces/gocardless/openapi.json', (_req, res) => {
-    gocardlessDocument ??= JSON.stringify(buildGocardlessOpenApiDocument(config.http.publicUrl));
-    res.type('application/json').send(gocardlessDocument);
-  });
+  serveFaceDocument(app, plaidFace, config.http.publicUrl);
+  serveFaceDocument(app, gocardlessFace, config.http.publicUrl);
   app.use('/docs', docsRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.use('/console', consoleRouter({ upgradeInsecureRequests: upgradesInsecureRequests(config) }));
   app.get('/metrics', metrics.serve);
-  app.get('/faces/simplefin/openapi.json', simplefinOpenApi(config.http.publicUrl));
+  serveFaceDocument(app, simplefinFace, config.http.publicUrl);
   serveFaceDocument(app, enablebankingFace, config.http.publicUrl);
   app.use(noStore);
-  app.use('/simplefin', simplefinRouter(deps, inFlight));
-  app.use(statementsRouter(deps, inFlight));
+  mountFace(app, simplefinFace, deps, inFlight);
+  serveFaceDocument(app, statementsFace, config.http.publicUrl);
+  mountFace(app, statementsFace, deps, inFlight);
   app.use(paymentFilesRouter(deps, inFlight));
   app.get(STREAM_PATH, eventStreamHandler(deps, inFlight, options.eventStreams ?? eventStreams()));
-  app.use('/plaid', plaidRouter(deps, inFlight));
-  app.use('/gocardless/api/v2', gocardlessRouter(deps, inFlight));
+  mountFace(app, plaidFace, deps, inFlight);
+  mountFace(app, gocardlessFace, deps, inFlight);
   mountFace(app, enablebankingFace, deps, inFlight);
 
   // A scenario may carry up to 50,000 transactions (applied, or a child world made from one); every other body stays within 64 KiB.

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faceRoutes, OPERATIONS } from '../src/faces/gocardless/openapi.ts';
-import { GocardlessErrorSchema } from '../src/faces/gocardless/responses.ts';
+import { routes as OPERATIONS } from '../src/faces/gocardless/endpoints.ts';
+import { GocardlessErrorSchema } from '../src/faces/gocardless/wire.ts';
 import { gocardlessCalls, SANDBOX } from './gocardless-calls.ts';
 import { type Loose, startTestApp, type TestApp } from './helpers.ts';
 import { spectralErrors } from './spectral.ts';
@@ -15,6 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
+const faceRoutes = () => Object.keys(OPERATIONS);
 const { client, decide, refusal, secrets, baseUrl } = gocardlessCalls(() => app);
 const schemaOf = (route: string) => {
   const operation = OPERATIONS[route];

@@ -6,7 +6,7 @@
  */
 import { plaidAnswerProblems } from '@sandbank/testing/provider-documents';
 import { expect } from 'vitest';
-import { RESPONSES } from '../src/faces/plaid/responses.ts';
+import { RESPONSES } from '../src/faces/plaid/wire.ts';
 
 /** Fails unless `body` is valid as Plaid's 200 response of `path`. */
 export function expectPlaidResponse(path: string, body: unknown): void {

@@ -3,7 +3,8 @@ import { openAccount, simulate } from '@sandbank/testing/fixtures';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSimplefinOpenApiDocument } from '../src/faces/simplefin/openapi.ts';
+import { buildFaceDocument } from '../src/faces/openapi-json.ts';
+import { simplefinFace } from '../src/faces/simplefin/face.ts';
 import { type Loose, startTestApp, type TestApp, type TestUser } from './helpers.ts';
 import { spectralErrors } from './spectral.ts';
 
@@ -77,7 +78,7 @@ describe('the SimpleFIN face’s OpenAPI document', () => {
     // The protocol's access URL carries HTTP Basic credentials: the one OWASP rule it cannot meet.
     const rules = `extends: [${JSON.stringify(path.join(API_DIR, '.spectral.yaml'))}]\nrules:\n  owasp:api2:2023-no-http-basic: off\n`;
     // An https server, as the main document is linted (the test app's PUBLIC_URL is http).
-    expect(await spectralErrors(buildSimplefinOpenApiDocument('https://sandbank.example'), rules)).toEqual([]);
+    expect(await spectralErrors(buildFaceDocument(simplefinFace, 'https://sandbank.example'), rules)).toEqual([]);
   });
 
   it('holds for the face’s real answers, in both versions, and refuses a wrong one', async () => {

@@ -14,7 +14,8 @@ import { z } from 'zod';
 import { startTestApp, type TestApp } from '../../test/helpers.ts';
 import { inFlightRequests } from '../http/in-flight.ts';
 import { requestContext } from '../http/request-context.ts';
-import { type Call, type FaceDefinition, faceRefusals, mountFace, serveFaceDocument } from './kit.ts';
+import { type Call, type FaceDefinition, faceRefusals, mountFace } from './kit.ts';
+import { serveFaceDocument } from './openapi-json.ts';
 
 class ToyError extends Error {
   readonly status: number;

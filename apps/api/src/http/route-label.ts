@@ -4,7 +4,7 @@
  * values and the series stay few.
  */
 import { procedureMetas } from '@sandbank/core';
-import { statementRouteLabel } from '../faces/statements/router.ts';
+import { statementRouteLabel } from '../faces/statements/endpoints.ts';
 import { CONSOLE_SESSION_ROUTES } from './console-session.ts';
 import { paymentFileRouteLabel } from './payment-files.ts';
 import type { RestRoutes } from './rest-routes.ts';

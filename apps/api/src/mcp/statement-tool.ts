@@ -8,7 +8,7 @@
 import { AppError, authenticateAccessToken, bearerToken, toErrorBody, withFamilyShare } from '@sandbank/core';
 import { z } from 'zod';
 import { openStatementFile, withStatementSlot } from '../faces/statements/file.ts';
-import { AccountIdSchema, StatementQuerySchema } from '../faces/statements/query.ts';
+import { AccountIdSchema, StatementQuerySchema } from '../faces/statements/wire.ts';
 import type { CallOutcome, McpCaller, McpTool } from './caller.ts';
 import { jsonSchemaOf } from './json-schema.ts';
 

@@ -12,17 +12,14 @@ import {
   readPendingEntries,
   readStatement,
 } from '@sandbank/core';
-import { readWorld } from '../kit.ts';
-import type { UserHandler } from './call.ts';
+import { type FaceRoute, readWorld } from '../kit.ts';
 import { gcErrors } from './errors.ts';
-import { paramId, parseQuery } from './input.ts';
+import { type GcCall, paramId, parseQuery } from './input.ts';
 import { findInstitution, type Quirks } from './institutions.ts';
 import { addDays, localDate, toAccountWire, toBalancesWire, toDetailsWire, toTransactionsWire } from './mapping.ts';
-import { TransactionsQuerySchema } from './wire.ts';
+import { AccountResponse, BalancesResponse, DetailsResponse, TransactionsQuerySchema, TransactionsResponse } from './wire.ts';
 
-type Call = Parameters<UserHandler>[0];
-
-async function linkedAccount(call: Call): Promise<LinkedAccount> {
+async function linkedAccount(call: GcCall): Promise<LinkedAccount> {
   const account = await readLinkedAccount(call.em, { userId: call.caller.userId, id: paramId(call) });
   if (!account) throw gcErrors.notFound();
   return account;
@@ -38,7 +35,7 @@ function secondsToMidnight(now: Date): number {
 }
 
 /** The checks every data read passes, in GoCardless's order; returns the account and the institution's quirks. */
-async function readable(call: Call, scope: AccessScope): Promise<{ account: LinkedAccount; quirks: Quirks }> {
+async function readable(call: GcCall, scope: AccessScope): Promise<{ account: LinkedAccount; quirks: Quirks }> {
   const account = await linkedAccount(call);
   if (account.expired) throw gcErrors.accessExpired(account.agreement.id);
   if (!account.agreement.accessScope.includes(scope)) throw gcErrors.scopeNotGranted(scope);
@@ -58,35 +55,52 @@ async function readable(call: Call, scope: AccessScope): Promise<{ account: Link
   return { account, quirks };
 }
 
-export const accountEndpoints: Record<string, UserHandler> = {
-  'get /accounts/:id/': async (call) => toAccountWire(await linkedAccount(call)),
-  'get /accounts/:id/details/': async (call) => toDetailsWire((await readable(call, 'details')).account),
-  'get /accounts/:id/balances/': async (call) => {
-    const { account } = await readable(call, 'balances');
-    const today = localDate(account.now);
-    const statement = await readWorld(call, call.caller.userId, (em) =>
-      readStatement(em, { userId: call.caller.userId, accountId: account.accountId, from: today, to: today }),
-    );
-    return toBalancesWire(statement);
+export const accountRoutes: Record<string, FaceRoute<GcCall>> = {
+  'get /accounts/:id/': {
+    summary: 'A linked account’s metadata',
+    response: AccountResponse,
+    run: async (call) => toAccountWire(await linkedAccount(call)),
   },
-  'get /accounts/:id/transactions/': async (call) => {
-    const query = parseQuery(TransactionsQuerySchema, call.req.query);
-    const { account, quirks } = await readable(call, 'transactions');
-    const today = localDate(account.now);
-    const earliest = addDays(today, 1 - account.agreement.maxHistoricalDays);
-    const from = query.date_from ?? earliest;
-    const to = query.date_to && query.date_to < today ? query.date_to : today;
-    if (from < earliest) {
-      throw gcErrors.invalidField(
-        'date_from',
-        `date_from ${from} is before ${earliest}: the End User Agreement allows ${account.agreement.maxHistoricalDays} days of history (max_historical_days)`,
+  'get /accounts/:id/details/': {
+    summary: 'A linked account’s details (IBAN, BIC, owner)',
+    response: DetailsResponse,
+    run: async (call) => toDetailsWire((await readable(call, 'details')).account),
+  },
+  'get /accounts/:id/balances/': {
+    summary: 'closingBooked, interimBooked and interimAvailable',
+    response: BalancesResponse,
+    run: async (call) => {
+      const { account } = await readable(call, 'balances');
+      const today = localDate(account.now);
+      const statement = await readWorld(call, call.caller.userId, (em) =>
+        readStatement(em, { userId: call.caller.userId, accountId: account.accountId, from: today, to: today }),
       );
-    }
-    if (from > to) throw gcErrors.invalidField('date_from', `date_from ${from} is after date_to ${to} (or today, ${today})`);
-    const { statement, pending } = await readWorld(call, call.caller.userId, async (em) => ({
-      statement: await readStatement(em, { userId: call.caller.userId, accountId: account.accountId, from, to }),
-      pending: await readPendingEntries(em, { accountId: account.accountId, from, to }),
-    }));
-    return toTransactionsWire(account, quirks, statement.entries, pending);
+      return toBalancesWire(statement);
+    },
+  },
+  'get /accounts/:id/transactions/': {
+    summary: 'Booked and pending transactions, within the agreement’s max_historical_days',
+    query: TransactionsQuerySchema,
+    response: TransactionsResponse,
+    run: async (call) => {
+      const query = parseQuery(TransactionsQuerySchema, call.req.query);
+      const { account, quirks } = await readable(call, 'transactions');
+      const today = localDate(account.now);
+      const earliest = addDays(today, 1 - account.agreement.maxHistoricalDays);
+      const from = query.date_from ?? earliest;
+      const to = query.date_to && query.date_to < today ? query.date_to : today;
+      if (from < earliest) {
+        throw gcErrors.invalidField(
+          'date_from',
+          `date_from ${from} is before ${earliest}: the End User Agreement allows ${account.agreement.maxHistoricalDays} days of history (max_historical_days)`,
+        );
+      }
+      if (from > to) throw gcErrors.invalidField('date_from', `date_from ${from} is after date_to ${to} (or today, ${today})`);
+      const { statement, pending } = await readWorld(call, call.caller.userId, async (em) => ({
+        statement: await readStatement(em, { userId: call.caller.userId, accountId: account.accountId, from, to }),
+        pending: await readPendingEntries(em, { accountId: account.accountId, from, to }),
+      }));
+      return toTransactionsWire(account, quirks, statement.entries, pending);
+    },
   },
 };

@@ -8,8 +8,8 @@
  * Nothing a client sent that could be a secret is echoed back.
  */
 import { AppError } from '@sandbank/core';
-import type { Response } from 'express';
 import type { z } from 'zod';
+import type { FaceAnswer } from '../kit.ts';
 
 export class GocardlessError extends Error {
   readonly status: 400 | 401 | 403 | 404 | 409 | 429 | 500;
@@ -133,6 +133,8 @@ function errorBody(error: GocardlessError): Record<string, unknown> {
   return { ...entry, ...(error.type ? { type: error.type } : {}), status_code: error.status };
 }
 
-export function sendGocardlessError(res: Response, error: GocardlessError): void {
-  res.status(error.status).set(error.headers).json(errorBody(error));
-}
+export const toAnswer = (error: GocardlessError): FaceAnswer => ({
+  status: error.status,
+  headers: error.headers,
+  body: errorBody(error),
+});

@@ -1,9 +1,18 @@
-/** What an endpoint of the face is (its body schema, whether it needs the Item, its work), and the Item as Plaid shows it. */
-import type { Deps, PlaidItem } from '@sandbank/core';
+/**
+ * What an endpoint of the face is (its body schema, whether it needs the Item, its work), the Item as
+ * Plaid shows it, and an endpoint as a route of the face kit (`toRoute`): past the prelude
+ * (face.ts), the body's shape, then within the world's family share the Item of `access_token`
+ * (INVALID_ACCESS_TOKEN, ITEM_NOT_FOUND, ITEM_LOGIN_REQUIRED) and the work; Plaid's `request_id` on
+ * every answer.
+ */
+import { type Deps, findItem, type PlaidItem, READ_AFTER_HEADER, readOnReplica, withFamilyShare } from '@sandbank/core';
 import type { EntityManager } from '@sandbank/db';
 import type { z } from 'zod';
-import { loginRequiredBody } from './errors.ts';
+import type { FaceRoute } from '../kit.ts';
+import { loginRequiredBody, plaidErrors } from './errors.ts';
+import { type PlaidCall, parseBody } from './input.ts';
 import { toPlaidItem } from './mapping.ts';
+import { RESPONSES } from './wire.ts';
 
 export interface CallContext {
   deps: Deps;
@@ -38,3 +47,35 @@ export const readEndpoint = <S extends z.ZodType>(
 ): Endpoint => ({ ...endpoint(schema, item, run), reads: true });
 
 export const plaidItem = (item: PlaidItem) => toPlaidItem(item, loginRequiredBody());
+
+/** The endpoint's work for the caller, past authentication, the rate limit and the body's shape. */
+export async function runEndpoint(call: PlaidCall, endpoint: Endpoint): Promise<Record<string, unknown>> {
+  const { deps, em, userId } = call;
+  const input = parseBody(endpoint.schema, call.req.body);
+  const readAfter = call.req.get(READ_AFTER_HEADER);
+  const result = await withFamilyShare(deps, em, userId, async () => {
+    let item: PlaidItem | null = null;
+    if (endpoint.item) {
+      item = await findItem(em, { userId, accessToken: String(input.access_token) });
+      if (!item) throw plaidErrors.invalidAccessToken();
+      if (item.removed) throw plaidErrors.itemNotFound();
+      if (endpoint.item === 'usable' && item.state === 'login_required') throw plaidErrors.itemLoginRequired();
+    }
+    const work = (readEm: EntityManager) => endpoint.run({ deps, em: readEm, userId, body: input, item: item as PlaidItem });
+    return endpoint.reads ? readOnReplica(deps.readRouting, em, { caller: userId, readAfter }, work) : work(em);
+  });
+  return { ...result, request_id: call.req.id };
+}
+
+/** `path`'s endpoint as a route of the kit (POST, its body and answer documented; `summary` in words). */
+export function toRoute(path: string, endpoint: Endpoint, summary: string | undefined): FaceRoute<PlaidCall> {
+  const response = RESPONSES[path];
+  if (!response || !summary) throw new Error(`no response schema or summary for ${path}`);
+  return {
+    summary,
+    body: endpoint.schema,
+    response,
+    doc: () => ({ operationId: path.slice(1).replaceAll('/', '_') }),
+    run: (call) => runEndpoint(call, endpoint),
+  };
+}

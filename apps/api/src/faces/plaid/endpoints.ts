@@ -1,6 +1,7 @@
 /**
  * The Plaid endpoints Sandbank serves (docs/faces/plaid.md), each: its body schema, whether it needs the
  * Item, and its work — a call into the domain and the mapping of the answer. No rule of its own.
+ * `routes` is the face's route table (every one a POST of JSON, as Plaid's are).
  */
 import {
   createItem,
@@ -15,8 +16,10 @@ import {
 } from '@sandbank/core';
 import type { EntityManager } from '@sandbank/db';
 import { DateTime } from 'luxon';
-import { type Endpoint, endpoint, plaidItem, readEndpoint } from './endpoint.ts';
+import type { FaceRoute } from '../kit.ts';
+import { type Endpoint, endpoint, plaidItem, readEndpoint, toRoute } from './endpoint.ts';
 import { plaidErrors } from './errors.ts';
+import type { PlaidCall } from './input.ts';
 import {
   INSTITUTION,
   INSTITUTION_ID,
@@ -28,6 +31,8 @@ import {
   ZONE,
 } from './mapping.ts';
 import { checkCountries, checkProducts } from './products.ts';
+import { readPlaidSyncPage } from './sync.ts';
+import { checkedWebhookUrl, webhookEndpoints } from './webhook-endpoints.ts';
 import {
   AccessTokenSchema,
   AccountDataGetSchema,
@@ -38,9 +43,7 @@ import {
   SandboxPublicTokenCreateSchema,
   TransactionsGetSchema,
   TransactionsSyncSchema,
-} from './schemas.ts';
-import { readPlaidSyncPage } from './sync.ts';
-import { checkedWebhookUrl, webhookEndpoints } from './webhook-endpoints.ts';
+} from './wire.ts';
 
 /** The Item's accounts, only `wanted` ones when given (an id not in the Item is INVALID_ACCOUNT_ID). */
 async function itemAccounts(em: EntityManager, item: PlaidItem, wanted: readonly string[] | undefined) {
@@ -160,3 +163,28 @@ export const endpoints: Record<string, Endpoint> = {
 
   ...webhookEndpoints,
 };
+
+const SUMMARIES: Record<string, string> = {
+  '/sandbox/public_token/create': 'A public token for a new Item of the Sandbank institution, without Link',
+  '/item/public_token/exchange': 'Exchange a public token for the Item’s access token',
+  '/item/get': 'The Item, its products and its error (ITEM_LOGIN_REQUIRED after a reset login)',
+  '/item/remove': 'Remove the Item; its access token stops working',
+  '/accounts/get': 'The Item’s accounts with their balances',
+  '/accounts/balance/get': 'The Item’s accounts with their balances as of the world’s clock',
+  '/institutions/get_by_id': 'The Sandbank institution',
+  '/link/token/create': 'A link token (Link is Plaid’s browser UI; the sandbox creates Items without it)',
+  '/auth/get': 'The accounts with their numbers (IBAN and BIC)',
+  '/identity/get': 'The accounts with their owner',
+  '/transactions/sync': 'Transactions added, modified and removed since a cursor',
+  '/transactions/get': 'Transactions of a date range, a page at a time',
+  '/item/webhook/update': 'Set or clear the Item’s webhook URL',
+  '/transactions/refresh': 'Ask for a refresh (the world is always current)',
+  '/sandbox/item/reset_login': 'Put the Item in ITEM_LOGIN_REQUIRED (and send its ERROR webhook)',
+  '/sandbox/item/repair': 'Repair the Item’s login, as Link’s update mode would (LOGIN_REPAIRED webhook)',
+  '/sandbox/item/fire_webhook': 'Send one of the Item’s webhooks now',
+  '/webhook_verification_key/get': 'The public key that verifies the webhooks’ Plaid-Verification JWT',
+};
+
+export const routes: Record<string, FaceRoute<PlaidCall>> = Object.fromEntries(
+  Object.entries(endpoints).map(([path, endpoint]) => [`post ${path}`, toRoute(path, endpoint, SUMMARIES[path])]),
+);

@@ -6,8 +6,8 @@
  * Nothing a client sent that could be a secret is echoed back.
  */
 import { AppError, ITEM_LOGIN_REQUIRED } from '@sandbank/core';
-import type { Response } from 'express';
 import type { z } from 'zod';
+import type { FaceAnswer } from '../kit.ts';
 
 type PlaidErrorType = 'INVALID_REQUEST' | 'INVALID_INPUT' | 'ITEM_ERROR' | 'RATE_LIMIT_EXCEEDED' | 'API_ERROR';
 
@@ -139,9 +139,9 @@ function plaidErrorBody(error: PlaidError) {
 /** ITEM_LOGIN_REQUIRED's body: an Item's `error` after `/sandbox/item/reset_login`, and its webhook's. */
 export const loginRequiredBody = () => ({ ...ITEM_LOGIN_REQUIRED });
 
-export function sendPlaidError(res: Response, error: PlaidError, requestId: string, headers: Record<string, string> = {}): void {
-  res
-    .status(error.status)
-    .set(headers)
-    .json({ ...plaidErrorBody(error), request_id: requestId });
-}
+/** The error as the face's answer, with the request's id (Plaid's `request_id`). */
+export const toAnswer = (error: PlaidError, requestId: string, headers: Record<string, string> = {}): FaceAnswer => ({
+  status: error.status,
+  headers,
+  body: { ...plaidErrorBody(error), request_id: requestId },
+});

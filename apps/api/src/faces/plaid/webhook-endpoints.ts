@@ -20,12 +20,7 @@ import type { EntityManager } from '@sandbank/db';
 import { checkWebhookUrl } from '@sandbank/webhooks';
 import { type Endpoint, endpoint, plaidItem } from './endpoint.ts';
 import { PlaidError, plaidErrors } from './errors.ts';
-import {
-  AccessTokenSchema,
-  ItemWebhookUpdateSchema,
-  SandboxFireWebhookSchema,
-  WebhookVerificationKeyGetSchema,
-} from './schemas.ts';
+import { AccessTokenSchema, ItemWebhookUpdateSchema, SandboxFireWebhookSchema, WebhookVerificationKeyGetSchema } from './wire.ts';
 
 /** A webhook URL our delivery policy accepts (the same as for our own webhooks), or INVALID_FIELD at `field`. */
 export async function checkedWebhookUrl(deps: Deps, raw: string, field: string): Promise<string> {

@@ -3,25 +3,39 @@
  * credential, a used, unknown or malformed claim code with a bare 403 (Actual Budget reads a body
  * starting `Forbidden` as an invalid token), and says nothing of other errors; we answer a bad
  * query parameter with a plain-text 400 that names it, and the rate limit with a plain-text 429.
- * Never our JSON error body: SimpleFIN clients do not read it.
+ * Never our JSON error body for these: SimpleFIN clients do not read it. Anything else (a crash)
+ * is left to the host's error handler.
  */
-import type { Request, Response } from 'express';
+import { AppError } from '@sandbank/core';
+import type { FaceAnswer } from '../kit.ts';
 
-export function forbidden(res: Response): void {
-  res.status(403).type('text/plain').send('Forbidden');
+export class SimplefinError extends Error {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  constructor(status: number, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.status = status;
+    this.headers = headers;
+  }
 }
 
-export function badRequest(res: Response, message: string): void {
-  res.status(400).type('text/plain').send(message);
+export const sfErrors = {
+  forbidden: () => new SimplefinError(403, 'Forbidden'),
+  badRequest: (message: string) => new SimplefinError(400, message),
+  /** Over the credential's or the IP's rate limit; `headers` are the limiter's (RateLimit-*, Retry-After). */
+  tooManyRequests: (headers: Record<string, string> = {}) => new SimplefinError(429, 'Too many requests', headers),
+};
+
+/** The face's own errors, and the family's share of the process not free in time (the protocol's 429). */
+export function fromDomain(error: unknown): SimplefinError | undefined {
+  if (error instanceof SimplefinError) return error;
+  if (error instanceof AppError && error.appCode === 'RATE_LIMITED') return sfErrors.tooManyRequests({ 'Retry-After': '1' });
+  return undefined;
 }
 
-/** Over the credential's or the IP's rate limit; the RateLimit-* and Retry-After headers are already set. */
-export function tooManyRequests(res: Response): void {
-  res.status(429).type('text/plain').send('Too many requests');
-}
-
-/** The per-IP limit on /simplefin/ answered in the face's shape (app.ts hands it to limitPerIp). */
-export function simplefinRateLimited(_req: Request, res: Response, headers: Record<string, string>): void {
-  res.set(headers);
-  tooManyRequests(res);
-}
+export const toAnswer = (error: SimplefinError): FaceAnswer => ({
+  status: error.status,
+  headers: error.headers,
+  body: error.message,
+  contentType: 'text/plain',
+});

@@ -7,8 +7,8 @@
  */
 import { type EntryConversion, type PendingEntry, rateWithin, type StatementEntry, type StatementHead } from '@sandbank/core';
 import { codesOf } from './codes.ts';
+import { decimal, oneLine, truncate } from './mapping.ts';
 import type { StatementSource } from './source.ts';
-import { decimal, oneLine, truncate } from './wire.ts';
 import { ENTRIES_HERE, type XmlTree, xmlFrame } from './xml.ts';
 
 export type CamtVersion = '02' | '08';

@@ -6,8 +6,8 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import { codesOf } from './codes.ts';
+import { oneLine, signedDecimal } from './mapping.ts';
 import type { StatementSource } from './source.ts';
-import { oneLine, signedDecimal } from './wire.ts';
 
 const CSV_COLUMNS = [
   'booking_date',

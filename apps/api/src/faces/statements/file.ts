@@ -1,14 +1,14 @@
 /**
  * One statement file, opened: its name, type, encoding and text (a page of entries at a time, from
- * one snapshot), for the face's routes to stream and the MCP tool to read. The statement's first
- * page is read before this returns, so what goes wrong up to there (404, 422, a period refused) is
- * still an error in our contract; after, the text can only end short.
+ * one snapshot), for the face's routes to stream (stream.ts) and the MCP tool to read. The
+ * statement's first page is read before this returns, so what goes wrong up to there (404, 422, a
+ * period refused) is still an error in our contract; after, the text can only end short.
  */
 import { AppError, type Deps, openStatement } from '@sandbank/core';
 import type { EntityManager } from '@sandbank/db';
 import { FORMATS, type FormatName } from './formats.ts';
-import type { StatementQuerySchema } from './query.ts';
-import { fileNamePart } from './wire.ts';
+import { fileNamePart } from './mapping.ts';
+import type { StatementQuerySchema } from './wire.ts';
 
 type StatementQuery = ReturnType<typeof StatementQuerySchema.parse>;
 

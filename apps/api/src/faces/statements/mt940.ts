@@ -11,8 +11,8 @@
  */
 import type { StatementEntry } from '@sandbank/core';
 import { codesOf } from './codes.ts';
+import { decimal, oneLine, truncate } from './mapping.ts';
 import type { StatementSource } from './source.ts';
-import { decimal, oneLine, truncate } from './wire.ts';
 
 export const MT940_ENCODINGS = ['utf-8', 'cp852', 'windows-1250'] as const;
 export type Mt940Encoding = (typeof MT940_ENCODINGS)[number];

@@ -13,8 +13,8 @@
 import { nrbOf, rateWithin, type StatementEntry, type StatementHead } from '@sandbank/core';
 import { extractIBAN } from 'ibantools';
 import { codesOf } from './codes.ts';
+import { oneLine, signedDecimal, truncate } from './mapping.ts';
 import type { StatementSource } from './source.ts';
-import { oneLine, signedDecimal, truncate } from './wire.ts';
 import { ENTRIES_HERE, type XmlFrame, type XmlTree, xmlFrame } from './xml.ts';
 
 const NAME_MAX = 32;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildStatementsOpenApi } from '../../../src/faces/statements/openapi.ts';
+import { buildFaceDocument } from '../../../src/faces/openapi-json.ts';
+import { statementsFace } from '../../../src/faces/statements/face.ts';
 import { startTestApp, type TestApp } from '../../helpers.ts';
 import { spectralErrors } from '../../spectral.ts';
 
@@ -24,6 +25,6 @@ describe('/faces/statements/openapi.json', () => {
     expect(format).toMatchObject({ required: true, schema: { enum: ['camt.053', 'camt.052', 'mt940', 'ofx', 'ofx1', 'csv'] } });
 
     // Linted with an https server, as the main document is (the test app's own URL is http).
-    expect(await spectralErrors(buildStatementsOpenApi('https://sandbank.example'))).toEqual([]);
+    expect(await spectralErrors(buildFaceDocument(statementsFace, 'https://sandbank.example'))).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 /** The statement face's edge conversions: money at 0.01, 10^13 and zero (never "-0.00"), text cuts. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decimal, oneLine, signedDecimal, truncate } from '../../../src/faces/statements/wire.ts';
+import { decimal, oneLine, signedDecimal, truncate } from '../../../src/faces/statements/mapping.ts';
 
 describe('decimal and signedDecimal', () => {
   it('writes 0.01, 10^13 and zero exactly, with the format’s separator', () => {

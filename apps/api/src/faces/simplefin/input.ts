@@ -1,8 +1,25 @@
 /**
- * `GET /simplefin/accounts`'s query parameters (SimpleFIN protocol 1.0 and the 2.0 draft):
- * `start-date`, `end-date`, `pending`, `account` (repeated), `balances-only`, `version`. Parsed by
- * hand, in the order the router checks them, each bad value a plain-text 400 that names it.
+ * What a SimpleFIN request carries: the claim code of `POST /claim/:code`, and `GET /accounts`'s query
+ * parameters (SimpleFIN protocol 1.0 and the 2.0 draft): `start-date`, `end-date`, `pending`,
+ * `account` (repeated), `balances-only`, `version`. Parsed by hand, in the protocol's order, each bad
+ * value a plain-text 400 that names it.
  */
+import type { Call } from '../kit.ts';
+import { sfErrors } from './errors.ts';
+
+/** A call past the access URL's credentials and their rate limit. */
+export type SimplefinCall = Call & { credential: { userId: string; keyId: string } };
+
+/** A claim code as issued (256 random bits, base64url); anything else is refused before the database. */
+export const CLAIM_CODE_PATTERN = '^[A-Za-z0-9_-]{16,128}$';
+const CLAIM_CODE = new RegExp(CLAIM_CODE_PATTERN);
+
+/** The path's claim code, or the protocol's 403. */
+export function claimCode(call: Call): string {
+  const code = String(call.req.params.code ?? '');
+  if (!CLAIM_CODE.test(code)) throw sfErrors.forbidden();
+  return code;
+}
 
 export const SUPPORTED_VERSIONS = ['1.0', '2.0'] as const;
 
@@ -45,17 +62,15 @@ export interface AccountsQuery {
   balancesOnly: boolean;
 }
 
-/** The query as the domain reads it, or the message of a plain-text 400. */
-export function parseAccountsQuery(query: Record<string, unknown>): { query: AccountsQuery } | { error: string } {
+/** The query as the domain reads it, or a plain-text 400 that names the bad parameter. */
+export function parseAccountsQuery(query: Record<string, unknown>): AccountsQuery {
   const from = unixInstant(query['start-date']);
   const before = unixInstant(query['end-date']);
-  if (from === null) return { error: 'start-date must be a Unix timestamp in seconds' };
-  if (before === null) return { error: 'end-date must be a Unix timestamp in seconds' };
+  if (from === null) throw sfErrors.badRequest('start-date must be a Unix timestamp in seconds');
+  if (before === null) throw sfErrors.badRequest('end-date must be a Unix timestamp in seconds');
   const version = query.version === undefined ? 1 : VERSIONS.get(query.version);
-  if (!version) return { error: `version must be one of ${SUPPORTED_VERSIONS.join(', ')}` };
+  if (!version) throw sfErrors.badRequest(`version must be one of ${SUPPORTED_VERSIONS.join(', ')}`);
   const account = query.account;
   const accountIds = (Array.isArray(account) ? account : account === undefined ? [] : [account]).map(String);
-  return {
-    query: { from, before, version, pending: flag(query.pending), accountIds, balancesOnly: flag(query['balances-only']) },
-  };
+  return { from, before, version, pending: flag(query.pending), accountIds, balancesOnly: flag(query['balances-only']) };
 }

@@ -1,6 +1,6 @@
 /**
  * The face's response bodies in SimpleFIN's field names (zod), for its OpenAPI document
- * (`/faces/simplefin/openapi.json`): protocol 1.0's Account Set, the 2.0 draft's, and `/info`. They
+ * (`/faces/simplefin/openapi.json`, endpoints.ts): protocol 1.0's Account Set, the 2.0 draft's, and `/info`. They
  * describe exactly what `mapping.ts` builds (no other fields: every object is strict); the tests
  * check real answers against the served document.
  */
@@ -105,3 +105,6 @@ export const AccountSetV2Schema = z
   .meta({ id: 'AccountSetV2', description: 'Protocol 2.0 draft (version=2 or 2.0)' });
 
 export const InfoSchema = z.strictObject({ versions: z.array(z.enum(['1.0', '2.0'])) }).meta({ id: 'Info' });
+
+/** `POST /claim/:code`'s answer, as text/plain: `http(s)://<user id>:<API key>@<public host>/simplefin`. */
+export const AccessUrlSchema = z.url();
