@@ -6,11 +6,12 @@
  * an index (`transactions_posting_order_idx`, the history's for pending ones), whatever its depth. The
  * balance before a period is a sum over that index alone; later pages carry it forward.
  */
-import { type EntityManager, executeHot } from '@sandbank/db';
+import type { EntityManager } from '@sandbank/db';
 import { conversionOf } from '../statements/entry-conversion.ts';
 import { type PendingEntry, partyOf, toPendingEntry } from '../statements/pending-entries.ts';
-import { type EntryRow, PAYMENT_PARTY, type PendingRow } from '../statements/queries.ts';
+import type { EntryRow } from '../statements/queries.ts';
 import type { StatementEntry } from '../statements/statement.ts';
+import { selectBookedAfter, selectOpeningBalance, selectPendingAfter } from './queries/transaction-pages.ts';
 
 /** Where a page starts: after a booked entry (with the balance after it) or after a pending one. */
 export type PagePosition =
@@ -20,40 +21,6 @@ export type PagePosition =
 export type PageEntry =
   | { status: 'booked'; entry: StatementEntry; position: PagePosition }
   | { status: 'pending'; entry: PendingEntry; position: PagePosition };
-
-const local = (column: string) => `to_char(${column} at time zone 'Europe/Warsaw', 'YYYY-MM-DD')`;
-/** Values in this order: account, from, to, then the position's two (when after one), then the limit. */
-const IN_PERIOD = (column: string) =>
-  `${column} >= (?::date)::timestamp at time zone 'Europe/Warsaw' and ${column} < (?::date + 1)::timestamp at time zone 'Europe/Warsaw'`;
-
-const bookedSql = (after: boolean) => ({
-  name: after ? 'eb_booked_after_v1' : 'eb_booked_first_v1',
-  sql: `select t.id, t.external_txn_id, t.amount, ${local('t.posted_at')} as booking_date, ${local('t.date')} as value_date,
-      t.posted_at, t.posted_at::text as position, t.description, t.merchant, t.category, t.reversal_of, t.original_amount,
-      t.original_currency, t.exchange_rate::text, ${PAYMENT_PARTY}
-    from transactions t
-    where t.account_id = ? and t.status = 'posted' and ${IN_PERIOD('t.posted_at')}
-      ${after ? 'and (t.posted_at, t.id) > (?::timestamptz, ?::uuid)' : ''}
-    order by t.posted_at, t.id
-    limit ?`,
-});
-
-const pendingSql = (after: boolean) => ({
-  name: after ? 'eb_pending_after_v1' : 'eb_pending_first_v1',
-  sql: `select t.id, t.external_txn_id, t.amount, ${local('t.date')} as value_date, t.date::text as position,
-      t.description, t.merchant, t.category, t.original_amount, t.original_currency, t.exchange_rate::text, ${PAYMENT_PARTY}
-    from transactions t
-    where t.account_id = ? and t.status = 'pending' and ${IN_PERIOD('t.date')}
-      ${after ? 'and (t.date, t.id) > (?::timestamptz, ?::uuid)' : ''}
-    order by t.date, t.id
-    limit ?`,
-});
-
-const OPENING_SQL = {
-  name: 'eb_opening_v1',
-  sql: `select coalesce(sum(t.amount), 0)::text as opening from transactions t
-    where t.account_id = ? and t.status = 'posted' and t.posted_at < (?::date)::timestamp at time zone 'Europe/Warsaw'`,
-};
 
 export interface TransactionPageParams {
   accountId: string;
@@ -73,15 +40,14 @@ export async function readTransactionPage(em: EntityManager, params: Transaction
   const { accountId, from, to, after, limit } = params;
   const out: PageEntry[] = [];
   if (params.booked && after?.phase !== 'pending') {
-    let balance = after ? after.balance : await openingBalance(em, accountId, from);
-    const keyset = after ? [after.postedAt, after.id] : [];
-    const rows = await executeHot<EntryRow & { position: string }>(em, bookedSql(after !== null), [
+    let balance = after ? after.balance : BigInt(await selectOpeningBalance(em, accountId, from));
+    const rows = await selectBookedAfter(em, {
       accountId,
       from,
       to,
-      ...keyset,
+      after: after ? { at: after.postedAt, id: after.id } : null,
       limit,
-    ]);
+    });
     for (const row of rows) {
       balance += BigInt(row.amount);
       out.push({
@@ -92,24 +58,18 @@ export async function readTransactionPage(em: EntityManager, params: Transaction
     }
   }
   if (params.pending && out.length < limit) {
-    const keyset = after?.phase === 'pending' ? [after.date, after.id] : [];
-    const rows = await executeHot<PendingRow & { position: string }>(em, pendingSql(keyset.length > 0), [
+    const rows = await selectPendingAfter(em, {
       accountId,
       from,
       to,
-      ...keyset,
-      limit - out.length,
-    ]);
+      after: after?.phase === 'pending' ? { at: after.date, id: after.id } : null,
+      limit: limit - out.length,
+    });
     for (const row of rows) {
       out.push({ status: 'pending', entry: toPendingEntry(row), position: { phase: 'pending', date: row.position, id: row.id } });
     }
   }
   return out;
-}
-
-async function openingBalance(em: EntityManager, accountId: string, from: string): Promise<bigint> {
-  const [row] = await executeHot<{ opening: string }>(em, OPENING_SQL, [accountId, from]);
-  return BigInt(row?.opening ?? '0');
 }
 
 function toBookedEntry(row: EntryRow, balanceAfter: bigint): StatementEntry {
