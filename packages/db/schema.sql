@@ -812,6 +812,7 @@ CREATE INDEX transactions_history_idx ON transactions USING btree (account_id, d
 CREATE INDEX transactions_owner_history_idx ON transactions USING btree (user_id, date DESC, id DESC);
 CREATE INDEX transactions_payment_idx ON transactions USING btree (payment_id) WHERE (payment_id IS NOT NULL);
 CREATE UNIQUE INDEX transactions_payment_leg_key ON transactions USING btree (payment_id, ((amount > 0))) WHERE ((payment_id IS NOT NULL) AND (reversal_of IS NULL));
+CREATE INDEX transactions_posting_order_idx ON transactions USING btree (account_id, posted_at, id) INCLUDE (amount) WHERE (status = 'posted'::text);
 CREATE INDEX transactions_reversal_of_idx ON transactions USING btree (reversal_of) WHERE (reversal_of IS NOT NULL);
 CREATE INDEX transactions_settle_due_idx ON transactions USING btree (settle_at) WHERE ((status = 'pending'::text) AND (settle_at IS NOT NULL));
 CREATE INDEX transactions_user_due_idx ON transactions USING btree (user_id, LEAST(settle_at, expire_at)) WHERE ((status = 'pending'::text) AND ((settle_at IS NOT NULL) OR (expire_at IS NOT NULL)));

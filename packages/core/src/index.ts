@@ -33,6 +33,11 @@ export {
   type SessionStatus,
 } from './domain/enablebanking/sessions.ts';
 export {
+  type PageEntry,
+  type PagePosition,
+  readTransactionPage,
+} from './domain/enablebanking/transaction-pages.ts';
+export {
   cursorOf,
   LOG_START,
   type LogPosition,

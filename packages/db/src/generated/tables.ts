@@ -1,6 +1,6 @@
 // The tables as Kysely sees them, rendered from a migrated database by packages/db/src/table-types.ts.
 // Do not edit: migrations change the schema; `pnpm --filter @sandbank/db schema` rewrites this file.
-// migrations digest: f6684202ff6bbdab0c14dbc88327a572
+// migrations digest: 9962ea811e683e9ec00d7c4a9ed6214b
 import type { ColumnType } from 'kysely';
 
 /** A `jsonb` value as node-postgres parses it. */

@@ -42,6 +42,7 @@ import { Migration20261129140002SnapshotPayments } from './20261129140002-snapsh
 import { Migration20261129150245StandingOrders } from './20261129150245-standing-orders.ts';
 import { Migration20261129150521RequisitionApiKey } from './20261129150521-requisition-api-key.ts';
 import { Migration20261129173000EnablebankingDailyAccess } from './20261129173000-enablebanking-daily-access.ts';
+import { Migration20261129174641TransactionsPostingOrder } from './20261129174641-transactions-posting-order.ts';
 
 export const migrations: MigrationObject[] = [
   { name: '20261122000000-initial', class: Migration20261122000000Initial },
@@ -86,4 +87,5 @@ export const migrations: MigrationObject[] = [
   { name: '20261129150245-standing-orders', class: Migration20261129150245StandingOrders },
   { name: '20261129150521-requisition-api-key', class: Migration20261129150521RequisitionApiKey },
   { name: '20261129173000-enablebanking-daily-access', class: Migration20261129173000EnablebankingDailyAccess },
+  { name: '20261129174641-transactions-posting-order', class: Migration20261129174641TransactionsPostingOrder },
 ];

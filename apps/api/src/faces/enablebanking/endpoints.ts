@@ -168,7 +168,7 @@ export const routes: Record<string, FaceRoute<AppCall>> = {
       const account = await readableAccount(call);
       if (!account.access.transactions) throw ebErrors.accessDenied('transactions');
       if (query.continuation_key === undefined) await checkDailyLimit(call, account, 'transactions');
-      return readWorld(call, account.userId, (em) => transactionsPage(em, account, query));
+      return readWorld(call, account.userId, (em) => transactionsPage(em, account, query, call.deps.secrets.jwtSecret));
     },
   },
   ...paymentRoutes,

@@ -30,7 +30,7 @@ export interface PendingRow extends ConversionColumns {
 }
 
 /** A payment's other side and EndToEndId, from its `raw` (docs/concepts/payments.md); null on other transactions. */
-const PAYMENT_PARTY = `t.raw->'counterparty'->>'name' as counterparty_name, t.raw->'counterparty'->>'iban' as counterparty_iban,
+export const PAYMENT_PARTY = `t.raw->'counterparty'->>'name' as counterparty_name, t.raw->'counterparty'->>'iban' as counterparty_iban,
       t.raw->>'endToEndId' as end_to_end_id`;
 
 const PENDING_SQL = {
