@@ -1,24 +1,19 @@
 /**
  * The SQL of snapshots (docs/architecture.md, "The schema"): taking one (snapshots.ts), in its
  * REPEATABLE READ transaction; reading, restoring (restore-snapshot.ts) or deleting one. One named
- * function per statement.
+ * function per statement. The copies are set-wise SQL, like the fork's (forks.ts); the rows they
+ * return are typed from the generated tables (`Row`).
  */
-import type { EntityManager } from '@sandbank/db';
+import type { EntityManager, Row } from '@sandbank/db';
 import { WORLD_NOW_SQL } from '../../clock/clock.ts';
 
-export interface SnapshotRow {
-  id: string;
-  name: string;
-  taken_at: Date | string;
-  clock_offset_ms: string | number;
-  accounts: number;
-  transactions: number;
-  schedules: number;
-  webhooks: number;
-  api_keys: number;
+export type SnapshotRow = Pick<
+  Row<'world_snapshots'>,
+  'id' | 'name' | 'taken_at' | 'clock_offset_ms' | 'accounts' | 'transactions' | 'schedules' | 'webhooks' | 'api_keys'
+> & {
   /** What it was asked to keep, in one order (`webhooks`, `apiKeys`): kept even when there were none. */
   include: SnapshotInclude[];
-}
+};
 
 /** What a snapshot keeps beyond the world's money and clock, when asked. */
 export type SnapshotInclude = 'webhooks' | 'apiKeys';
@@ -69,8 +64,9 @@ export async function setRepeatableRead(tx: EntityManager): Promise<void> {
 
 /** The world's now and clock offset, and how many rows of each kind a snapshot of it would keep (text counts). */
 export interface WorldToKeepRow {
-  now: Date;
-  offset_ms: string;
+  /** The world's now (timestamptz text). */
+  now: string;
+  offset_ms: Row<'users'>['clock_offset_ms'];
   a: string;
   t: string;
   s: string;
