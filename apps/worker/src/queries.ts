@@ -4,6 +4,7 @@
  * (transaction.ts), one named function per statement on the worker's pg pool or a client of it.
  * The delivery task's statements are in delivery/queries.ts.
  */
+import type { Row } from '@sandbank/db';
 import type pg from 'pg';
 
 // The heartbeat.
@@ -65,9 +66,9 @@ export async function deleteHeartbeat(pool: pg.Pool, workerId: string): Promise<
 
 /** An unrelayed event paired with one webhook it goes to (`webhook_id` null: no webhook wants it). */
 export interface RelayPair {
-  event_id: string;
-  webhook_id: string | null;
-  user_id: string;
+  event_id: Row<'events'>['id'];
+  webhook_id: Row<'webhooks'>['id'] | null;
+  user_id: Row<'events'>['user_id'];
   /** A transaction event for a Plaid Item's webhook: a SYNC_UPDATES_AVAILABLE. */
   sync_update: boolean;
 }
@@ -108,8 +109,8 @@ export async function claimUnrelayedEvents(client: pg.PoolClient, batchSize: num
 export async function insertDeliveriesAndMarkRelayed(
   client: pg.PoolClient,
   { deliveries, eventIds }: { deliveries: { id: string; webhook_id: string; event_id: string }[]; eventIds: string[] },
-): Promise<{ id: string; webhook_id: string }[]> {
-  const { rows } = await client.query<{ id: string; webhook_id: string }>(
+): Promise<Pick<Row<'webhook_deliveries'>, 'id' | 'webhook_id'>[]> {
+  const { rows } = await client.query<Pick<Row<'webhook_deliveries'>, 'id' | 'webhook_id'>>(
     `with marked as (update events set relayed_at = now() where id = any ($4::uuid[]))
        insert into webhook_deliveries (id, webhook_id, event_id, next_attempt_at)
        select id, webhook_id, event_id, now() from unnest($1::uuid[], $2::uuid[], $3::uuid[]) as t (id, webhook_id, event_id)

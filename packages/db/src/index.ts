@@ -13,7 +13,7 @@ export * from './entities/index.ts';
 export { executeHot, type HotStatement } from './hot-statement.ts';
 export { createOrm, createReadOrm, type EntityManager, MIGRATION_NAMES, nativePool, type Orm } from './orm.ts';
 export { EmbeddedPostgresError } from './postgres-process.ts';
-export { type Database, type Json, kysely } from './query-builder.ts';
+export { type Database, type Json, kysely, type Row } from './query-builder.ts';
 export { findRelocatedData, type RelocatedData, removeRelocatedData, removeUnusedBinaries } from './relocated-data.ts';
 export { renderSchemaReference } from './schema-reference.ts';
 export { openSnapshot, type Snapshot } from './snapshot.ts';

@@ -8,8 +8,11 @@
  * keeps dates, timestamps and intervals as PostgreSQL's text; `bigint` and `numeric` come back as
  * text (never a `Number`, which would round money past 2^53), `jsonb` parsed.
  *
- * The header records a digest of the migrations the file was rendered from; the db package's
- * typecheck (`scripts/check-generated.ts`) fails when a migration changes without the file.
+ * The file also lists, as a tuple type, the migrations the database had applied (`RenderedMigrations`);
+ * migrations/index.ts lists its migrations `satisfies` that tuple, so adding, renaming or removing a
+ * migration without rendering this file again fails `tsc` itself. The header records a digest of the
+ * migrations' text too: the db package's typecheck (`scripts/check-generated.ts`) fails when an
+ * existing migration is edited without the file.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -74,6 +77,7 @@ export async function renderTableTypes(client: pg.ClientBase, digest = migration
       order by c.relname, a.attnum`,
     [SCHEMA, BOOKKEEPING],
   );
+  const applied = await client.query<{ name: string }>('select name from mikro_orm_migrations order by name');
   const tables = new Map<string, string[]>();
   for (const row of rows) {
     const lines = tables.get(row.table) ?? [];
@@ -94,5 +98,12 @@ export async function renderTableTypes(client: pg.ClientBase, digest = migration
   out.push('/** Every table of the public schema, by name. */', 'export interface Database {');
   for (const table of tables.keys()) out.push(`  ${table}: ${pascal(table)}Table;`);
   out.push('}', '');
+  out.push(
+    '/** The migrations this file was rendered from, in order: migrations/index.ts must list exactly these. */',
+    'export type RenderedMigrations = readonly [',
+    ...applied.rows.map((row) => `  '${row.name}',`),
+    '];',
+    '',
+  );
   return out.join('\n');
 }

@@ -3,6 +3,7 @@
  * statement, on the worker's pg pool or, where a statement belongs to a transaction, on the client
  * that runs it (store.ts opens those transactions; the delivery task calls the rest).
  */
+import type { Row } from '@sandbank/db';
 import type { AttemptFault, WebhookFaults } from '@sandbank/schemas';
 import { type deliveryJob, enqueueDeliveryJobsSql } from '@sandbank/webhooks';
 import type pg from 'pg';
@@ -166,12 +167,8 @@ export async function enqueueDeliveryJobs(client: pg.PoolClient, jobs: ReturnTyp
   await client.query(enqueueDeliveryJobsSql('$1'), [JSON.stringify(jobs)]);
 }
 
-/** A Plaid signing key, its private JWK sealed. */
-export interface PlaidSigningKeyRow {
-  kid: string;
-  private_key_ciphertext: string;
-  private_key_key_id: string;
-}
+/** A Plaid signing key, its private JWK sealed (text columns: the same on this pool as in the generated types). */
+export type PlaidSigningKeyRow = Pick<Row<'plaid_signing_keys'>, 'kid' | 'private_key_ciphertext' | 'private_key_key_id'>;
 
 /** The current Plaid signing key (not retired by a rotation); undefined before the API made one. */
 export async function selectCurrentPlaidSigningKey(pool: pg.Pool): Promise<PlaidSigningKeyRow | undefined> {

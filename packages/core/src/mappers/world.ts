@@ -1,6 +1,6 @@
 /** Snapshots and child worlds, from the rows of domain/worlds, in the SPEC's shapes. */
 import type { Snapshot, World } from '@sandbank/schemas';
-import type { SnapshotRow } from '../domain/worlds/queries/snapshots.ts';
+import type { SnapshotRow } from '../domain/worlds/queries/snapshot-rows.ts';
 import type { WorldRow } from '../domain/worlds/worlds.ts';
 import { isoTimestamp } from '../lib/timestamps.ts';
 

@@ -1,6 +1,6 @@
 // The tables as Kysely sees them, rendered from a migrated database by packages/db/src/table-types.ts.
 // Do not edit: migrations change the schema; `pnpm --filter @sandbank/db schema` rewrites this file.
-// migrations digest: 9962ea811e683e9ec00d7c4a9ed6214b
+// migrations digest: d00ee640faf7a25008459ee610126556
 import type { ColumnType } from 'kysely';
 
 /** A `jsonb` value as node-postgres parses it. */
@@ -636,3 +636,50 @@ export interface Database {
   world_snapshots: WorldSnapshotsTable;
   worlds: WorldsTable;
 }
+
+/** The migrations this file was rendered from, in order: migrations/index.ts must list exactly these. */
+export type RenderedMigrations = readonly [
+  '20261122000000-initial',
+  '20261122010000-ledger-limits',
+  '20261122020000-webhook-deliveries',
+  '20261122040000-rate-limits',
+  '20261122050000-transaction-owner',
+  '20261122060000-account-transaction-count',
+  '20261123020000-transaction-lifecycle',
+  '20261123030000-event-log',
+  '20261123040000-clock-and-schedules',
+  '20261124010000-simplefin',
+  '20261124020000-webhook-rotation-and-cycles',
+  '20261124030000-transaction-version-raised',
+  '20261124040000-transaction-request-fingerprint',
+  '20261125000000-wall-clock',
+  '20261125010000-plaid-items',
+  '20261125020000-plaid-webhooks',
+  '20261125030000-gocardless',
+  '20261125030000-password-guesses',
+  '20261126010000-worlds',
+  '20261126020000-webhook-faults',
+  '20261126030000-gocardless-consent-steps',
+  '20261126031000-plaid-signing-key-rotation',
+  '20261126041700-snapshot-webhooks-and-keys',
+  '20261126044500-events-by-transaction',
+  '20261126045200-webhook-attempt-exchange',
+  '20261126065000-snapshot-include',
+  '20261126065100-world-refresh-tokens',
+  '20261126070700-webhook-attempt-retention',
+  '20261129080000-account-currencies',
+  '20261129103031-fx-rates',
+  '20261129103038-enablebanking',
+  '20261129103059-payments',
+  '20261129104104-card-conversions',
+  '20261129113616-conversion-version-rule',
+  '20261129120030-payment-files',
+  '20261129121300-payment-links-version-rule',
+  '20261129130435-payment-link-indexes',
+  '20261129135950-enablebanking-payments',
+  '20261129140002-snapshot-payments',
+  '20261129150245-standing-orders',
+  '20261129150521-requisition-api-key',
+  '20261129173000-enablebanking-daily-access',
+  '20261129174641-transactions-posting-order',
+];

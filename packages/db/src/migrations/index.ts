@@ -1,5 +1,6 @@
 /** Every migration, in order. Listed explicitly (no folder scanning) so bundlers and Node's type stripping both work. */
 import type { MigrationObject } from '@mikro-orm/core';
+import type { RenderedMigrations } from '../generated/tables.ts';
 import { Migration20261122000000Initial } from './20261122000000-initial.ts';
 import { Migration20261122010000LedgerLimits } from './20261122010000-ledger-limits.ts';
 import { Migration20261122020000WebhookDeliveries } from './20261122020000-webhook-deliveries.ts';
@@ -44,7 +45,16 @@ import { Migration20261129150521RequisitionApiKey } from './20261129150521-requi
 import { Migration20261129173000EnablebankingDailyAccess } from './20261129173000-enablebanking-daily-access.ts';
 import { Migration20261129174641TransactionsPostingOrder } from './20261129174641-transactions-posting-order.ts';
 
-export const migrations: MigrationObject[] = [
+/**
+ * The list must be the migrations the generated table types were rendered from, name for name: a
+ * migration added, renamed or removed here without `pnpm --filter @sandbank/db schema` fails `tsc`
+ * on this `satisfies` (the queries would otherwise be typed by stale columns).
+ */
+type Listed<Names extends readonly string[]> = {
+  readonly [K in keyof Names]: { readonly name: Names[K]; readonly class: MigrationObject['class'] };
+};
+
+const listed = [
   { name: '20261122000000-initial', class: Migration20261122000000Initial },
   { name: '20261122010000-ledger-limits', class: Migration20261122010000LedgerLimits },
   { name: '20261122020000-webhook-deliveries', class: Migration20261122020000WebhookDeliveries },
@@ -88,4 +98,6 @@ export const migrations: MigrationObject[] = [
   { name: '20261129150521-requisition-api-key', class: Migration20261129150521RequisitionApiKey },
   { name: '20261129173000-enablebanking-daily-access', class: Migration20261129173000EnablebankingDailyAccess },
   { name: '20261129174641-transactions-posting-order', class: Migration20261129174641TransactionsPostingOrder },
-];
+] as const satisfies Listed<RenderedMigrations>;
+
+export const migrations: MigrationObject[] = [...listed];

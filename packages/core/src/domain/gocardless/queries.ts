@@ -1,25 +1,30 @@
 /**
- * The SQL of the GoCardless face's requisitions (docs/architecture.md, "The schema"): the row type
- * and one named function per statement; `requisitions.ts` keeps the rules and maps rows to the
- * domain's `Requisition`.
+ * The SQL of the GoCardless face's requisitions (docs/architecture.md, "The schema"): one named
+ * function per statement, written with Kysely over the generated tables (`kysely(em)`);
+ * `requisitions.ts` keeps the rules and maps rows to the domain's `Requisition`.
  */
-import type { EntityManager } from '@sandbank/db';
-import { WORLD_NOW_SQL } from '../clock/clock.ts';
+import { type EntityManager, kysely, type Row } from '@sandbank/db';
+import { type RawBuilder, sql } from 'kysely';
+import { worldNowOf } from '../clock/queries.ts';
 
-export interface AgreementRow {
-  id: string;
-  user_id: string;
-  institution_id: string;
-  max_historical_days: number;
-  access_valid_for_days: number;
-  /** The access scopes (a check constraint keeps them to `ACCESS_SCOPES`). */
-  access_scope: string[];
-  created_at: Date | string;
-  accepted_at: Date | string | null;
-}
+/** An agreement's row; inside another row (`agreementOf`) its instants are JSON's ISO text. */
+export type AgreementRow = Row<'gocardless_agreements'>;
 
-const AGREEMENT_COLUMNS =
-  'id, user_id, institution_id, max_historical_days, access_valid_for_days, access_scope, created_at, accepted_at';
+const AGREEMENT_COLUMNS = [
+  'id',
+  'user_id',
+  'institution_id',
+  'max_historical_days',
+  'access_valid_for_days',
+  'access_scope',
+  'created_at',
+  'accepted_at',
+] as const;
+
+/** The agreement whose id is the column `agreementId` of the outer statement, as one JSON object. */
+const agreementOf = (agreementId: string): RawBuilder<AgreementRow> =>
+  sql<AgreementRow>`(select row_to_json(x) from (select ${sql.join(AGREEMENT_COLUMNS.map((column) => sql.ref(column)))}
+     from gocardless_agreements ag where ag.id = ${sql.ref(agreementId)}) x)`;
 
 /** How many rows of a face table (agreements, requisitions) the user has. */
 export async function countFaceRows(
@@ -27,7 +32,11 @@ export async function countFaceRows(
   userId: string,
   table: 'gocardless_agreements' | 'gocardless_requisitions',
 ): Promise<number> {
-  const [row] = await tx.execute<{ n: string }[]>(`select count(*) as n from ${table} where user_id = ?`, [userId]);
+  const row = await kysely(tx)
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
@@ -43,67 +52,83 @@ export async function insertAgreement(
     createdAt: Date;
   },
 ): Promise<AgreementRow | undefined> {
-  const [row] = await tx.execute<AgreementRow[]>(
-    `insert into gocardless_agreements (id, user_id, institution_id, max_historical_days, access_valid_for_days, access_scope, created_at)
-     values (?, ?, ?, ?, ?, ?::text[], ?) returning ${AGREEMENT_COLUMNS}`,
-    [
-      agreement.id,
-      agreement.userId,
-      agreement.institutionId,
-      agreement.maxHistoricalDays,
-      agreement.accessValidForDays,
-      `{${agreement.accessScope.join(',')}}`,
-      agreement.createdAt,
-    ],
-  );
-  return row;
+  return kysely(tx)
+    .insertInto('gocardless_agreements')
+    .values({
+      id: agreement.id,
+      user_id: agreement.userId,
+      institution_id: agreement.institutionId,
+      max_historical_days: agreement.maxHistoricalDays,
+      access_valid_for_days: agreement.accessValidForDays,
+      access_scope: [...agreement.accessScope],
+      created_at: agreement.createdAt,
+    })
+    .returning(AGREEMENT_COLUMNS)
+    .executeTakeFirst();
 }
 
 export async function selectAgreement(em: EntityManager, userId: string, id: string): Promise<AgreementRow | undefined> {
-  const [row] = await em.execute<AgreementRow[]>(
-    `select ${AGREEMENT_COLUMNS} from gocardless_agreements where id = ? and user_id = ?`,
-    [id, userId],
-  );
-  return row;
+  return kysely(em)
+    .selectFrom('gocardless_agreements')
+    .select(AGREEMENT_COLUMNS)
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
-export interface LinkedAccountRow {
-  id: string;
-  account_id: string;
-  name: string;
-  currency: string;
-  status: string;
-  email: string;
-  requisition_id: string;
-  institution_id: string;
-  created_at: Date | string;
-  last_accessed: Date | string | null;
-  now: Date | string;
-  agreement: AgreementRow;
-}
+export type LinkedAccountRow = Pick<
+  Row<'gocardless_accounts'>,
+  'id' | 'account_id' | 'requisition_id' | 'created_at' | 'last_accessed'
+> &
+  Pick<Row<'accounts'>, 'name' | 'currency' | 'status'> &
+  Pick<Row<'users'>, 'email'> &
+  Pick<Row<'gocardless_requisitions'>, 'institution_id'> & {
+    /** The world's now (timestamptz text). */
+    now: string;
+    agreement: AgreementRow;
+  };
 
 /**
  * A linked account of the user's linked requisitions, or undefined; reading it records the access
  * (`last_accessed`) at the world's now, and the row carries the previous one.
  */
 export async function touchLinkedAccount(em: EntityManager, userId: string, id: string): Promise<LinkedAccountRow | undefined> {
-  const [row] = await em.execute<LinkedAccountRow[]>(
-    `with found as (
-       select g.id, g.account_id, a.name, a.currency, a.status, u.email, g.requisition_id, r.institution_id, g.created_at,
-         g.last_accessed, ${WORLD_NOW_SQL} as now,
-         (select row_to_json(x) from (select ${AGREEMENT_COLUMNS} from gocardless_agreements ag where ag.id = r.agreement_id) x) as agreement
-       from gocardless_accounts g
-       join gocardless_requisitions r on r.id = g.requisition_id and r.status = 'LN'
-       join accounts a on a.id = g.account_id
-       join users u on u.id = g.user_id
-       where g.id = ? and g.user_id = ?
-     ), touched as (
-       update gocardless_accounts g set last_accessed = found.now from found where g.id = found.id
-     )
-     select * from found`,
-    [id, userId],
-  );
-  return row;
+  return kysely(em)
+    .with('found', (db) =>
+      db
+        .selectFrom('gocardless_accounts as g')
+        .innerJoin('gocardless_requisitions as r', (join) =>
+          join.onRef('r.id', '=', 'g.requisition_id').on('r.status', '=', 'LN'),
+        )
+        .innerJoin('accounts as a', 'a.id', 'g.account_id')
+        .innerJoin('users as u', 'u.id', 'g.user_id')
+        .select([
+          'g.id',
+          'g.account_id',
+          'a.name',
+          'a.currency',
+          'a.status',
+          'u.email',
+          'g.requisition_id',
+          'r.institution_id',
+          'g.created_at',
+          'g.last_accessed',
+          worldNowOf('u').as('now'),
+          agreementOf('r.agreement_id').as('agreement'),
+        ])
+        .where('g.id', '=', id)
+        .where('g.user_id', '=', userId),
+    )
+    .with('touched', (db) =>
+      db
+        .updateTable('gocardless_accounts as g')
+        .from('found')
+        .set((eb) => ({ last_accessed: eb.ref('found.now') }))
+        .whereRef('g.id', '=', 'found.id'),
+    )
+    .selectFrom('found')
+    .selectAll()
+    .executeTakeFirst();
 }
 
 /** Counts one read of a linked account's scope on a day; the count including it (one atomic upsert). */
@@ -111,12 +136,14 @@ export async function incrementDailyAccess(
   em: EntityManager,
   { linkedAccountId, scope, day }: { linkedAccountId: string; scope: string; day: string },
 ): Promise<number> {
-  const [row] = await em.execute<{ count: number }[]>(
-    `insert into gocardless_daily_access (account_id, scope, day, count) values (?, ?, ?::date, 1)
-     on conflict (account_id, scope, day) do update set count = gocardless_daily_access.count + 1
-     returning count`,
-    [linkedAccountId, scope, day],
-  );
+  const row = await kysely(em)
+    .insertInto('gocardless_daily_access')
+    .values({ account_id: linkedAccountId, scope, day, count: 1 })
+    .onConflict((conflict) =>
+      conflict.columns(['account_id', 'scope', 'day']).doUpdateSet({ count: sql<number>`gocardless_daily_access.count + 1` }),
+    )
+    .returning('count')
+    .executeTakeFirst();
   return Number(row?.count ?? 0);
 }
 
@@ -125,48 +152,72 @@ export async function selectTokenKey(
   em: EntityManager,
   userId: string,
   keyId: string,
-): Promise<{ now: Date | string; revoked_at: Date | null; expires_at: Date | null; world_expired: boolean } | undefined> {
-  const [row] = await em.execute<
-    { now: Date | string; revoked_at: Date | null; expires_at: Date | null; world_expired: boolean }[]
-  >(
-    `select ${WORLD_NOW_SQL} as now, k.revoked_at, k.expires_at,
-        exists (select 1 from worlds w where w.id = u.id and w.expires_at <= sandbank_wall_now()) as world_expired
-       from api_keys k join users u on u.id = k.user_id where k.id = ? and u.id = ?`,
-    [keyId, userId],
-  );
-  return row;
+): Promise<(Pick<Row<'api_keys'>, 'revoked_at' | 'expires_at'> & { now: string; world_expired: boolean }) | undefined> {
+  return kysely(em)
+    .selectFrom('api_keys as k')
+    .innerJoin('users as u', 'u.id', 'k.user_id')
+    .select((eb) => [
+      worldNowOf('u').as('now'),
+      'k.revoked_at',
+      'k.expires_at',
+      eb
+        .exists(
+          eb
+            .selectFrom('worlds as w')
+            .select('w.id')
+            .whereRef('w.id', '=', 'u.id')
+            .where('w.expires_at', '<=', sql<string>`sandbank_wall_now()`),
+        )
+        .$castTo<boolean>()
+        .as('world_expired'),
+    ])
+    .where('k.id', '=', keyId)
+    .where('u.id', '=', userId)
+    .executeTakeFirst();
 }
 
-/** The statuses before the owner's decision, as a PostgreSQL array literal. */
-const UNDECIDED_ARRAY = '{CR,GC,SA}';
+/** The statuses before the owner's decision. */
+const UNDECIDED = ['CR', 'GC', 'SA'];
 
-export interface RequisitionRow {
-  id: string;
-  user_id: string;
-  institution_id: string;
-  redirect: string;
-  reference: string;
-  user_language: string;
+export type RequisitionRow = Pick<
+  Row<'gocardless_requisitions'>,
+  'id' | 'user_id' | 'institution_id' | 'redirect' | 'reference' | 'user_language' | 'created_at' | 'step_at'
+> & {
   status: 'CR' | 'GC' | 'SA' | 'LN' | 'RJ';
-  created_at: Date | string;
-  step_at: Date | string;
-  now: Date | string;
+  /** The world's now (timestamptz text). */
+  now: string;
   accounts: string[];
   agreement: AgreementRow;
   /** The name of the API key it was created with; null before keys were kept. */
   app_name: string | null;
-}
+};
 
-const REQUISITION_SELECT = `select r.id, r.user_id, r.institution_id, r.redirect, r.reference, r.user_language, r.status,
-    r.created_at, r.step_at, ${WORLD_NOW_SQL} as now,
-    (select k.name from api_keys k where k.id = r.api_key_id) as app_name,
-    coalesce((select array_agg(g.id order by g.position) from gocardless_accounts g where g.requisition_id = r.id), '{}') as accounts,
-    (select row_to_json(x) from (select ${AGREEMENT_COLUMNS} from gocardless_agreements a where a.id = r.agreement_id) x) as agreement
-  from gocardless_requisitions r join users u on u.id = r.user_id`;
+const selectRequisitionRows = (em: EntityManager) =>
+  kysely(em)
+    .selectFrom('gocardless_requisitions as r')
+    .innerJoin('users as u', 'u.id', 'r.user_id')
+    .select((eb) => [
+      'r.id',
+      'r.user_id',
+      'r.institution_id',
+      'r.redirect',
+      'r.reference',
+      'r.user_language',
+      eb.ref('r.status').$castTo<RequisitionRow['status']>().as('status'),
+      'r.created_at',
+      'r.step_at',
+      worldNowOf('u').as('now'),
+      eb.selectFrom('api_keys as k').select('k.name').whereRef('k.id', '=', 'r.api_key_id').as('app_name'),
+      sql<
+        string[]
+      >`coalesce((select array_agg(g.id order by g.position) from gocardless_accounts g where g.requisition_id = r.id), '{}')`.as(
+        'accounts',
+      ),
+      agreementOf('r.agreement_id').as('agreement'),
+    ]);
 
 export async function selectRequisition(em: EntityManager, userId: string, id: string): Promise<RequisitionRow | undefined> {
-  const [row] = await em.execute<RequisitionRow[]>(`${REQUISITION_SELECT} where r.id = ? and r.user_id = ?`, [id, userId]);
-  return row;
+  return selectRequisitionRows(em).where('r.id', '=', id).where('r.user_id', '=', userId).executeTakeFirst();
 }
 
 /** A page of the user's requisitions, newest first. */
@@ -174,33 +225,47 @@ export function selectRequisitions(
   em: EntityManager,
   { userId, limit, offset }: { userId: string; limit: number; offset: number },
 ): Promise<RequisitionRow[]> {
-  return em.execute<RequisitionRow[]>(
-    `${REQUISITION_SELECT} where r.user_id = ? order by r.created_at desc, r.id desc limit ? offset ?`,
-    [userId, limit, offset],
-  );
+  return selectRequisitionRows(em)
+    .where('r.user_id', '=', userId)
+    .orderBy('r.created_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
 export async function countRequisitions(em: EntityManager, userId: string): Promise<number> {
-  const [total] = await em.execute<{ n: string }[]>('select count(*) as n from gocardless_requisitions where user_id = ?', [
-    userId,
-  ]);
-  return Number(total?.n ?? 0);
+  return countFaceRows(em, userId, 'gocardless_requisitions');
 }
 
 export async function requisitionExists(em: EntityManager, userId: string, id: string): Promise<boolean> {
-  const rows = await em.execute('select 1 from gocardless_requisitions where id = ? and user_id = ?', [id, userId]);
+  const rows = await kysely(em)
+    .selectFrom('gocardless_requisitions')
+    .select('id')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .execute();
   return rows.length > 0;
 }
 
 /** Whether a requisition already uses the agreement. */
 export async function agreementInUse(em: EntityManager, agreementId: string): Promise<boolean> {
-  const rows = await em.execute('select 1 from gocardless_requisitions where agreement_id = ?', [agreementId]);
+  const rows = await kysely(em)
+    .selectFrom('gocardless_requisitions')
+    .select('id')
+    .where('agreement_id', '=', agreementId)
+    .execute();
   return rows.length > 0;
 }
 
 /** Whether another requisition of the user carries this reference. */
 export async function referenceTaken(em: EntityManager, userId: string, reference: string): Promise<boolean> {
-  const rows = await em.execute('select 1 from gocardless_requisitions where user_id = ? and reference = ?', [userId, reference]);
+  const rows = await kysely(em)
+    .selectFrom('gocardless_requisitions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('reference', '=', reference)
+    .execute();
   return rows.length > 0;
 }
 
@@ -218,22 +283,21 @@ export async function insertRequisition(
     now: Date;
   },
 ): Promise<void> {
-  await em.execute(
-    `insert into gocardless_requisitions (id, user_id, agreement_id, institution_id, redirect, reference, user_language, api_key_id, created_at, step_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      row.id,
-      row.userId,
-      row.agreementId,
-      row.institutionId,
-      row.redirect,
-      row.reference,
-      row.userLanguage,
-      row.apiKeyId,
-      row.now,
-      row.now,
-    ],
-  );
+  await kysely(em)
+    .insertInto('gocardless_requisitions')
+    .values({
+      id: row.id,
+      user_id: row.userId,
+      agreement_id: row.agreementId,
+      institution_id: row.institutionId,
+      redirect: row.redirect,
+      reference: row.reference,
+      user_language: row.userLanguage,
+      api_key_id: row.apiKeyId,
+      created_at: row.now,
+      step_at: row.now,
+    })
+    .execute();
 }
 
 /** Marks an undecided requisition `status` (LN or RJ) at `now`; its agreement's id, or undefined when it was decided already. */
@@ -241,12 +305,14 @@ export async function decideUndecidedRequisition(
   em: EntityManager,
   { userId, id, status, now }: { userId: string; id: string; status: 'LN' | 'RJ'; now: Date },
 ): Promise<string | undefined> {
-  const [decided] = await em.execute<{ agreement_id: string }[]>(
-    `update gocardless_requisitions set status = ?, decided_at = ?, step_at = ?
-      where id = ? and user_id = ? and status = any (?::text[])
-     returning agreement_id`,
-    [status, now, now, id, userId, UNDECIDED_ARRAY],
-  );
+  const decided = await kysely(em)
+    .updateTable('gocardless_requisitions')
+    .set({ status, decided_at: now, step_at: now })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where(sql<boolean>`status = any (${UNDECIDED}::text[])`)
+    .returning('agreement_id')
+    .executeTakeFirst();
   return decided?.agreement_id;
 }
 
@@ -255,21 +321,37 @@ export async function insertLinkedAccounts(
   em: EntityManager,
   { userId, requisitionId, accountIds, now }: { userId: string; requisitionId: string; accountIds: string[] | null; now: Date },
 ): Promise<number> {
-  const picked = accountIds === null ? null : `{${accountIds.join(',')}}`;
-  const rows = await em.execute<{ id: string }[]>(
-    `insert into gocardless_accounts (id, requisition_id, account_id, user_id, position, created_at)
-     select gen_random_uuid(), ?, a.id, a.user_id, row_number() over (order by a.created_at, a.id), ?
-       from accounts a
-      where a.user_id = ? and a.status = 'open' and (?::uuid[] is null or a.id = any(?::uuid[]))
-     returning id`,
-    [requisitionId, now, userId, picked, picked],
-  );
+  const db = kysely(em);
+  const rows = await db
+    .insertInto('gocardless_accounts')
+    .columns(['id', 'requisition_id', 'account_id', 'user_id', 'position', 'created_at'])
+    .expression(
+      db
+        .selectFrom('accounts as a')
+        .select([
+          sql<string>`gen_random_uuid()`.as('id'),
+          sql<string>`${requisitionId}::uuid`.as('requisition_id'),
+          'a.id as account_id',
+          'a.user_id',
+          sql<number>`row_number() over (order by a.created_at, a.id)`.as('position'),
+          sql<string>`${now}::timestamptz`.as('created_at'),
+        ])
+        .where('a.user_id', '=', userId)
+        .where('a.status', '=', 'open')
+        .$if(accountIds !== null, (query) => query.where(sql<boolean>`a.id = any(${accountIds}::uuid[])`)),
+    )
+    .returning('id')
+    .execute();
   return rows.length;
 }
 
 /** Accepts the agreement at `now`, unless it was accepted before. */
 export async function acceptAgreement(em: EntityManager, agreementId: string, now: Date): Promise<void> {
-  await em.execute('update gocardless_agreements set accepted_at = coalesce(accepted_at, ?) where id = ?', [now, agreementId]);
+  await kysely(em)
+    .updateTable('gocardless_agreements')
+    .set({ accepted_at: sql<string>`coalesce(accepted_at, ${now}::timestamptz)` })
+    .where('id', '=', agreementId)
+    .execute();
 }
 
 /** Moves an undecided requisition to `step` if it is at one of the `earlier` steps. */
@@ -277,8 +359,11 @@ export async function stepRequisition(
   em: EntityManager,
   { userId, id, step, earlier, now }: { userId: string; id: string; step: string; earlier: readonly string[]; now: Date },
 ): Promise<void> {
-  await em.execute(
-    'update gocardless_requisitions set status = ?, step_at = ? where id = ? and user_id = ? and status = any (?::text[])',
-    [step, now, id, userId, `{${earlier.join(',')}}`],
-  );
+  await kysely(em)
+    .updateTable('gocardless_requisitions')
+    .set({ status: step, step_at: now })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where(sql<boolean>`status = any (${[...earlier]}::text[])`)
+    .execute();
 }

@@ -2,20 +2,17 @@
  * The SQL of API-key authentication and owner resolution (docs/architecture.md, "The schema"): the
  * hot-path reads, as named prepared statements on the pool (`executeHot`).
  */
-import { type EntityManager, executeHot } from '@sandbank/db';
+import { type EntityManager, executeHot, type Row } from '@sandbank/db';
 import { WORLD_NOW_SQL } from '../clock/clock.ts';
 
-export interface KeyRow {
-  id: string;
-  user_id: string;
-  email: string;
-  user_now: string;
-  last_used_at: Date | string | null;
-  expires_at: Date | string | null;
-  revoked_at: Date | string | null;
-  /** The key's user is a child world past its TTL, not yet swept: every credential of it is refused. */
-  world_expired: boolean;
-}
+/** The rows' columns are the generated tables' (`Row`), so a migration changing one breaks this statement's callers. */
+export type KeyRow = Pick<Row<'api_keys'>, 'id' | 'user_id' | 'last_used_at' | 'expires_at' | 'revoked_at'> &
+  Pick<Row<'users'>, 'email'> & {
+    /** The world's now (timestamptz text). */
+    user_now: string;
+    /** The key's user is a child world past its TTL, not yet swept: every credential of it is refused. */
+    world_expired: boolean;
+  };
 
 const FIND_KEY = {
   sql: `select k.id, k.user_id, u.email, ${WORLD_NOW_SQL} as user_now, k.last_used_at, k.expires_at, k.revoked_at,
@@ -40,7 +37,7 @@ export function selectUsersBy(
   em: EntityManager,
   by: keyof typeof USER_MATCH,
   value: string,
-): Promise<{ id: string; now: string }[]> {
+): Promise<(Pick<Row<'users'>, 'id'> & { now: string })[]> {
   const sql = `select u.id, ${WORLD_NOW_SQL} as now from users u where ${USER_MATCH[by]} order by u.id limit 2`;
-  return executeHot<{ id: string; now: string }>(em, { sql }, [value]);
+  return executeHot<Pick<Row<'users'>, 'id'> & { now: string }>(em, { sql }, [value]);
 }

@@ -3,16 +3,16 @@
  * "The schema"): two aggregates, one named function each. They run on the ORM's connection, outside
  * any unit of work, as the scrape has no request context.
  */
-import type { EntityManager } from '@sandbank/db';
+import type { EntityManager, Row } from '@sandbank/db';
 
 /** The connection under the ORM (`orm.em.getConnection()`). */
 type Connection = ReturnType<EntityManager['getConnection']>;
 
+type DeliveryStatusCount = Pick<Row<'webhook_deliveries'>, 'status'> & { count: string };
+
 /** Webhook deliveries by status (pending, succeeded, failed), counts as text. */
-export async function countDeliveriesByStatus(connection: Connection): Promise<{ status: string; count: string }[]> {
-  return connection.execute<{ status: string; count: string }[]>(
-    'select status, count(*) as count from webhook_deliveries group by status',
-  );
+export async function countDeliveriesByStatus(connection: Connection): Promise<DeliveryStatusCount[]> {
+  return connection.execute<DeliveryStatusCount[]>('select status, count(*) as count from webhook_deliveries group by status');
 }
 
 /** graphile-worker's jobs by state, counts as text; no row if the queue's table answered none. */

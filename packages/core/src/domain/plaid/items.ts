@@ -110,17 +110,16 @@ export async function findItem(
 async function updateItem(
   em: EntityManager,
   itemId: string,
-  column: Parameters<typeof updateLiveItem>[2],
-  value: unknown,
+  change: Parameters<typeof updateLiveItem>[2],
 ): Promise<PlaidItem | null> {
-  const row = await updateLiveItem(em, itemId, column, value);
+  const row = await updateLiveItem(em, itemId, change);
   return row ? toItem(row) : null;
 }
 
 /** Removes the Item (its tokens stop working) and retires its webhook; null if it was removed already. */
 export const removeItem = (em: EntityManager, item: PlaidItem) =>
   em.transactional(async (tx) => {
-    const removed = await updateItem(tx, item.id, 'removed_at', await userNow(tx, item.userId));
+    const removed = await updateItem(tx, item.id, { removed_at: await userNow(tx, item.userId) });
     if (removed) await deleteItemWebhook(tx, removed.id);
     return removed;
   });
@@ -135,7 +134,7 @@ export const setItemWebhook = (
   em.transactional(async (tx) => {
     // The user's row first, as every path that counts the user's webhooks takes it (checkUserLimit).
     await lockUser(tx, item.userId);
-    const updated = await updateItem(tx, item.id, 'webhook_url', webhookUrl);
+    const updated = await updateItem(tx, item.id, { webhook_url: webhookUrl });
     if (updated) await syncItemWebhook(tx, deps, updated, webhookUrl);
     return updated;
   });

@@ -1,19 +1,22 @@
 /**
- * The SQL of the Plaid face's signing keys and notifications (docs/architecture.md, "The schema"):
- * typed rows and one named function per statement; `notifications.ts` keeps the rules.
+ * The SQL of the Plaid face's signing keys, Items and notifications (docs/architecture.md, "The
+ * schema"): one named function per statement, written with Kysely over the generated tables
+ * (`kysely(em)`); `notifications.ts` keeps the rules.
  */
-import type { EntityManager } from '@sandbank/db';
-import { TRANSACTION_COLUMNS, type TransactionRow } from '../../mappers/transaction.ts';
-import { WORLD_NOW_SQL } from '../clock/clock.ts';
+import { type EntityManager, kysely, type Row } from '@sandbank/db';
+import type { TransactionStatus } from '@sandbank/schemas';
+import { type ExpressionBuilder, type NotNull, sql } from 'kysely';
+import type { TransactionRow } from '../../mappers/transaction.ts';
+import { worldNowOf } from '../clock/queries.ts';
 import type { ItemState } from './item.ts';
 
-export interface SigningKeyRow {
-  kid: string;
+const NOW = sql<string>`now()`;
+
+export type SigningKeyRow = Pick<Row<'plaid_signing_keys'>, 'kid' | 'created_at'> & {
   public_jwk: Record<string, unknown>;
-  created_at: Date;
   /** Set only once the expiry has passed (wall time). */
-  expired_at: Date | null;
-}
+  expired_at: string | null;
+};
 
 /** A sealed private key and its public half, as stored. */
 export interface NewSigningKey {
@@ -23,85 +26,123 @@ export interface NewSigningKey {
   publicJwk: Record<string, unknown>;
 }
 
+const publicJwk = (eb: ExpressionBuilder<{ plaid_signing_keys: Row<'plaid_signing_keys'> }, 'plaid_signing_keys'>) =>
+  eb.ref('public_jwk').$castTo<Record<string, unknown>>().as('public_jwk');
+
 /** The current (not retired) signing key, or undefined. */
 export async function selectCurrentSigningKey(em: EntityManager): Promise<Omit<SigningKeyRow, 'expired_at'> | undefined> {
-  const [row] = await em.execute<Omit<SigningKeyRow, 'expired_at'>[]>(
-    'select kid, public_jwk, created_at from plaid_signing_keys where retired_at is null',
-  );
-  return row;
+  return kysely(em)
+    .selectFrom('plaid_signing_keys')
+    .select((eb) => ['kid', publicJwk(eb), 'created_at'])
+    .where('retired_at', 'is', null)
+    .executeTakeFirst();
 }
+
+const signingKeyValues = (key: NewSigningKey) => ({
+  kid: key.kid,
+  private_key_ciphertext: key.ciphertext,
+  private_key_key_id: key.keyId,
+  public_jwk: sql<string>`${JSON.stringify(key.publicJwk)}::jsonb`,
+});
 
 /** Stores a key as the current one unless there is one already (a racing process made it). */
 export async function insertSigningKeyIfNone(em: EntityManager, key: NewSigningKey): Promise<void> {
-  await em.execute(
-    `insert into plaid_signing_keys (kid, private_key_ciphertext, private_key_key_id, public_jwk)
-     values (?, ?, ?, ?::jsonb) on conflict do nothing`,
-    [key.kid, key.ciphertext, key.keyId, JSON.stringify(key.publicJwk)],
-  );
+  await kysely(em)
+    .insertInto('plaid_signing_keys')
+    .values(signingKeyValues(key))
+    .onConflict((conflict) => conflict.doNothing())
+    .execute();
 }
 
 export async function insertSigningKey(tx: EntityManager, key: NewSigningKey): Promise<void> {
-  await tx.execute(
-    `insert into plaid_signing_keys (kid, private_key_ciphertext, private_key_key_id, public_jwk) values (?, ?, ?, ?::jsonb)`,
-    [key.kid, key.ciphertext, key.keyId, JSON.stringify(key.publicJwk)],
-  );
+  await kysely(tx).insertInto('plaid_signing_keys').values(signingKeyValues(key)).execute();
 }
 
 /** A key by its kid, retired and expired ones too. */
 export async function selectSigningKey(em: EntityManager, kid: string): Promise<SigningKeyRow | undefined> {
-  const [row] = await em.execute<SigningKeyRow[]>(
-    `select kid, public_jwk, created_at, case when expired_at <= now() then expired_at end as expired_at
-       from plaid_signing_keys where kid = ?`,
-    [kid],
-  );
-  return row;
+  return kysely(em)
+    .selectFrom('plaid_signing_keys')
+    .select((eb) => [
+      'kid',
+      publicJwk(eb),
+      'created_at',
+      sql<string | null>`case when expired_at <= now() then expired_at end`.as('expired_at'),
+    ])
+    .where('kid', '=', kid)
+    .executeTakeFirst();
 }
 
 /** Serialises rotations until the transaction ends. */
 export async function lockSigningKeys(tx: EntityManager): Promise<void> {
-  await tx.execute(`select pg_advisory_xact_lock(hashtext('plaid_signing_keys'))`);
+  await kysely(tx).selectNoFrom(sql`pg_advisory_xact_lock(hashtext('plaid_signing_keys'))`.as('locked')).execute();
 }
 
 /** Retires the current key, expiring `overlapSeconds` from now; its kid and expiry, or undefined when there was none. */
 export async function retireCurrentSigningKey(
   tx: EntityManager,
   overlapSeconds: number,
-): Promise<{ kid: string; expired_at: Date } | undefined> {
-  const [retired] = await tx.execute<{ kid: string; expired_at: Date }[]>(
-    `update plaid_signing_keys set retired_at = now(), expired_at = now() + make_interval(secs => ?)
-      where retired_at is null returning kid, expired_at`,
-    [overlapSeconds],
-  );
-  return retired;
+): Promise<{ kid: string; expired_at: string } | undefined> {
+  return kysely(tx)
+    .updateTable('plaid_signing_keys')
+    .set({ retired_at: NOW, expired_at: sql<string>`now() + make_interval(secs => ${overlapSeconds}::double precision)` })
+    .where('retired_at', 'is', null)
+    .returning(['kid', 'expired_at'])
+    .$narrowType<{ expired_at: NotNull }>()
+    .executeTakeFirst();
 }
 
 /** Retires the Item's delivery row (its webhook). */
 export async function deleteItemWebhook(em: EntityManager, itemId: string): Promise<void> {
-  await em.execute('update webhooks set deleted_at = now(), updated_at = now() where plaid_item_id = ? and deleted_at is null', [
-    itemId,
-  ]);
+  await kysely(em)
+    .updateTable('webhooks')
+    .set({ deleted_at: NOW, updated_at: NOW })
+    .where('plaid_item_id', '=', itemId)
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
-/** Points the Item's delivery row at `url`: a new row, or the old one revived. */
 /** Whether the Item has a delivery row (a webhook) that is not retired. */
 export async function hasLiveItemWebhook(em: EntityManager, itemId: string): Promise<boolean> {
-  const rows = await em.execute<{ id: string }[]>('select id from webhooks where plaid_item_id = ? and deleted_at is null', [
-    itemId,
-  ]);
+  const rows = await kysely(em)
+    .selectFrom('webhooks')
+    .select('id')
+    .where('plaid_item_id', '=', itemId)
+    .where('deleted_at', 'is', null)
+    .execute();
   return rows.length > 0;
 }
 
+/** Points the Item's delivery row at `url`: a new row, or the old one revived. */
 export async function upsertItemWebhook(
   em: EntityManager,
   row: { id: string; userId: string; url: string; events: string; ciphertext: string; keyId: string; itemId: string },
 ): Promise<void> {
-  await em.execute(
-    `insert into webhooks (id, user_id, client_id, url, events, secret_ciphertext, secret_key_id, plaid_item_id)
-     values (?, ?, 'plaid', ?, ?::text[], ?, ?, ?)
-     on conflict (plaid_item_id) where plaid_item_id is not null
-     do update set url = excluded.url, status = 'active', disabled_reason = null, deleted_at = null, updated_at = now()`,
-    [row.id, row.userId, row.url, row.events, row.ciphertext, row.keyId, row.itemId],
-  );
+  await kysely(em)
+    .insertInto('webhooks')
+    .values({
+      id: row.id,
+      user_id: row.userId,
+      client_id: 'plaid',
+      url: row.url,
+      events: sql<string[]>`${row.events}::text[]`,
+      secret_ciphertext: row.ciphertext,
+      secret_key_id: row.keyId,
+      plaid_item_id: row.itemId,
+    })
+    .onConflict((conflict) =>
+      conflict
+        .column('plaid_item_id')
+        // A literal: PostgreSQL infers the partial unique index from the predicate's text, not from a parameter.
+        .where(sql<boolean>`plaid_item_id is not null`)
+        .doUpdateSet((eb) => ({
+          url: eb.ref('excluded.url'),
+          status: 'active',
+          disabled_reason: null,
+          deleted_at: null,
+          updated_at: NOW,
+        })),
+    )
+    .execute();
 }
 
 /** Records an event of the user's world (a Plaid notification) at `createdAt`. */
@@ -109,39 +150,60 @@ export async function insertEvent(
   em: EntityManager,
   event: { id: string; type: string; userId: string; payload: unknown; createdAt: Date },
 ): Promise<void> {
-  await em.execute('insert into events (id, type, user_id, payload, created_at) values (?, ?, ?, ?::jsonb, ?)', [
-    event.id,
-    event.type,
-    event.userId,
-    JSON.stringify(event.payload),
-    event.createdAt,
-  ]);
+  await kysely(em)
+    .insertInto('events')
+    .values({
+      id: event.id,
+      type: event.type,
+      user_id: event.userId,
+      payload: sql<string>`${JSON.stringify(event.payload)}::jsonb`,
+      created_at: event.createdAt.toISOString(),
+    })
+    .execute();
 }
 
-export interface ItemRow {
-  id: string;
-  user_id: string;
-  account_ids: string[];
-  webhook_url: string | null;
+export type ItemRow = Pick<Row<'plaid_items'>, 'id' | 'user_id' | 'account_ids' | 'webhook_url' | 'created_at' | 'removed_at'> & {
   state: ItemState;
-  created_at: Date | string;
-  removed_at: Date | string | null;
-}
+};
 
-const ITEM_COLUMNS = 'id, user_id, account_ids, webhook_url, state, created_at, removed_at';
+/** ItemRow's columns (the state as the domain names it), of `plaid_items` unaliased, and aliased `i`. */
+const ITEM_COLUMNS = [
+  'id',
+  'user_id',
+  'account_ids',
+  'webhook_url',
+  sql<ItemState>`state`.as('state'),
+  'created_at',
+  'removed_at',
+] as const;
+const I_ITEM_COLUMNS = [
+  'i.id',
+  'i.user_id',
+  'i.account_ids',
+  'i.webhook_url',
+  sql<ItemState>`i.state`.as('state'),
+  'i.created_at',
+  'i.removed_at',
+] as const;
 
 /** How many Items the user has, removed ones included (the console lists them all). */
 export async function countItems(tx: EntityManager, userId: string): Promise<number> {
-  const [count] = await tx.execute<{ n: string }[]>('select count(*) as n from plaid_items where user_id = ?', [userId]);
+  const count = await kysely(tx)
+    .selectFrom('plaid_items')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return Number(count?.n ?? 0);
 }
 
 /** How many Items the user has that are not removed. */
 export async function countLiveItems(tx: EntityManager, userId: string): Promise<number> {
-  const [count] = await tx.execute<{ n: string }[]>(
-    'select count(*) as n from plaid_items where user_id = ? and removed_at is null',
-    [userId],
-  );
+  const count = await kysely(tx)
+    .selectFrom('plaid_items')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('user_id', '=', userId)
+    .where('removed_at', 'is', null)
+    .executeTakeFirst();
   return Number(count?.n ?? 0);
 }
 
@@ -157,14 +219,27 @@ export async function insertItem(
     createdAt: Date;
   },
 ): Promise<ItemRow | undefined> {
-  const [row] = await tx.execute<ItemRow[]>(
-    `insert into plaid_items (id, user_id, public_token_hash, public_token_expires_at, account_ids, webhook_url, created_at)
-     select ?, ?, ?, ?, coalesce(array_agg(a.id order by a.created_at, a.id), '{}'), ?, ?
-       from accounts a where a.user_id = ? and a.status = 'open'
-     returning ${ITEM_COLUMNS}`,
-    [item.id, item.userId, item.publicTokenHash, item.publicTokenExpiresAt, item.webhookUrl, item.createdAt, item.userId],
-  );
-  return row;
+  const db = kysely(tx);
+  return db
+    .insertInto('plaid_items')
+    .columns(['id', 'user_id', 'public_token_hash', 'public_token_expires_at', 'account_ids', 'webhook_url', 'created_at'])
+    .expression(
+      db
+        .selectFrom('accounts as a')
+        .select([
+          sql<string>`${item.id}::uuid`.as('id'),
+          sql<string>`${item.userId}::uuid`.as('user_id'),
+          sql<string>`${item.publicTokenHash}::text`.as('public_token_hash'),
+          sql<string>`${item.publicTokenExpiresAt}::timestamptz`.as('public_token_expires_at'),
+          sql<string[]>`coalesce(array_agg(a.id order by a.created_at, a.id), '{}')`.as('account_ids'),
+          sql<string | null>`${item.webhookUrl}::text`.as('webhook_url'),
+          sql<string>`${item.createdAt}::timestamptz`.as('created_at'),
+        ])
+        .where('a.user_id', '=', item.userId)
+        .where('a.status', '=', 'open'),
+    )
+    .returning(ITEM_COLUMNS)
+    .executeTakeFirst();
 }
 
 /**
@@ -175,17 +250,18 @@ export async function exchangeItemPublicToken(
   em: EntityManager,
   { userId, publicTokenHash, accessTokenHash }: { userId: string; publicTokenHash: string; accessTokenHash: string },
 ): Promise<ItemRow | undefined> {
-  const [row] = await em.execute<ItemRow[]>(
-    `update plaid_items i set access_token_hash = ?
-       from users u
-      where i.user_id = u.id and u.id = ? and i.public_token_hash = ? and i.access_token_hash is null
-        and i.removed_at is null and i.public_token_expires_at > ${WORLD_NOW_SQL}
-      returning ${ITEM_COLUMNS.split(', ')
-        .map((column) => `i.${column}`)
-        .join(', ')}`,
-    [accessTokenHash, userId, publicTokenHash],
-  );
-  return row;
+  return kysely(em)
+    .updateTable('plaid_items as i')
+    .from('users as u')
+    .set({ access_token_hash: accessTokenHash })
+    .whereRef('i.user_id', '=', 'u.id')
+    .where('u.id', '=', userId)
+    .where('i.public_token_hash', '=', publicTokenHash)
+    .where('i.access_token_hash', 'is', null)
+    .where('i.removed_at', 'is', null)
+    .where('i.public_token_expires_at', '>', worldNowOf('u'))
+    .returning(I_ITEM_COLUMNS)
+    .executeTakeFirst();
 }
 
 /** The user's Item with this access token (removed ones included), or undefined. */
@@ -194,25 +270,27 @@ export async function selectItemByAccessToken(
   userId: string,
   accessTokenHash: string,
 ): Promise<ItemRow | undefined> {
-  const [row] = await em.execute<ItemRow[]>(
-    `select ${ITEM_COLUMNS} from plaid_items where access_token_hash = ? and user_id = ?`,
-    [accessTokenHash, userId],
-  );
-  return row;
+  return kysely(em)
+    .selectFrom('plaid_items')
+    .select(ITEM_COLUMNS)
+    .where('access_token_hash', '=', accessTokenHash)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 /** Sets one column of an Item that is not removed; the Item after, or undefined if it was removed. */
 export async function updateLiveItem(
   em: EntityManager,
   itemId: string,
-  column: 'removed_at' | 'webhook_url',
-  value: unknown,
+  change: { removed_at: Date } | { webhook_url: string | null },
 ): Promise<ItemRow | undefined> {
-  const [row] = await em.execute<ItemRow[]>(
-    `update plaid_items set ${column} = ? where id = ? and removed_at is null returning ${ITEM_COLUMNS}`,
-    [value, itemId],
-  );
-  return row;
+  return kysely(em)
+    .updateTable('plaid_items')
+    .set(change)
+    .where('id', '=', itemId)
+    .where('removed_at', 'is', null)
+    .returning(ITEM_COLUMNS)
+    .executeTakeFirst();
 }
 
 /**
@@ -224,48 +302,57 @@ export async function updateItemStateIfChanged(
   itemId: string,
   state: ItemState,
 ): Promise<ItemRow | undefined> {
-  const [row] = await em.execute<ItemRow[]>(
-    `update plaid_items set state = ? where id = ? and removed_at is null and state <> ? returning ${ITEM_COLUMNS}`,
-    [state, itemId, state],
-  );
-  return row;
+  return kysely(em)
+    .updateTable('plaid_items')
+    .set({ state })
+    .where('id', '=', itemId)
+    .where('removed_at', 'is', null)
+    .where('state', '<>', state)
+    .returning(ITEM_COLUMNS)
+    .executeTakeFirst();
 }
 
 /** Whether the Item exists and is not removed. */
 export async function isLiveItem(em: EntityManager, itemId: string): Promise<boolean> {
-  const rows = await em.execute<unknown[]>('select 1 from plaid_items where id = ? and removed_at is null', [itemId]);
+  const rows = await kysely(em)
+    .selectFrom('plaid_items')
+    .select('id')
+    .where('id', '=', itemId)
+    .where('removed_at', 'is', null)
+    .execute();
   return rows.length > 0;
 }
 
-export interface ItemAccountRow {
-  id: string;
-  name: string;
-  currency: string;
-  balance: string;
-  held_amount: string;
-  status: string;
-}
+export type ItemAccountRow = Pick<Row<'accounts'>, 'id' | 'name' | 'currency' | 'balance' | 'held_amount' | 'status'>;
+
+/** A list of uuids as one array parameter. */
+const uuids = (ids: readonly string[]) => sql<string[]>`${`{${ids.join(',')}}`}::uuid[]`;
 
 /** The user's accounts among `accountIds` (in no order). */
 export function selectItemAccounts(em: EntityManager, userId: string, accountIds: string[]): Promise<ItemAccountRow[]> {
-  return em.execute<ItemAccountRow[]>(
-    'select id, name, currency, balance, held_amount, status from accounts where user_id = ? and id = any(?::uuid[])',
-    [userId, `{${accountIds.join(',')}}`],
-  );
+  return kysely(em)
+    .selectFrom('accounts')
+    .select(['id', 'name', 'currency', 'balance', 'held_amount', 'status'])
+    .where('user_id', '=', userId)
+    .where(sql<boolean>`id = any(${uuids(accountIds)})`)
+    .execute();
 }
 
 /** The user's e-mail, or undefined when the user is gone. */
 export async function selectUserEmail(em: EntityManager, userId: string): Promise<string | undefined> {
-  const [row] = await em.execute<{ email: string }[]>('select email from users where id = ?', [userId]);
+  const row = await kysely(em).selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
   return row?.email;
 }
 
 /** Which of these transactions of the user posted after being pending first. */
 export async function selectPostedFromPending(em: EntityManager, userId: string, ids: readonly string[]): Promise<string[]> {
-  const rows = await em.execute<{ id: string }[]>(
-    'select id from transactions where user_id = ? and id = any(?::uuid[]) and posted_from_pending',
-    [userId, `{${ids.join(',')}}`],
-  );
+  const rows = await kysely(em)
+    .selectFrom('transactions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where(sql<boolean>`id = any(${uuids(ids)})`)
+    .where('posted_from_pending', '=', true)
+    .execute();
   return rows.map((row) => row.id);
 }
 
@@ -277,10 +364,14 @@ export interface ItemTransactionsWindow {
   before: Date;
 }
 
-const windowWhere = (window: ItemTransactionsWindow) => ({
-  where: `user_id = ? and account_id = any(?::uuid[]) and status <> 'voided' and date >= ? and date < ?`,
-  params: [window.userId, `{${window.accountIds.join(',')}}`, window.from.toISOString(), window.before.toISOString()],
-});
+const windowOf = (em: EntityManager, window: ItemTransactionsWindow) =>
+  kysely(em)
+    .selectFrom('transactions')
+    .where('user_id', '=', window.userId)
+    .where(sql<boolean>`account_id = any(${uuids(window.accountIds)})`)
+    .where('status', '<>', 'voided')
+    .where('date', '>=', window.from.toISOString())
+    .where('date', '<', window.before.toISOString());
 
 /** A page of the window's transactions, newest first. */
 export function selectWindowTransactions(
@@ -288,48 +379,83 @@ export function selectWindowTransactions(
   window: ItemTransactionsWindow,
   { count, offset }: { count: number; offset: number },
 ): Promise<(TransactionRow & { posted_from_pending: boolean })[]> {
-  const { where, params } = windowWhere(window);
-  return em.execute<(TransactionRow & { posted_from_pending: boolean })[]>(
-    `select ${TRANSACTION_COLUMNS}, posted_from_pending from transactions where ${where} order by date desc, id desc limit ? offset ?`,
-    [...params, count, offset],
-  );
+  return windowOf(em, window)
+    .select((eb) => [
+      'id',
+      'account_id',
+      'external_txn_id',
+      'amount',
+      'currency',
+      'date',
+      'description',
+      eb.ref('raw').$castTo<Record<string, unknown>>().as('raw'),
+      eb.ref('status').$castTo<TransactionStatus>().as('status'),
+      'posted_at',
+      'version',
+      'merchant',
+      'category',
+      'reversal_of',
+      'original_amount',
+      'original_currency',
+      'exchange_rate',
+      'payment_id',
+      'counterpart_transaction_id',
+      'posted_from_pending',
+    ])
+    .orderBy('date', 'desc')
+    .orderBy('id', 'desc')
+    .limit(count)
+    .offset(offset)
+    .execute();
 }
 
 export async function countWindowTransactions(em: EntityManager, window: ItemTransactionsWindow): Promise<number> {
-  const { where, params } = windowWhere(window);
-  const [count] = await em.execute<{ n: string }[]>(`select count(*) as n from transactions where ${where}`, params);
+  const count = await windowOf(em, window)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirst();
   return Number(count?.n ?? 0);
 }
 
 /** An Item as the console lists it: with whether it was exchanged, its accounts' names and its webhook. */
 export type ListedItemRow = ItemRow & {
   exchanged: boolean;
-  accounts: { id: string; name: string }[];
+  accounts: Pick<Row<'accounts'>, 'id' | 'name'>[];
   webhook_id: string | null;
   total: string;
 };
 
-const LISTED_SQL = `select ${ITEM_COLUMNS.split(', ')
-  .map((column) => `i.${column}`)
-  .join(', ')}, i.access_token_hash is not null as exchanged, count(*) over () as total,
-       coalesce((select json_agg(json_build_object('id', a.id, 'name', a.name) order by array_position(i.account_ids, a.id))
-                   from accounts a where a.user_id = i.user_id and a.id = any(i.account_ids)), '[]'::json) as accounts,
-       (select w.id from webhooks w where w.plaid_item_id = i.id and w.deleted_at is null) as webhook_id
-  from plaid_items i`;
+const selectListed = (em: EntityManager) =>
+  kysely(em)
+    .selectFrom('plaid_items as i')
+    .select((eb) => [
+      ...I_ITEM_COLUMNS,
+      sql<boolean>`i.access_token_hash is not null`.as('exchanged'),
+      sql<string>`count(*) over ()`.as('total'),
+      sql<Pick<Row<'accounts'>, 'id' | 'name'>[]>`coalesce((select json_agg(json_build_object('id', a.id, 'name', a.name)
+                      order by array_position(i.account_ids, a.id))
+                   from accounts a where a.user_id = i.user_id and a.id = any(i.account_ids)), '[]'::json)`.as('accounts'),
+      eb
+        .selectFrom('webhooks as w')
+        .select('w.id')
+        .whereRef('w.plaid_item_id', '=', 'i.id')
+        .where('w.deleted_at', 'is', null)
+        .as('webhook_id'),
+    ]);
 
 /** A page of the user's Items, newest first; each row carries the total. */
 export function selectListedItems(
   em: EntityManager,
   { userId, limit, offset }: { userId: string; limit: number; offset: number },
 ): Promise<ListedItemRow[]> {
-  return em.execute<ListedItemRow[]>(`${LISTED_SQL} where i.user_id = ? order by i.created_at desc, i.id desc limit ? offset ?`, [
-    userId,
-    limit,
-    offset,
-  ]);
+  return selectListed(em)
+    .where('i.user_id', '=', userId)
+    .orderBy('i.created_at', 'desc')
+    .orderBy('i.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
 export async function selectListedItem(em: EntityManager, userId: string, id: string): Promise<ListedItemRow | undefined> {
-  const [row] = await em.execute<ListedItemRow[]>(`${LISTED_SQL} where i.id = ? and i.user_id = ?`, [id, userId]);
-  return row;
+  return selectListed(em).where('i.id', '=', id).where('i.user_id', '=', userId).executeTakeFirst();
 }

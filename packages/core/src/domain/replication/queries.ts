@@ -1,5 +1,6 @@
-/** The write-ahead log positions that read routing compares (read-routing.ts). */
-import type { EntityManager } from '@sandbank/db';
+/** The write-ahead log positions that read routing compares (read-routing.ts), read with Kysely (`kysely(em)`). */
+import { type EntityManager, kysely } from '@sandbank/db';
+import { sql } from 'kysely';
 
 /**
  * The primary's flushed WAL position. A commit acknowledged to the client (synchronous_commit on)
@@ -8,7 +9,7 @@ import type { EntityManager } from '@sandbank/db';
  * hold records not yet flushed, which no standby can have).
  */
 export async function selectFlushLsn(em: EntityManager): Promise<string> {
-  const [row] = await em.execute<{ lsn: string }[]>('select pg_current_wal_flush_lsn()::text as lsn');
+  const row = await kysely(em).selectNoFrom(sql<string>`pg_current_wal_flush_lsn()::text`.as('lsn')).executeTakeFirst();
   return row?.lsn ?? '0/0';
 }
 
@@ -23,11 +24,13 @@ export interface ReplayState {
 }
 
 export async function selectReplayState(em: EntityManager): Promise<ReplayState> {
-  const [row] = await em.execute<{ lsn: string | null; behind_ms: string | null }[]>(
-    `select case when pg_is_in_recovery() then pg_last_wal_replay_lsn()::text end as lsn,
-            case when pg_last_wal_receive_lsn() > pg_last_wal_replay_lsn()
-                 then coalesce(greatest(0, extract(epoch from now() - pg_last_xact_replay_timestamp()) * 1000)::bigint::text, '0')
-                 else '0' end as behind_ms`,
-  );
+  const row = await kysely(em)
+    .selectNoFrom([
+      sql<string | null>`case when pg_is_in_recovery() then pg_last_wal_replay_lsn()::text end`.as('lsn'),
+      sql<string>`case when pg_last_wal_receive_lsn() > pg_last_wal_replay_lsn()
+        then coalesce(greatest(0, extract(epoch from now() - pg_last_xact_replay_timestamp()) * 1000)::bigint::text, '0')
+        else '0' end`.as('behind_ms'),
+    ])
+    .executeTakeFirst();
   return { lsn: row?.lsn ?? null, behindMs: Number(row?.behind_ms ?? 0) };
 }

@@ -2,23 +2,22 @@
  * The SQL of emptying and restoring a world (docs/architecture.md, "The schema"): one named
  * function per statement; `reset-sandbox.ts` and `worlds/restore-snapshot.ts` keep the order.
  */
-import type { EntityManager } from '@sandbank/db';
+import { type EntityManager, kysely } from '@sandbank/db';
+import { sql } from 'kysely';
 
-/** The world's rows a reset removes, by kind; each statement sees every commit before it (READ COMMITTED). */
+/** The world's tables a reset empties of the user's rows, by kind; each statement sees every commit before it (READ COMMITTED). */
 const REMOVE = {
-  schedules: 'delete from schedules where user_id = ?', // their runs cascade
-  transactions: 'delete from transactions where user_id = ?',
-  accounts: 'delete from accounts where user_id = ?', // their payments cascade
-  paymentFiles: 'delete from payment_files where user_id = ?', // after the payments of their files
-  events: 'delete from events where user_id = ?', // their deliveries cascade
+  schedules: 'schedules', // their runs cascade
+  transactions: 'transactions',
+  accounts: 'accounts', // their payments cascade
+  paymentFiles: 'payment_files', // after the payments of their files
+  events: 'events', // their deliveries cascade
 } as const;
 
 /** Removes the user's rows of one kind; how many went. */
 export async function deleteWorldRows(tx: EntityManager, userId: string, kind: keyof typeof REMOVE): Promise<number> {
-  const [row] = await tx.execute<{ n: string }[]>(`with d as (${REMOVE[kind]} returning 1) select count(*) as n from d`, [
-    userId,
-  ]);
-  return Number(row?.n ?? 0);
+  const result = await kysely(tx).deleteFrom(REMOVE[kind]).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /**
@@ -26,26 +25,38 @@ export async function deleteWorldRows(tx: EntityManager, userId: string, kind: k
  * creation — with its clock: by `ms` milliseconds, or back by the clock's current offset (a reset).
  */
 export async function shiftKeptRows(tx: EntityManager, userId: string, by: { ms: number } | 'back by the clock offset') {
-  const [shift, value] =
+  const db = kysely(tx);
+  const shift =
     by === 'back by the clock offset'
-      ? [`(select -clock_offset_ms * interval '1 millisecond' from users where id = ?)`, userId]
-      : [`(? * interval '1 millisecond')`, by.ms];
-  await tx.execute(
-    `update api_keys set created_at = created_at + ${shift}, last_used_at = last_used_at + ${shift},
-       expires_at = expires_at + ${shift}, revoked_at = revoked_at + ${shift} where user_id = ?`,
-    [value, value, value, value, userId],
-    'run',
-  );
-  await tx.execute(`update webhooks set created_at = created_at + ${shift} where user_id = ?`, [value, userId], 'run');
+      ? sql`(select -clock_offset_ms * interval '1 millisecond' from users where id = ${userId})`
+      : sql`(${by.ms}::double precision * interval '1 millisecond')`;
+  const shifted = (column: string) => sql<string>`${sql.ref(column)} + ${shift}`;
+  await db
+    .updateTable('api_keys')
+    .set({
+      created_at: shifted('created_at'),
+      last_used_at: shifted('last_used_at'),
+      expires_at: shifted('expires_at'),
+      revoked_at: shifted('revoked_at'),
+    })
+    .where('user_id', '=', userId)
+    .execute();
+  await db
+    .updateTable('webhooks')
+    .set({ created_at: shifted('created_at') })
+    .where('user_id', '=', userId)
+    .execute();
 }
 
 /** Sets the clock back to 0 and moves the sync epoch on (cursors issued before answer 410). */
 export async function resetClockAndEpoch(tx: EntityManager, userId: string): Promise<void> {
-  await tx.execute('update users set clock_offset_ms = 0, sync_epoch = sync_epoch + 1, updated_at = now() where id = ?', [
-    userId,
-  ]);
+  await kysely(tx)
+    .updateTable('users')
+    .set({ clock_offset_ms: 0, sync_epoch: sql<number>`sync_epoch + 1`, updated_at: sql<string>`now()` })
+    .where('id', '=', userId)
+    .execute();
 }
 
 export async function setClockOffset(tx: EntityManager, userId: string, offsetMs: number): Promise<void> {
-  await tx.execute('update users set clock_offset_ms = ? where id = ?', [offsetMs, userId], 'run');
+  await kysely(tx).updateTable('users').set({ clock_offset_ms: offsetMs }).where('id', '=', userId).execute();
 }

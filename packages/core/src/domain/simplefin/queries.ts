@@ -1,18 +1,21 @@
 /**
  * The SQL of SimpleFIN's claims (docs/architecture.md, "The schema"): one named function per
- * statement; `setup-tokens.ts` keeps the connect flow.
+ * statement, written with Kysely over the generated tables (`kysely(em)`); `setup-tokens.ts` keeps
+ * the connect flow.
  */
-import type { EntityManager } from '@sandbank/db';
+import { type EntityManager, kysely, type Row } from '@sandbank/db';
+import { sql } from 'kysely';
+
+const NOW = sql<string>`now()`;
 
 export async function insertClaim(
   em: EntityManager,
   claim: { codeHash: string; userId: string; expiresAt: Date },
 ): Promise<void> {
-  await em.execute('insert into simplefin_claims (code_hash, user_id, expires_at) values (?, ?, ?::timestamptz)', [
-    claim.codeHash,
-    claim.userId,
-    claim.expiresAt.toISOString(),
-  ]);
+  await kysely(em)
+    .insertInto('simplefin_claims')
+    .values({ code_hash: claim.codeHash, user_id: claim.userId, expires_at: claim.expiresAt.toISOString() })
+    .execute();
 }
 
 /**
@@ -20,31 +23,31 @@ export async function insertClaim(
  * exactly one wins); the claim's user, or undefined.
  */
 export async function claimCode(tx: EntityManager, codeHash: string): Promise<string | undefined> {
-  const [claimed] = await tx.execute<{ user_id: string }[]>(
-    `update simplefin_claims set claimed_at = now()
-      where code_hash = ? and claimed_at is null and expires_at > now() returning user_id`,
-    [codeHash],
-  );
+  const claimed = await kysely(tx)
+    .updateTable('simplefin_claims')
+    .set({ claimed_at: NOW })
+    .where('code_hash', '=', codeHash)
+    .where('claimed_at', 'is', null)
+    .where('expires_at', '>', NOW)
+    .returning('user_id')
+    .executeTakeFirst();
   return claimed?.user_id;
 }
 
 /** Records the API key a claim created. */
 export async function setClaimApiKey(tx: EntityManager, codeHash: string, apiKeyId: string): Promise<void> {
-  await tx.execute('update simplefin_claims set api_key_id = ? where code_hash = ?', [apiKeyId, codeHash]);
+  await kysely(tx).updateTable('simplefin_claims').set({ api_key_id: apiKeyId }).where('code_hash', '=', codeHash).execute();
 }
 
-export interface SetAccountRow {
-  id: string;
-  name: string;
-  currency: string;
-  balance: string;
-  held_amount: string;
-}
+export type SetAccountRow = Pick<Row<'accounts'>, 'id' | 'name' | 'currency' | 'balance' | 'held_amount'>;
 
 /** Every account of the user, oldest first (closed ones too). */
 export function selectUserAccounts(em: EntityManager, userId: string): Promise<SetAccountRow[]> {
-  return em.execute<SetAccountRow[]>(
-    'select id, name, currency, balance, held_amount from accounts where user_id = ? order by created_at, id',
-    [userId],
-  );
+  return kysely(em)
+    .selectFrom('accounts')
+    .select(['id', 'name', 'currency', 'balance', 'held_amount'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }

@@ -1,29 +1,25 @@
 /**
  * The SQL of statements (docs/architecture.md, "The schema"): one named function per statement.
  * A statement file is read in one snapshot (statement.ts): its head, its pending entries and its
- * entries' cursor run on that snapshot's connection; the pending entries alone also on the pool.
+ * entries' cursor run on that snapshot's connection; the pending entries alone also on the pool
+ * (`executeHot`). The statements stay SQL (a snapshot's connection is not the EntityManager's); their
+ * rows' table columns are typed from the generated tables (`Row`), so a migration changing one
+ * breaks them.
  */
-import { type EntityManager, executeHot, type Snapshot } from '@sandbank/db';
+import { type EntityManager, executeHot, type Row, type Snapshot } from '@sandbank/db';
 import { WORLD_NOW_SQL } from '../clock/clock.ts';
 
 /** Statements' days are Polish banking days. */
 const STATEMENT_TIME_ZONE = 'Europe/Warsaw';
 
 /** A card payment in another currency (all three or none: the database checks it). */
-export interface ConversionColumns {
-  original_amount: string | null;
-  original_currency: string | null;
-  exchange_rate: string | null;
-}
+export type ConversionColumns = Pick<Row<'transactions'>, 'original_amount' | 'original_currency' | 'exchange_rate'>;
 
-export interface PendingRow extends ConversionColumns {
-  id: string;
-  external_txn_id: string;
-  amount: string;
+type EntryColumns = ConversionColumns &
+  Pick<Row<'transactions'>, 'id' | 'external_txn_id' | 'amount' | 'description' | 'merchant' | 'category'>;
+
+export interface PendingRow extends EntryColumns {
   value_date: string;
-  description: string;
-  merchant: string | null;
-  category: string | null;
   counterparty_name: string | null;
   counterparty_iban: string | null;
   end_to_end_id: string | null;
@@ -52,16 +48,13 @@ export async function selectPendingRows(
   return executeHot<PendingRow>(em, PENDING_SQL, [accountId, from, to]);
 }
 
-export interface HeadRow {
-  account_id: string;
-  name: string;
-  currency: string;
-  email: string;
+export interface HeadRow extends Pick<Row<'accounts'>, 'name' | 'currency'>, Pick<Row<'users'>, 'email'> {
+  account_id: Row<'accounts'>['id'];
   now: Date | string;
   from_day: string;
   to_day: string;
   is_today: boolean;
-  held: string;
+  held: Row<'accounts'>['held_amount'];
   opening: string;
   credit_count: string;
   credit_sum: string;
@@ -69,17 +62,10 @@ export interface HeadRow {
   debit_sum: string;
 }
 
-export interface EntryRow extends ConversionColumns {
-  id: string;
-  external_txn_id: string;
-  amount: string;
+export interface EntryRow extends EntryColumns, Pick<Row<'transactions'>, 'reversal_of'> {
   booking_date: string;
   value_date: string;
-  posted_at: Date | string;
-  description: string;
-  merchant: string | null;
-  category: string | null;
-  reversal_of: string | null;
+  posted_at: NonNullable<Row<'transactions'>['posted_at']>;
   counterparty_name: string | null;
   counterparty_iban: string | null;
   end_to_end_id: string | null;

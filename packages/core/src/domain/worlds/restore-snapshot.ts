@@ -15,7 +15,7 @@ import { withClockLock } from '../clock/clock.ts';
 import { setClockOffset, shiftKeptRows } from '../sandbox/queries.ts';
 import { type ResetCounts, resetWorld } from '../sandbox/reset-sandbox.ts';
 import { canSkipForeignKeyChecks, copySnapshotInto, newIdPrefix } from './copy-world.ts';
-import { lockSnapshot, type SnapshotRow, selectShiftMs, snapshotExists } from './queries/snapshots.ts';
+import { lockSnapshot, type SnapshotRow, selectShiftMs, snapshotExists } from './queries/snapshot-rows.ts';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 

@@ -22,6 +22,14 @@ import {
   countSnapshots,
   deleteSnapshotRow,
   insertSnapshot,
+  type SnapshotInclude,
+  type SnapshotRow,
+  selectSnapshot,
+  selectSnapshots,
+  selectWorldToKeep,
+  setRepeatableRead,
+} from './queries/snapshot-rows.ts';
+import {
   keepAccounts,
   keepApiKeys,
   keepPaymentFiles,
@@ -30,12 +38,6 @@ import {
   keepSchedules,
   keepTransactions,
   keepWebhooks,
-  type SnapshotInclude,
-  type SnapshotRow,
-  selectSnapshot,
-  selectSnapshots,
-  selectWorldToKeep,
-  setRepeatableRead,
 } from './queries/snapshots.ts';
 
 export type { SnapshotRow };

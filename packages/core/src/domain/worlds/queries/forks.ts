@@ -1,8 +1,10 @@
 /**
  * The SQL of the copy of a snapshot into a world (copy-world.ts) and of its kept credentials
  * (fork-credentials.ts) (docs/architecture.md, "The schema"): one named function per statement.
+ * The copies are set-wise SQL (one statement per table, ids derived in SQL); the rows they return
+ * are typed from the generated tables (`Row`).
  */
-import type { EntityManager } from '@sandbank/db';
+import type { EntityManager, Row } from '@sandbank/db';
 
 export interface CopyTarget {
   snapshotId: string;
@@ -115,26 +117,28 @@ export async function setReplicationRole(tx: EntityManager, role: 'replica' | 'o
 }
 
 /** A snapshot's payment that a copy cannot take as it is: one waiting for its session (ACTC), or one kept under an Idempotency-Key. */
-export interface PaymentToRemapRow {
-  ord: number;
-  id: string;
-  from_account_ord: number;
-  to_account_ord: number | null;
+export type PaymentToRemapRow = Pick<
+  Row<'world_snapshot_payments'>,
+  | 'ord'
+  | 'id'
+  | 'from_account_ord'
+  | 'to_account_ord'
+  | 'counterparty_iban'
+  | 'counterparty_name'
+  | 'amount'
+  | 'description'
+  | 'requested_execution_date'
+  | 'end_to_end_id'
+  | 'scheme'
+  | 'status'
+  | 'accepted_at'
+  | 'idempotency_key'
+  | 'request_fingerprint'
+> & {
   /** The accounts' ids in the snapshot's world. */
   from_account_id: string;
   to_account_id: string | null;
-  counterparty_iban: string | null;
-  counterparty_name: string | null;
-  amount: string;
-  description: string;
-  requested_execution_date: string | null;
-  end_to_end_id: string;
-  scheme: string;
-  status: string;
-  accepted_at: Date | string | null;
-  idempotency_key: string | null;
-  request_fingerprint: string;
-}
+};
 
 /** The snapshot's payments waiting for their session or kept under an Idempotency-Key. */
 export function selectPaymentsToRemap(tx: EntityManager, snapshotId: string): Promise<PaymentToRemapRow[]> {
@@ -180,23 +184,12 @@ export async function selectMaySetReplicationRole(em: EntityManager): Promise<bo
   return granted?.ok === true;
 }
 
-export interface ForkedWebhookRow {
-  id: string;
-  url: string;
-  events: string[];
-  client_id: string;
+export type ForkedWebhookRow = Pick<Row<'webhooks'>, 'id' | 'url' | 'events' | 'client_id'> & {
   status: 'active' | 'disabled';
   secret: string;
-}
+};
 
-export interface ForkedApiKeyRow {
-  id: string;
-  name: string;
-  prefix: string;
-  created_at: Date | string;
-  expires_at: Date | string | null;
-  key: string;
-}
+export type ForkedApiKeyRow = Pick<Row<'api_keys'>, 'id' | 'name' | 'prefix' | 'created_at' | 'expires_at'> & { key: string };
 
 /** The i-th webhook's new secret, sealed. */
 interface SealedSecret {

@@ -1,137 +1,18 @@
 /**
- * The SQL of snapshots (docs/architecture.md, "The schema"): taking one (snapshots.ts), in its
- * REPEATABLE READ transaction; reading, restoring (restore-snapshot.ts) or deleting one. One named
- * function per statement.
+ * The SQL of taking a snapshot (snapshots.ts, in its REPEATABLE READ transaction): the set-wise copies
+ * of the world's rows into the snapshot's tables, one statement per table, like the fork's copies
+ * back (forks.ts). The snapshot's own row — reading, locking, counting, deleting it — is written with
+ * Kysely in snapshot-rows.ts.
  */
 import type { EntityManager } from '@sandbank/db';
-import { WORLD_NOW_SQL } from '../../clock/clock.ts';
-
-export interface SnapshotRow {
-  id: string;
-  name: string;
-  taken_at: Date | string;
-  clock_offset_ms: string | number;
-  accounts: number;
-  transactions: number;
-  schedules: number;
-  webhooks: number;
-  api_keys: number;
-  /** What it was asked to keep, in one order (`webhooks`, `apiKeys`): kept even when there were none. */
-  include: SnapshotInclude[];
-}
-
-/** What a snapshot keeps beyond the world's money and clock, when asked. */
-export type SnapshotInclude = 'webhooks' | 'apiKeys';
-
-const SNAPSHOT_COLUMNS = 'id, name, taken_at, clock_offset_ms, accounts, transactions, schedules, webhooks, api_keys, include';
 
 /** The SQL interval, in milliseconds, between the world's now (users row aliased `u`) and the snapshot's `taken_at` (aliased `s`). */
 export const SHIFT_MS_SQL = `(extract(epoch from (date_trunc('milliseconds', sandbank_wall_now() + u.clock_offset_ms * interval '1 millisecond') - s.taken_at)) * 1000)::bigint`;
-
-export async function snapshotExists(em: EntityManager, userId: string, snapshotId: string): Promise<boolean> {
-  const rows = await em.execute('select 1 from world_snapshots where id = ? and user_id = ?', [snapshotId, userId]);
-  return rows.length > 0;
-}
-
-/** The user's snapshot, KEY SHARE locked (it cannot be deleted) until the transaction ends; or undefined. */
-export async function lockSnapshot(tx: EntityManager, userId: string, snapshotId: string): Promise<SnapshotRow | undefined> {
-  const [row] = await tx.execute<SnapshotRow[]>(
-    `select ${SNAPSHOT_COLUMNS} from world_snapshots where id = ? and user_id = ? for key share`,
-    [snapshotId, userId],
-  );
-  return row;
-}
-
-/** How far a copy of the snapshot into the user's world moves its instants, in ms. */
-export async function selectShiftMs(tx: EntityManager, userId: string, snapshotId: string): Promise<number> {
-  const [row] = await tx.execute<{ shift_ms: string }[]>(
-    `select ${SHIFT_MS_SQL} as shift_ms from users u, world_snapshots s where u.id = ? and s.id = ?`,
-    [userId, snapshotId],
-  );
-  return Number(row?.shift_ms ?? 0);
-}
 
 /** The webhooks a snapshot keeps: not deleted, and not a Plaid item's (the item itself is not kept). */
 const keptWebhooks = (w: string) => `${w}.deleted_at is null and ${w}.plaid_item_id is null`;
 /** The API keys a snapshot keeps: not revoked (an expired one too, as its owner lists it). */
 const keptApiKeys = (k: string) => `${k}.revoked_at is null`;
-
-/** How many snapshots the user owns. */
-export async function countSnapshots(em: EntityManager, userId: string): Promise<number> {
-  const [count] = await em.execute<{ n: string }[]>('select count(*) as n from world_snapshots where user_id = ?', [userId]);
-  return Number(count?.n ?? 0);
-}
-
-/** Makes the transaction REPEATABLE READ: every later statement reads the world as of the first one. Its first statement. */
-export async function setRepeatableRead(tx: EntityManager): Promise<void> {
-  await tx.execute('set transaction isolation level repeatable read', [], 'run');
-}
-
-/** The world's now and clock offset, and how many rows of each kind a snapshot of it would keep (text counts). */
-export interface WorldToKeepRow {
-  now: Date;
-  offset_ms: string;
-  a: string;
-  t: string;
-  s: string;
-  w: string;
-  k: string;
-  /** Payment files and payments. */
-  f: string;
-  p: string;
-}
-
-export async function selectWorldToKeep(tx: EntityManager, userId: string): Promise<WorldToKeepRow | undefined> {
-  const [world] = await tx.execute<WorldToKeepRow[]>(
-    `select ${WORLD_NOW_SQL} as now, u.clock_offset_ms as offset_ms,
-            (select count(*) from accounts where user_id = u.id) as a,
-            (select count(*) from transactions where user_id = u.id) as t,
-            (select count(*) from schedules where user_id = u.id) as s,
-            (select count(*) from webhooks w where w.user_id = u.id and ${keptWebhooks('w')}) as w,
-            (select count(*) from api_keys k where k.user_id = u.id and ${keptApiKeys('k')}) as k,
-            (select count(*) from payment_files where user_id = u.id) as f,
-            (select count(*) from payments where user_id = u.id) as p
-       from users u where u.id = ?`,
-    [userId],
-  );
-  return world;
-}
-
-export interface NewSnapshot {
-  id: string;
-  ownerId: string;
-  name: string;
-  takenAt: Date;
-  offsetMs: string;
-  accounts: number;
-  transactions: number;
-  schedules: number;
-  webhooks: number;
-  apiKeys: number;
-  include: readonly SnapshotInclude[];
-}
-
-export async function insertSnapshot(tx: EntityManager, s: NewSnapshot): Promise<SnapshotRow | undefined> {
-  const [row] = await tx.execute<SnapshotRow[]>(
-    `insert into world_snapshots (id, user_id, name, taken_at, clock_offset_ms, accounts, transactions, schedules, webhooks,
-                                  api_keys, include, created_at)
-     values (?, ?, ?, ?::timestamptz, ?, ?, ?, ?, ?, ?, ?::text[], now()) returning ${SNAPSHOT_COLUMNS}`,
-    [
-      s.id,
-      s.ownerId,
-      s.name,
-      s.takenAt.toISOString(),
-      s.offsetMs,
-      s.accounts,
-      s.transactions,
-      s.schedules,
-      s.webhooks,
-      s.apiKeys,
-      `{${s.include.join(',')}}`,
-    ],
-  );
-  return row;
-}
 
 /** The world's accounts into the snapshot, numbered 1… in id order. */
 export async function keepAccounts(
@@ -274,33 +155,4 @@ export async function keepApiKeys(tx: EntityManager, { snapshotId, userId, after
     [snapshotId, after, userId],
     'run',
   );
-}
-
-/** A page of the user's snapshots, newest first. */
-export async function selectSnapshots(
-  em: EntityManager,
-  { userId, limit, offset }: { userId: string; limit: number; offset: number },
-): Promise<SnapshotRow[]> {
-  return em.execute<SnapshotRow[]>(
-    `select ${SNAPSHOT_COLUMNS} from world_snapshots where user_id = ? order by created_at desc, id desc limit ? offset ?`,
-    [userId, limit, offset],
-  );
-}
-
-/** One of the user's snapshots, or undefined. */
-export async function selectSnapshot(em: EntityManager, userId: string, id: string): Promise<SnapshotRow | undefined> {
-  const [row] = await em.execute<SnapshotRow[]>(`select ${SNAPSHOT_COLUMNS} from world_snapshots where id = ? and user_id = ?`, [
-    id,
-    userId,
-  ]);
-  return row;
-}
-
-/** Deletes one of the user's snapshots (its rows cascade); the row it was, or undefined. */
-export async function deleteSnapshotRow(em: EntityManager, userId: string, id: string): Promise<SnapshotRow | undefined> {
-  const [row] = await em.execute<SnapshotRow[]>(
-    `delete from world_snapshots where id = ? and user_id = ? returning ${SNAPSHOT_COLUMNS}`,
-    [id, userId],
-  );
-  return row;
 }
