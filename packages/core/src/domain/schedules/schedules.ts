@@ -80,14 +80,20 @@ export async function createSchedule(em: EntityManager, params: CreateSchedulePa
   if (problem) throw invalid(problem.field, problem.message);
   const status = params.status ?? 'posted';
   if (status === 'posted' && params.settleAfter) throw invalid('settleAfter', 'Only a pending schedule settles');
+  // A UUID is one id however it is spelled: the payee is stored as PostgreSQL prints it (a fork finds its copy by that text).
+  const payment =
+    params.payment && 'accountId' in params.payment.to
+      ? { to: { accountId: params.payment.to.accountId.toLowerCase() } }
+      : params.payment;
   const paymentProblem = standingOrderProblem({
     amount: params.amount,
-    payment: params.payment ?? null,
+    payment: payment ?? null,
     status,
     settleAfter: params.settleAfter,
   });
   if (paymentProblem) throw invalid(paymentProblem.field, paymentProblem.message);
-  if (params.payment) await checkStandingOrderPayment(em, params, account.currency as Currency);
+  if (payment)
+    await checkStandingOrderPayment(em, { userId: params.userId, accountId: account.id, payment }, account.currency as Currency);
   const schedule: NewSchedule = {
     userId: params.userId,
     accountId: params.accountId,
@@ -102,7 +108,7 @@ export async function createSchedule(em: EntityManager, params: CreateSchedulePa
     settleAfter: params.settleAfter ?? null,
     paused: false,
     createdAt: now,
-    payment: params.payment ?? null,
+    payment: payment ?? null,
   };
   const firstRun = firstOccurrence(schedule);
   const insert = () =>

@@ -60,7 +60,7 @@ const SQL = {
            case when s.payment->'to'->>'accountId' is null then s.payment
                 else coalesce(jsonb_set(s.payment, '{to,accountId}',
                                         (select to_jsonb(${idOf('ta.ord')}::text) from world_snapshot_accounts ta
-                                          where ta.snapshot_id = k.snapshot_id and ta.id::text = s.payment->'to'->>'accountId')),
+                                          where ta.snapshot_id = k.snapshot_id and ta.id = (s.payment->'to'->>'accountId')::uuid)),
                               s.payment) end
       from k join world_snapshot_schedules s on s.snapshot_id = k.snapshot_id`,
   scheduleRuns: `${COPY_KEYS}
