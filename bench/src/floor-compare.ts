@@ -47,6 +47,12 @@ for (const [index, turn] of comparison.turns.entries()) {
       floor: turn.floor,
       sandbank: { rps: turn.sandbank.requestsPerSecond, p50: turn.sandbank.p50, p99: turn.sandbank.p99 },
       cpuMicrosPerRequest: turn.sandbank.cpuMicrosPerRequest,
+      ...(turn.converted
+        ? {
+            converted: { rps: turn.converted.requestsPerSecond, p99: turn.converted.p99 },
+            convertedCpuMicrosPerRequest: turn.converted.cpuMicrosPerRequest,
+          }
+        : {}),
     }),
   );
 }

@@ -188,7 +188,8 @@ export async function floorShapedLoad(
 
 export interface FloorComparison {
   /** `floor` is null when ../shared/bench-floor is not installed: Sandbank's turns are still run. */
-  turns: { floor: FloorRun | null; sandbank: SandbankRun }[];
+  /** Each turn's runs; `converted` when the turns book converted card payments too. */
+  turns: { floor: FloorRun | null; sandbank: SandbankRun; converted?: SandbankRun | undefined }[];
   /** Medians over the turns (the floor's and the ratios null without the floor). */
   floorRequestsPerSecond: number | null;
   sandbankRequestsPerSecond: number;
@@ -282,10 +283,10 @@ async function compareInTurns(
   for (let turn = 1; turn <= options.turns; turn++) {
     const floor = withFloor ? await runFloor({ connections: options.connections, seconds: options.seconds }) : null;
     const sandbank = checked(await floorShapedLoad(baseUrl, target, options));
-    turns.push({ floor, sandbank });
     const converted = options.converted
       ? checked(await floorShapedLoad(baseUrl, target, { ...options, bookings: 'converted' }))
       : undefined;
+    turns.push({ floor, sandbank, converted });
     if (converted) convertedRuns.push(converted);
     const converting =
       converted && convertingFloor && convertingUrl

@@ -207,6 +207,35 @@ describe('card payments at the world’s now (one statement checking what the la
     expect(refused.status).toBe(422);
   });
 
+  it('converts each direction and currency at its own rate: a debit at rate × (1 + margin), a refund at rate × (1 − margin)', async () => {
+    const user = await app.createUser();
+    const accountId = await open(user, 'PLN', { cardFxMargin: '0.03' }, 10_000_00);
+    expect((await now(user, accountId)).status).toBe(201); // the account's first conversion: read, then remembered
+    const today: Record<string, string> = {};
+    for (const base of ['EUR', 'USD']) {
+      const rates = await app.call('GET', `/v1/fx/rates?base=${base}`, { token: user.accessToken });
+      today[base] = rates.body.data.find((r: { quote: string }) => r.quote === 'PLN').rate;
+    }
+    for (const [originalAmount, originalCurrency] of [
+      [10_00, 'EUR'],
+      [-10_00, 'EUR'],
+      [-10_00, 'USD'],
+      [10_00, 'USD'],
+      [10_00, 'EUR'],
+      [-10_00, 'USD'],
+    ] as const) {
+      const res = await pay(user, { accountId, originalAmount, originalCurrency, date: undefined });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const effective = new Decimal(today[originalCurrency] as string).times(originalAmount < 0 ? '1.03' : '0.97');
+      const { amount, exchangeRate } = res.body.data.transaction;
+      expect(
+        new Decimal(exchangeRate).toSignificantDigits(9).eq(effective.toSignificantDigits(9)),
+        `${originalAmount} ${originalCurrency}`,
+      ).toBe(true);
+      expect(amount, `${originalAmount} ${originalCurrency}`).toBe(expected(originalAmount, effective.toFixed(), 0));
+    }
+  });
+
   it('gives bookings racing a pin either the rate before it or the pinned one, never another', async () => {
     const user = await app.createUser();
     const accountId = await open(user, 'PLN', { cardFxMargin: '0' }, 10_000_00);

@@ -10,6 +10,7 @@
  */
 import type { EntityManager } from '@sandbank/db';
 import { CURRENCIES, type Currency } from '@sandbank/schemas';
+import type { Decimal } from 'decimal.js';
 import { AppError, notFound, worldGone } from '../../errors.ts';
 import { adjustRate, convertMinor, Exact, rateText } from './convert.ts';
 import { currencyExponent } from './currencies.ts';
@@ -80,7 +81,8 @@ export async function convertCardPayment(
   );
   if (typeof converted === 'string') throw invalid('originalAmount', converted);
   if (world.pins.length === 0 && params.at === null) {
-    remember(userId, accountId, { currency, cardFxMargin: world.card_fx_margin, fxSeed: world.fx_seed, day: world.day });
+    const { card_fx_margin: cardFxMargin, fx_seed: fxSeed, day } = world;
+    remember(userId, accountId, { currency, cardFxMargin, fxSeed, day, rates: new Map() });
   }
   return { ...converted, date };
 }
@@ -96,11 +98,18 @@ interface RateInputs extends FxWorldRow {
 function atWorldRate(
   inputs: RateInputs,
   { originalAmount, originalCurrency, maxAmount }: CardConversionParams,
+  known?: Map<string, Decimal>,
 ): { amount: number; conversion: Conversion } | string {
   const { currency } = inputs;
-  const reference = rateInWorld(inputs, inputs.day, originalCurrency, currency);
-  const margin = originalAmount < 0 ? inputs.cardFxMargin : `-${inputs.cardFxMargin}`;
-  const effective = adjustRate(reference, margin);
+  // The rate with the margin depends only on the inputs, the original currency and the direction: kept with an
+  // assumption (`known`), a card payment converts without generating the day's rates again.
+  const key = `${originalCurrency}${originalAmount < 0 ? '-' : '+'}`;
+  let effective = known?.get(key);
+  if (effective === undefined) {
+    const reference = rateInWorld(inputs, inputs.day, originalCurrency, currency);
+    effective = adjustRate(reference, originalAmount < 0 ? inputs.cardFxMargin : `-${inputs.cardFxMargin}`);
+    known?.set(key, effective);
+  }
   const converted = convertMinor(BigInt(originalAmount), originalCurrency, currency, effective);
   if (converted === 0n) return `Converts to 0 minor units of ${currency}`;
   if (converted > BigInt(maxAmount) || converted < -BigInt(maxAmount)) {
@@ -122,6 +131,8 @@ interface Assumption {
   cardFxMargin: string;
   fxSeed: number | null;
   day: string;
+  /** The effective rates (margin included) converted with so far, by original currency and direction. */
+  rates: Map<string, Decimal>;
 }
 const assumptions = new Map<string, Assumption>();
 const ASSUMPTIONS_MAX = 10_000;
@@ -154,7 +165,7 @@ export function assumedConversion(params: CardConversionParams): {
   if (!Number.isSafeInteger(originalAmount) || originalAmount === 0 || Math.abs(originalAmount) > MAX_ORIGINAL_AMOUNT)
     return null;
   if (!(CURRENCIES as readonly string[]).includes(originalCurrency)) return null;
-  const converted = atWorldRate({ fx_seed: assumed.fxSeed, pins: [], ...assumed }, params);
+  const converted = atWorldRate({ fx_seed: assumed.fxSeed, pins: [], ...assumed }, params, assumed.rates);
   if (typeof converted === 'string') return null;
   const { cardFxMargin, day, fxSeed } = assumed;
   return { ...converted, currency: assumed.currency, guard: { cardFxMargin, day, fxSeed } };
