@@ -1,5 +1,7 @@
 # Sourced by the ensure-*.sh scripts that install a test tool from the npm registry into a cache folder.
 #
+# npm_config_before: see below.
+#
 # npm_retry CMD…: runs CMD (an npm command) until it succeeds, 9 tries over 10 minutes (15, 30, 45, 60, 90,
 # then 120 s apart). The registry, through this network's proxy, has answered SELF_SIGNED_CERT_IN_CHAIN for
 # several minutes at a time (seen in CI on 2026-11-29 for 7 minutes, while the same request worked before and
@@ -7,6 +9,13 @@
 #
 # lock_folder DIR: holds an exclusive lock (DIR.lock, fd 9) until the script exits, so test files that
 # start at once install once instead of running two npm installs in one folder.
+# Every tool's dependency tree is resolved as the registry stood on NPM_TOOLS_BEFORE (npm's `before`), not
+# on the day of the install: the same tree on every machine, and a dependency published later cannot break
+# an install. Seen on 2026-11-29: a fresh resolution of the MCP Inspector's tree asked for a package this
+# network's registry does not serve (`napi-windows-process-start-time`), while the tree as of 2026-11-25
+# installs in 5 s. Every tool's pinned version was published before it; move it forward with them.
+export npm_config_before=${NPM_TOOLS_BEFORE:-2026-11-25T00:00:00Z}
+
 npm_retry() {
   local waits=(15 30 45 60 90 120 120 120) try=1
   while ! "$@"; do
