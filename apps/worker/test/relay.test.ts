@@ -39,15 +39,25 @@ async function counts() {
   return rows[0] as { unrelayed: number; deliveries: number; jobs: number; job_keys: number };
 }
 
-/** Drains the outbox with one relay per pool, concurrently; returns how many events each claimed. */
-async function drainConcurrently(): Promise<number[]> {
+/**
+ * Drains the outbox with one relay per pool, concurrently, until `committing` has settled and a batch finds
+ * nothing; returns how many events each claimed. (A relay that stopped at its first empty batch could stop
+ * before the other relay's batch committed, claiming nothing although the race was on: seen once in CI.)
+ */
+async function drainConcurrently(committing: Promise<unknown> = Promise.resolve()): Promise<number[]> {
+  let settled = false;
+  void committing.finally(() => {
+    settled = true;
+  });
   return Promise.all(
     relayPools.map(async (pool) => {
       let claimed = 0;
       for (;;) {
+        const done = settled;
         const { events } = await relayBatch(pool, 50);
         claimed += events;
-        if (events === 0) return claimed;
+        if (events === 0 && done) return claimed;
+        if (events === 0) await new Promise((resolve) => setImmediate(resolve));
       }
     }),
   );
@@ -69,7 +79,8 @@ describe('outbox relay', () => {
       }
     };
     await commit(300);
-    const [claimed] = await Promise.all([drainConcurrently(), commit(300)]);
+    const committing = commit(300);
+    const [claimed] = await Promise.all([drainConcurrently(committing), committing]);
     const rest = await drainConcurrently();
     const total = [...claimed, ...rest].reduce((sum, n) => sum + n, 0);
 
