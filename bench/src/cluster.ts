@@ -46,6 +46,7 @@ interface PatroniMember {
   role: string;
   state: string;
   lag?: number | string;
+  timeline?: number;
 }
 
 const run = (command: string, args: string[]) => execFileSync(command, args, { stdio: ['ignore', 'pipe', 'pipe'] }).toString();
@@ -310,11 +311,24 @@ ${servers('/replica')}
     }
   }
 
+  /**
+   * The members as the primary's Patroni sees them (first answering node otherwise). A Patroni that has
+   * just restarted can answer from what it knew before (seen: a killed old primary calling itself the
+   * leader while another node was), so the primary's own view is asked first.
+   */
   async members(): Promise<PatroniMember[]> {
-    for (const node of this.nodes) {
+    const leader = await this.leader();
+    const order = leader ? [this.node(leader), ...this.nodes.filter((node) => node.name !== leader)] : this.nodes;
+    for (const node of order) {
       const body = await fetchJson(`http://${node.ip}:${REST_PORT}/cluster`);
       if (Array.isArray(body?.members)) {
-        return (body.members as PatroniMember[]).map(({ name, role, state, lag }) => ({ name, role, state, lag }));
+        return (body.members as PatroniMember[]).map(({ name, role, state, lag, timeline }) => ({
+          name,
+          role,
+          state,
+          lag,
+          timeline,
+        }));
       }
     }
     return [];
@@ -343,10 +357,18 @@ ${servers('/replica')}
   async waitForReplicas(count: number, timeoutMs: number): Promise<void> {
     await this.waitFor(
       async () => {
-        const members = await this.members();
+        const [leader, members] = await Promise.all([this.leader(), this.members()]);
+        const primary = members.find((member) => member.role === 'leader');
+        // The view must be the primary's, and a replica must follow its timeline: an old primary that has
+        // not been rewound yet still claims WAL the others never had, and a replica then defers to it in
+        // the next failover while it cannot take over itself (no new primary within 60 s, seen once).
+        if (!leader || primary?.name !== leader) return false;
         // Patroni 3.0 says `running` for a replica that replays WAL; later versions say `streaming`.
         const streaming = members.filter(
-          (member) => member.role !== 'leader' && (member.state === 'streaming' || member.state === 'running'),
+          (member) =>
+            member.role !== 'leader' &&
+            (member.state === 'streaming' || member.state === 'running') &&
+            (primary.timeline === undefined || member.timeline === primary.timeline),
         );
         const synchronous = members.some((member) => member.role === 'sync_standby');
         return streaming.length >= count && (!this.options.synchronous || synchronous);
