@@ -7,10 +7,8 @@
  * balance before a period is a sum over that index alone; later pages carry it forward.
  */
 import type { EntityManager } from '@sandbank/db';
-import { conversionOf } from '../statements/entry-conversion.ts';
-import { type PendingEntry, partyOf, toPendingEntry } from '../statements/pending-entries.ts';
-import type { EntryRow } from '../statements/queries.ts';
-import type { StatementEntry } from '../statements/statement.ts';
+import { type PendingEntry, toPendingEntry } from '../statements/pending-entries.ts';
+import { type StatementEntry, toEntry } from '../statements/statement.ts';
 import { selectBookedAfter, selectOpeningBalance, selectPendingAfter } from './queries/transaction-pages.ts';
 
 /** Where a page starts: after a booked entry (with the balance after it) or after a pending one. */
@@ -52,7 +50,7 @@ export async function readTransactionPage(em: EntityManager, params: Transaction
       balance += BigInt(row.amount);
       out.push({
         status: 'booked',
-        entry: toBookedEntry(row, balance),
+        entry: toEntry(row, Number(balance)),
         position: { phase: 'booked', postedAt: row.position, id: row.id, balance },
       });
     }
@@ -70,23 +68,4 @@ export async function readTransactionPage(em: EntityManager, params: Transaction
     }
   }
   return out;
-}
-
-function toBookedEntry(row: EntryRow, balanceAfter: bigint): StatementEntry {
-  return {
-    id: row.id,
-    externalTxnId: row.external_txn_id,
-    amount: Number(row.amount),
-    bookingDate: row.booking_date,
-    valueDate: row.value_date,
-    postedAt: new Date(row.posted_at),
-    description: row.description,
-    merchant: row.merchant,
-    category: row.category,
-    reversalOf: row.reversal_of,
-    counterparty: partyOf(row),
-    endToEndId: row.end_to_end_id,
-    balanceAfter: Number(balanceAfter),
-    conversion: conversionOf(row),
-  };
 }

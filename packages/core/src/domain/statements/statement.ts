@@ -185,7 +185,8 @@ function toHead(row: HeadRow): StatementHead {
   };
 }
 
-function toEntry(row: EntryRow, balanceAfter: number): StatementEntry {
+/** A booked entry as statements show it (also Enable Banking's pages: enablebanking/transaction-pages.ts). */
+export function toEntry(row: EntryRow, balanceAfter: number): StatementEntry {
   return {
     id: row.id,
     externalTxnId: row.external_txn_id,
